@@ -1,0 +1,53 @@
+"""attention_core: the pure NumPy engine of Attention Explorer.
+
+    from attention_core import attention, lookup
+
+    r = attention(Q, K, V, score="scaled_dot")   # r.scores, r.weights, r.output, r.steps
+    res = lookup([("Zhang", "Aston"), ("Lipton", "Zachary")], "Li")   # res.weights, res.best
+
+No Streamlit and no Plotly in here: the app draws what this package computes.
+"""
+
+from .attention import LAYOUTS, NORMALIZATIONS, SCORES, STEP_TEXT, AttentionResult, Step, attention
+from .errors import MESSAGES, AttentionInputError
+from .formatting import fmt
+from .lookup import (
+                        DEFAULT_SIMILARITY,
+                        SIMILARITIES,
+                        SIMILARITY_LATEX,
+                        LookupResult,
+                        LookupTable,
+                        Record,
+                        duplicate_keys,
+                        explain_similarity,
+                        lookup,
+                        lookup_many,
+                        similarity_score,
+)
+from .normalize import normalize_by_sum, softmax
+
+__all__ = [
+                        "DEFAULT_SIMILARITY",
+                        "LAYOUTS",
+                        "MESSAGES",
+                        "NORMALIZATIONS",
+                        "SCORES",
+                        "SIMILARITIES",
+                        "SIMILARITY_LATEX",
+                        "STEP_TEXT",
+                        "AttentionInputError",
+                        "AttentionResult",
+                        "LookupResult",
+                        "LookupTable",
+                        "Record",
+                        "Step",
+                        "attention",
+                        "duplicate_keys",
+                        "explain_similarity",
+                        "fmt",
+                        "lookup",
+                        "lookup_many",
+                        "normalize_by_sum",
+                        "similarity_score",
+                        "softmax",
+]

@@ -1,0 +1,40 @@
+"""How numbers are written in formulas and arithmetic: short, with a true minus sign."""
+
+from __future__ import annotations
+
+import math
+
+MINUS = "\u2212"  # '−', which reads better than a hyphen in arithmetic
+
+
+def fmt(x: float, digits: int = 4) -> str:
+    """`x` with at most `digits` significant digits: 2 → '2', -1.5 → '−1.5', 1/3 → '0.3333'."""
+    x = float(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "∞" if x > 0 else MINUS + "∞"
+    if x == 0:
+        return "0"  # also turns −0.0 into '0'
+    text = f"{x:.{digits}g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}×10^{int(exponent)}"
+    return text.replace("-", MINUS)
+
+
+def operand(x: float, digits: int = 4) -> str:
+    """`x` ready to stand inside a product: negatives in parentheses, '(−1)×2'."""
+    text = fmt(x, digits)
+    return f"({text})" if text.startswith(MINUS) else text
+
+
+def product_sum(left, right, digits: int = 4) -> str:
+    """'a₁×b₁ + a₂×b₂ + …' for two equally long sequences."""
+    pairs = zip(left, right, strict=True)
+    return " + ".join(f"{operand(a, digits)}×{operand(b, digits)}" for a, b in pairs)
+
+
+def subscript(n: int) -> str:
+    """1-based index written as Unicode subscript digits: 12 → '₁₂'."""
+    return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
