@@ -283,6 +283,8 @@ def _expect_shape(score: str, name: str, a: np.ndarray, expected: tuple[int, int
 
 
 def _check_finite(a: np.ndarray, name: str, layout: str) -> None:
+    if np.isfinite(a).all():  # the usual case: one cheap pass, no index array
+        return
     bad = np.argwhere(~np.isfinite(a))
     if bad.size:
         i, j = (int(x) for x in bad[0])

@@ -28,6 +28,9 @@ def as_matrix(name: str, data: Any) -> np.ndarray:
         raise AttentionInputError("bad_ndim", matrix=name, ndim=array.ndim, expected="a 2-D matrix")
     finite = np.isfinite(array)
     if not finite.all():
+        if not (isinstance(data, np.ndarray) and data.dtype.kind in "fiub"):
+            # np.array turned a blank (None) into NaN: name it as "not a number" instead
+            _convert_entry_by_entry(name, data)
         i, j = (int(x) for x in np.argwhere(~finite)[0])
         raise AttentionInputError("not_finite", matrix=name, cell=(i, j), value=float(array[i, j]))
     return array

@@ -1,0 +1,8 @@
+"""attention_ui: what the pages of Attention Explorer share.
+
+- `i18n`: the English/Japanese catalogs and `t(key)`.
+- `frame`: the language switch, page headers, error display.
+- `matrix_editor`: an editable, server-validated matrix grid.
+- `figures`: Plotly figure builders (pure functions).
+- `text`: making user text inert inside Markdown.
+"""

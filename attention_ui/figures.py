@@ -1,0 +1,92 @@
+"""Plotly figures as pure functions: arrays and labels in, `go.Figure` out.
+
+Tests call these directly to check labels and hover texts without a browser. Colour scales
+are readable with colour-blind vision: a diverging red-blue scale centred on 0 for signed
+values (scores), d2l's single-hue red for weights in [0, 1], Cividis for anything else.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from attention_core import Step, fmt
+
+SIGNED_SCALE = "RdBu_r"
+WEIGHT_SCALE = "Reds"
+VALUE_SCALE = "Cividis"
+# Print numbers on the cells only while they stay legible.
+MAX_CELLS_WITH_TEXT = 12 * 12
+
+
+def plotly_text(text: str) -> str:
+    """User text made literal for Plotly, which renders a subset of HTML in labels and hovers."""
+    return html.escape(str(text), quote=False)
+
+
+def heatmap(values: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str], *,
+            title: str = "", x_title: str = "", y_title: str = "",
+            hover: Sequence[Sequence[str]] | None = None, colorscale: str | None = None,
+            zmin: float | None = None, zmax: float | None = None,
+            show_text: bool | None = None) -> go.Figure:
+    """A matrix drawn as it is written: row 1 at the top, one labelled cell per entry.
+
+    −∞ (a masked score) is drawn as an empty cell labelled '−∞'. `hover` holds one text per
+    cell (plain text; it is escaped here); lines break before each ' = ' so long arithmetic
+    stays readable.
+    """
+    values = np.asarray(values, dtype=float)
+    finite = np.where(np.isfinite(values), values, np.nan)
+    if colorscale is None:
+        colorscale = _default_scale(finite)
+    zmid = 0.0 if colorscale == SIGNED_SCALE else None
+    if show_text is None:
+        show_text = values.size <= MAX_CELLS_WITH_TEXT
+    cell_text = [[fmt(v, 3) for v in row] for row in values]
+    if hover is None:
+        hover = cell_text
+    hover_html = [[plotly_text(h).replace(" = ", "<br>= ") for h in row] for row in hover]
+    x = [plotly_text(label) for label in x_labels]
+    y = [plotly_text(label) for label in y_labels]
+    trace = go.Heatmap(
+        z=finite, x=x, y=y, text=cell_text, customdata=hover_html,
+        texttemplate="%{text}" if show_text else None,
+        hovertemplate="%{customdata}<extra></extra>", colorscale=colorscale,
+        zmid=zmid, zmin=zmin, zmax=zmax, xgap=1, ygap=1,
+        colorbar={"thickness": 12, "len": 0.9},
+    )
+    figure = go.Figure(trace)
+    figure.update_layout(
+        title={"text": plotly_text(title)} if title else None,
+        height=max(180, 70 + 38 * len(y_labels)) + (30 if title else 0),
+        margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
+    )
+    figure.update_xaxes(title_text=plotly_text(x_title), side="top", type="category")
+    figure.update_yaxes(title_text=plotly_text(y_title), autorange="reversed", type="category")
+    return figure
+
+
+def step_heatmap(step: Step, x_labels: Sequence[str], y_labels: Sequence[str], *,
+                 title: str = "", x_title: str = "", y_title: str = "",
+                 colorscale: str | None = None, zmin: float | None = None,
+                 zmax: float | None = None) -> go.Figure:
+    """`heatmap` of one engine step, each cell's hover spelling out its arithmetic."""
+    return heatmap(step.value, x_labels, y_labels, title=title, x_title=x_title,
+                   y_title=y_title, hover=hover_texts(step.value.shape, step.entry),
+                   colorscale=colorscale, zmin=zmin, zmax=zmax)
+
+
+def hover_texts(shape: tuple[int, int], explain: Callable[[int, int], str]) -> list[list[str]]:
+    return [[explain(i, j) for j in range(shape[1])] for i in range(shape[0])]
+
+
+def _default_scale(values: np.ndarray) -> str:
+    if np.isnan(values).all():
+        return VALUE_SCALE
+    low, high = np.nanmin(values), np.nanmax(values)
+    if low >= 0 and high <= 1:
+        return WEIGHT_SCALE
+    return SIGNED_SCALE if low < 0 < high else VALUE_SCALE

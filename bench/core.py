@@ -1,0 +1,111 @@
+"""How much does the step-by-step engine cost over a bare NumPy attention?
+
+Run from the repository root:
+
+    python bench/core.py
+
+`attention(Q, K, V, "scaled_dot")` always records every intermediate step (that is what the app
+shows), so it cannot be faster than the five-line reference below; the target is to stay within
+1.3× of it at realistic sizes. Both run in this process on the same inputs, interleaved (so a
+noisy neighbour or a CPU frequency change hits both alike), and each size reports the median of
+its repeats. This script prints; it never asserts, because timings depend on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere
+
+from attention_core import attention  # noqa: E402
+
+TARGET = 1.3  # attention / reference, at the sizes marked below
+SIZES = (  # (d, n, m, repeats, held to the target)
+    (8, 8, 8, 2001, False),
+    (64, 256, 256, 201, True),
+    (64, 1024, 1024, 41, True),
+)
+
+
+def reference(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """Scaled dot-product attention in column layout, nothing else."""
+    S = K.T @ Q / math.sqrt(Q.shape[0])  # m × n
+    S -= S.max(axis=0)                   # stable softmax: each column's max becomes 0
+    E = np.exp(S)
+    A = E / E.sum(axis=0)                # each query's weights sum to 1
+    return V @ A                         # d × n
+
+
+def time_once(fn, *args) -> float:
+    start = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - start
+
+
+def engine(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> np.ndarray:
+    return attention(Q, K, V, "scaled_dot").output
+
+
+def measure(d: int, n: int, m: int, repeats: int) -> tuple[float, float]:
+    """Median seconds of (engine, reference), interleaved, after a warm-up."""
+    rng = np.random.default_rng(0)
+    Q, K, V = rng.normal(size=(d, n)), rng.normal(size=(d, m)), rng.normal(size=(d, m))
+    np.testing.assert_allclose(engine(Q, K, V), reference(Q, K, V), rtol=1e-10, atol=1e-12)
+    for _ in range(3):  # warm caches and the BLAS thread pool
+        engine(Q, K, V)
+        reference(Q, K, V)
+    ours, theirs = [], []
+    for i in range(repeats):  # alternate which goes first, so neither always runs "warm"
+        if i % 2:
+            ours.append(time_once(engine, Q, K, V))
+            theirs.append(time_once(reference, Q, K, V))
+        else:
+            theirs.append(time_once(reference, Q, K, V))
+            ours.append(time_once(engine, Q, K, V))
+    return statistics.median(ours), statistics.median(theirs)
+
+
+def blas_summary() -> str:
+    """One line on NumPy's BLAS, which decides the matrix-product part of both timings."""
+    try:
+        config = np.show_config(mode="dicts")
+        blas = config["Build Dependencies"]["blas"]
+        text = f"{blas.get('name')} {blas.get('version')}"
+    except Exception:  # noqa: BLE001 - informative only
+        text = "unknown BLAS"
+    try:
+        from threadpoolctl import threadpool_info  # optional
+        pools = [f"{p['internal_api']}: {p['num_threads']} thread(s)" for p in threadpool_info()]
+        text += "; " + ", ".join(pools) if pools else ""
+    except ImportError:
+        import os
+        text += f"; {os.cpu_count()} CPU(s) visible (install threadpoolctl for thread counts)"
+    return text
+
+
+def main() -> None:
+    print(f"NumPy {np.__version__}, {blas_summary()}")
+    print("attention(Q, K, V, 'scaled_dot') with steps vs a five-line NumPy reference\n")
+    header = (f"{'d':>4} {'n':>5} {'m':>5} {'repeats':>8} {'attention':>12} {'reference':>12} "
+              f"{'ratio':>7}  verdict")
+    print(header)
+    print("-" * len(header))
+    for d, n, m, repeats, held in SIZES:
+        ours, theirs = measure(d, n, m, repeats)
+        ratio = ours / theirs
+        if held:
+            verdict = f"PASS (≤ {TARGET}×)" if ratio <= TARGET else f"ABOVE TARGET ({TARGET}×)"
+        else:
+            verdict = "(no target: fixed overhead dominates)"
+        print(f"{d:>4} {n:>5} {m:>5} {repeats:>8} {ours * 1e3:>10.3f}ms {theirs * 1e3:>10.3f}ms "
+              f"{ratio:>6.2f}×  {verdict}")
+
+
+if __name__ == "__main__":
+    main()

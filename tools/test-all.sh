@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Every test, on a fresh machine: installs the Python test requirements into the active Python,
+# Debian's Chromium and a CJK font for the browser tests (where missing), then runs ruff and
+# pytest. Extra arguments go to pytest, e.g. `bash tools/test-all.sh tests/core`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+fi
+
+python -m ruff check .
+python -m pytest "$@"
