@@ -1,0 +1,48 @@
+"""The home page: the database picture, a live example computed by the engine, every page linked."""
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core import attention, fmt
+from tests.conftest import APP
+from tests.plotly_json import figures
+
+KEYS = [[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]]
+VALUES = [[10.0, 20.0, 30.0]]
+
+
+@pytest.fixture
+def home() -> AppTest:
+    return AppTest.from_file(str(APP), default_timeout=30).run()
+
+
+def _weights_figure(at: AppTest) -> dict:
+    charts = figures(at)
+    assert len(charts) == 1
+    return charts[0]
+
+
+def test_home_runs_and_links_every_page(home):
+    assert not home.exception
+    assert home.title[0].value == "Attention Explorer"
+    links = {link.proto.page for link in home.get("page_link")}
+    assert links == {"luong", "database", "gallery"}
+
+
+@pytest.mark.parametrize(("q1", "q2"), [(2.0, 0.5), (-3.0, 0.0), (0.0, 3.0)])
+def test_moving_the_query_shows_the_engines_weights_and_output(home, q1, q2):
+    home.slider(key="home.q1").set_value(q1)
+    home.slider(key="home.q2").set_value(q2).run()
+    assert not home.exception
+    expected = attention([[q1], [q2]], KEYS, VALUES, "dot")
+    weights = np.array(_weights_figure(home)["data"][0]["z"], dtype=float)
+    np.testing.assert_allclose(weights, expected.weights, rtol=1e-12)
+    output_text = next(m.value for m in home.markdown if m.value.startswith("Output"))
+    assert fmt(expected.output[0, 0]) in output_text
+    assert f"k{int(np.argmax(expected.weights[:, 0])) + 1}" in output_text
+
+
+def test_weight_hover_spells_out_the_softmax(home):
+    hover = _weights_figure(home)["data"][0]["customdata"]
+    assert hover[0][0].startswith("a₁₁<br>= e₁₁ / Σ")

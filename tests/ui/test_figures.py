@@ -1,0 +1,64 @@
+"""The heatmap builder: a matrix drawn as written, labelled, with readable hovers and safe text."""
+
+import numpy as np
+
+from attention_core import attention
+from attention_ui.figures import SIGNED_SCALE, VALUE_SCALE, WEIGHT_SCALE, heatmap, step_heatmap
+
+
+def test_heatmap_draws_rows_top_down_with_labels_and_numbers():
+    figure = heatmap(np.array([[1.0, -2.5], [0.25, 3.0]]), ["q1", "q2"], ["k1", "k2"],
+                     title="S", x_title="queries", y_title="keys")
+    trace = figure.data[0]
+    assert list(trace.x) == ["q1", "q2"] and list(trace.y) == ["k1", "k2"]
+    assert trace.texttemplate == "%{text}"
+    assert [list(row) for row in trace.text] == [["1", "−2.5"], ["0.25", "3"]]
+    assert figure.layout.yaxis.autorange == "reversed"
+    assert figure.layout.xaxis.title.text == "queries"
+    assert figure.layout.yaxis.title.text == "keys"
+    assert figure.layout.title.text == "S"
+
+
+def test_masked_minus_infinity_is_an_empty_cell_labelled_minus_infinity():
+    figure = heatmap(np.array([[0.5, -np.inf]]), ["q1", "q2"], ["k1"])
+    z = np.array(figure.data[0].z, dtype=float)
+    assert z[0, 0] == 0.5 and np.isnan(z[0, 1])
+    assert figure.data[0].text[0][1] == "−∞"
+
+
+def _scale_of(values: list[list[float]], **kwargs) -> tuple:
+    trace = heatmap(np.array(values), [str(i) for i in range(len(values[0]))], ["x"], **kwargs)
+    return trace.data[0].colorscale, trace.data[0].zmid
+
+
+def test_colour_scale_follows_the_values():
+    weights_scale, _ = _scale_of([[0.0]], colorscale=WEIGHT_SCALE)
+    signed_scale, _ = _scale_of([[0.0]], colorscale=SIGNED_SCALE)
+    value_scale, _ = _scale_of([[0.0]], colorscale=VALUE_SCALE)
+    assert _scale_of([[0.2, 0.8]]) == (weights_scale, None)  # weights: d2l's reds
+    assert _scale_of([[-1.0, 2.0]]) == (signed_scale, 0)     # signed: diverging around 0
+    assert _scale_of([[3.0, 7.0]]) == (value_scale, None)
+
+
+def test_large_matrices_drop_the_cell_numbers():
+    figure = heatmap(np.zeros((13, 13)), [str(i) for i in range(13)],
+                     [str(i) for i in range(13)])
+    assert figure.data[0].texttemplate is None
+
+
+def test_user_text_in_labels_and_hover_is_escaped_not_rendered():
+    figure = heatmap(np.array([[1.0]]), ["<img src=x onerror=alert(1)>"], ["<b>k</b>"],
+                     title="<script>", hover=[["<script>alert(1)</script>"]])
+    trace = figure.data[0]
+    assert trace.x[0] == "&lt;img src=x onerror=alert(1)&gt;"
+    assert trace.y[0] == "&lt;b&gt;k&lt;/b&gt;"
+    assert trace.customdata[0][0] == "&lt;script&gt;alert(1)&lt;/script&gt;"
+    assert figure.layout.title.text == "&lt;script&gt;"
+
+
+def test_step_heatmap_hover_is_the_engines_arithmetic_broken_into_lines():
+    result = attention([[1.0], [2.0]], [[0.5, 1.0], [-1.0, 0.0]], [[1.0, 2.0]], "dot")
+    step = result.step("scores_dot")
+    figure = step_heatmap(step, ["q1"], ["k1", "k2"])
+    assert figure.data[0].customdata[0][0] == step.entry(0, 0).replace(" = ", "<br>= ")
+    assert figure.data[0].customdata[0][0] == "s₁₁<br>= k₁·q₁<br>= 0.5×1 + (−1)×2<br>= −1.5"
