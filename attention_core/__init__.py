@@ -11,6 +11,17 @@ No Streamlit and no Plotly in here: the app draws what this package computes.
 from .attention import LAYOUTS, NORMALIZATIONS, SCORES, STEP_TEXT, AttentionResult, Step, attention
 from .errors import MESSAGES, AttentionInputError
 from .formatting import fmt
+from .geometry import (
+    Cone,
+    WeightCases,
+    combine,
+    cone,
+    cone_polygon,
+    convex_hull,
+    in_cone,
+    in_hull,
+    weight_cases,
+)
 from .lookup import (
                         DEFAULT_SIMILARITY,
                         SIMILARITIES,
@@ -37,17 +48,26 @@ __all__ = [
                         "STEP_TEXT",
                         "AttentionInputError",
                         "AttentionResult",
+                        "Cone",
                         "LookupResult",
                         "LookupTable",
                         "Record",
                         "Step",
+                        "WeightCases",
                         "attention",
+                        "combine",
+                        "cone",
+                        "cone_polygon",
+                        "convex_hull",
                         "duplicate_keys",
                         "explain_similarity",
                         "fmt",
+                        "in_cone",
+                        "in_hull",
                         "lookup",
                         "lookup_many",
                         "normalize_by_sum",
                         "similarity_score",
                         "softmax",
+                        "weight_cases",
 ]
