@@ -6,26 +6,34 @@ import streamlit as st
 
 from attention_core import AttentionInputError
 
-from .i18n import LANGUAGE_STATE_KEY, LANGUAGES, error_text, t
+from .i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_STATE_KEY,
+    LANGUAGES,
+    current_language,
+    error_text,
+    language_from_tag,
+    t,
+)
 from .text import escape_markdown
 
 _LANG_PARAM = "lang"
 _WIDGET_KEY = "lang.switch"
+_REJECTED_KEY = "lang.rejected"
 
 
 def setup_language() -> None:
-    """Choose the session's language once: from `?lang=` in the URL, else the browser's
-    preferred language, else English. Called by app.py before the navigation is built."""
+    """Choose the session's language once: from `?lang=` in the URL (so an instructor can share
+    a Japanese link), else the browser's preferred language, else English. Called by app.py
+    before the navigation is built, so page titles are translated too."""
     if LANGUAGE_STATE_KEY in st.session_state:
         return
     requested = st.query_params.get(_LANG_PARAM)
-    if requested in LANGUAGES:
-        st.session_state[LANGUAGE_STATE_KEY] = requested
-        return
-    if requested is not None:  # remember to say why the URL's choice was not used
-        st.session_state["lang.rejected"] = requested
-    browser = (st.context.locale or "").split("-")[0].lower()
-    st.session_state[LANGUAGE_STATE_KEY] = browser if browser in LANGUAGES else "en"
+    chosen = language_from_tag(requested)
+    if chosen is None and requested:  # say why the URL's choice was not used
+        st.session_state[_REJECTED_KEY] = requested
+    st.session_state[LANGUAGE_STATE_KEY] = (chosen or language_from_tag(st.context.locale)
+                                            or DEFAULT_LANGUAGE)
 
 
 def language_switch() -> None:
@@ -33,13 +41,14 @@ def language_switch() -> None:
     the address can be shared."""
     # The widget has its own key: Streamlit forgets a widget's state on pages where it is
     # not drawn, while a plain session key survives every page switch.
-    st.session_state[_WIDGET_KEY] = st.session_state[LANGUAGE_STATE_KEY]
+    st.session_state[_WIDGET_KEY] = current_language()
     st.sidebar.radio(t("common.language"), options=list(LANGUAGES), format_func=LANGUAGES.get,
                      key=_WIDGET_KEY, horizontal=True, on_change=_choose_language)
-    rejected = st.session_state.pop("lang.rejected", None)
+    rejected = st.session_state.pop(_REJECTED_KEY, None)
     if rejected is not None:
-        st.sidebar.warning(t("common.unknown_language", value=escape_markdown(rejected, 20)))
-    if st.query_params.get(_LANG_PARAM) != st.session_state[LANGUAGE_STATE_KEY]:
+        st.sidebar.warning(t("common.unknown_language", value=escape_markdown(rejected, 20),
+                             language=t(f"common.language_names.{current_language()}")))
+    if st.query_params.get(_LANG_PARAM) != current_language():
         _sync_url()
 
 
@@ -49,7 +58,7 @@ def _choose_language() -> None:
 
 
 def _sync_url() -> None:
-    st.query_params[_LANG_PARAM] = st.session_state[LANGUAGE_STATE_KEY]
+    st.query_params[_LANG_PARAM] = current_language()
 
 
 def page_header(namespace: str) -> None:

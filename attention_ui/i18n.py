@@ -6,13 +6,17 @@ path, e.g. `luong.sizes.n` for `[sizes] n = "…"` in `luong.toml`. Templates us
 placeholders filled by `t(key, name=…)`.
 
 The English text of engine errors and steps lives in `attention_core` (MESSAGES, STEP_TEXT), so
-that the engine stays usable on its own; `locales/ja/engine.toml` translates them by code.
+that the engine stays usable on its own; `locales/ja/engine.toml` translates them by code:
+`engine.error.<code>`, `engine.step.<key>.title` / `.sentence`, and `engine.value.<param>.<value>`
+for the few parameters whose values are English words (e.g. `dim_word = "rows"`).
 """
 
 from __future__ import annotations
 
 import functools
+import string
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +30,8 @@ LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語"}
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_STATE_KEY = "lang"
 _LOCALES = Path(__file__).parent / "locales"
+# Longer than any real language tag ("zh-Hant-TW", "ja-JP-u-ca-japanese"): not a language.
+_MAX_TAG_LENGTH = 35
 
 
 @functools.cache
@@ -47,6 +53,14 @@ def _flatten(tree: dict[str, Any], prefix: str, out: dict[str, str]) -> None:
             out[key] = str(value)
 
 
+def language_from_tag(tag: object) -> str | None:
+    """The app language a tag asks for ('ja', 'JA', 'ja-JP', 'ja_JP' → 'ja'), or None."""
+    if not isinstance(tag, str) or len(tag) > _MAX_TAG_LENGTH:
+        return None
+    base = tag.strip().replace("_", "-").split("-")[0].lower()
+    return base if base in LANGUAGES else None
+
+
 def current_language() -> str:
     """The language chosen in this session (the sidebar switch), English until one is chosen."""
     lang = st.session_state.get(LANGUAGE_STATE_KEY, DEFAULT_LANGUAGE)
@@ -57,7 +71,7 @@ def t(key: str, lang: str | None = None, **params: Any) -> str:
     """The text for `key` in the current language, with `{placeholders}` filled in.
 
     A missing key shows the key itself (tests look for such keys on every page) rather than
-    crashing a learner's page.
+    crashing a learner's page. Params are inserted as given: escape user text before passing it.
     """
     text = catalog(lang or current_language()).get(key)
     if text is None:
@@ -65,23 +79,48 @@ def t(key: str, lang: str | None = None, **params: Any) -> str:
     return text.format(**params) if params else text
 
 
+class _MarkdownSafeFormatter(string.Formatter):
+    """str.format that escapes every inserted value for Markdown, after `!r` and format specs
+    have been applied, so a cell the user typed (`**x**`, `<b>`, `$x$`) is shown, never
+    rendered, and a repr is not escaped twice."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return escape_markdown(super().format_field(value, format_spec))
+
+
+_SAFE = _MarkdownSafeFormatter()
+
+
 def error_text(error: AttentionInputError, lang: str | None = None) -> str:
-    """An engine error in the current language, ready for Markdown: English from the engine,
-    others by code; text the user typed (a cell, a name) is escaped, never rendered."""
+    """An engine error in the current language, ready for Markdown (st.error, st.markdown).
+
+    English comes from the engine's MESSAGES, other languages from `engine.error.<code>`;
+    parameter values that are English words are translated by `engine.value.<param>.<value>`.
+    Every inserted value (the user's text included) is escaped.
+    """
     lang = lang or current_language()
-    template = catalog(lang).get(f"engine.error.{error.code}")
+    texts = catalog(lang)
+    template = texts.get(f"engine.error.{error.code}")
     if lang == DEFAULT_LANGUAGE or template is None:
         template = MESSAGES[error.code]
-    params = {name: escape_markdown(value) if isinstance(value, str) else value
-              for name, value in error.params.items()}
-    return template.format(**params)
+        params: Mapping[str, Any] = error.params
+    else:
+        params = _translated_params(error.params, texts)
+    return _SAFE.format(template, **params)
+
+
+def _translated_params(params: Mapping[str, Any], texts: Mapping[str, str]) -> dict[str, Any]:
+    return {name: texts.get(f"engine.value.{name}.{value}", value) if isinstance(value, str)
+            else value for name, value in params.items()}
 
 
 def step_title(step: Step, lang: str | None = None) -> str:
+    """The step's title ("Transpose the keys") in the current language."""
     return _step_text(step, "title", lang)
 
 
 def step_sentence(step: Step, lang: str | None = None) -> str:
+    """The step's one-sentence explanation, with its sizes filled in, in the current language."""
     return _step_text(step, "sentence", lang)
 
 
@@ -94,7 +133,8 @@ def _step_text(step: Step, part: str, lang: str | None) -> str:
 
 
 def engine_keys() -> set[str]:
-    """The keys a non-English catalog must have to translate every engine error and step."""
+    """The keys a non-English catalog must have to translate every engine error and step
+    (the optional `engine.value.*` translations of English parameter values come on top)."""
     keys = {f"engine.error.{code}" for code in MESSAGES}
     for step_key in STEP_TEXT:
         keys |= {f"engine.step.{step_key}.title", f"engine.step.{step_key}.sentence"}
