@@ -1,0 +1,169 @@
+"""The editable database of the lookup page: (key, value, number) records in an `st.data_editor`.
+
+Rows can be added and deleted in the browser. Everything is checked here, on the server:
+a row without a key is left out (and the message says which row), names longer than
+NAME_LIMIT characters are cut (and the message says so), numbers outside ±NUMBER_LIMIT are
+dropped, keys that occur twice are reported (exact lookup then splits the weight between them).
+Names are shown as plain text everywhere: messages escape them with `escape_markdown`.
+
+State (`state_key`, e.g. "database.records"): `.base` holds the rows the app last set (a preset,
+a step of the guided story), `.version` is part of the editor's widget key (a new key makes
+the editor forget old edits), `.current` holds the rows as the learner last left them, so the
+table survives a visit to another page (Streamlit forgets a widget's edits when it is not drawn).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from attention_core import duplicate_keys, fmt
+
+from .i18n import t
+from .text import escape_markdown
+
+NAME_LIMIT = 100
+RECORD_LIMIT = 50
+NUMBER_LIMIT = 1e6
+COLUMNS = ("key", "value", "number")
+Row = tuple[str, str, float | None]
+
+
+@dataclass
+class RecordsInput:
+    """What the table holds once checked: the usable records, their table rows, and messages."""
+
+    records: list[Row]
+    rows: list[int]                                          # 1-based table row of each record
+    problems: list[str] = field(default_factory=list)        # rows left out or changed
+    duplicates: list[str] = field(default_factory=list)      # keys found more than once
+    missing_numbers: list[int] = field(default_factory=list)  # rows without a number
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.records)
+
+
+def set_records(state_key: str, rows: Sequence[Row]) -> None:
+    """Replace the table's content (a preset or a story step): the editor starts afresh."""
+    rows = [tuple(row) for row in rows]
+    st.session_state[f"{state_key}.base"] = rows
+    st.session_state[f"{state_key}.current"] = rows
+    st.session_state[f"{state_key}.version"] = st.session_state.get(f"{state_key}.version", 0) + 1
+
+
+def editor_key(state_key: str) -> str:
+    return f"{state_key}.editor.{st.session_state.get(f'{state_key}.version', 0)}"
+
+
+def current_records(state_key: str) -> list[Row] | None:
+    """The rows as the learner last left them (None before the table was first drawn)."""
+    return st.session_state.get(f"{state_key}.current")
+
+
+def records_editor(state_key: str, default: Sequence[Row], *, help: str | None = None
+                   ) -> RecordsInput:
+    """Draw the records table and return its checked content."""
+    if f"{state_key}.base" not in st.session_state:
+        set_records(state_key, default)
+    elif (editor_key(state_key) not in st.session_state
+          and st.session_state[f"{state_key}.current"] != st.session_state[f"{state_key}.base"]):
+        # Back from another page: the editor forgot its edits, the copy in `.current` did not.
+        set_records(state_key, st.session_state[f"{state_key}.current"])
+    base = st.session_state[f"{state_key}.base"]
+    # Rows are numbered from 1 as people count; added rows continue the numbering.
+    frame = pd.DataFrame([list(row) for row in base] or None, columns=list(COLUMNS),
+                         index=pd.RangeIndex(1, len(base) + 1))
+    frame["number"] = pd.to_numeric(frame["number"], errors="coerce").astype(float)
+    frame[["key", "value"]] = frame[["key", "value"]].astype(object)
+    config = {
+        "key": st.column_config.TextColumn(t("database.table.key"),
+                                           help=t("database.table.key_help")),
+        "value": st.column_config.TextColumn(t("database.table.value"),
+                                             help=t("database.table.value_help")),
+        "number": st.column_config.NumberColumn(t("database.table.number"),
+                                                help=t("database.table.number_help"),
+                                                format="%g"),
+    }
+    if help:
+        st.caption(help)
+    edited = st.data_editor(frame, key=editor_key(state_key), num_rows="dynamic",
+                            column_config=config, hide_index=False)
+    rows = [_row(values) for values in edited[list(COLUMNS)].itertuples(index=False)]
+    st.session_state[f"{state_key}.current"] = rows
+    return check_records(rows, [_label(i, n) for n, i in enumerate(edited.index, start=1)])
+
+
+def check_records(rows: Sequence[Sequence[Any]], labels: Sequence[int] | None = None
+                  ) -> RecordsInput:
+    """Turn table rows into records for `lookup`, with one translated message per problem.
+
+    `labels` are the row numbers the table shows (after deletions they have gaps); by default
+    1, 2, 3, …
+    """
+    checked = RecordsInput([], [])
+    labels = list(labels) if labels is not None else list(range(1, len(rows) + 1))
+    for row_number, (key, value, number) in zip(labels, rows, strict=True):
+        key, value = _text(key), _text(value)
+        number = _number(number)
+        if not key.strip() and not value.strip() and number is None:
+            continue  # a blank row (e.g. just added): nothing to look up yet
+        if len(checked.records) >= RECORD_LIMIT:
+            checked.problems.append(t("database.check.too_many", limit=RECORD_LIMIT,
+                                      row=row_number))
+            break
+        if not key.strip():
+            checked.problems.append(t("database.check.empty_key", row=row_number))
+            continue
+        for column, text in (("key", key), ("value", value)):
+            if len(text) > NAME_LIMIT:
+                checked.problems.append(t("database.check.too_long", row=row_number,
+                                          column=t(f"database.table.{column}"),
+                                          length=len(text), limit=NAME_LIMIT))
+        key, value = key[:NAME_LIMIT], value[:NAME_LIMIT]
+        if number is not None and (not math.isfinite(number) or abs(number) > NUMBER_LIMIT):
+            checked.problems.append(t("database.check.number_range", row=row_number,
+                                      value=fmt(number), limit=fmt(NUMBER_LIMIT)))
+            number = None
+        if number is None:
+            checked.missing_numbers.append(row_number)
+        checked.records.append((key, value, number))
+        checked.rows.append(row_number)
+    if checked.records:
+        checked.duplicates = [escape_markdown(k, 40) for k in duplicate_keys(checked.records)]
+    return checked
+
+
+def _row(values: Sequence[Any]) -> Row:
+    key, value, number = values
+    return (_text(key), _text(value), _number(number))
+
+
+def _label(index: Any, position: int) -> int:
+    """The row number the table shows (its index), or the position if that is not a number."""
+    try:
+        return int(index)
+    except (TypeError, ValueError):
+        return position
+
+
+def _text(cell: Any) -> str:
+    """A text cell: None/NaN (an untouched new cell) is empty."""
+    if cell is None or (isinstance(cell, float) and math.isnan(cell)):
+        return ""
+    return str(cell)
+
+
+def _number(cell: Any) -> float | None:
+    if cell is None or isinstance(cell, bool):
+        return None
+    try:
+        number = float(cell)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(number) else number
