@@ -201,10 +201,13 @@ def attention(Q: Any, K: Any, V: Any, score: str = "dot", *, W: Any = None, Wa: 
             raise AttentionInputError("all_masked", query=int(empty[0]) + 1)
 
     builder = _StepBuilder(layout)
-    scores = _score_steps(builder, score, q, k, params, sizes)
-    _check_finite(scores, "S", layout)
-    weights = _normalization_steps(builder, scores, tau, col_mask, normalization)
-    output = v @ weights  # d_v × n
+    # Overflow is reported as an AttentionInputError by the _check_finite calls, so NumPy's
+    # RuntimeWarning for it would only repeat that in the server log.
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = _score_steps(builder, score, q, k, params, sizes)
+        _check_finite(scores, "S", layout)
+        weights = _normalization_steps(builder, scores, tau, col_mask, normalization)
+        output = v @ weights  # d_v × n
     _check_finite(output, "O", layout)
     _output_step(builder, v, weights, output)
 

@@ -161,7 +161,8 @@ def explain_similarity(query: str, key: str, similarity: str = DEFAULT_SIMILARIT
         return f"{_exact_form(query)!r} {relation} {_exact_form(key)!r} → {fmt(score)}"
     if similarity == "ngram":
         grams_q, grams_k = _bigrams(query), _bigrams(key)
-        shared = sorted(grams_q & grams_k)
+        reading_order = _START + _fuzzy_form(query) + _END  # list pairs as the query spells them
+        shared = sorted(grams_q & grams_k, key=reading_order.find)
         return (f"shared pairs {{{', '.join(shared)}}}: {len(shared)} of "
                 f"{len(grams_q | grams_k)} = {fmt(score)}")
     q, k = _fuzzy_form(query), _fuzzy_form(key)
