@@ -15,6 +15,8 @@ import plotly.graph_objects as go
 
 from attention_core import Step, fmt
 
+from .i18n import localize_arithmetic
+
 SIGNED_SCALE = "RdBu_r"
 WEIGHT_SCALE = "Reds"
 VALUE_SCALE = "Cividis"
@@ -80,7 +82,9 @@ def step_heatmap(step: Step, x_labels: Sequence[str], y_labels: Sequence[str], *
 
 
 def hover_texts(shape: tuple[int, int], explain: Callable[[int, int], str]) -> list[list[str]]:
-    return [[explain(i, j) for j in range(shape[1])] for i in range(shape[0])]
+    """One text per cell from an engine explainer, its few words in the learner's language."""
+    return [[localize_arithmetic(explain(i, j)) for j in range(shape[1])]
+            for i in range(shape[0])]
 
 
 def _default_scale(values: np.ndarray) -> str:

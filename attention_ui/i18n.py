@@ -7,13 +7,15 @@ placeholders filled by `t(key, name=…)`.
 
 The English text of engine errors and steps lives in `attention_core` (MESSAGES, STEP_TEXT), so
 that the engine stays usable on its own; `locales/ja/engine.toml` translates them by code:
-`engine.error.<code>`, `engine.step.<key>.title` / `.sentence`, and `engine.value.<param>.<value>`
-for the few parameters whose values are English words (e.g. `dim_word = "rows"`).
+`engine.error.<code>`, `engine.step.<key>.title` / `.sentence`, `engine.value.<param>.<value>`
+for the few parameters whose values are English words (e.g. `dim_word = "rows"`), and
+`engine.entry.*` for the few words inside the engine's arithmetic texts (hover texts).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import string
 import tomllib
 from collections.abc import Mapping
@@ -130,6 +132,33 @@ def _step_text(step: Step, part: str, lang: str | None) -> str:
     if lang == DEFAULT_LANGUAGE or template is None:
         return step.title if part == "title" else step.sentence
     return template.format(**step.params)
+
+
+# The words in the engine's arithmetic (Step.entry, explain_similarity); the rest of those
+# texts is numbers and symbols. Each match is replaced by its catalog template, filled with
+# the match's named groups.
+_ARITHMETIC_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\(kept\)"), "engine.entry.kept"),
+    (re.compile(r"\(masked: weight 0\)"), "engine.entry.masked"),
+    (re.compile(r"Σ(?P<name>\S+?) for (?P<query>\S+)"), "engine.entry.sum_for"),
+    (re.compile(r"shared pairs \{(?P<pairs>.*)\}: (?P<shared>\d+) of (?P<total>\d+)"),
+     "engine.entry.shared_pairs"),
+)
+ARITHMETIC_KEYS = frozenset(key for _, key in _ARITHMETIC_WORDS)
+
+
+def localize_arithmetic(text: str, lang: str | None = None) -> str:
+    """An engine arithmetic text ("Σe for q₁ = 1 + 0.5 = 1.5") with its words in the current
+    language ("q₁ の Σe = 1 + 0.5 = 1.5"); numbers and symbols are left as they are."""
+    lang = lang or current_language()
+    if lang == DEFAULT_LANGUAGE:
+        return text
+    texts = catalog(lang)
+    for pattern, key in _ARITHMETIC_WORDS:
+        template = texts.get(key)
+        if template is not None:
+            text = pattern.sub(lambda match, t=template: t.format(**match.groupdict()), text)
+    return text
 
 
 def engine_keys() -> set[str]:

@@ -16,9 +16,11 @@ import pytest
 from attention_core import (
     MESSAGES,
     SCORES,
+    SIMILARITIES,
     STEP_TEXT,
     AttentionInputError,
     attention,
+    explain_similarity,
     lookup,
     lookup_many,
     similarity_score,
@@ -26,11 +28,13 @@ from attention_core import (
 from attention_core.normalize import normalize_by_sum
 from attention_core.validation import as_mask, as_matrix, as_temperature, as_vector
 from attention_ui.i18n import (
+    ARITHMETIC_KEYS,
     LANGUAGES,
     catalog,
     engine_keys,
     error_text,
     language_from_tag,
+    localize_arithmetic,
     step_sentence,
     step_title,
     t,
@@ -116,8 +120,9 @@ def test_japanese_text_is_japanese():
 
 def test_japanese_engine_catalog_covers_exactly_the_engine_codes_and_steps():
     japanese = keys_of("ja", "engine")
-    values = {key for key in japanese if key.startswith("engine.value.")}
-    assert japanese - values == engine_keys()
+    extras = {key for key in japanese if key.startswith(("engine.value.", "engine.entry."))}
+    assert japanese - extras == engine_keys()
+    assert japanese >= ARITHMETIC_KEYS
     assert {f"engine.error.{code}" for code in MESSAGES} <= engine_keys()
     assert {f"engine.step.{key}.title" for key in STEP_TEXT} <= engine_keys()
 
@@ -332,3 +337,35 @@ def test_every_engine_step_reads_in_japanese_with_its_numbers(step):
         assert str(value) in sentence
     assert step_title(step, "en") == step.title
     assert step_sentence(step, "en") == step.sentence
+
+
+# Symbols of the arithmetic that are the same in every language.
+MATH_WORDS = {"max", "exp", "tanh", "lev"}
+
+
+@pytest.mark.parametrize("step", all_steps(), ids=lambda s: s.key)
+def test_the_arithmetic_in_hover_texts_has_no_english_words_in_japanese(step):
+    rows, cols = step.value.shape
+    for r in range(rows):
+        for c in range(cols):
+            english = step.entry(r, c)
+            japanese = localize_arithmetic(english, "ja")
+            assert set(re.findall(r"[A-Za-z]{3,}", japanese)) <= MATH_WORDS, japanese
+            assert localize_arithmetic(english, "en") == english
+            # the numbers are the engine's, untouched
+            assert re.findall(r"[−\d.]+", japanese)[-1] == re.findall(r"[−\d.]+", english)[-1]
+
+
+@pytest.mark.parametrize("similarity", SIMILARITIES)
+@pytest.mark.parametrize(("query", "key"), [("Li", "Lipton"), ("佐藤", "佐藤さん"), ("Li", "Li")])
+def test_the_similarity_arithmetic_reads_in_japanese(similarity, query, key):
+    japanese = localize_arithmetic(explain_similarity(query, key, similarity), "ja")
+    words = set(re.findall(r"[A-Za-z]{3,}", japanese)) - MATH_WORDS
+    assert words <= {query.lower(), key.lower(), query, key}, japanese
+    assert japanese.endswith(explain_similarity(query, key, similarity).rsplit(" ", 1)[-1])
+
+
+def test_masked_and_summed_entries_are_translated():
+    run = attention([[1.0], [1.0]], K3, V3, "dot", mask=[[True], [False], [True]])
+    assert localize_arithmetic(run.step("masked").entry(1, 0), "ja").endswith("(マスク: 重み 0)")
+    assert localize_arithmetic(run.step("sums").entry(0, 0), "ja").startswith("q₁ の Σe = ")
