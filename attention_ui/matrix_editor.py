@@ -94,11 +94,12 @@ def matrix_editor(name: str, state_key: str, default: np.ndarray, row_labels: Se
     base = st.session_state[f"{state_key}.base"]
     st.session_state[f"{state_key}.columns"] = list(col_labels)
     frame = pd.DataFrame(base, index=list(row_labels), columns=list(col_labels))
+    # st.data_editor takes no `help`: it becomes the tooltip of every column header instead.
     config = {label: st.column_config.NumberColumn(label, min_value=-limit, max_value=limit,
-                                                   format="%g")
+                                                   format="%g", help=help)
               for label in col_labels}
     edited = st.data_editor(frame, key=_editor_key(state_key), column_config=config,
-                            num_rows="fixed", help=help)
+                            num_rows="fixed")
     values = edited.to_numpy(dtype=float, na_value=np.nan)
     return MatrixInput(name, values, check_matrix(name, values, row_labels, col_labels, limit))
 
