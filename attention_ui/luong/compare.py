@@ -1,0 +1,110 @@
+"""Every score function that applies to the current Q and K, computed side by side.
+
+The comparison keeps everything but the score fixed (the same Q, K, V, temperature and mask),
+so any difference in the weights comes from the score alone. Score parameters the learner has
+not set (or not yet made valid) are replaced by `default_parameters`, and the comparison
+says which parameters are the defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from attention_core import AttentionInputError, AttentionResult, attention, fmt
+from attention_ui.figures import WEIGHT_SCALE, heatmap, hover_texts
+from attention_ui.steps_view import axis_labels
+
+from .model import PARAMETERS, Sizes, applicable_scores, default_parameters, engine_parameters
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One score function's run (or why it could not run) and which parameters were defaults."""
+
+    score: str
+    result: AttentionResult | None
+    error: AttentionInputError | None
+    defaults: tuple[str, ...]
+
+
+def compare_scores(Q: np.ndarray, K: np.ndarray, V: np.ndarray, sizes: Sizes,
+                   learner_params: Mapping[str, np.ndarray | None], *, temperature: float,
+                   mask: np.ndarray | None, layout: str,
+                   chosen: AttentionResult | None = None) -> list[Comparison]:
+    """Run `attention` for every applicable score (the chosen one's result is reused).
+
+    Q, K, V and `mask` are in `layout`; `learner_params` maps a parameter name (W, Wa_concat,
+    va, Wa_location) to the learner's matrix, or None where there is no valid one.
+    """
+    defaults = default_parameters(sizes)
+    comparisons = []
+    for score in applicable_scores(sizes):
+        params = {}
+        for name in PARAMETERS[score]:
+            given = learner_params.get(name)
+            params[name] = defaults[name] if given is None else given
+        # Say which parameters are the defaults, whether the learner never set them or not.
+        used_defaults = tuple(name for name in PARAMETERS[score]
+                              if np.array_equal(params[name], defaults[name]))
+        if chosen is not None and chosen.score == score:
+            comparisons.append(Comparison(score, chosen, None, used_defaults))
+            continue
+        try:
+            result = attention(Q, K, V, score, temperature=temperature, mask=mask, layout=layout,
+                               **engine_parameters(score, params))
+        except AttentionInputError as error:
+            comparisons.append(Comparison(score, None, error, used_defaults))
+        else:
+            comparisons.append(Comparison(score, result, None, used_defaults))
+    return comparisons
+
+
+def winners(weights: np.ndarray, layout: str) -> list[int]:
+    """For each query, the 0-based index of the key with the largest weight."""
+    column = weights if layout == "column" else weights.T  # m × n
+    return [int(i) for i in np.argmax(column, axis=0)]
+
+
+def largest_change(weights: np.ndarray, reference: np.ndarray) -> tuple[float, int, int]:
+    """The signed difference `weights − reference` of largest size, and its (row, column)."""
+    difference = weights - reference
+    row, col = np.unravel_index(int(np.argmax(np.abs(difference))), difference.shape)
+    return float(difference[row, col]), int(row), int(col)
+
+
+def comparison_figure(weights: np.ndarray, reference: np.ndarray, layout: str,
+                      titles: Mapping[str, str], *, name: str, reference_name: str,
+                      title: str) -> go.Figure:
+    """The weights of one score as a 0…1 heatmap; each cell's hover compares it with the
+    chosen score's weight for the same pair (both from the engine) and gives the difference."""
+    m_or_n, n_or_m = weights.shape
+    rows, cols = ("key", "query") if layout == "column" else ("query", "key")
+    hover = hover_texts(weights.shape, lambda r, c: (
+        f"{name}: {fmt(weights[r, c])} | {reference_name}: {fmt(reference[r, c])} | "
+        f"Δ = {fmt(weights[r, c] - reference[r, c])}"))
+    return heatmap(weights, axis_labels(cols, n_or_m), axis_labels(rows, m_or_n), title=title,
+                   x_title=titles.get(cols, cols), y_title=titles.get(rows, rows), hover=hover,
+                   colorscale=WEIGHT_SCALE, zmin=0, zmax=1)
+
+
+def winner_table(comparisons: Sequence[Comparison], chosen: AttentionResult,
+                 names: Mapping[str, str]) -> pd.DataFrame:
+    """One row per query, one column per score: the winning key and its weight, marked ◆
+    where it is not the chosen score's winner."""
+    layout = chosen.layout
+    chosen_winners = winners(chosen.weights, layout)
+    table = {}
+    for comparison in comparisons:
+        if comparison.result is None:
+            continue
+        weights = comparison.result.weights
+        column = weights if layout == "column" else weights.T  # m × n
+        table[names[comparison.score]] = [
+            f"k{pick + 1} ({fmt(column[pick, j], 3)})" + (" ◆" if pick != chosen_winners[j] else "")
+            for j, pick in enumerate(winners(weights, layout))]
+    return pd.DataFrame(table, index=[f"q{j}" for j in range(1, len(chosen_winners) + 1)])

@@ -1,0 +1,220 @@
+"""The Luong explorer's session state: settings, matrices, and the callbacks that change them.
+
+Widget keys (all prefixed "luong."; see pages/luong.py for the full list) hold the settings.
+Matrices are kept by `attention_ui.matrix_editor` under `luong.<name>` (name = Q, K, V, W,
+Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
+
+Streamlit forgets a widget's state when the widget is not drawn in a run: leaving the page, or
+hiding W while the score is dot, would lose the learner's settings and edits. So every run
+copies the settings to `luong.saved` and each matrix's values to `luong.<name>.shadow` (plain
+keys, which survive), and `restore`/`matrix` put them back when their widgets reappear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attention_ui.matrix_editor import (
+    MatrixInput,
+    check_matrix,
+    current_values,
+    matrix_editor,
+    resized,
+    set_matrix,
+)
+
+from .model import (
+    DISPLAY_NAMES,
+    DOT_SCORES,
+    INPUTS,
+    Sizes,
+    column_shape,
+    in_layout,
+    labels,
+)
+from .presets import DEFAULT_PRESET, DEFAULT_SEED, PRESETS, RANDOM, random_matrices
+
+PRESET = "luong.preset"
+RESET = "luong.reset"
+SEED = "luong.seed"
+REDRAW = "luong.redraw"
+SCORE = "luong.score"
+LAYOUT = "luong.layout"
+TEMPERATURE = "luong.tau"
+MASK_KIND = "luong.mask.kind"
+MASK_LENGTH = "luong.mask.length"
+MASK_CELLS = "luong.mask.cells"
+FOLLOW_KEY = "luong.follow.key"
+FOLLOW_QUERY = "luong.follow.query"
+SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
+SETTINGS = (PRESET, SEED, SCORE, LAYOUT, TEMPERATURE, MASK_KIND, MASK_LENGTH, FOLLOW_KEY,
+            FOLLOW_QUERY, *SIZE_KEYS.values())
+_SAVED = "luong.saved"
+
+
+def matrix_key(name: str) -> str:
+    return f"luong.{name}"
+
+
+def restore() -> None:
+    """First visit: load the default preset. Later: put back settings Streamlit forgot."""
+    saved = st.session_state.get(_SAVED)
+    if saved is None:
+        st.session_state[LAYOUT] = "column"
+        st.session_state[PRESET] = DEFAULT_PRESET
+        st.session_state[SEED] = DEFAULT_SEED
+        load_preset()
+        remember()
+        return
+    for key, value in saved.items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+
+
+def remember() -> None:
+    """Copy the settings to a plain key, which survives runs where their widgets are hidden."""
+    st.session_state[_SAVED] = {key: st.session_state[key] for key in SETTINGS
+                                if key in st.session_state}
+
+
+def sizes() -> Sizes:
+    return Sizes(**{name: int(st.session_state[key]) for name, key in SIZE_KEYS.items()})
+
+
+# ---------------------------------------------------------------------------------------------
+# Callbacks (they run before the page script, so they may set widget keys)
+
+def load_preset() -> None:
+    """Replace sizes, settings and every grid with the selected preset (or a seeded random
+    fill at the current sizes). Also the reset button: it reloads the selected preset."""
+    key = st.session_state[PRESET]
+    layout = st.session_state[LAYOUT]
+    if key == RANDOM:
+        matrices = random_matrices(sizes(), int(st.session_state[SEED]))
+    else:
+        preset = PRESETS[key]
+        for name, size_key in SIZE_KEYS.items():
+            st.session_state[size_key] = getattr(preset.sizes, name)
+        st.session_state[SCORE] = preset.score
+        st.session_state[TEMPERATURE] = preset.temperature
+        st.session_state[MASK_KIND] = preset.mask
+        st.session_state[MASK_LENGTH] = preset.mask_length
+        matrices = preset.column_matrices()
+    for name, values in matrices.items():
+        _set(name, in_layout(values, layout) if name in INPUTS else values)
+    current = sizes()
+    _set("mask.cells", np.ones(_mask_shape(current, layout), dtype=bool))
+    st.session_state[FOLLOW_KEY] = 0
+    st.session_state[FOLLOW_QUERY] = 0
+
+
+def redraw() -> None:
+    """A new random draw: the next seed."""
+    st.session_state[SEED] = int(st.session_state[SEED]) + 1
+    load_preset()
+
+
+def switch_layout() -> None:
+    """Transpose Q, K, V and the per-cell mask so that their numbers follow the learner into
+    the other layout (W, W_a, v_a mean the same in both layouts and stay)."""
+    for name in (*INPUTS, "mask.cells"):
+        values = latest(name)
+        if values is not None:
+            _set(name, values.T)
+
+
+def keep_dot_sizes() -> None:
+    """Dot and scaled dot multiply q and k entry by entry, so d_q must equal d_k."""
+    if st.session_state[SCORE] in DOT_SCORES:
+        st.session_state[SIZE_KEYS["d_q"]] = st.session_state[SIZE_KEYS["d_k"]]
+
+
+# ---------------------------------------------------------------------------------------------
+# Matrices
+
+def _set(name: str, values: np.ndarray) -> None:
+    set_matrix(matrix_key(name), values)
+    st.session_state[f"{matrix_key(name)}.shadow"] = np.array(values, dtype=float)
+
+
+def latest(name: str) -> np.ndarray | None:
+    """The matrix as the learner last saw it, edits included, even while its grid is hidden."""
+    key = matrix_key(name)
+    if _editor_key(key) in st.session_state:
+        return current_values(key)
+    shadow = st.session_state.get(f"{key}.shadow")
+    return shadow if shadow is not None else current_values(key)
+
+
+def matrix(name: str, sizes: Sizes, layout: str, *, help: str | None = None) -> MatrixInput:
+    """The grid of one matrix, its edits restored if Streamlit dropped them while hidden."""
+    key = matrix_key(name)
+    _restore_edits(key)
+    rows, cols = labels(name, sizes, layout)
+    entered = matrix_editor(DISPLAY_NAMES[name], key, np.zeros((len(rows), len(cols))), rows,
+                            cols, help=help)
+    st.session_state[f"{key}.shadow"] = entered.values
+    return entered
+
+
+def learner_parameter(name: str, sizes: Sizes) -> np.ndarray | None:
+    """The learner's W / W_a / v_a at the current sizes (entries that fit, new ones 0), or
+    None when they never had one or it has an empty or out-of-range cell."""
+    values = latest(name)
+    if values is None:
+        return None
+    values = resized(values, column_shape(name, sizes))
+    rows, cols = labels(name, sizes, "column")
+    return None if check_matrix(DISPLAY_NAMES[name], values, rows, cols) else values
+
+
+def _restore_edits(key: str) -> None:
+    shadow = st.session_state.get(f"{key}.shadow")
+    base = st.session_state.get(f"{key}.base")
+    if (shadow is None or base is None or _editor_key(key) in st.session_state
+            or shadow.shape != base.shape or np.array_equal(shadow, base, equal_nan=True)):
+        return
+    set_matrix(key, shadow)
+
+
+def _editor_key(key: str) -> str:
+    return f"{key}.editor.{st.session_state.get(f'{key}.version', 0)}"
+
+
+def _mask_shape(sizes: Sizes, layout: str) -> tuple[int, int]:
+    m, n = column_shape("mask", sizes)
+    return (m, n) if layout == "column" else (n, m)
+
+
+def mask_cells(sizes: Sizes, layout: str, row_labels: Sequence[str],
+               col_labels: Sequence[str], *, help: str | None = None) -> np.ndarray:
+    """A grid of checkboxes shaped like the scores: ticked = this key may be attended.
+
+    Stored like a matrix (1.0 / 0.0) so that resizing and transposing work the same way;
+    new cells are ticked, so growing the grid hides nothing.
+    """
+    key = matrix_key("mask.cells")
+    _restore_edits(key)
+    shape = _mask_shape(sizes, layout)
+    base = st.session_state.get(f"{key}.base")
+    if base is None or base.shape != shape:
+        grown = np.ones(shape)
+        if base is not None:
+            old = latest("mask.cells")
+            rows, cols = min(shape[0], old.shape[0]), min(shape[1], old.shape[1])
+            grown[:rows, :cols] = old[:rows, :cols]
+        set_matrix(key, grown)
+        base = st.session_state[f"{key}.base"]
+    st.session_state[f"{key}.columns"] = list(col_labels)
+    frame = pd.DataFrame(base > 0.5, index=list(row_labels), columns=list(col_labels))
+    config = {label: st.column_config.CheckboxColumn(label, help=help) for label in col_labels}
+    edited = st.data_editor(frame, key=_editor_key(key), column_config=config,
+                            num_rows="fixed")
+    values = np.array([[cell is True or cell == 1 for cell in row]
+                       for row in edited.to_numpy(dtype=object)], dtype=bool)
+    st.session_state[f"{key}.shadow"] = values.astype(float)
+    return values
