@@ -71,7 +71,7 @@ def heatmap_grid(matrices: np.ndarray, x_title: str, y_title: str, *,
     for r in range(rows):
         for c in range(cols):
             panel = finite[r, c]
-            text = [[fmt(v, 2) for v in row] for row in matrices[r, c]]
+            text = [[fmt(round(float(v), 2), 3) for v in row] for row in matrices[r, c]]
             cell_hover = [[plotly_text(_hover_text(hover, r, c, i, j, titles, row_titles,
                                                    x_title, y_title, raw_x, raw_y, matrices))
                            for j in range(n_keys)] for i in range(n_queries)]

@@ -32,6 +32,10 @@ RECORD_LIMIT = 50
 NUMBER_LIMIT = 1e6
 COLUMNS = ("key", "value", "number")
 Row = tuple[str, str, float | None]
+# The section's database (surname → first name), with a number per record to pool.
+D2L_RECORDS: list[Row] = [("Zhang", "Aston", 10.0), ("Lipton", "Zachary", 20.0),
+                          ("Li", "Mu", 30.0), ("Smola", "Alex", 40.0), ("Hu", "Rachel", 50.0),
+                          ("Werness", "Brent", 60.0)]
 
 
 @dataclass
@@ -82,11 +86,11 @@ def records_editor(state_key: str, default: Sequence[Row], *, help: str | None =
     frame["number"] = pd.to_numeric(frame["number"], errors="coerce").astype(float)
     frame[["key", "value"]] = frame[["key", "value"]].astype(object)
     config = {
-        "key": st.column_config.TextColumn(t("database.table.key"),
+        "key": st.column_config.TextColumn(t("database.table.key"), width="medium",
                                            help=t("database.table.key_help")),
-        "value": st.column_config.TextColumn(t("database.table.value"),
+        "value": st.column_config.TextColumn(t("database.table.value"), width="medium",
                                              help=t("database.table.value_help")),
-        "number": st.column_config.NumberColumn(t("database.table.number"),
+        "number": st.column_config.NumberColumn(t("database.table.number"), width="small",
                                                 help=t("database.table.number_help"),
                                                 format="%g"),
     }

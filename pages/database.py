@@ -44,7 +44,9 @@ from attention_ui.lookup_figures import (
     weights_bar,
     weights_heatmap,
 )
+from attention_ui.page_state import keep_widgets, option_labels, restore_widgets
 from attention_ui.records_editor import (
+    D2L_RECORDS,
     NAME_LIMIT,
     current_records,
     records_editor,
@@ -52,8 +54,6 @@ from attention_ui.records_editor import (
 )
 from attention_ui.text import escape_markdown
 
-D2L_RECORDS = [("Zhang", "Aston", 10.0), ("Lipton", "Zachary", 20.0), ("Li", "Mu", 30.0),
-               ("Smola", "Alex", 40.0), ("Hu", "Rachel", 50.0), ("Werness", "Brent", 60.0)]
 JAPANESE_RECORDS = [("山田", "太郎", 10.0), ("山本", "花子", 20.0), ("田中", "一郎", 30.0),
                     ("中田", "美咲", 40.0), ("佐藤", "健", 50.0), ("高橋", "さくら", 60.0)]
 WITHOUT_LI = [record for record in D2L_RECORDS if record[0] != "Li"]
@@ -70,19 +70,6 @@ STORY = {
     3: (WITHOUT_LI, "Li", "ngram", 0.1),
     4: (WITHOUT_LI, "Li", "ngram", 10.0),
 }
-
-
-def restore_widgets() -> None:
-    """Streamlit forgets a widget's value on pages where it is not drawn; a plain copy
-    (`<key>.kept`) brings the learner's last choice back."""
-    for key, default in KEPT.items():
-        if key not in st.session_state:
-            st.session_state[key] = st.session_state.get(f"{key}.kept", default)
-
-
-def keep_widgets() -> None:
-    for key in KEPT:
-        st.session_state[f"{key}.kept"] = st.session_state[key]
 
 
 def replay(step: int) -> None:
@@ -154,8 +141,8 @@ def show_answer(number: int, result: LookupResult, rows: list[int], temperature:
                                 title=t("database.chart.weights_title", query=result.query[:40]),
                                 captions=captions()),
                     key=f"database.chart.weights.{number}")
-    pooled_text, pooled_number = st.columns(2)
-    with pooled_text:
+    pooled_values, pooled_number = st.columns([3, 2], gap="large")
+    with pooled_values:
         st.markdown(t("database.pooled.values_title"))
         st.plotly_chart(distribution_bar(result, captions=captions()),
                         key=f"database.chart.values.{number}")
@@ -165,6 +152,7 @@ def show_answer(number: int, result: LookupResult, rows: list[int], temperature:
 
 
 def show_pooled_number(result: LookupResult, rows: list[int]) -> None:
+    """Σ αᵢ xᵢ as a metric, with its arithmetic three terms per line."""
     missing = [row for row, record in zip(rows, result.records, strict=True)
                if record.number is None]
     if not result.valid:
@@ -172,12 +160,14 @@ def show_pooled_number(result: LookupResult, rows: list[int]) -> None:
     elif missing:
         st.info(t("database.pooled.missing", rows=", ".join(map(str, missing))))
     else:
-        terms = [rf"{fmt(w)} \times {fmt(r.number)}"
-                 for w, r in zip(result.weights, result.records, strict=True)]
-        shown = " + ".join(terms[:6]) + (r" + \dots" if len(terms) > 6 else "")
-        st.latex(rf"\textstyle\sum_i \alpha_i x_i = {shown} = {fmt(result.pooled_number)}"
-                 .replace("−", "-"))
         st.metric(t("database.pooled.metric"), fmt(result.pooled_number))
+        terms = [rf"{fmt(w, 3)} \times {fmt(r.number)}"
+                 for w, r in zip(result.weights, result.records, strict=True)]
+        shown = terms[:12] + ([r"\dots"] if len(terms) > 12 else [])
+        lines = [" + ".join(shown[i:i + 3]) for i in range(0, len(shown), 3)]
+        body = r" \\ &\quad + ".join(lines)
+        st.latex((r"\begin{aligned}\textstyle\sum_i \alpha_i x_i &= " + body
+                  + rf" \\ &= {fmt(result.pooled_number)}\end{{aligned}}").replace("−", "-"))
 
 
 def similarity_table(result: LookupResult, rows: list[int]) -> pd.DataFrame:
@@ -193,7 +183,7 @@ def similarity_table(result: LookupResult, rows: list[int]) -> pd.DataFrame:
     })
 
 
-restore_widgets()
+restore_widgets(KEPT)
 page_header("database")
 st.latex(r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
          r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i")
@@ -235,7 +225,7 @@ with query_column:
                   help=t("database.query.help"), placeholder=t("database.query.placeholder"))
     similarity = st.radio(t("database.similarity.label"), ["exact", "ngram", "edit"],
                           key="database.similarity", horizontal=True,
-                          format_func=lambda name: t(f"database.similarity.{name}"))
+                          format_func=option_labels("database.similarity."))
     st.latex(SIMILARITY_LATEX[similarity])
     st.caption(t(f"database.similarity.{similarity}_help"))
     temperature = st.select_slider(t("database.temperature.label"), TEMPERATURES,
@@ -244,7 +234,7 @@ with query_column:
                                    help=t("database.temperature.help"))
     normalization = st.radio(t("database.normalization.label"), ["softmax", "sum"],
                              key="database.normalization", horizontal=True,
-                             format_func=lambda name: t(f"database.normalization.{name}"),
+                             format_func=option_labels("database.normalization."),
                              disabled=similarity == "exact")
     if similarity == "exact":
         st.latex(r"\alpha_i = \frac{a(q, k_i)}{\sum_j a(q, k_j)}")
@@ -259,7 +249,7 @@ with query_column:
     queries, query_notes = parse_queries(st.session_state["database.query"])
     for note in query_notes:
         st.warning(note, icon="✏️")
-keep_widgets()
+keep_widgets(KEPT)
 st.session_state["database.queries.current"] = queries
 
 # --- What the engine computes -----------------------------------------------------------------
