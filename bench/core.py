@@ -9,11 +9,17 @@ shows), so it cannot be faster than the five-line reference below; the target is
 1.3× of it at realistic sizes. Both run in this process on the same inputs, interleaved (so a
 noisy neighbour or a CPU frequency change hits both alike), and each size reports the median of
 its repeats. This script prints; it never asserts, because timings depend on the machine.
+
+On a busy machine the multi-threaded BLAS makes both timings jump around; pinning it to one
+thread gives steadier ratios:
+
+    OPENBLAS_NUM_THREADS=1 python bench/core.py
 """
 
 from __future__ import annotations
 
 import math
+import os
 import statistics
 import sys
 import time
@@ -84,9 +90,10 @@ def blas_summary() -> str:
         pools = [f"{p['internal_api']}: {p['num_threads']} thread(s)" for p in threadpool_info()]
         text += ("; " + ", ".join(pools)) if pools else ""
     except ImportError:
-        import os
         text += f"; {os.cpu_count()} CPU(s) visible (install threadpoolctl for thread counts)"
-    return text
+    pinned = [f"{name}={os.environ[name]}" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+              if name in os.environ]
+    return text + (f"; {', '.join(pinned)}" if pinned else "")
 
 
 def main() -> None:
