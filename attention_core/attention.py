@@ -233,10 +233,15 @@ def _check_sizes(score: str, q: np.ndarray, k: np.ndarray, v: np.ndarray,
     if score in ("dot", "scaled_dot") and d_q != d_k:
         raise AttentionInputError(
             "query_key_size", score=score.replace("_", " "),
-            q_size_words=f"Q has {d_q} {dim_word} (d_q = {d_q})",
-            k_size_words=f"K has {d_k} {dim_word} (d_k = {d_k})",
+            q_size_words=f"Q has {_count(d_q, dim_word)} (d_q = {d_q})",
+            k_size_words=f"K has {_count(d_k, dim_word)} (d_k = {d_k})",
             d_q=d_q, d_k=d_k, dim_word=dim_word)
     return {"d_q": d_q, "d_k": d_k, "d_v": d_v, "n": n, "m": m}
+
+
+def _count(number: int, plural: str) -> str:
+    """'1 row', '3 rows'."""
+    return f"{number} {plural[:-1] if number == 1 else plural}"
 
 
 def _user_shape(a: np.ndarray, layout: str) -> tuple[int, int]:
@@ -547,10 +552,19 @@ def _divide_by_sums(b: _StepBuilder, numerators: np.ndarray, sums: np.ndarray, n
 def _output_step(b: _StepBuilder, v: np.ndarray, weights: np.ndarray, output: np.ndarray) -> None:
     d_v, m = v.shape
     n = weights.shape[1]
+
+    def explain(c: int, j: int) -> str:
+        # Weight × value in both layouts; only the index order follows the caller's matrices.
+        if b.layout == "column":  # o_cj = Σᵢ a_ij v_ci
+            formula = f"Σᵢ aᵢ{subscript(j + 1)}·v{subscript(c + 1)}ᵢ"
+        else:  # o_jc = Σᵢ a_ji v_ic
+            formula = f"Σᵢ a{subscript(j + 1)}ᵢ·vᵢ{subscript(c + 1)}"
+        products = product_sum(weights[:, j], v[c])
+        return f"{b.s(c, j, 'o')} = {formula} = {products} = {fmt(output[c, j])}"
+
     b.add("output",
           rf"{b.sized(_O, d_v, n)} = {b.sized(_V, d_v, m)}\,"
           rf"{b.sized(_A, m, n)}",
           rf"{b.sized(_O, d_v, n)} = {b.sized(_A, m, n)}\,"
           rf"{b.sized(_V, d_v, m)}",
-          output, lambda c, j: (f"{b.s(c, j, 'o')} = Σᵢ a_i{subscript(j + 1)}·(vᵢ)_{c + 1} = "
-                                f"{product_sum(weights[:, j], v[c])} = {fmt(output[c, j])}"))
+          output, explain)

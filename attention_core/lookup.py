@@ -54,7 +54,7 @@ class LookupResult:
     records: tuple[Record, ...]
     similarity: str
     scores: np.ndarray   # a(q, k_i), one per record
-    weights: np.ndarray  # α(q, k_i), one per record; sum 1 (all 0 when there is no answer)
+    weights: np.ndarray  # α(q, k_i), one per record; sum 1 (all 0 when an exact query misses)
 
     @property
     def valid(self) -> bool:

@@ -158,7 +158,7 @@ def test_known_example_spells_out_each_step_in_column_layout():
     assert r.step("exponentials").entry(0, 0) == "e₁₁ = exp(−1.768) = 0.1707"
     assert r.step("sums").entry(0, 0) == "Σe for q₁ = 0.1707 + 1 = 1.171"
     assert r.step("weights_softmax").entry(1, 0) == "a₂₁ = e₂₁ / Σ = 1 / 1.171 = 0.8542"
-    assert r.step("output").entry(0, 0) == "o₁₁ = Σᵢ a_i₁·(vᵢ)_1 = 0.1458×1 + 0.8542×2 = 1.854"
+    assert r.step("output").entry(0, 0) == "o₁₁ = Σᵢ aᵢ₁·v₁ᵢ = 0.1458×1 + 0.8542×2 = 1.854"
     assert r.output[0, 0] == pytest.approx(1.8541, abs=1e-4)
 
 
