@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from attention_core import AttentionInputError
 
@@ -63,8 +64,23 @@ def _sync_url() -> None:
 
 def page_header(namespace: str) -> None:
     """Title and one-paragraph introduction from the page's catalog namespace."""
+    _run_through_router()
     st.title(t(f"{namespace}.title"))
     st.markdown(t(f"{namespace}.intro"))
+
+
+def _run_through_router() -> None:
+    """Make sure app.py (language, navigation) runs around this page.
+
+    Streamlit still has its old `pages/` folder mode: on a fresh server, until a session has
+    run app.py's st.navigation, opening a page's address (a shared `/luong?lang=ja` link)
+    runs `pages/luong.py` alone, in English, with a file-name sidebar. Turning that mode off,
+    as st.navigation itself does, and rerunning sends this visit through the router to the
+    same page.
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 def show_error(error: AttentionInputError) -> None:

@@ -11,7 +11,14 @@ import re
 import pytest
 
 from attention_ui.i18n import catalog
-from tests.browser.conftest import ARTIFACTS, IDLE, open_page, wait_idle
+from tests.browser.conftest import (
+    ARTIFACTS,
+    IDLE,
+    open_page,
+    start_app,
+    stop_app,
+    wait_idle,
+)
 
 PAGES = {"home": "", "luong": "luong", "database": "database", "gallery": "gallery"}
 JA = catalog("ja")
@@ -102,3 +109,25 @@ def test_a_japanese_browser_gets_japanese_without_asking(browser, server):
     finally:
         context.close()
 
+
+def test_a_shared_japanese_link_opened_first_on_a_fresh_server_goes_through_the_router(browser):
+    """An instructor's `/luong?lang=ja` link, opened before anyone has visited the home page
+    since the server started: Streamlit's old `pages/` mode would run the page alone, in
+    English, with a file-name sidebar and no language switch."""
+    process, url = start_app()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/luong?lang=ja")
+        page.wait_for_selector(IDLE, timeout=30_000)
+        wait_idle(page)
+        # the first run is the old mode's, which reruns through the router: wait for its page
+        page.get_by_role("heading", name=JA["luong.title"]).first.wait_for(timeout=30_000)
+        sidebar = page.locator("[data-testid=stSidebar]")
+        sidebar.get_by_text("日本語").first.wait_for()  # the language switch is there
+        for label in NAV_LABELS:
+            assert sidebar.get_by_text(label, exact=True).count() >= 1, label
+        assert page.url.endswith("/luong?lang=ja")
+    finally:
+        context.close()
+        stop_app(process)
