@@ -150,7 +150,12 @@ def test_switching_language_keeps_what_the_learner_changed(name):
                                     "added_rows": [], "deleted_rows": []}
     for box in at.selectbox:  # and pick the last option of every choice
         if box.key and len(box.options) > 1:
+            previous = box.value
             box.select_index(len(box.options) - 1)
+            try:
+                box.index  # noqa: B018
+            except ValueError:  # AppTest picks by label; with a format_func, keep the choice
+                box.set_value(previous)
     at.run()
     assert not at.exception
     before = keyed_widget_values(at)
@@ -181,8 +186,7 @@ def test_a_matrix_edit_survives_the_switch_in_what_the_page_computes():
     at = run_page("luong", "en")
     editors = [key for key in at.session_state
                if re.fullmatch(r".+\.editor\.\d+", str(key))]
-    if not editors:
-        pytest.skip("the Luong page has no matrix editor yet")
+    assert editors, "the Luong page draws its matrices with the matrix editor"
     editor = sorted(editors)[0]
     state_key = editor.rsplit(".editor.", 1)[0]
     column = at.session_state[f"{state_key}.columns"][0]
