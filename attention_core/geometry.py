@@ -81,9 +81,9 @@ def cone(points: np.ndarray) -> Cone:
     (or a line, if the directions are just two opposite ones), a smaller gap the whole plane.
     """
     points = as_points(points)
-    scale = _scale(points)
+    # Every nonzero vector counts, however short: a tiny vector still spans its whole ray.
     lengths = np.linalg.norm(points, axis=1)
-    directions = points[lengths > TOLERANCE * scale] / lengths[lengths > TOLERANCE * scale, None]
+    directions = points[lengths > 0] / lengths[lengths > 0, None]
     if directions.shape[0] == 0:
         return Cone("point")
     angles = np.sort(np.mod(np.arctan2(directions[:, 1], directions[:, 0]), 2 * math.pi))
@@ -134,15 +134,23 @@ def convex_hull(points: np.ndarray) -> np.ndarray:
     (all on a line). Points on an edge are not vertices.
     """
     points = as_points(points)
-    tolerance = TOLERANCE * _scale(points) ** 2
-    unique = np.unique(points, axis=0)  # sorted by x, then y
+    tolerance = TOLERANCE * _scale(points)
+    # Round away differences below the tolerance first: otherwise x-coordinates that differ
+    # by 1e−300 decide the sort order of points on a vertical line, and the chain breaks.
+    decimals = int(-math.floor(math.log10(tolerance)))
+    unique = np.unique(np.round(points, decimals) + 0.0, axis=0)  # by x, then y; + 0.0: no −0
     if unique.shape[0] <= 2:
         return unique
 
     def half(sequence: np.ndarray) -> list[np.ndarray]:
         chain: list[np.ndarray] = []
         for p in sequence:
-            while len(chain) >= 2 and _cross(chain[-1] - chain[-2], p - chain[-2]) <= tolerance:
+            while len(chain) >= 2:
+                # Drop the middle point unless it turns left by more than the tolerance: its
+                # distance to the line from chain[-2] to p is cross / |p − chain[-2]|.
+                turn = _cross(chain[-1] - chain[-2], p - chain[-2])
+                if turn > tolerance * float(np.linalg.norm(p - chain[-2])):
+                    break
                 chain.pop()
             chain.append(p)
         return chain
@@ -156,12 +164,15 @@ def in_hull(point: Sequence[float] | np.ndarray, points: np.ndarray) -> bool:
     points = as_points(points)
     p = np.asarray(point, dtype=float).reshape(2)
     hull = convex_hull(points)
-    tolerance = TOLERANCE * max(_scale(points), float(np.linalg.norm(p)), 1.0)
+    # A few tolerances: the hull's vertices were rounded to the tolerance.
+    tolerance = 4 * TOLERANCE * max(_scale(points), float(np.linalg.norm(p)), 1.0)
     if hull.shape[0] == 1:
         return float(np.linalg.norm(p - hull[0])) <= tolerance
     if hull.shape[0] == 2:
         a, b = hull
         length = float(np.linalg.norm(b - a))
+        if length <= tolerance:
+            return float(np.linalg.norm(p - a)) <= tolerance
         along = float((p - a) @ (b - a)) / length
         return (abs(_cross(b - a, p - a)) / length <= tolerance
                 and -tolerance <= along <= length + tolerance)

@@ -152,7 +152,7 @@ def show_answer(number: int, result: LookupResult, rows: list[int], temperature:
 
 
 def show_pooled_number(result: LookupResult, rows: list[int]) -> None:
-    """Σ αᵢ xᵢ as a metric, with its arithmetic three terms per line."""
+    """Σ αᵢ xᵢ as a metric, with its arithmetic two terms per line."""
     missing = [row for row, record in zip(rows, result.records, strict=True)
                if record.number is None]
     if not result.valid:
@@ -164,7 +164,7 @@ def show_pooled_number(result: LookupResult, rows: list[int]) -> None:
         terms = [rf"{fmt(w, 3)} \times {fmt(r.number)}"
                  for w, r in zip(result.weights, result.records, strict=True)]
         shown = terms[:12] + ([r"\dots"] if len(terms) > 12 else [])
-        lines = [" + ".join(shown[i:i + 3]) for i in range(0, len(shown), 3)]
+        lines = [" + ".join(shown[i:i + 2]) for i in range(0, len(shown), 2)]
         body = r" \\ &\quad + ".join(lines)
         st.latex((r"\begin{aligned}\textstyle\sum_i \alpha_i x_i &= " + body
                   + rf" \\ &= {fmt(result.pooled_number)}\end{{aligned}}").replace("−", "-"))
@@ -226,7 +226,8 @@ with query_column:
     similarity = st.radio(t("database.similarity.label"), ["exact", "ngram", "edit"],
                           key="database.similarity", horizontal=True,
                           format_func=option_labels("database.similarity."))
-    st.latex(SIMILARITY_LATEX[similarity])
+    for part in SIMILARITY_LATEX[similarity].split(r",\quad "):  # narrow column: one per line
+        st.latex(part)
     st.caption(t(f"database.similarity.{similarity}_help"))
     temperature = st.select_slider(t("database.temperature.label"), TEMPERATURES,
                                    key="database.temperature", format_func=fmt,

@@ -184,7 +184,6 @@ with chart:
             weight_step = result.step(f"weights_{normalization}")
             st.plotly_chart(step_heatmap(weight_step, ["q"], value_labels,
                                          title=t("gallery.plane.weights_title"),
-                                         x_title=t("gallery.plane.query"),
                                          y_title=t("gallery.plane.values"),
                                          colorscale=WEIGHT_SCALE, zmin=0, zmax=1),
                             key="gallery.chart.weights")

@@ -82,6 +82,13 @@ def test_degenerate_hulls_are_a_point_or_a_segment():
     assert not in_hull([1, 1.1], segment)
 
 
+def test_a_thin_triangle_keeps_its_far_vertex():
+    # Found by Hypothesis: a tolerance on the raw cross product dropped the vertex (0, 1).
+    points = np.array([[0.0, 0.0], [0.0, 1.0], [1e-9, 0.0]])
+    assert len(convex_hull(points)) == 3
+    assert in_hull([3.3e-10, 1 / 3], points)
+
+
 def test_points_outside_the_triangle_are_not_in_its_hull():
     assert not in_hull([0, 0], TRIANGLE)
     assert not in_hull([1, 2.01], TRIANGLE)
