@@ -82,16 +82,12 @@ def test_each_page_in_japanese_shows_japanese_drawn_with_a_japanese_font(page, s
            if re.search(r"CJK|Gothic|Mincho|IPA|Takao|Hiragino|Meiryo|Yu |Fallback", family)}
     assert sum(cjk.values()) >= japanese_chars, f"title drawn with {fonts}"
     assert distinct_glyph_images(page, "アテンション重み") == 7  # ア テ ン シ ョ 重 み (ン twice)
+    # the glyph check can fail: unassigned code points are all drawn as the same box
+    assert distinct_glyph_images(page, "\u0378\u0379\u0380\u0381") == 1
+    assert distinct_glyph_images(page, "Atn") == 3
 
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"japanese-{name}.png"), full_page=True)
-
-
-def test_tofu_would_be_detected(page, server):
-    """The glyph check tells boxes from letters: unassigned code points all look the same."""
-    open_page(page, server)
-    assert distinct_glyph_images(page, "\u0378\u0379\u0380\u0381") == 1
-    assert distinct_glyph_images(page, "Atn") == 3
 
 
 def test_a_japanese_browser_gets_japanese_without_asking(browser, server):
