@@ -69,6 +69,7 @@ def load_values(name: str) -> None:
     points = np.array(PRESETS[name])
     st.session_state["gallery.m"] = points.shape[0]
     set_matrix(VALUES, points)
+    st.session_state[f"{VALUES}.shadow"] = points  # the preset replaces the remembered edits
 
 
 def editor_with_memory(name: str, state_key: str, default: np.ndarray, rows: list[str],

@@ -109,6 +109,14 @@ def test_values_around_the_origin_have_the_whole_plane_as_cone(at):
     assert "their cone is the whole plane" in texts(at.caption)
 
 
+def test_a_preset_of_the_same_size_replaces_the_values(at):
+    at.button(key="gallery.preset.on_a_line").click().run()  # three values, like the default
+    assert not at.exception
+    values = np.array([[0.5, 0.5], [1.0, 1.0], [2.0, 2.0]])
+    np.testing.assert_allclose(output_point(at), expected(values, [1, 1], 1.0).output[:, 0])
+    assert "their cone is a ray" in texts(at.caption)
+
+
 def test_negative_cone_weight_is_flagged(at):
     version = at.session_state["gallery.cone.version"]
     at.session_state[f"gallery.cone.editor.{version}"] = {
