@@ -369,3 +369,9 @@ def test_masked_and_summed_entries_are_translated():
     run = attention([[1.0], [1.0]], K3, V3, "dot", mask=[[True], [False], [True]])
     assert localize_arithmetic(run.step("masked").entry(1, 0), "ja").endswith("(マスク: 重み 0)")
     assert localize_arithmetic(run.step("sums").entry(0, 0), "ja").startswith("q₁ の Σe = ")
+
+
+def test_engine_messages_name_score_functions_as_the_luong_page_does():
+    ja = catalog("ja")
+    for score in SCORES:  # the engine passes 'scaled dot' for scaled_dot
+        assert ja[f"engine.value.score.{score.replace('_', ' ')}"] == ja[f"luong.score_name.{score}"]
