@@ -374,4 +374,5 @@ def test_masked_and_summed_entries_are_translated():
 def test_engine_messages_name_score_functions_as_the_luong_page_does():
     ja = catalog("ja")
     for score in SCORES:  # the engine passes 'scaled dot' for scaled_dot
-        assert ja[f"engine.value.score.{score.replace('_', ' ')}"] == ja[f"luong.score_name.{score}"]
+        engine_name = ja[f"engine.value.score.{score.replace('_', ' ')}"]
+        assert engine_name == ja[f"luong.score_name.{score}"]
