@@ -86,11 +86,11 @@ def records_editor(state_key: str, default: Sequence[Row], *, help: str | None =
     frame["number"] = pd.to_numeric(frame["number"], errors="coerce").astype(float)
     frame[["key", "value"]] = frame[["key", "value"]].astype(object)
     config = {
-        "key": st.column_config.TextColumn(t("database.table.key"), width=170,
+        "key": st.column_config.TextColumn(t("database.table.key"), width=150,
                                            help=t("database.table.key_help")),
-        "value": st.column_config.TextColumn(t("database.table.value"), width=170,
+        "value": st.column_config.TextColumn(t("database.table.value"), width=150,
                                              help=t("database.table.value_help")),
-        "number": st.column_config.NumberColumn(t("database.table.number"), width=130,
+        "number": st.column_config.NumberColumn(t("database.table.number"), width=120,
                                                 help=t("database.table.number_help"),
                                                 format="%g"),
     }
