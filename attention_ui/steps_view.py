@@ -21,7 +21,7 @@ from attention_core import AttentionResult, Step, fmt
 from attention_core.formatting import subscript
 
 from .figures import WEIGHT_SCALE, heatmap, hover_texts
-from .i18n import step_sentence, step_title, t
+from .i18n import localize_arithmetic, step_sentence, step_title, t
 
 # What the rows and columns of each step's matrix are, in column layout (rows, columns).
 # Kinds: key, query, dim (a vector entry), hidden (a unit of the concat layer), sum.
@@ -251,7 +251,7 @@ def show_entry_trace(trace: EntryTrace, *, namespace: str) -> None:
     st.dataframe(_vector_table(trace.index, trace.vectors))
     st.markdown(t(f"{namespace}.steps.raw_sum", value=fmt(trace.raw_score)))
     st.markdown(t(f"{namespace}.steps.chain"))
-    st.markdown("\n".join(f"{number}. {step_title(step)}: `{text}`"
+    st.markdown("\n".join(f"{number}. {step_title(step)}: `{localize_arithmetic(text)}`"
                           for number, (step, text) in enumerate(trace.chain, start=1)))
     a = trace.weight_name
     st.markdown(t(f"{namespace}.steps.share", kname=f"k{i}", qname=f"q{j}", name=a,
