@@ -24,7 +24,7 @@ import streamlit as st
 
 from attention_core import duplicate_keys, fmt
 
-from .i18n import t
+from .i18n import current_language, t
 from .text import escape_markdown
 
 NAME_LIMIT = 100
@@ -75,10 +75,16 @@ def records_editor(state_key: str, default: Sequence[Row], *, help: str | None =
     """Draw the records table and return its checked content."""
     if f"{state_key}.base" not in st.session_state:
         set_records(state_key, default)
-    elif (editor_key(state_key) not in st.session_state
-          and st.session_state[f"{state_key}.current"] != st.session_state[f"{state_key}.base"]):
-        # Back from another page: the editor forgot its edits, the copy in `.current` did not.
-        set_records(state_key, st.session_state[f"{state_key}.current"])
+    else:
+        # Back from another page, the editor forgot its edits; after a language switch its
+        # translated column labels make it a new widget that never saw them. The copy in
+        # `.current` has them: it becomes the new content.
+        forgotten = (editor_key(state_key) not in st.session_state
+                     or st.session_state.get(f"{state_key}.lang") != current_language())
+        current = st.session_state[f"{state_key}.current"]
+        if forgotten and current != st.session_state[f"{state_key}.base"]:
+            set_records(state_key, current)
+    st.session_state[f"{state_key}.lang"] = current_language()
     base = st.session_state[f"{state_key}.base"]
     # Rows are numbered from 1 as people count; added rows continue the numbering.
     frame = pd.DataFrame([list(row) for row in base] or None, columns=list(COLUMNS),

@@ -37,7 +37,7 @@ from attention_core import (
     lookup_many,
 )
 from attention_ui.frame import page_header, show_error
-from attention_ui.i18n import t
+from attention_ui.i18n import localize_arithmetic, t
 from attention_ui.lookup_figures import (
     LookupCaptions,
     distribution_bar,
@@ -118,7 +118,7 @@ def captions() -> LookupCaptions:
         queries=t("database.chart.queries"), score=t("database.chart.score"),
         best=t("database.chart.best"), first_names=t("database.chart.first_names"),
         total_weight=t("database.chart.total_weight"),
-        exact_weight=t("database.chart.exact_weight"))
+        exact_weight=t("database.chart.exact_weight"), localize=localize_arithmetic)
 
 
 def show_answer(number: int, result: LookupResult, rows: list[int], temperature: float,
@@ -177,8 +177,9 @@ def similarity_table(result: LookupResult, rows: list[int]) -> pd.DataFrame:
         t("database.table.key"): [r.key for r in result.records],
         t("database.table.value"): [r.value for r in result.records],
         t("database.numbers.score"): [fmt(s) for s in result.scores],
-        t("database.numbers.how"): [explain_similarity(result.query, r.key, result.similarity)
-                                    for r in result.records],
+        t("database.numbers.how"): [
+            localize_arithmetic(explain_similarity(result.query, r.key, result.similarity))
+            for r in result.records],
         t("database.numbers.weight"): [fmt(w) for w in result.weights],
     })
 

@@ -38,7 +38,7 @@ from attention_core import (
 from attention_ui.figures import WEIGHT_SCALE, step_heatmap
 from attention_ui.frame import page_header, show_error
 from attention_ui.grid import heatmap_grid
-from attention_ui.i18n import t
+from attention_ui.i18n import localize_arithmetic, t
 from attention_ui.matrix_editor import matrix_editor, set_matrix
 from attention_ui.page_state import keep_widgets, option_labels, restore_widgets
 from attention_ui.plane_figures import PlaneCaptions, plane_figure, view_box
@@ -274,7 +274,7 @@ with live:
             x_labels=[f"k{j + 1}" for j in range(K.shape[1])],
             y_labels=[f"q{i + 1}" for i in range(Q.shape[1])], zmin=0, zmax=1,
             colorbar_title="α",
-            hover=lambda r, c, i, j: runs[r][c].step(step).entry(j, i))
+            hover=lambda r, c, i, j: localize_arithmetic(runs[r][c].step(step).entry(j, i)))
         st.plotly_chart(figure, key="gallery.chart.grid")
     else:
         rows = current_records("database.records")
