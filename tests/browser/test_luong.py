@@ -1,0 +1,93 @@
+"""The Luong explorer in Chromium, as a learner uses it: type into a grid, switch the layout."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention_core import attention
+from attention_ui.luong.presets import PRESETS
+from tests.browser.conftest import open_page, wait_idle
+
+FIRST = PRESETS["first"].column_matrices()  # what the page opens with
+HEADER_HEIGHT = ROW_HEIGHT = 35  # pixels of a data editor's header and rows
+
+# The z matrix and axis labels of the first chart titled `title` (the S/A/O row); Streamlit
+# wraps titles in <b> tags.
+_FIND = """title => Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .find(p => p._fullData && p.layout.title
+        && p.layout.title.text.replace(/<[^>]*>/g, '') === title)"""
+_CHART = """title => {
+  const plot = (""" + _FIND + """)(title);
+  const trace = plot._fullData[0];
+  return {z: Array.from(trace.z, row => Array.from(row)), x: Array.from(trace.x),
+          y: Array.from(trace.y)};
+}"""
+
+
+def chart(page, title: str, *, changed_from: dict | None = None) -> dict:
+    """The chart titled `title`, once drawn (and, if given, once it differs from
+    `changed_from`: the rerun and the redraw come a moment after the edit)."""
+    page.wait_for_function(_FIND, arg=title, timeout=30_000)
+    if changed_from is not None:
+        page.wait_for_function(f"""([title, old]) => {{
+            const now = ({_CHART})(title);
+            return now.x.join() !== old.x.join() || now.z.some((row, i) =>
+                row.some((value, j) => Math.abs(value - old.z[i][j]) > 1e-12));
+        }}""", arg=[title, changed_from], timeout=30_000)
+    return page.evaluate(_CHART, title)
+
+
+def grid_labels(page, index: int) -> tuple[list[str], list[str]]:
+    """(row labels, column labels) of the index-th grid on the page, from its accessible table."""
+    grid = page.locator("[data-testid=stDataFrame]").nth(index)
+    grid.locator("table[role=grid]").wait_for(state="attached")
+    columns = grid.locator("th[role=columnheader]").all_inner_texts()[1:]
+    rows = grid.locator("td[aria-colindex='1']").all_inner_texts()
+    return rows, columns
+
+
+def type_into_cell(page, grid_index: int, row: int, col: int, text: str) -> None:
+    """Double-click a cell of a data editor (0-based, index column excluded), type, press Enter.
+
+    The grid is drawn on a canvas: the cell is found from the grid's box, with the column
+    widths read from the positions of the header cells' text in the accessible table."""
+    grid = page.locator("[data-testid=stDataFrame]").nth(grid_index)
+    grid.locator("table[role=grid]").wait_for(state="attached")
+    box = grid.bounding_box()
+    n_cols = grid.locator("th[role=columnheader]").count()  # index column included
+    index_width = 50 if n_cols > 1 else 0
+    col_width = (box["width"] - index_width) / (n_cols - 1)
+    x = box["x"] + index_width + col_width * (col + 0.5)
+    y = box["y"] + HEADER_HEIGHT + ROW_HEIGHT * (row + 0.5)
+    page.mouse.dblclick(x, y)
+    editor = page.locator("input.gdg-input")
+    editor.fill(text)
+    editor.press("Enter")
+    wait_idle(page)
+
+
+def test_typing_into_a_query_cell_changes_the_weights(page, server):
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    open_page(page, server, "luong")
+    before = chart(page, "A: weights")
+    np.testing.assert_allclose(before["z"], attention(FIRST["Q"], FIRST["K"], FIRST["V"]).weights)
+    type_into_cell(page, 0, 0, 0, "5")  # Q, row 1, column q1
+    Q = FIRST["Q"].copy()
+    Q[0, 0] = 5.0
+    after = chart(page, "A: weights", changed_from=before)
+    np.testing.assert_allclose(after["z"], attention(Q, FIRST["K"], FIRST["V"]).weights)
+    assert after["z"][0][0] > before["z"][0][0]
+
+
+def test_switching_layout_transposes_every_matrix(page, server):
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    open_page(page, server, "luong")
+    assert grid_labels(page, 0) == (["1", "2"], ["q1", "q2"])
+    column = chart(page, "A: weights")
+    page.get_by_text("one query per row (d2l, PyTorch)").click()
+    wait_idle(page)
+    assert grid_labels(page, 0) == (["q1", "q2"], ["1", "2"])  # Q is now n × d_q
+    assert grid_labels(page, 1) == (["k1", "k2", "k3"], ["1", "2"])
+    row = chart(page, "A: weights", changed_from=column)
+    np.testing.assert_allclose(row["z"], np.array(column["z"]).T)
+    assert (row["x"], row["y"]) == (column["y"], column["x"])
