@@ -61,33 +61,41 @@ from attention_ui.steps_view import (
 
 MAX_PROBLEMS_SHOWN = 8
 
+
+def labels_of(group: str, options, suffix: str = "") -> dict:
+    """Option labels looked up now, in this run's language: Streamlit (and AppTest) may call
+    format_func later, outside the run, where the session's language is not known."""
+    return {option: t(f"luong.{group}.{option}{suffix}") for option in options}
+
+
 page_header("luong")
 state.restore()
 
 # --- Preset, settings, sizes ------------------------------------------------------------------
 preset_col, reset_col, seed_col = st.columns([3, 1, 2], vertical_alignment="bottom")
 preset = preset_col.selectbox(t("luong.preset.label"), PRESET_KEYS, key=state.PRESET,
-                              format_func=lambda key: t(f"luong.preset.{key}.name"),
+                              format_func=labels_of("preset", PRESET_KEYS, ".name").get,
                               on_change=state.load_preset)
 reset_col.button(t("luong.reset"), key=state.RESET, on_click=state.load_preset,
                  help=t("luong.reset_help"), icon=":material/restart_alt:")
 if preset == RANDOM:
     seed_col.number_input(t("luong.seed"), min_value=0, max_value=2**31 - 1, step=1,
                           key=state.SEED, on_change=state.load_preset, help=t("luong.seed_help"))
-    seed_col.button(t("luong.redraw"), key=state.REDRAW, on_click=state.redraw, icon=":material/casino:")
+    seed_col.button(t("luong.redraw"), key=state.REDRAW, on_click=state.redraw,
+                    icon=":material/casino:")
 st.info(t(f"luong.preset.{preset}.why"), icon=":material/lightbulb:")
 
 score_col, layout_col, tau_col, mask_col = st.columns([2, 2, 3, 2])
 score = score_col.selectbox(t("luong.score.label"), SCORES, key=state.SCORE,
-                            format_func=lambda s: t(f"luong.score_name.{s}"),
+                            format_func=labels_of("score_name", SCORES).get,
                             on_change=state.keep_dot_sizes, help=t("luong.score.help"))
 layout = layout_col.radio(t("luong.layout.label"), LAYOUTS, key=state.LAYOUT,
-                          format_func=lambda s: t(f"luong.layout.{s}"),
+                          format_func=labels_of("layout", LAYOUTS).get,
                           on_change=state.switch_layout, help=t("luong.layout.help"))
 tau = tau_col.select_slider(t("luong.tau.label"), TEMPERATURES, key=state.TEMPERATURE,
                             format_func=fmt, help=t("luong.tau.help"))
 mask_kind = mask_col.selectbox(t("luong.mask.label"), MASK_KINDS, key=state.MASK_KIND,
-                               format_func=lambda s: t(f"luong.mask.kind.{s}"),
+                               format_func=labels_of("mask.kind", MASK_KINDS).get,
                                help=t("luong.mask.help"))
 
 st.markdown(f"**{t('luong.sizes.title')}**")

@@ -279,6 +279,9 @@ def test_japanese_page_has_every_text(at):
     at.sidebar.radio[0].set_value("ja").run()
     assert not at.exception
     assert at.title[0].value == "ルオン・アテンション探検"
+    assert at.selectbox(key="luong.score").options[0] == "内積 (dot)"
+    at.selectbox(key="luong.score").set_value("general").run()  # labels work after a switch
+    assert not at.exception
     texts = [e.value for kind in ("markdown", "caption", "info", "subheader")
              for e in at.get(kind)]
     assert not [text for text in texts if "luong." in str(text)]
