@@ -143,3 +143,109 @@ def open_page(page, server: str, path: str = "", query: str = "") -> None:
 
 def assert_no_exception(page) -> None:
     assert page.locator("[data-testid=stException]").count() == 0, "exception shown on page"
+
+
+# --- Driving widgets as a user would (used by the tour; any test may use them) ---------------
+
+# Streamlit's grid (Glide Data Grid) draws on a canvas: a cell is reached by clicking it. Rows
+# are 35 px high, the header is row 0; column widths depend on the content and are stretched to
+# the grid's width, so a cell is reached from the last column (at the grid's right edge) with
+# the arrow keys. (Grids wider than their container would need scrolling; ours are small.)
+GRID_ROW_PX = 35
+
+
+def grid(page, index: int):
+    """The `index`-th st.data_editor / st.dataframe on the page (0 = first)."""
+    locator = page.locator("[data-testid=stDataFrame]").nth(index)
+    locator.wait_for()
+    return locator
+
+
+def select_cell(page, grid_locator, row: int, col: int, columns: int) -> None:
+    """Select data cell (row, col) of a grid with `columns` data columns (0-based, the index
+    column not counted)."""
+    # Centred in the window, so that the app's sticky header does not cover it.
+    grid_locator.evaluate("el => el.scrollIntoView({block: 'center'})")
+    scroller = grid_locator.locator(".dvn-scroller").first  # the grid's event surface
+    scroller.wait_for()
+    x = scroller.bounding_box()["width"] - 12  # inside the last column
+    scroller.click(position={"x": x, "y": GRID_ROW_PX * (row + 1) + GRID_ROW_PX / 2})
+    page.wait_for_timeout(200)  # the grid takes the focus a moment after the click
+    for _ in range(columns - 1 - col):
+        page.keyboard.press("ArrowLeft")
+
+
+def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: int) -> None:
+    """Type `text` into a cell and press Enter, as a learner does; waits for the rerun."""
+    select_cell(page, grid_locator, row, col, columns)
+    page.keyboard.type(text[:1])
+    # The first key opens the cell's editor (an overlay outside the grid); then the rest. Enter
+    # commits what the editor holds, so wait until it holds all of `text`.
+    page.locator("[data-testid=portal] .gdg-clip-region").first.wait_for(timeout=5_000)
+    page.keyboard.type(text[1:])
+    page.wait_for_function(
+        """(text) => { const box = document.querySelector(
+               '[data-testid=portal] textarea, [data-testid=portal] input');
+               return box !== null && box.value === text; }""", arg=text, timeout=5_000)
+    page.wait_for_timeout(100)
+    page.keyboard.press("Enter")
+    wait_idle(page)
+
+
+def clear_cell(page, grid_locator, row: int, col: int, columns: int) -> None:
+    """Select a cell and press Delete (the grid sends an empty cell); waits for the rerun."""
+    select_cell(page, grid_locator, row, col, columns)
+    page.keyboard.press("Delete")
+    wait_idle(page)
+
+
+def move_slider(page, label: str, presses: int) -> None:
+    """Move a slider (or select slider) by `presses` steps with the keyboard (negative: left)."""
+    slider = page.get_by_role("slider", name=label)
+    slider.focus()
+    for _ in range(abs(presses)):
+        slider.press("ArrowRight" if presses > 0 else "ArrowLeft")
+    wait_idle(page)
+
+
+def pick_option(page, label: str, option: str) -> None:
+    """Open the selectbox labelled `label` and click `option`; waits for the rerun."""
+    page.get_by_label(label, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+    wait_idle(page)
+
+
+# The data of the Plotly chart titled `title` (first trace), as the browser holds it. Streamlit's
+# theme wraps titles in <b>…</b>, so tags are stripped before comparing.
+_PLOT_DATA = """(title) => {
+    const plot = Array.from(document.querySelectorAll('.js-plotly-plot')).find(
+        p => p._fullLayout && p._fullLayout.title && p._fullData && p._fullData.length
+             && (p._fullLayout.title.text || '').replace(/<[^>]*>/g, '') === title);
+    if (!plot) return null;
+    const trace = plot._fullData[0];
+    const list = a => a ? Array.from(a, v => (v && v.length !== undefined
+                                              && typeof v !== 'string') ? Array.from(v) : v)
+                        : null;
+    return {z: list(trace.z), x: list(trace.x), y: list(trace.y), type: trace.type};
+}"""
+
+
+def plot_data(page, title: str, timeout: float = 15_000) -> dict:
+    """{'z', 'x', 'y', 'type'} of the first trace of the chart titled `title` (tags stripped),
+    waiting for it to be drawn (Plotly loads lazily after the run)."""
+    page.wait_for_function(f"(title) => ({_PLOT_DATA})(title) !== null", arg=title,
+                           timeout=timeout)
+    return page.evaluate(_PLOT_DATA, title)
+
+
+def wait_for_plot(page, title: str, expected, field: str = "z", timeout: float = 15_000) -> None:
+    """Wait until the chart titled `title` shows `expected` in its first trace's `field`
+    ("z" of a heatmap, "y" or "x" of a bar chart), compared flattened within 1e-9."""
+    page.wait_for_function(
+        f"""([title, expected, field]) => {{
+            const data = ({_PLOT_DATA})(title);
+            if (!data || !data[field]) return false;
+            const got = data[field].flat(), want = expected.flat(Infinity);
+            return got.length === want.length && got.every(
+                (v, i) => Math.abs(v - want[i]) <= 1e-9 * Math.max(1, Math.abs(v)));
+        }}""", arg=[title, expected, field], timeout=timeout)
