@@ -1,0 +1,272 @@
+"""The sections of the Luong explorer, in the order pages/luong.py draws them.
+
+Each function draws one part of the page and returns what the next part needs. They live here
+rather than in the page script because Streamlit compiles the page script on every run under
+AppTest (and once per server otherwise); the page itself stays a short table of contents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from attention_core import LAYOUTS, SCORES, AttentionResult, fmt
+from attention_ui.frame import show_error
+from attention_ui.i18n import t
+from attention_ui.matrix_editor import MatrixInput
+from attention_ui.steps_view import (
+    score_hover,
+    score_step,
+    show_entry_trace,
+    show_steps,
+    step_figure,
+    trace_entry,
+    weight_hover,
+    weight_step,
+)
+
+from . import formulas, state
+from .compare import compare_scores, comparison_figure, largest_change, winner_table
+from .model import (
+    ALL_PARAMETERS,
+    DOT_SCORES,
+    MASK_KINDS,
+    MAX_SIZE,
+    PARAMETERS,
+    TEMPERATURES,
+    Sizes,
+    causal_mask,
+    engine_parameters,
+    in_layout,
+    keys,
+    labels,
+    padding_mask,
+    queries,
+)
+from .presets import PRESET_KEYS, RANDOM
+
+MAX_PROBLEMS_SHOWN = 8
+AXIS_KINDS = ("key", "query", "dim", "hidden", "sum")
+
+
+@dataclass(frozen=True)
+class Settings:
+    preset: str
+    score: str
+    layout: str
+    temperature: float
+    mask_kind: str
+
+
+def labels_of(group: str, options: Iterable[str], suffix: str = "") -> dict[str, str]:
+    """Option labels looked up now, in this run's language: Streamlit (and AppTest) may call
+    format_func later, outside the run, where the session's language is not known."""
+    return {option: t(f"luong.{group}.{option}{suffix}") for option in options}
+
+
+def settings() -> Settings:
+    """Preset (with reset and, for random, the seed), score, layout, temperature, mask."""
+    preset_col, reset_col, seed_col = st.columns([3, 1, 2], vertical_alignment="bottom")
+    preset = preset_col.selectbox(t("luong.preset.label"), PRESET_KEYS, key=state.PRESET,
+                                  format_func=labels_of("preset", PRESET_KEYS, ".name").get,
+                                  on_change=state.load_preset)
+    reset_col.button(t("luong.reset"), key=state.RESET, on_click=state.load_preset,
+                     help=t("luong.reset_help"), icon=":material/restart_alt:")
+    if preset == RANDOM:
+        seed_col.number_input(t("luong.seed"), min_value=0, max_value=2**31 - 1, step=1,
+                              key=state.SEED, on_change=state.load_preset,
+                              help=t("luong.seed_help"))
+        seed_col.button(t("luong.redraw"), key=state.REDRAW, on_click=state.redraw,
+                        icon=":material/casino:")
+    st.info(t(f"luong.preset.{preset}.why"), icon=":material/lightbulb:")
+
+    score_col, layout_col, tau_col, mask_col = st.columns([2, 2, 3, 2])
+    score = score_col.selectbox(t("luong.score.label"), SCORES, key=state.SCORE,
+                                format_func=labels_of("score_name", SCORES).get,
+                                on_change=state.keep_dot_sizes, help=t("luong.score.help"))
+    layout = layout_col.radio(t("luong.layout.label"), LAYOUTS, key=state.LAYOUT,
+                              format_func=labels_of("layout", LAYOUTS).get,
+                              on_change=state.switch_layout, help=t("luong.layout.help"))
+    tau = tau_col.select_slider(t("luong.tau.label"), TEMPERATURES, key=state.TEMPERATURE,
+                                format_func=fmt, help=t("luong.tau.help"))
+    mask_kind = mask_col.selectbox(t("luong.mask.label"), MASK_KINDS, key=state.MASK_KIND,
+                                   format_func=labels_of("mask.kind", MASK_KINDS).get,
+                                   help=t("luong.mask.help"))
+    return Settings(preset, score, layout, float(tau), mask_kind)
+
+
+def size_controls(score: str) -> Sizes:
+    """d_q, d_k, d_v, n, m (and h for concat), 1 to MAX_SIZE; d_q follows d_k for dot scores."""
+    st.markdown(f"**{t('luong.sizes.title')}**")
+    dot_like = score in DOT_SCORES
+    for column, name in zip(st.columns(6), state.SIZE_KEYS, strict=True):
+        if name == "h" and score != "concat":
+            continue
+        column.number_input(t(f"luong.sizes.{name}"), min_value=1, max_value=MAX_SIZE, step=1,
+                            key=state.SIZE_KEYS[name], help=t(f"luong.sizes.{name}_help"),
+                            disabled=name == "d_q" and dot_like,
+                            on_change=state.keep_dot_sizes if name == "d_k" else None)
+    if dot_like:
+        st.caption(t("luong.sizes.dot_equal"))
+    return state.sizes()
+
+
+def formula_panel(score: str, layout: str) -> None:
+    """The chosen score for one pair and for whole matrices, the notes learners trip on (Luong's
+    query-first general score, d2l's additive form) and the layouts' transpose relation."""
+    with st.expander(t("luong.formula.title", score=t(f"luong.score_name.{score}")),
+                     expanded=True):
+        st.latex(formulas.PAIR[score] + r"\qquad " + formulas.MATRIX[(score, layout)])
+        st.latex(formulas.ATTENTION[layout])
+        if score == "general":
+            st.caption(t("luong.formula.general_note"))
+            st.latex(formulas.LUONG_GENERAL)
+        elif score == "concat":
+            st.caption(t("luong.formula.concat_note"))
+            st.latex(formulas.D2L_ADDITIVE)
+        elif score == "location":
+            st.caption(t("luong.formula.location_note"))
+        st.caption(t(f"luong.formula.layout_{layout}"))
+        st.latex(formulas.LAYOUT_RELATION)
+
+
+def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
+    """The grids of Q, K, V and of the chosen score's parameters, each checked cell by cell."""
+    st.subheader(t("luong.inputs.title"))
+    st.caption(t(f"luong.inputs.intro_{layout}"))
+    entered = {}
+    for row in (("Q", "K", "V"), PARAMETERS[score]):
+        if not row:
+            continue
+        for column, name in zip(st.columns(max(len(row), 3)), row, strict=False):
+            with column:
+                rows, cols = labels(name, sizes, layout)
+                st.markdown(t(f"luong.inputs.{name}", rows=len(rows), cols=len(cols)))
+                entered[name] = state.matrix(name, sizes, layout,
+                                             help=t(f"luong.inputs.{name}_help"))
+    return entered
+
+
+def mask_input(kind: str, sizes: Sizes, layout: str) -> np.ndarray | None:
+    """The mask in the learner's layout (True = may be attended), or None for no mask."""
+    if kind == "causal":
+        uneven = " " + t("luong.mask.causal_uneven") if sizes.m != sizes.n else ""
+        st.caption(t("luong.mask.causal_note") + uneven)
+        return in_layout(causal_mask(sizes.m, sizes.n), layout)
+    if kind == "padding":
+        if st.session_state.get(state.MASK_LENGTH, 1) > sizes.m:
+            st.session_state[state.MASK_LENGTH] = sizes.m  # fewer keys than before
+        length = st.number_input(t("luong.mask.length"), min_value=1, max_value=sizes.m, step=1,
+                                 key=state.MASK_LENGTH, help=t("luong.mask.length_help"))
+        return in_layout(padding_mask(sizes.m, sizes.n, int(length)), layout)
+    if kind == "cells":
+        st.markdown(t("luong.mask.cells_title"))
+        rows, cols = labels("mask", sizes, layout)
+        return state.mask_cells(sizes, layout, rows, cols, help=t("luong.mask.cells_help"))
+    return None
+
+
+def show_problems(problems: list[str]) -> None:
+    """Every bad cell, named by matrix and cell (the first few, then how many more)."""
+    shown = "\n".join(f"- {problem}" for problem in problems[:MAX_PROBLEMS_SHOWN])
+    more = len(problems) - MAX_PROBLEMS_SHOWN
+    if more > 0:
+        shown += f"\n- {t('luong.problems.more', count=more)}"
+    st.error(t("luong.problems.title") + "\n\n" + shown, icon="⚠️")
+
+
+def axis_titles() -> dict[str, str]:
+    return {kind: t(f"luong.axis.{kind}") for kind in AXIS_KINDS}
+
+
+def results(result: AttentionResult, titles: Mapping[str, str]) -> dict[str, go.Figure]:
+    """S, A and O side by side, with each query's weight sum; returns the figures by step key
+    so that the steps tab draws them without building them again."""
+    layout = result.layout
+    s_step, a_step, o_step = score_step(result), weight_step(result), result.step("output")
+    figures = {
+        s_step.key: step_figure(s_step, layout, titles, title=t("luong.results.S"),
+                                hover=score_hover(result)),
+        a_step.key: step_figure(a_step, layout, titles, title=t("luong.results.A"),
+                                hover=weight_hover(result)),
+        o_step.key: step_figure(o_step, layout, titles, title=t("luong.results.O")),
+    }
+    st.subheader(t("luong.results.title"))
+    s_col, a_col, o_col = st.columns(3)
+    s_col.plotly_chart(figures[s_step.key], key="luong.chart.S")
+    a_col.plotly_chart(figures[a_step.key], key="luong.chart.A")
+    o_col.plotly_chart(figures[o_step.key], key="luong.chart.O")
+    sums = result.weights.sum(axis=0 if layout == "column" else 1)
+    a_col.markdown(t("luong.results.sums", sums=" · ".join(
+        f"q{j + 1}: {fmt(total)}" for j, total in enumerate(sums))))
+    return figures
+
+
+def steps_tab(result: AttentionResult, titles: Mapping[str, str],
+              figures: Mapping[str, go.Figure]) -> None:
+    st.caption(t("luong.steps.intro", count=len(result.steps)))
+    show_steps(result, titles, namespace="luong", key_prefix="luong.step", figures=figures)
+
+
+def follow_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes: Sizes) -> None:
+    """Pick a key and a query; follow that one score to its weight and its share of O."""
+    st.caption(t("luong.follow.intro"))
+    for key, count in ((state.FOLLOW_KEY, sizes.m), (state.FOLLOW_QUERY, sizes.n)):
+        if st.session_state.get(key, 0) >= count:
+            st.session_state[key] = 0  # the grid shrank under the choice
+    key_col, query_col = st.columns(2)
+    key_names, query_names = keys(sizes.m), queries(sizes.n)
+    i = key_col.selectbox(t("luong.follow.key"), range(sizes.m), key=state.FOLLOW_KEY,
+                          format_func=key_names.__getitem__)
+    j = query_col.selectbox(t("luong.follow.query"), range(sizes.n), key=state.FOLLOW_QUERY,
+                            format_func=query_names.__getitem__)
+    params = engine_parameters(result.score, values)
+    show_entry_trace(trace_entry(result, values["Q"], values["V"], i, j, va=params.get("va"),
+                                 Wa=params.get("Wa")), namespace="luong")
+
+
+def compare_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes: Sizes,
+                titles: Mapping[str, str], *, mask: np.ndarray | None) -> None:
+    """Every applicable score on the same inputs, three to a row, then who wins each query."""
+    st.caption(t("luong.compare.intro"))
+    if not sizes.fits_dot():
+        st.caption(t("luong.compare.no_dot", d_q=sizes.d_q, d_k=sizes.d_k))
+    learner = {name: values[name] if name in values else state.learner_parameter(name, sizes)
+               for name in ALL_PARAMETERS}
+    comparisons = compare_scores(values["Q"], values["K"], values["V"], sizes, learner,
+                                 temperature=result.temperature, mask=mask,
+                                 layout=result.layout, chosen=result)
+    names = labels_of("score_name", SCORES)
+    chosen = names[result.score]
+    row_names, col_names = labels("mask", sizes, result.layout)  # shaped like the weights
+    for start in range(0, len(comparisons), 3):
+        for column, comparison in zip(st.columns(3), comparisons[start:start + 3], strict=False):
+            name = names[comparison.score]
+            with column:
+                if comparison.result is None:
+                    st.markdown(f"**{name}**")
+                    show_error(comparison.error)
+                    continue
+                is_chosen = comparison.score == result.score
+                weights = comparison.result.weights
+                st.plotly_chart(comparison_figure(
+                    weights, result.weights, result.layout, titles, name=name,
+                    reference_name=chosen, title=name + (" ◀" if is_chosen else "")),
+                    key=f"luong.compare.{comparison.score}")
+                delta, r, c = largest_change(weights, result.weights)
+                if is_chosen:
+                    st.caption(t("luong.compare.chosen"))
+                elif abs(delta) < 5e-4:
+                    st.caption(t("luong.compare.same", chosen=chosen))
+                else:
+                    st.caption(t("luong.compare.largest", delta=fmt(delta, 3), row=row_names[r],
+                                 col=col_names[c], chosen=chosen))
+                for parameter in comparison.defaults:
+                    st.caption(t(f"luong.compare.default_{parameter}"))
+    st.markdown(t("luong.compare.winners"))
+    st.dataframe(winner_table(comparisons, result, names))
+    st.caption(t("luong.compare.winners_note", chosen=chosen))
