@@ -16,19 +16,15 @@ luong.tau              select_slider of temperatures from 0.05 to 20
 luong.mask.kind        selectbox: none, causal, padding, cells; luong.mask.length (padding L)
 luong.size.<s>         number inputs for s in d_q, d_k, d_v, n, m, h (h: concat only)
 luong.follow.key, luong.follow.query   the pair followed in the "follow one entry" tab
+luong.tab              the open tab's label (only the open tab is drawn; switching reruns)
 Grids: state key luong.<M> for M in Q, K, V, W, Wa_concat, va, Wa_location, and
 luong.mask.cells for the per-cell mask; each grid's widget key is
 "<state key>.editor.<version>" with the version in session_state["<state key>.version"].
 In column layout Q's columns are q1…qn and its rows 1…d_q; in row layout the reverse.
 """
 
-import streamlit as st
-
-from attention_core import AttentionInputError, attention
 from attention_ui.frame import page_header, show_error
-from attention_ui.i18n import t
 from attention_ui.luong import state, view
-from attention_ui.luong.model import engine_parameters
 
 page_header("luong")
 state.restore()
@@ -39,30 +35,32 @@ view.formula_panel(settings.score, settings.layout)
 entered = view.input_grids(settings.score, sizes, settings.layout)
 mask = view.mask_input(settings.mask_kind, sizes, settings.layout)
 
-# Compute once: every chart, step and comparison below reads this result.
-result = None
+# Compute once per set of inputs: every chart and table below reads this result, and reruns
+# that change none of the inputs (another tab, another followed entry) reuse it and its charts.
 problems = [problem for matrix in entered.values() for problem in matrix.problems]
 values = {name: matrix.values for name, matrix in entered.items()}
+learner = view.learner_parameters(values, sizes)
+cache = state.run_cache(view.fingerprint(settings, values, learner, mask))
+result = error = None
 if problems:
     view.show_problems(problems)
 else:
-    try:
-        result = attention(values["Q"], values["K"], values["V"], settings.score,
-                           temperature=settings.temperature, mask=mask, layout=settings.layout,
-                           **engine_parameters(settings.score, values))
-    except AttentionInputError as error:
-        show_error(error)
+    result, error = view.compute(cache, settings, values, mask)
+if error is not None:
+    show_error(error)
 
 if result is not None:
     titles = view.axis_titles()
-    figures = view.results(result, titles)
-    steps, follow, compare = st.tabs(
-        [t("luong.tabs.steps"), t("luong.tabs.follow"), t("luong.tabs.compare")])
-    with steps:
-        view.steps_tab(result, titles, figures)
-    with follow:
-        view.follow_tab(result, values, sizes)
-    with compare:
-        view.compare_tab(result, values, sizes, titles, mask=mask)
+    figures = view.results(result, titles, cache)
+    tabs = view.tabs()
+    if tabs["steps"].open:
+        with tabs["steps"]:
+            view.steps_tab(result, titles, figures, cache)
+    if tabs["follow"].open:
+        with tabs["follow"]:
+            view.follow_tab(result, values, sizes)
+    if tabs["compare"].open:
+        with tabs["compare"]:
+            view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
 
 state.remember()

@@ -50,6 +50,9 @@ MASK_LENGTH = "luong.mask.length"
 MASK_CELLS = "luong.mask.cells"
 FOLLOW_KEY = "luong.follow.key"
 FOLLOW_QUERY = "luong.follow.query"
+TAB = "luong.tab"
+_TAB_INDEX = "luong.tab.index"  # which tab is open, whatever the language of its label
+_CACHE = "luong.cache"
 SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
 SETTINGS = (PRESET, SEED, SCORE, LAYOUT, TEMPERATURE, MASK_KIND, MASK_LENGTH, FOLLOW_KEY,
             FOLLOW_QUERY, *SIZE_KEYS.values())
@@ -79,6 +82,30 @@ def remember() -> None:
     """Copy the settings to a plain key, which survives runs where their widgets are hidden."""
     st.session_state[_SAVED] = {key: st.session_state[key] for key in SETTINGS
                                 if key in st.session_state}
+
+
+def open_tab(labels: list[str]) -> None:
+    """Before st.tabs: make its state one of this language's labels (the learner may have
+    switched language since the tab was chosen)."""
+    if st.session_state.get(TAB) not in labels:
+        st.session_state[TAB] = labels[min(st.session_state.get(_TAB_INDEX, 0), len(labels) - 1)]
+
+
+def remember_tab(labels: list[str]) -> None:
+    """Callback of st.tabs: keep the open tab's position."""
+    if st.session_state.get(TAB) in labels:
+        st.session_state[_TAB_INDEX] = labels.index(st.session_state[TAB])
+
+
+def run_cache(fingerprint: tuple) -> dict:
+    """A dict that lives as long as the inputs stay the same: the result and the figures made
+    from them are built once and reused by later reruns (a tab switch, another followed
+    entry) until anything that shapes them changes."""
+    cache = st.session_state.get(_CACHE)
+    if cache is None or cache.get("fingerprint") != fingerprint:
+        cache = {"fingerprint": fingerprint}
+        st.session_state[_CACHE] = cache
+    return cache
 
 
 def sizes() -> Sizes:

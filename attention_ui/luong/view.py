@@ -7,16 +7,17 @@ AppTest (and once per server otherwise); the page itself stays a short table of 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core import LAYOUTS, SCORES, AttentionResult, fmt
+from attention_core import LAYOUTS, SCORES, AttentionInputError, AttentionResult, attention, fmt
 from attention_ui.frame import show_error
-from attention_ui.i18n import t
+from attention_ui.i18n import current_language, t
 from attention_ui.matrix_editor import MatrixInput
 from attention_ui.steps_view import (
     score_hover,
@@ -51,6 +52,8 @@ from .presets import PRESET_KEYS, RANDOM
 
 MAX_PROBLEMS_SHOWN = 8
 AXIS_KINDS = ("key", "query", "dim", "hidden", "sum")
+TAB_NAMES = ("steps", "follow", "compare")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -179,22 +182,72 @@ def show_problems(problems: list[str]) -> None:
     st.error(t("luong.problems.title") + "\n\n" + shown, icon="⚠️")
 
 
+def learner_parameters(values: Mapping[str, np.ndarray], sizes: Sizes
+                       ) -> dict[str, np.ndarray | None]:
+    """Every score parameter as the learner left it (the grid on screen, else the hidden one),
+    for the comparison of score functions."""
+    return {name: values[name] if name in values else state.learner_parameter(name, sizes)
+            for name in ALL_PARAMETERS}
+
+
+def fingerprint(settings: Settings, values: Mapping[str, np.ndarray],
+                learner: Mapping[str, np.ndarray | None], mask: np.ndarray | None) -> tuple:
+    """Everything the result and its figures depend on (the language too: titles, hovers)."""
+    def arrays(named: Mapping[str, np.ndarray | None]) -> tuple:
+        return tuple((name, None if a is None else (a.shape, a.tobytes()))
+                     for name, a in sorted(named.items()))
+
+    return (settings.score, settings.layout, settings.temperature, current_language(),
+            arrays(values), arrays(learner), None if mask is None else (mask.shape, mask.tobytes()))
+
+
+def memo(cache: dict, key: Any, build: Callable[[], T]) -> T:
+    """`build()` once per set of inputs (see state.run_cache)."""
+    if key not in cache:
+        cache[key] = build()
+    return cache[key]
+
+
+def compute(cache: dict, settings: Settings, values: Mapping[str, np.ndarray],
+            mask: np.ndarray | None) -> tuple[AttentionResult | None, AttentionInputError | None]:
+    """The one engine run every chart and table reads, or the engine's error."""
+    def run() -> tuple[AttentionResult | None, AttentionInputError | None]:
+        try:
+            return attention(values["Q"], values["K"], values["V"], settings.score,
+                             temperature=settings.temperature, mask=mask,
+                             layout=settings.layout,
+                             **engine_parameters(settings.score, values)), None
+        except AttentionInputError as error:
+            return None, error
+
+    return memo(cache, "outcome", run)
+
+
+def tabs() -> dict[str, Any]:
+    """The three tabs, of which only the open one is drawn (switching tabs reruns the page)."""
+    labels = [t(f"luong.tabs.{name}") for name in TAB_NAMES]
+    state.open_tab(labels)
+    containers = st.tabs(labels, key=state.TAB, on_change=state.remember_tab, args=(labels,))
+    return dict(zip(TAB_NAMES, containers, strict=True))
+
+
 def axis_titles() -> dict[str, str]:
     return {kind: t(f"luong.axis.{kind}") for kind in AXIS_KINDS}
 
 
-def results(result: AttentionResult, titles: Mapping[str, str]) -> dict[str, go.Figure]:
+def results(result: AttentionResult, titles: Mapping[str, str], cache: dict
+            ) -> dict[str, go.Figure]:
     """S, A and O side by side, with each query's weight sum; returns the figures by step key
     so that the steps tab draws them without building them again."""
     layout = result.layout
     s_step, a_step, o_step = score_step(result), weight_step(result), result.step("output")
-    figures = {
+    figures = memo(cache, "results", lambda: {
         s_step.key: step_figure(s_step, layout, titles, title=t("luong.results.S"),
                                 hover=score_hover(result)),
         a_step.key: step_figure(a_step, layout, titles, title=t("luong.results.A"),
                                 hover=weight_hover(result)),
         o_step.key: step_figure(o_step, layout, titles, title=t("luong.results.O")),
-    }
+    })
     st.subheader(t("luong.results.title"))
     s_col, a_col, o_col = st.columns(3)
     s_col.plotly_chart(figures[s_step.key], key="luong.chart.S")
@@ -207,9 +260,12 @@ def results(result: AttentionResult, titles: Mapping[str, str]) -> dict[str, go.
 
 
 def steps_tab(result: AttentionResult, titles: Mapping[str, str],
-              figures: Mapping[str, go.Figure]) -> None:
+              figures: Mapping[str, go.Figure], cache: dict) -> None:
     st.caption(t("luong.steps.intro", count=len(result.steps)))
-    show_steps(result, titles, namespace="luong", key_prefix="luong.step", figures=figures)
+    every = memo(cache, "steps", lambda: {
+        step.key: figures.get(step.key) or step_figure(step, result.layout, titles)
+        for step in result.steps})
+    show_steps(result, titles, namespace="luong", key_prefix="luong.step", figures=every)
 
 
 def follow_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes: Sizes) -> None:
@@ -230,16 +286,15 @@ def follow_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes:
 
 
 def compare_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes: Sizes,
-                titles: Mapping[str, str], *, mask: np.ndarray | None) -> None:
+                titles: Mapping[str, str], learner: Mapping[str, np.ndarray | None],
+                cache: dict, *, mask: np.ndarray | None) -> None:
     """Every applicable score on the same inputs, three to a row, then who wins each query."""
     st.caption(t("luong.compare.intro"))
     if not sizes.fits_dot():
         st.caption(t("luong.compare.no_dot", d_q=sizes.d_q, d_k=sizes.d_k))
-    learner = {name: values[name] if name in values else state.learner_parameter(name, sizes)
-               for name in ALL_PARAMETERS}
-    comparisons = compare_scores(values["Q"], values["K"], values["V"], sizes, learner,
-                                 temperature=result.temperature, mask=mask,
-                                 layout=result.layout, chosen=result)
+    comparisons = memo(cache, "comparisons", lambda: compare_scores(
+        values["Q"], values["K"], values["V"], sizes, learner, temperature=result.temperature,
+        mask=mask, layout=result.layout, chosen=result))
     names = labels_of("score_name", SCORES)
     chosen = names[result.score]
     row_names, col_names = labels("mask", sizes, result.layout)  # shaped like the weights
@@ -253,10 +308,11 @@ def compare_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes
                     continue
                 is_chosen = comparison.score == result.score
                 weights = comparison.result.weights
-                st.plotly_chart(comparison_figure(
-                    weights, result.weights, result.layout, titles, name=name,
-                    reference_name=chosen, title=name + (" ◀" if is_chosen else "")),
-                    key=f"luong.compare.{comparison.score}")
+                figure = memo(cache, ("compare", comparison.score), lambda c=comparison,
+                              w=weights, n=name, mark=is_chosen: comparison_figure(
+                                  w, result.weights, result.layout, titles, name=n,
+                                  reference_name=chosen, title=n + (" ◀" if mark else "")))
+                st.plotly_chart(figure, key=f"luong.compare.{comparison.score}")
                 delta, r, c = largest_change(weights, result.weights)
                 if is_chosen:
                     st.caption(t("luong.compare.chosen"))
@@ -268,5 +324,5 @@ def compare_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes
                 for parameter in comparison.defaults:
                     st.caption(t(f"luong.compare.default_{parameter}"))
     st.markdown(t("luong.compare.winners"))
-    st.dataframe(winner_table(comparisons, result, names))
+    st.dataframe(memo(cache, "winners", lambda: winner_table(comparisons, result, names)))
     st.caption(t("luong.compare.winners_note", chosen=chosen))

@@ -58,6 +58,18 @@ def edit(app: AppTest, name: str, changes: dict) -> None:
         "edited_rows": changes, "added_rows": [], "deleted_rows": []}
 
 
+def open_tab(app: AppTest, label: str) -> None:
+    """Open a tab as a click would (only the open tab is drawn)."""
+    app.session_state["luong.tab"] = label
+    app.run()
+    assert not app.exception
+
+
+def compare_charts(app: AppTest) -> set[str]:
+    return {c.proto.id.rsplit("-", 1)[1] for c in app.get("plotly_chart")
+            if ".compare." in c.proto.id}
+
+
 def errors(app: AppTest) -> str:
     """The error boxes' text, with Markdown's escaping undone."""
     return "\n".join(e.value for e in app.error).replace("\\", "")
@@ -71,13 +83,14 @@ def test_page_opens_on_the_first_example_with_the_engines_numbers(at):
 
 def test_each_score_shows_what_the_engine_computes(at):
     params = default_parameters(Sizes(2, 2, 2, 2, 3, 2))
+    open_tab(at, "Compare score functions")
     for score in SCORES:
         at.selectbox(key="luong.score").set_value(score).run()
         kwargs = {"general": {"W": params["W"]},
                   "concat": {"Wa": params["Wa_concat"], "va": params["va"].reshape(-1)},
                   "location": {"Wa": params["Wa_location"]}}.get(score, {})
         assert_shows(at, attention(FIRST["Q"], FIRST["K"], FIRST["V"], score, **kwargs))
-        assert len([c for c in at.get("plotly_chart") if ".compare." in c.proto.id]) == 5
+        assert len(compare_charts(at)) == 5
 
 
 def test_row_layout_transposes_inputs_and_results(at):
@@ -239,6 +252,7 @@ def test_every_step_is_shown_in_the_engines_order(at):
 
 
 def test_following_one_entry_shows_its_score_weight_and_share(at):
+    open_tab(at, "Follow one entry")
     at.selectbox(key="luong.follow.key").set_value(1).run()  # k2
     at.selectbox(key="luong.follow.query").set_value(0).run()  # q1
     result = attention(FIRST["Q"], FIRST["K"], FIRST["V"])
@@ -246,15 +260,14 @@ def test_following_one_entry_shows_its_score_weight_and_share(at):
     assert f"raw score: **{fmt(result.scores[1, 0])}**" in text
     assert f"a₂₁ = **{fmt(result.weights[1, 0])}**" in text
     assert f"e₂₁ = exp({fmt(result.scores[1, 0] - result.scores[:, 0].max())})" in text
-    share = at.dataframe[4].value  # v₂, a₂₁·v₂, o₁
+    share = at.dataframe[-1].value  # v₂, a₂₁·v₂, o₁
     assert list(share.iloc[2]) == [fmt(x) for x in result.output[:, 0]]
 
 
 def test_comparison_shows_only_scores_that_apply(at):
     at.selectbox(key="luong.preset").set_value("concat").run()  # d_q = 2, d_k = 3
-    keys = {c.proto.id.rsplit("-", 1)[1] for c in at.get("plotly_chart")
-            if ".compare." in c.proto.id}
-    assert keys == {"luong.compare.general", "luong.compare.concat", "luong.compare.location"}
+    open_tab(at, "Compare score functions")
+    assert compare_charts(at) == {"luong.compare.general", "luong.compare.concat", "luong.compare.location"}
     assert "they need d_q = d_k" in " ".join(c.value for c in at.caption)
     m = PRESETS["concat"].column_matrices()
     general = attention(m["Q"], m["K"], m["V"], "general", W=default_parameters(
