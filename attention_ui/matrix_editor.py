@@ -113,7 +113,8 @@ def check_matrix(name: str, values: np.ndarray, row_labels: Sequence[str],
         if math.isnan(value):
             problems.append(t("editor.cell_empty", **cell))
         elif not math.isfinite(value) or abs(value) > limit:
-            problems.append(t("editor.cell_out_of_range", value=fmt(value),
+            # All the digits the learner typed: 1000.5 must not read as "1000" next to the limit.
+            problems.append(t("editor.cell_out_of_range", value=fmt(value, 10),
                               limit=fmt(limit), **cell))
     return problems
 
