@@ -123,7 +123,7 @@ def weight_hover(result: AttentionResult) -> list[list[str]]:
         name = f"a{subscript(r + 1)}{subscript(c + 1)}"
         total = fmt(sums[c if column else r])
         if not np.isfinite(shifted[r, c]):
-            return f"{name} = exp(−∞) / Σ = 0 / {total} = 0 (masked)"
+            return f"{name} = exp(−∞) / Σ = 0 / {total} = 0 (masked: weight 0)"
         return (f"{name} = exp(s − max) / Σ exp = exp({fmt(shifted[r, c])}) / {total} = "
                 f"{fmt(exponentials[r, c])} / {total} = {fmt(weights.value[r, c])}")
 
@@ -184,8 +184,8 @@ def trace_entry(result: AttentionResult, Q: np.ndarray, V: np.ndarray, key: int,
                    ("v_a", va_vec), ("v_a ⊙ tanh(…)", va_vec * hidden)]
     elif result.score == "location":
         row = np.asarray(Wa, dtype=float)[i]
-        vectors = [(f"W_a row {i + 1}", row), (f"q{sub_j}", q_j),
-                   (f"(W_a row {i + 1}) ⊙ q{sub_j}", row * q_j)]
+        vectors = [(f"W_a[{i + 1}, :]", row), (f"q{sub_j}", q_j),
+                   (f"W_a[{i + 1}, :] ⊙ q{sub_j}", row * q_j)]
     else:
         k_i = col("keys_transposed")[i]
         if result.score == "general":
@@ -248,7 +248,7 @@ def show_entry_trace(trace: EntryTrace, *, namespace: str) -> None:
     """The side-by-side vectors, the chain of arithmetic, and the output share of one pair."""
     i, j = subscript(trace.key + 1), subscript(trace.query + 1)
     st.markdown(t(f"{namespace}.steps.vectors", kname=f"k{i}", qname=f"q{j}"))
-    st.dataframe(_vector_table(trace.index, trace.vectors))
+    st.dataframe(_vector_table(trace.index, trace.vectors, total=trace.raw_score))
     st.markdown(t(f"{namespace}.steps.raw_sum", value=fmt(trace.raw_score)))
     st.markdown(t(f"{namespace}.steps.chain"))
     st.markdown("\n".join(f"{number}. {step_title(step)}: `{localize_arithmetic(text)}`"
@@ -262,7 +262,14 @@ def show_entry_trace(trace: EntryTrace, *, namespace: str) -> None:
         (f"o{j} = Σ a·v", trace.output)]))
 
 
-def _vector_table(index: Sequence[str], rows: Sequence[tuple[str, np.ndarray]]) -> pd.DataFrame:
-    """Vectors as the rows of a small table of formatted numbers (true minus signs)."""
-    return pd.DataFrame([[fmt(x) for x in values] for _, values in rows],
-                        index=[name for name, _ in rows], columns=list(index))
+def _vector_table(index: Sequence[str], vectors: Sequence[tuple[str, np.ndarray]], *,
+                  total: float | None = None) -> pd.DataFrame:
+    """Vectors as the columns of a small table of formatted numbers (true minus signs), one
+    row per entry, as vectors are written; `total` adds a Σ row under the last column."""
+    columns = [name for name, _ in vectors]
+    rows = [[fmt(values[a]) for _, values in vectors] for a in range(len(index))]
+    labels = list(index)
+    if total is not None:
+        rows.append([""] * (len(vectors) - 1) + [fmt(total)])
+        labels.append("Σ")
+    return pd.DataFrame(rows, index=labels, columns=columns)

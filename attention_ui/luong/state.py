@@ -85,16 +85,12 @@ def remember() -> None:
 
 
 def open_tab(labels: list[str]) -> None:
-    """Before st.tabs: make its state one of this language's labels (the learner may have
-    switched language since the tab was chosen)."""
-    if st.session_state.get(TAB) not in labels:
-        st.session_state[TAB] = labels[min(st.session_state.get(_TAB_INDEX, 0), len(labels) - 1)]
-
-
-def remember_tab(labels: list[str]) -> None:
-    """Callback of st.tabs: keep the open tab's position."""
+    """Before st.tabs: remember which tab is open by position, and put it back by position
+    when the labels are in another language than the one it was chosen in."""
     if st.session_state.get(TAB) in labels:
         st.session_state[_TAB_INDEX] = labels.index(st.session_state[TAB])
+    else:
+        st.session_state[TAB] = labels[min(st.session_state.get(_TAB_INDEX, 0), len(labels) - 1)]
 
 
 def run_cache(fingerprint: tuple) -> dict:

@@ -227,7 +227,7 @@ def tabs() -> dict[str, Any]:
     """The three tabs, of which only the open one is drawn (switching tabs reruns the page)."""
     labels = [t(f"luong.tabs.{name}") for name in TAB_NAMES]
     state.open_tab(labels)
-    containers = st.tabs(labels, key=state.TAB, on_change=state.remember_tab, args=(labels,))
+    containers = st.tabs(labels, key=state.TAB, on_change="rerun")
     return dict(zip(TAB_NAMES, containers, strict=True))
 
 

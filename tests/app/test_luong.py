@@ -260,14 +260,18 @@ def test_following_one_entry_shows_its_score_weight_and_share(at):
     assert f"raw score: **{fmt(result.scores[1, 0])}**" in text
     assert f"a₂₁ = **{fmt(result.weights[1, 0])}**" in text
     assert f"e₂₁ = exp({fmt(result.scores[1, 0] - result.scores[:, 0].max())})" in text
-    share = at.dataframe[-1].value  # v₂, a₂₁·v₂, o₁
-    assert list(share.iloc[2]) == [fmt(x) for x in result.output[:, 0]]
+    vectors = at.dataframe[-2].value  # k₂, q₁, k₂ ⊙ q₁ as columns, then a Σ row
+    assert list(vectors.columns) == ["k₂", "q₁", "k₂ ⊙ q₁"]
+    assert vectors.loc["Σ", "k₂ ⊙ q₁"] == fmt(result.scores[1, 0])
+    share = at.dataframe[-1].value  # v₂, a₂₁·v₂, o₁ as columns
+    assert list(share.iloc[:, 2]) == [fmt(x) for x in result.output[:, 0]]
 
 
 def test_comparison_shows_only_scores_that_apply(at):
     at.selectbox(key="luong.preset").set_value("concat").run()  # d_q = 2, d_k = 3
     open_tab(at, "Compare score functions")
-    assert compare_charts(at) == {"luong.compare.general", "luong.compare.concat", "luong.compare.location"}
+    assert compare_charts(at) == {"luong.compare.general", "luong.compare.concat",
+                                  "luong.compare.location"}
     assert "they need d_q = d_k" in " ".join(c.value for c in at.caption)
     m = PRESETS["concat"].column_matrices()
     general = attention(m["Q"], m["K"], m["V"], "general", W=default_parameters(
@@ -286,6 +290,15 @@ def test_leaving_the_page_keeps_settings_and_edits(at):
     W = np.eye(2)
     W[0, 1] = 0.5
     assert_shows(at, attention(FIRST["Q"], FIRST["K"], FIRST["V"], "general", W=W))
+
+
+def test_only_the_open_tab_is_drawn_and_it_stays_open_in_the_other_language(at):
+    assert not compare_charts(at) and len(z(at, "luong.step.output"))  # steps tab by default
+    open_tab(at, "Compare score functions")
+    assert len(compare_charts(at)) == 5
+    assert not [c for c in at.get("plotly_chart") if ".step." in c.proto.id]
+    at.sidebar.radio[0].set_value("ja").run()
+    assert not at.exception and len(compare_charts(at)) == 5
 
 
 def test_japanese_page_has_every_text(at):

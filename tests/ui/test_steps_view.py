@@ -47,7 +47,7 @@ def test_weight_hover_gives_exp_over_sum_and_says_masked():
     mask = causal_mask(2, 2)
     result = attention(np.eye(2), np.eye(2), np.eye(2), mask=mask)
     hover = weight_hover(result)
-    assert hover[1][0] == "a₂₁ = exp(−∞) / Σ = 0 / 1 = 0 (masked)"
+    assert hover[1][0] == "a₂₁ = exp(−∞) / Σ = 0 / 1 = 0 (masked: weight 0)"
     assert hover[0][1] == ("a₁₂ = exp(s − max) / Σ exp = exp(−1) / 1.368 = 0.3679 / 1.368 = "
                            "0.2689")
 
