@@ -312,7 +312,9 @@ def main() -> int:
 
     process, port = start_server()
     try:
-        print(f"server pid {process.pid} on 127.0.0.1:{port}; cpus: {os.cpu_count()}")
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(f"server pid {process.pid} on 127.0.0.1:{port}; {os.cpu_count()} CPUs, "
+              f"load average {load} (a busy machine inflates every latency)")
         figures = asyncio.run(asyncio.wait_for(measure(port, process.pid, count, edits),
                                                OVERALL_TIMEOUT))
     finally:
