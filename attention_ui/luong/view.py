@@ -142,10 +142,16 @@ def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]
     st.subheader(t("luong.inputs.title"))
     st.caption(t(f"luong.inputs.intro_{layout}"))
     entered = {}
+    width = {name: len(labels(name, sizes, layout)[1]) + 1 for name in ("Q", "K", "V")}
+    total = sum(width.values())
     for row in (("Q", "K", "V"), PARAMETERS[score]):
         if not row:
             continue
-        for column, name in zip(st.columns(max(len(row), 3)), row, strict=False):
+        # Each grid as wide as its columns need (W_a of concat has d_q + d_k of them); a
+        # spacer keeps a lone small parameter from stretching across the page.
+        widths = [width.get(name, len(labels(name, sizes, layout)[1]) + 1) for name in row]
+        spacer = [max(total - sum(widths), 0)] if sum(widths) < total else []
+        for column, name in zip(st.columns(widths + spacer), row, strict=False):
             with column:
                 rows, cols = labels(name, sizes, layout)
                 st.markdown(t(f"luong.inputs.{name}", rows=len(rows), cols=len(cols)))

@@ -257,7 +257,7 @@ def test_following_one_entry_shows_its_score_weight_and_share(at):
     at.selectbox(key="luong.follow.query").set_value(0).run()  # q1
     result = attention(FIRST["Q"], FIRST["K"], FIRST["V"])
     text = " ".join(m.value for m in at.markdown)
-    assert f"raw score: **{fmt(result.scores[1, 0])}**" in text
+    assert f"raw score, **{fmt(result.scores[1, 0])}**" in text
     assert f"a₂₁ = **{fmt(result.weights[1, 0])}**" in text
     assert f"e₂₁ = exp({fmt(result.scores[1, 0] - result.scores[:, 0].max())})" in text
     vectors = at.dataframe[-2].value  # k₂, q₁, k₂ ⊙ q₁ as columns, then a Σ row
