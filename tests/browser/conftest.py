@@ -148,9 +148,10 @@ def assert_no_exception(page) -> None:
 # --- Driving widgets as a user would (used by the tour; any test may use them) ---------------
 
 # Streamlit's grid (Glide Data Grid) draws on a canvas: a cell is reached by clicking it. Rows
-# are 35 px high, the header is row 0; column widths depend on the content and are stretched to
-# the grid's width, so a cell is reached from the last column (at the grid's right edge) with
-# the arrow keys. (Grids wider than their container would need scrolling; ours are small.)
+# are 35 px high, the header is row 0; column widths depend on the content, so a cell is reached
+# from the last column, clicked at the grid's right edge, with the arrow keys. This assumes the
+# last column ends at that edge (a grid as wide as its columns, or stretched to its container);
+# a grid wider than its container would need scrolling first.
 GRID_ROW_PX = 35
 
 

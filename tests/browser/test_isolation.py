@@ -10,6 +10,7 @@ from attention_core import attention
 from attention_ui.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from tests.browser.conftest import (
+    ARTIFACTS,
     assert_no_exception,
     grid,
     move_slider,
@@ -48,6 +49,10 @@ def test_two_students_editing_the_same_cell_see_only_their_own(browser, server, 
         type_into_cell(bob, grid(bob, 0), 0, 0, "-2", columns=2)
         wait_for_plot(bob, S, scores(first_preset(-2.0)).scores.tolist())
         assert_no_exception(bob)
+    except BaseException:
+        ARTIFACTS.mkdir(exist_ok=True)  # the fixture keeps Alice's screen; this is Bob's
+        bob.screenshot(path=str(ARTIFACTS / "isolation-second-student.png"), full_page=True)
+        raise
     finally:
         context.close()
 
