@@ -1,4 +1,5 @@
 from streamlit.testing.v1 import AppTest
+
 from tests.conftest import APP
 
 
