@@ -266,6 +266,8 @@ BAD_INPUTS = [
          query={"lang": LONG_NAME}),
     Case("<script> as the language", "home", nothing, ("\\<script\\>",),
          query={"lang": SCRIPT}),
+    Case("a path as the language", "home", nothing, ("etc/passwd", "showing English"),
+         query={"lang": "../../etc/passwd"}),
     Case("empty language", "home", nothing, ok=True, query={"lang": ""}),
     Case("unknown parameter", "luong", nothing, ok=True,
          query={"foo": "<b>bar</b>", "lang": "en"}),
@@ -282,9 +284,12 @@ def prior_for(case: Case) -> Prior:
                                       "gallery": "gallery.query"}.get(case.page, case.page)]
 
 
-def test_the_table_is_big_enough():
+def test_the_table_is_big_enough_and_reaches_every_page():
+    from tests.browser.test_tour import routed_pages
+
     assert len(BAD_INPUTS) >= 25
     assert len({case.id for case in BAD_INPUTS}) == len(BAD_INPUTS)
+    assert {case.page for case in BAD_INPUTS} == routed_pages()
 
 
 @pytest.mark.parametrize("case", BAD_INPUTS, ids=lambda case: case.id)

@@ -174,6 +174,9 @@ def test_requirements_txt_alone_runs_every_page(tmp_path):
     try:
         with urllib.request.urlopen(f"{url}/_stcore/health", timeout=10) as response:
             assert response.status == 200 and response.read() == b"ok"
+            # XSRF protection is on in the server as deployed: it hands out the XSRF cookie.
+            cookies = response.headers.get_all("Set-Cookie") or []
+            assert any(cookie.startswith("_streamlit_xsrf=") for cookie in cookies), cookies
         with ThreadPoolExecutor(max_workers=1) as worker:
             problems = worker.submit(_open_every_page, url, page_paths()).result(timeout=300)
     finally:
