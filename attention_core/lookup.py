@@ -30,7 +30,7 @@ DEFAULT_SIMILARITY = "ngram"
 SIMILARITY_LATEX: dict[str, str] = {
     "exact": r"a(q, k) = \begin{cases} 1 & q = k \\ 0 & q \neq k \end{cases}",
     "ngram": r"a(q, k) = \frac{|G(q) \cap G(k)|}{|G(q) \cup G(k)|},\quad "
-             r"G(s) = \text{character pairs of } \langle s \rangle",
+             r"G(s) = \{\, x_i x_{i+1} : x = \langle s \rangle \,\}",  # pure math: no language
     "edit": r"a(q, k) = 1 - \frac{\operatorname{lev}(q, k)}{\max(|q|, |k|)}",
 }
 
