@@ -37,6 +37,15 @@ BASE_PATH_PROBE = re.compile(r"^https?://[^/]+/[^?#]+/_stcore/(health|host-confi
 pytestmark = pytest.mark.browser
 
 
+def pytest_collection_modifyitems(config, items):
+    """Mark every test of this folder `browser` (a conftest's `pytestmark` marks nothing), so
+    that `-m browser` / `-m "not browser"` select them."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
