@@ -98,9 +98,17 @@ def matrix_editor(name: str, state_key: str, default: np.ndarray, row_labels: Se
     config = {label: st.column_config.NumberColumn(label, min_value=-limit, max_value=limit,
                                                    format="%g", help=help)
               for label in col_labels}
-    edited = st.data_editor(frame, key=_editor_key(state_key), column_config=config,
-                            num_rows="fixed")
+    try:
+        edited = st.data_editor(frame, key=_editor_key(state_key), column_config=config,
+                                num_rows="fixed")
+    except IndexError:
+        # Only a crafted client can edit a row outside a fixed grid, which Streamlit fails to
+        # apply: keep the edits that fit and give the grid a fresh start.
+        set_matrix(state_key, current_values(state_key))
+        st.rerun()
     values = edited.to_numpy(dtype=float, na_value=np.nan)
+    if values.shape != shape:  # rows added or deleted by a crafted client: the grid is fixed
+        values = current_values(state_key)
     return MatrixInput(name, values, check_matrix(name, values, row_labels, col_labels, limit))
 
 

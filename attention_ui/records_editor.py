@@ -102,8 +102,14 @@ def records_editor(state_key: str, default: Sequence[Row], *, help: str | None =
     }
     if help:
         st.caption(help)
-    edited = st.data_editor(frame, key=editor_key(state_key), num_rows="dynamic",
-                            column_config=config, hide_index=False)
+    try:
+        edited = st.data_editor(frame, key=editor_key(state_key), num_rows="dynamic",
+                                column_config=config, hide_index=False)
+    except IndexError:
+        # Only a crafted client can edit a row the table does not have, which Streamlit
+        # fails to apply: start the table afresh from the rows as they were last seen.
+        set_records(state_key, st.session_state[f"{state_key}.current"])
+        st.rerun()
     rows = [_row(values) for values in edited[list(COLUMNS)].itertuples(index=False)]
     st.session_state[f"{state_key}.current"] = rows
     return check_records(rows, [_label(i, n) for n, i in enumerate(edited.index, start=1)])

@@ -195,6 +195,12 @@ BAD_INPUTS = [
     # Beyond the limits only a crafted client can go; Streamlit resets such a value.
     Case("size beyond the maximum (crafted)", "luong", set_widget(luong__size__m=10_000),
          ok=True),
+    Case("edit of a row the grid does not have (crafted)", "luong", grid("luong.Q", 99, "q1", 1.0),
+         ok=True),
+    Case("rows deleted from a fixed grid (crafted)", "gallery",
+         lambda at: delete_rows(at, "gallery.values", [0, 1, 2]), ok=True),
+    Case("edit of a record the table does not have (crafted)", "database",
+         grid("database.records", 99, "key", "Li"), ok=True),
     # The page keeps d_q = d_k for dot; a tampered client can still send d_q ≠ d_k.
     Case("mismatched sizes (dot, d_q ≠ d_k)", "luong",
          set_widget(luong__size__d_q=3, luong__size__d_k=2),
