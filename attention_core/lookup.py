@@ -198,7 +198,7 @@ def _lookup_one(table: tuple[Record, ...], query: str, similarity: str, tau: flo
         try:
             weights = normalize_by_sum(scores[:, None], axis=0, temperature=tau)[:, 0]
         except AttentionInputError as error:  # name this query, not "query 1" of one column
-            params = {**error.params, "query": query_number}
+            params = {**error.params, "query": f"{query_number} (“{query}”)"}
             raise AttentionInputError(error.code, **params) from None
     return LookupResult(query, table, similarity, scores, weights)
 

@@ -164,7 +164,7 @@ def test_emoji_and_right_to_left_names_work(at):
     at.text_input(key="database.query").set_value("محمد, 😀").run()
     assert not at.exception
     assert "**محمد → علي**" in texts(at.success) and "**😀 → כהן**" in texts(at.success)
-    assert "Rows 7, 8 have no number" in texts(at.info)
+    assert "These rows have no number: 7, 8." in texts(at.info)
 
 
 def test_divide_by_sum_with_no_shared_letters_gives_a_translated_error(at):

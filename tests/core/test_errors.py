@@ -178,7 +178,7 @@ CASES = [
          "unknown_normalization", "'max'"),
     case("lookup-sum-nothing-matches",
          lambda: lookup_many(NAMES, ["Li", "Qx"], normalization="sum"),
-         "zero_sum", "query 2"),
+         "zero_sum", "query 2 (“Qx”)"),
 ]
 
 
