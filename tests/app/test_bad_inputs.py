@@ -233,7 +233,7 @@ BAD_INPUTS = [
          then(both(choose("text_input", "database.query", "qqq"),
                    choose("radio", "database.similarity", "ngram")),
               choose("radio", "database.normalization", "sum")),
-         (MESSAGES["zero_sum"].format(query="1 (“qqq”)"),), prior="database.records"),
+         ("every score of query 1", "“qqq”", "0/0"), prior="database.records"),
     Case("empty query", "database", set_widget(database__query=""),
          (en("database.query.empty"),), prior="database.records"),
     # The query box holds at most 400 characters (the browser stops there); the page uses 100.
