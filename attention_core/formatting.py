@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 MINUS = "\u2212"  # '−', which reads better than a hyphen in arithmetic
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 def fmt(x: float, digits: int = 4) -> str:
     """`x` with at most `digits` significant digits: 2 → '2', -1.5 → '−1.5', 1/3 → '0.3333'."""
-    x = float(x)
+    return _fmt(float(x), digits)
+
+
+# Hover texts write the same few numbers hundreds of times (each entry of q and k appears in
+# every product sum of an 8 × 8 score matrix): remember recent ones.
+@functools.lru_cache(maxsize=4096)
+def _fmt(x: float, digits: int) -> str:
     if math.isnan(x):
         return "NaN"
     if math.isinf(x):
@@ -37,4 +45,4 @@ def product_sum(left, right, digits: int = 4) -> str:
 
 def subscript(n: int) -> str:
     """1-based index written as Unicode subscript digits: 12 → '₁₂'."""
-    return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+    return str(n).translate(_SUBSCRIPTS)

@@ -7,6 +7,7 @@ values (scores), d2l's single-hue red for weights in [0, 1], Cividis for anythin
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Callable, Sequence
 
@@ -56,7 +57,7 @@ def heatmap(values: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str]
     trace = {
         "type": "heatmap", "z": finite, "x": x, "y": y, "text": cell_text,
         "customdata": hover_html, "texttemplate": "%{text}" if show_text else None,
-        "hovertemplate": "%{customdata}<extra></extra>", "colorscale": colorscale,
+        "hovertemplate": "%{customdata}<extra></extra>", "colorscale": _scale(colorscale),
         "zmid": zmid, "zmin": zmin, "zmax": zmax, "xgap": 1, "ygap": 1,
         "colorbar": {"thickness": 12, "len": 0.9},
     }
@@ -71,9 +72,29 @@ def heatmap(values: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str]
         layout["title"] = {"text": plotly_text(title)}
     # One constructor call from plain dicts: building a go.Heatmap first (validated, then
     # deep-copied into the figure) and calling update_layout/update_xaxes/update_yaxes made a
-    # heatmap 5-6× slower to build, for the same figure.
-    return go.Figure(data=[{key: value for key, value in trace.items() if value is not None}],
-                     layout=layout)
+    # heatmap 5-6× slower to build, for the same figure. Plotly's validation of these fixed,
+    # known-good properties took over half of what was left; tests/ui/test_figures.py pins
+    # that the unvalidated figure is the validated one.
+    return DrawnFigure(data=[{key: value for key, value in trace.items() if value is not None}],
+                       layout=layout, _validate=False)
+
+
+class DrawnFigure(go.Figure):
+    """A finished go.Figure that makes its `to_dict()` once.
+
+    st.plotly_chart calls to_dict() on every draw, and plotly's to_dict deep-copies the whole
+    figure, default template included (most of a millisecond). Pages keep their figures
+    between reruns and may draw one twice in a run, so the copy is made once and shared.
+    Treat the figure and that dict as read-only (plotly does not report every change); to
+    change a figure, change it in `heatmap` or copy it first: go.Figure(figure.to_dict()).
+    """
+
+    _drawn: dict | None = None
+
+    def to_dict(self) -> dict:
+        if self._drawn is None:
+            self._drawn = super().to_dict()
+        return self._drawn
 
 
 def step_heatmap(step: Step, x_labels: Sequence[str], y_labels: Sequence[str], *,
@@ -91,6 +112,17 @@ def hover_texts(shape: tuple[int, int], explain: Callable[[int, int], str]) -> l
     lang = current_language()  # once, not per cell: it reads the session state
     return [[localize_arithmetic(explain(i, j), lang) for j in range(shape[1])]
             for i in range(shape[0])]
+
+
+def _scale(name: str) -> list[list]:
+    """A named scale as the list of stops plotly's validation sends ("RdBu_r" is plotly.py's
+    name, unknown to plotly.js); worked out once per name, a fresh copy per figure."""
+    return [list(stop) for stop in _scale_stops(name)]
+
+
+@functools.cache
+def _scale_stops(name: str) -> tuple[tuple, ...]:
+    return tuple(tuple(stop) for stop in go.Heatmap(colorscale=name).colorscale)
 
 
 def _default_scale(values: np.ndarray) -> str:

@@ -62,3 +62,30 @@ def test_step_heatmap_hover_is_the_engines_arithmetic_broken_into_lines():
     figure = step_heatmap(step, ["q1"], ["k1", "k2"])
     assert figure.data[0].customdata[0][0] == step.entry(0, 0).replace(" = ", "<br>= ")
     assert figure.data[0].customdata[0][0] == "s₁₁<br>= k₁·q₁<br>= 0.5×1 + (−1)×2<br>= −1.5"
+
+
+def _sample_figures() -> list:
+    result = attention(np.array([[1.0, -2.0], [0.5, 3.0]]), np.array([[1.0, 0.0, -1.5],
+                       [2.0, 1.0, 0.25]]), np.eye(2, 3), "dot",
+                       mask=np.array([[True, True], [False, True], [True, False]]))
+    return [
+        heatmap(np.array([[1.0, -2.5], [0.25, -np.inf]]), ["q1", "<b>q2</b>"], ["k1", "k2"],
+                title="S & <i>T</i>", x_title="queries", y_title="keys",
+                hover=[["a = 1", "b"], ["c", "d = <x>"]]),
+        heatmap(np.random.default_rng(0).random((13, 13)), list("abcdefghijklm"),
+                list("nopqrstuvwxyz"), colorscale=WEIGHT_SCALE, zmin=0, zmax=1),
+        *(step_heatmap(step, [f"x{c}" for c in range(step.value.shape[1])],
+                       [f"y{r}" for r in range(step.value.shape[0])], title=step.key)
+          for step in result.steps),
+    ]
+
+
+def test_figures_built_without_plotly_validation_equal_the_validated_ones():
+    import plotly.graph_objects as go
+
+    for figure in _sample_figures():
+        validated = go.Figure(data=[trace.to_plotly_json() for trace in figure.data],
+                              layout=figure.layout.to_plotly_json())
+        assert go.Figure.to_dict(figure) == go.Figure.to_dict(validated)
+        assert figure.to_dict() == go.Figure.to_dict(validated)
+        assert figure.to_dict() is figure.to_dict()  # made once, for every redraw
