@@ -1,0 +1,70 @@
+"""The database page's session state: its keys, presets, story, and the callbacks that set them.
+
+Widget keys are listed in pages/database.py. The table lives under RECORDS (see
+`attention_ui.records_editor`); the other controls are kept across visits to other pages by
+`attention_ui.page_state` (their values are copied to `<key>.kept`).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_ui.page_state import keep_widgets, restore_widgets
+from attention_ui.records_editor import D2L_RECORDS, current_records, set_records
+
+RECORDS = "database.records"
+QUERY = "database.query"
+SIMILARITY = "database.similarity"
+TEMPERATURE = "database.temperature"
+NORMALIZATION = "database.normalization"
+STORY_STEP = "database.story.step"
+QUERIES = "database.queries.current"  # the parsed queries of the last run (the gallery reads them)
+KEPT = {QUERY: "Li", SIMILARITY: "exact", TEMPERATURE: 0.1, NORMALIZATION: "softmax"}
+
+JAPANESE_RECORDS = [("山田", "太郎", 10.0), ("山本", "花子", 20.0), ("田中", "一郎", 30.0),
+                    ("中田", "美咲", 40.0), ("佐藤", "健", 50.0), ("高橋", "さくら", 60.0)]
+WITHOUT_LI = [record for record in D2L_RECORDS if record[0] != "Li"]
+PRESETS = {"d2l": D2L_RECORDS, "ja": JAPANESE_RECORDS, "empty": []}
+# The section's story: (records, query, similarity, temperature), replayed by one click each.
+STORY = {
+    1: (D2L_RECORDS, "Li", "exact", 0.1),
+    2: (WITHOUT_LI, "Li", "exact", 0.1),
+    3: (WITHOUT_LI, "Li", "ngram", 0.1),
+    4: (WITHOUT_LI, "Li", "ngram", 10.0),
+}
+
+
+def restore() -> None:
+    """Before the widgets are drawn: put back the values Streamlit forgot while away."""
+    restore_widgets(KEPT)
+
+
+def remember(queries: list[str]) -> None:
+    """After the controls are drawn: keep their values, and the queries for the gallery."""
+    keep_widgets(KEPT)
+    st.session_state[QUERIES] = queries
+
+
+def replay(step: int) -> None:
+    """Button callback: set the table and every control to one step of the story."""
+    records, query, similarity, temperature = STORY[step]
+    set_records(RECORDS, records)
+    st.session_state.update({QUERY: query, SIMILARITY: similarity, TEMPERATURE: temperature,
+                             NORMALIZATION: "softmax", STORY_STEP: step})
+
+
+def load_preset(records: list) -> None:
+    """Button callback: a preset table (the story's notice no longer applies)."""
+    set_records(RECORDS, records)
+    st.session_state.pop(STORY_STEP, None)
+
+
+def step_still_shown(step: int) -> bool:
+    """Whether the widgets still hold what the story step set (the learner may have moved on)."""
+    records, query, similarity, temperature = STORY[step]
+    same_records = [tuple(r) for r in current_records(RECORDS) or []] == list(records)
+    same_controls = (st.session_state.get(QUERY) == query
+                     and st.session_state.get(SIMILARITY) == similarity
+                     and st.session_state.get(NORMALIZATION) == "softmax")
+    same_tau = similarity == "exact" or st.session_state.get(TEMPERATURE) == temperature
+    return same_records and same_controls and same_tau
