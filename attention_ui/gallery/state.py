@@ -1,0 +1,86 @@
+"""The weights gallery's session state: keys, value presets, kept widget values, and the
+inputs it borrows from the Luong and database pages.
+
+Widget keys are listed in pages/gallery.py. The values and the case-1 weights are matrix
+editors kept by `attention_ui.page_state.kept_matrix_editor` (their edits survive a visit to
+another page); the other controls are kept by `restore`/`remember`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from attention_ui.database import state as database
+from attention_ui.page_state import keep_widgets, restore_widgets, set_kept_matrix
+from attention_ui.records_editor import D2L_RECORDS, Row, check_records, current_records
+
+VALUES, CONE_WEIGHTS = "gallery.values", "gallery.cone"
+M = "gallery.m"
+Q1, Q2 = "gallery.q1", "gallery.q2"
+TEMPERATURE = "gallery.temperature"
+NORMALIZATION = "gallery.normalization"
+GRID_SOURCE = "gallery.grid.source"
+GRID_TAUS = "gallery.grid.temperatures"
+KEPT = {M: 3, Q1: 1.0, Q2: 1.0, TEMPERATURE: 1.0, NORMALIZATION: "softmax",
+        GRID_SOURCE: "luong", GRID_TAUS: [0.25, 1.0, 4.0]}
+
+PRESETS = {
+    "first_quadrant": [[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]],
+    "around_origin": [[2.0, 0.5], [-1.0, 1.5], [-0.5, -2.0], [1.5, -1.0]],
+    "half_plane": [[2.0, 0.0], [-2.0, 0.0], [0.5, 1.5]],
+    "on_a_line": [[0.5, 0.5], [1.0, 1.0], [2.0, 2.0]],
+}
+DEFAULT_CONE_WEIGHTS = [1.5, 0.5, 1.0, 0.8, 0.3, 1.2, 0.6, 0.9]
+# A small built-in Q and K (column layout: one query / key per column) for the live grid.
+EXAMPLE_Q = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])
+EXAMPLE_K = np.array([[1.0, 0.0, -1.0, 0.5], [0.0, 1.0, 0.0, 0.5]])
+DEFAULT_QUERIES = ["Li", "Smola", "Hu"]
+
+
+def restore() -> None:
+    """Before the widgets are drawn: put back the values Streamlit forgot while away."""
+    restore_widgets(KEPT)
+
+
+def remember() -> None:
+    """After the widgets are drawn: keep their values."""
+    keep_widgets(KEPT)
+
+
+def load_values(name: str) -> None:
+    """Preset callback: new values (and as many of them)."""
+    points = np.array(PRESETS[name])
+    st.session_state[M] = points.shape[0]
+    set_kept_matrix(VALUES, points)  # the preset replaces the remembered edits
+
+
+def luong_inputs() -> tuple[np.ndarray, np.ndarray, bool]:
+    """The Luong page's current Q and K in column layout, or the built-in example (False)."""
+    saved = st.session_state.get("luong.saved") or {}
+    layout = saved.get("luong.layout", st.session_state.get("luong.layout", "column"))
+    matrices = []
+    for name in ("Q", "K"):
+        values = st.session_state.get(f"luong.{name}.shadow")
+        if values is None:
+            values = st.session_state.get(f"luong.{name}.base")
+        if values is None:
+            return EXAMPLE_Q, EXAMPLE_K, False
+        values = np.asarray(values, dtype=float)
+        matrices.append(values.T if layout == "row" else values)
+    Q, K = matrices
+    if Q.ndim != 2 or K.ndim != 2 or Q.shape[0] != K.shape[0] or not (
+            np.isfinite(Q).all() and np.isfinite(K).all()):
+        return EXAMPLE_Q, EXAMPLE_K, False
+    return Q, K, True
+
+
+def database_inputs() -> tuple[list[Row], list[str], bool]:
+    """The database page's records and queries as last seen, or d2l's table (False) when the
+    learner's table has no usable record. Queries default to a few of d2l's surnames."""
+    rows = current_records(database.RECORDS)
+    records = check_records(rows).records if rows else []
+    queries = st.session_state.get(database.QUERIES) or DEFAULT_QUERIES
+    if not records:
+        return list(D2L_RECORDS), queries, False
+    return records, queries, True
