@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 from attention_ui.database import state as database
+from attention_ui.luong import state as luong
 from attention_ui.page_state import keep_widgets, restore_widgets, set_kept_matrix
 from attention_ui.records_editor import D2L_RECORDS, Row, check_records, current_records
 
@@ -57,18 +58,10 @@ def load_values(name: str) -> None:
 
 def luong_inputs() -> tuple[np.ndarray, np.ndarray, bool]:
     """The Luong page's current Q and K in column layout, or the built-in example (False)."""
-    saved = st.session_state.get("luong.saved") or {}
-    layout = saved.get("luong.layout", st.session_state.get("luong.layout", "column"))
-    matrices = []
-    for name in ("Q", "K"):
-        values = st.session_state.get(f"luong.{name}.shadow")
-        if values is None:
-            values = st.session_state.get(f"luong.{name}.base")
-        if values is None:
-            return EXAMPLE_Q, EXAMPLE_K, False
-        values = np.asarray(values, dtype=float)
-        matrices.append(values.T if layout == "row" else values)
-    Q, K = matrices
+    entered = luong.query_and_keys()
+    if entered is None:
+        return EXAMPLE_Q, EXAMPLE_K, False
+    Q, K = entered
     if Q.ndim != 2 or K.ndim != 2 or Q.shape[0] != K.shape[0] or not (
             np.isfinite(Q).all() and np.isfinite(K).all()):
         return EXAMPLE_Q, EXAMPLE_K, False

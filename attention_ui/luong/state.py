@@ -173,6 +173,18 @@ def latest(name: str) -> np.ndarray | None:
     return shadow if shadow is not None else current_values(key)
 
 
+def query_and_keys() -> tuple[np.ndarray, np.ndarray] | None:
+    """The learner's latest Q and K in column layout, for other pages (the gallery's live
+    grid); None before the Luong page has been opened in this session."""
+    saved = st.session_state.get(_SAVED) or {}
+    layout = saved.get(LAYOUT, st.session_state.get(LAYOUT, "column"))
+    q, k = latest("Q"), latest("K")
+    if q is None or k is None:
+        return None
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    return (q.T, k.T) if layout == "row" else (q, k)
+
+
 def matrix(name: str, sizes: Sizes, layout: str, *, help: str | None = None) -> MatrixInput:
     """The grid of one matrix, its edits restored if Streamlit dropped them while hidden."""
     key = matrix_key(name)

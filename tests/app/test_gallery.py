@@ -151,6 +151,27 @@ def test_live_grid_uses_the_luong_pages_q_and_k_when_present(at):
     assert "the Luong page's current Q (2 queries)" in texts(at.caption)
 
 
+@pytest.mark.parametrize("layout", ["column", "row"])
+def test_live_grid_follows_an_edit_made_on_the_luong_page(layout):
+    at = AppTest.from_file(str(APP), default_timeout=30).run()
+    at.switch_page("pages/luong.py").run()
+    at.radio(key="luong.layout").set_value(layout).run()
+    version = at.session_state["luong.Q.version"]
+    cell = {0: {"q1": 3.0}} if layout == "column" else {0: {"1": 3.0}}
+    at.session_state[f"luong.Q.editor.{version}"] = {
+        "edited_rows": cell, "added_rows": [], "deleted_rows": []}
+    at.run()
+    Q = np.array(at.session_state["luong.Q.shadow"], dtype=float)
+    K = np.array(at.session_state["luong.K.shadow"], dtype=float)
+    assert Q[0, 0] == 3.0
+    if layout == "row":
+        Q, K = Q.T, K.T
+    at.switch_page("pages/gallery.py").run()
+    assert not at.exception
+    z = np.array(chart(at, "gallery.chart.grid")["data"][1]["z"], dtype=float)  # dot, τ = 1
+    np.testing.assert_allclose(z, attention(Q, K, K, "dot").weights.T)
+
+
 def test_live_grid_from_the_database_pages_queries(at):
     at.radio(key="gallery.grid.source").set_value("database").run()
     assert not at.exception
