@@ -30,12 +30,9 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +43,9 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # run from anywhere
+from tests.app_server import start_app, stop_app  # noqa: E402
+
 PAGE = "luong"
 EDITOR_KEY = "luong.Q.editor."  # the Q grid's widget key, before its version number
 CELL = ("0", "q1")  # row position (as the browser's JSON sends it) and column label
@@ -53,43 +53,6 @@ RUN_TIMEOUT = 60.0
 OVERALL_TIMEOUT = 600.0
 MAX_SESSIONS, MAX_EDITS = 50, 100
 CLASS_SIZE, CONTAINER_MB = 30, 690
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server() -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-         "--server.runOnSave", "false"],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("streamlit exited during start-up")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health",
-                                        timeout=2) as response:
-                if response.status == 200:
-                    return process, port
-        except OSError:
-            time.sleep(0.3)
-    process.kill()
-    raise RuntimeError("streamlit did not become healthy within 60 s")
-
-
-def stop_server(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
 
 
 def memory_mb(pid: int) -> float:
@@ -310,7 +273,8 @@ def main() -> int:
     count = max(1, min(args.sessions, MAX_SESSIONS))
     edits = max(1, min(args.edits, MAX_EDITS))
 
-    process, port = start_server()
+    process, url = start_app(extra_args=("--server.runOnSave", "false"))
+    port = int(url.rsplit(":", 1)[1])
     try:
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
         print(f"server pid {process.pid} on 127.0.0.1:{port}; {os.cpu_count()} CPUs, "
@@ -318,7 +282,7 @@ def main() -> int:
         figures = asyncio.run(asyncio.wait_for(measure(port, process.pid, count, edits),
                                                OVERALL_TIMEOUT))
     finally:
-        stop_server(process)
+        stop_app(process)
     return report(figures, count, edits)
 
 

@@ -11,14 +11,8 @@ import re
 import pytest
 
 from attention_ui.i18n import catalog
-from tests.browser.conftest import (
-    ARTIFACTS,
-    IDLE,
-    open_page,
-    start_app,
-    stop_app,
-    wait_idle,
-)
+from tests.app_server import start_app, stop_app
+from tests.browser.conftest import ARTIFACTS, IDLE, open_page, wait_idle
 
 PAGES = {"home": "", "luong": "luong", "database": "database", "gallery": "gallery"}
 JA = catalog("ja")

@@ -27,14 +27,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.app_server import server_log, start_app, stop_app
 from tests.browser.conftest import (
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_FLAGS,
     IDLE,
     console_error,
-    start_app,
-    stop_app,
 )
 from tests.conftest import APP, REPO
 
@@ -181,6 +180,6 @@ def test_requirements_txt_alone_runs_every_page(tmp_path):
             problems = worker.submit(_open_every_page, url, page_paths()).result(timeout=300)
     finally:
         stop_app(process)
-    log = process.stdout.read().decode(errors="replace")
+    log = server_log(process)
     assert not problems, f"{problems}\nserver log:\n{log[-3000:]}"
     assert "Traceback" not in log, log[-3000:]
