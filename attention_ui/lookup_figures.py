@@ -95,13 +95,7 @@ def weights_bar(result: LookupResult, temperature: float, normalization: str, *,
         textposition="outside", customdata=hover, hovertemplate="%{customdata}<extra></extra>",
         cliponaxis=False,
     ))
-    figure.update_layout(
-        title={"text": plotly_text(title)} if title else None, height=320,
-        margin={"l": 10, "r": 10, "t": 50 if title else 20, "b": 10}, showlegend=False,
-    )
-    figure.update_xaxes(title_text=plotly_text(captions.records), type="category")
-    figure.update_yaxes(title_text=plotly_text(captions.weight), range=[0, 1.12])
-    return figure
+    return _bar_layout(figure, title, 320, captions.records, captions.weight)
 
 
 def distribution_bar(result: LookupResult, *, title: str = "",
@@ -122,13 +116,7 @@ def distribution_bar(result: LookupResult, *, title: str = "",
         text=[fmt(t, 3) for t in totals], textposition="outside", customdata=hover,
         hovertemplate="%{customdata}<extra></extra>", cliponaxis=False,
     ))
-    figure.update_layout(
-        title={"text": plotly_text(title)} if title else None, height=300,
-        margin={"l": 10, "r": 10, "t": 50 if title else 20, "b": 10}, showlegend=False,
-    )
-    figure.update_xaxes(title_text=plotly_text(captions.first_names), type="category")
-    figure.update_yaxes(title_text=plotly_text(captions.total_weight), range=[0, 1.12])
-    return figure
+    return _bar_layout(figure, title, 300, captions.first_names, captions.total_weight)
 
 
 def weights_heatmap(table: LookupTable, temperature: float, normalization: str, *,
@@ -143,3 +131,16 @@ def weights_heatmap(table: LookupTable, temperature: float, normalization: str, 
     return heatmap(table.weights, record_labels(table, rows), query_labels, title=title,
                    x_title=captions.records, y_title=captions.queries, hover=hover,
                    colorscale=WEIGHT_SCALE, zmin=0, zmax=1)
+
+
+def _bar_layout(figure: go.Figure, title: str, height: int, x_title: str,
+                y_title: str) -> go.Figure:
+    """The layout both bar charts share: weights on a fixed 0…1 axis (room for the labels
+    printed above the bars), one bar per category."""
+    figure.update_layout(
+        title={"text": plotly_text(title)} if title else None, height=height,
+        margin={"l": 10, "r": 10, "t": 50 if title else 20, "b": 10}, showlegend=False,
+    )
+    figure.update_xaxes(title_text=plotly_text(x_title), type="category")
+    figure.update_yaxes(title_text=plotly_text(y_title), range=[0, 1.12])
+    return figure
