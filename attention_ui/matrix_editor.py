@@ -42,6 +42,7 @@ class MatrixInput:
 def set_matrix(state_key: str, values: np.ndarray) -> None:
     """Replace a matrix's content (preset, random fill, reset): the editor starts afresh."""
     st.session_state[f"{state_key}.base"] = np.array(values, dtype=float)
+    st.session_state[f"{state_key}.shadow"] = np.array(values, dtype=float)
     st.session_state.pop(f"{state_key}.columns", None)
     st.session_state[f"{state_key}.version"] = st.session_state.get(f"{state_key}.version", 0) + 1
 
@@ -53,6 +54,21 @@ def current_values(state_key: str) -> np.ndarray | None:
         return None
     columns = st.session_state.get(f"{state_key}.columns", [])
     return apply_edits(base, columns, st.session_state.get(_editor_key(state_key)))
+
+
+def restore_dropped_edits(state_key: str) -> None:
+    """Give back the edits Streamlit dropped while the grid was not drawn.
+
+    Streamlit forgets a widget's state on a run that does not draw it (another page, a hidden
+    parameter grid). Each grid keeps a plain copy of what the learner last saw (`.shadow`,
+    which survives); when the editor has lost its edits, that copy becomes the content.
+    """
+    shadow = st.session_state.get(f"{state_key}.shadow")
+    base = st.session_state.get(f"{state_key}.base")
+    if (shadow is None or base is None or _editor_key(state_key) in st.session_state
+            or shadow.shape != base.shape or np.array_equal(shadow, base, equal_nan=True)):
+        return
+    set_matrix(state_key, shadow)
 
 
 def apply_edits(base: np.ndarray, columns: Sequence[str], editor_state: dict | None) -> np.ndarray:
@@ -84,9 +100,11 @@ def matrix_editor(name: str, state_key: str, default: np.ndarray, row_labels: Se
     """Draw the grid for matrix `name` and return what the learner entered, checked.
 
     `default` is used the first time; afterwards the stored content is resized to the shape
-    the labels ask for (new cells 0), keeping the learner's edits.
+    the labels ask for (new cells 0), keeping the learner's edits, also across a visit to
+    another page.
     """
     shape = (len(row_labels), len(col_labels))
+    restore_dropped_edits(state_key)
     if f"{state_key}.base" not in st.session_state:
         set_matrix(state_key, resized(np.asarray(default, dtype=float), shape))
     elif st.session_state[f"{state_key}.base"].shape != shape:
@@ -109,6 +127,7 @@ def matrix_editor(name: str, state_key: str, default: np.ndarray, row_labels: Se
     values = edited.to_numpy(dtype=float, na_value=np.nan)
     if values.shape != shape:  # rows added or deleted by a crafted client: the grid is fixed
         values = current_values(state_key)
+    st.session_state[f"{state_key}.shadow"] = values
     return MatrixInput(name, values, check_matrix(name, values, row_labels, col_labels, limit))
 
 

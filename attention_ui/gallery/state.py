@@ -2,8 +2,8 @@
 inputs it borrows from the Luong and database pages.
 
 Widget keys are listed in pages/gallery.py. The values and the case-1 weights are matrix
-editors kept by `attention_ui.page_state.kept_matrix_editor` (their edits survive a visit to
-another page); the other controls are kept by `restore`/`remember`.
+editors (their edits survive a visit to another page); the other controls are kept by
+`restore`/`remember`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import streamlit as st
 
 from attention_ui.database import state as database
 from attention_ui.luong import state as luong
-from attention_ui.page_state import keep_widgets, restore_widgets, set_kept_matrix
+from attention_ui.matrix_editor import set_matrix
+from attention_ui.page_state import keep_widgets, restore_widgets
 from attention_ui.records_editor import D2L_RECORDS, Row, check_records, current_records
 
 VALUES, CONE_WEIGHTS = "gallery.values", "gallery.cone"
@@ -53,7 +54,7 @@ def load_values(name: str) -> None:
     """Preset callback: new values (and as many of them)."""
     points = np.array(PRESETS[name])
     st.session_state[M] = points.shape[0]
-    set_kept_matrix(VALUES, points)  # the preset replaces the remembered edits
+    set_matrix(VALUES, points)  # the preset replaces the remembered edits too
 
 
 def luong_inputs() -> tuple[np.ndarray, np.ndarray, bool]:

@@ -27,8 +27,8 @@ from attention_ui.figures import WEIGHT_SCALE, step_heatmap
 from attention_ui.frame import show_error
 from attention_ui.grid import heatmap_grid
 from attention_ui.i18n import localize_arithmetic, t
-from attention_ui.matrix_editor import MatrixInput
-from attention_ui.page_state import kept_matrix_editor, option_labels
+from attention_ui.matrix_editor import MatrixInput, matrix_editor
+from attention_ui.page_state import option_labels
 from attention_ui.plane_figures import PlaneCaptions, plane_figure, view_box
 
 from . import state
@@ -82,7 +82,7 @@ def plane() -> Plane:
         m = int(st.session_state[state.M])
         value_labels = [f"v{i + 1}" for i in range(m)]
         st.caption(t("gallery.values.help"))
-        values_in = kept_matrix_editor("V", state.VALUES,
+        values_in = matrix_editor("V", state.VALUES,
                                        np.array(state.PRESETS["first_quadrant"]),
                                        value_labels, ["x", "y"])
         preset_columns = st.columns(2)
@@ -151,7 +151,7 @@ def cases(plane: Plane) -> None:
     st.subheader(t("gallery.cases.title"))
     st.caption(t("gallery.cases.intro"))
     m = len(plane.labels)
-    cone_in = kept_matrix_editor("w", state.CONE_WEIGHTS,
+    cone_in = matrix_editor("w", state.CONE_WEIGHTS,
                                  np.array([state.DEFAULT_CONE_WEIGHTS[:m]]), ["w"], plane.labels)
     if plane.values_in.ok and plane.result is not None and cone_in.ok:
         values = plane.values_in.values

@@ -6,8 +6,9 @@ Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 
 Streamlit forgets a widget's state when the widget is not drawn in a run: leaving the page, or
 hiding W while the score is dot, would lose the learner's settings and edits. So every run
-copies the settings to `luong.saved` and each matrix's values to `luong.<name>.shadow` (plain
-keys, which survive), and `restore`/`matrix` put them back when their widgets reappear.
+copies the settings to `luong.saved` (a plain key, which survives) and `restore` puts them back
+when their widgets reappear; the matrix editor does the same for each grid's values
+(`luong.<name>.shadow`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from attention_ui.matrix_editor import (
     current_values,
     matrix_editor,
     resized,
+    restore_dropped_edits,
     set_matrix,
 )
 
@@ -161,7 +163,6 @@ def keep_dot_sizes() -> None:
 
 def _set(name: str, values: np.ndarray) -> None:
     set_matrix(matrix_key(name), values)
-    st.session_state[f"{matrix_key(name)}.shadow"] = np.array(values, dtype=float)
 
 
 def latest(name: str) -> np.ndarray | None:
@@ -186,14 +187,10 @@ def query_and_keys() -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def matrix(name: str, sizes: Sizes, layout: str, *, help: str | None = None) -> MatrixInput:
-    """The grid of one matrix, its edits restored if Streamlit dropped them while hidden."""
-    key = matrix_key(name)
-    _restore_edits(key)
+    """The grid of one matrix (its edits survive hiding it or visiting another page)."""
     rows, cols = labels(name, sizes, layout)
-    entered = matrix_editor(DISPLAY_NAMES[name], key, np.zeros((len(rows), len(cols))), rows,
-                            cols, help=help)
-    st.session_state[f"{key}.shadow"] = entered.values
-    return entered
+    return matrix_editor(DISPLAY_NAMES[name], matrix_key(name), np.zeros((len(rows), len(cols))),
+                         rows, cols, help=help)
 
 
 def learner_parameter(name: str, sizes: Sizes) -> np.ndarray | None:
@@ -205,15 +202,6 @@ def learner_parameter(name: str, sizes: Sizes) -> np.ndarray | None:
     values = resized(values, column_shape(name, sizes))
     rows, cols = labels(name, sizes, "column")
     return None if check_matrix(DISPLAY_NAMES[name], values, rows, cols) else values
-
-
-def _restore_edits(key: str) -> None:
-    shadow = st.session_state.get(f"{key}.shadow")
-    base = st.session_state.get(f"{key}.base")
-    if (shadow is None or base is None or _editor_key(key) in st.session_state
-            or shadow.shape != base.shape or np.array_equal(shadow, base, equal_nan=True)):
-        return
-    set_matrix(key, shadow)
 
 
 def _editor_key(key: str) -> str:
@@ -233,7 +221,7 @@ def mask_cells(sizes: Sizes, layout: str, row_labels: Sequence[str],
     new cells are ticked, so growing the grid hides nothing.
     """
     key = matrix_key("mask.cells")
-    _restore_edits(key)
+    restore_dropped_edits(key)
     shape = _mask_shape(sizes, layout)
     base = st.session_state.get(f"{key}.base")
     if base is None or base.shape != shape:
