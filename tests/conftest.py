@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
 
 REPO = Path(__file__).resolve().parent.parent
 APP = REPO / "app.py"
@@ -26,3 +27,11 @@ def _navigation_not_legacy_pages():
     PagesManager.__init__ = init
     yield
     PagesManager.__init__ = original_init
+
+
+def open_app_page(page: str) -> AppTest:
+    """A new session of the whole app (router included) showing pages/<page>.py, checked."""
+    at = AppTest.from_file(str(APP), default_timeout=30).run()
+    at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception
+    return at

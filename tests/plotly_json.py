@@ -30,3 +30,11 @@ def decode(node: Any) -> Any:
     if isinstance(node, list):
         return [decode(value) for value in node]
     return node
+
+
+def chart(at, key: str) -> dict[str, Any]:
+    """The decoded figure of the plotly_chart drawn with widget key `key`."""
+    for element in at.get("plotly_chart"):
+        if element.proto.id.endswith(f"-{key}"):
+            return decode(json.loads(element.proto.spec))
+    raise AssertionError(f"no chart {key}")

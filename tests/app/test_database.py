@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import fmt, lookup, lookup_many
 from attention_ui.records_editor import D2L_RECORDS
-from tests.conftest import APP
+from tests.conftest import open_app_page
 from tests.plotly_json import figures
 
 WITHOUT_LI = [r for r in D2L_RECORDS if r[0] != "Li"]
@@ -23,10 +23,7 @@ XSS_VALUE = "<img src=x onerror=alert(1)>"
 
 @pytest.fixture
 def at() -> AppTest:
-    app = AppTest.from_file(str(APP), default_timeout=30).run()
-    app.switch_page("pages/database.py").run()
-    assert not app.exception
-    return app
+    return open_app_page("database")
 
 
 def editor_key(at: AppTest) -> str:

@@ -9,26 +9,15 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, lookup_many
 from attention_ui.records_editor import D2L_RECORDS
-from tests.conftest import APP
-from tests.plotly_json import figures
+from tests.conftest import APP, open_app_page
+from tests.plotly_json import chart
 
 FIRST_QUADRANT = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])
 
 
 @pytest.fixture
 def at() -> AppTest:
-    app = AppTest.from_file(str(APP), default_timeout=30).run()
-    app.switch_page("pages/gallery.py").run()
-    assert not app.exception
-    return app
-
-
-def chart(at: AppTest, key: str) -> dict:
-    """The figure of the plotly_chart with this widget key."""
-    for element, figure in zip(at.get("plotly_chart"), figures(at), strict=True):
-        if element.proto.id.endswith(key) or key in element.proto.id:
-            return figure
-    raise AssertionError(f"no chart {key}")
+    return open_app_page("gallery")
 
 
 def trace(figure: dict, name: str) -> dict:

@@ -3,7 +3,6 @@ inputs on screen, edits change it, and bad input gives a message, never a traceb
 
 from __future__ import annotations
 
-import json
 import math
 import re
 
@@ -15,8 +14,8 @@ from attention_core import SCORES, attention, fmt
 from attention_ui.i18n import catalog
 from attention_ui.luong.model import Sizes, causal_mask, default_parameters, padding_mask
 from attention_ui.luong.presets import PRESETS, random_matrices
-from tests.conftest import APP
-from tests.plotly_json import decode
+from tests.conftest import open_app_page
+from tests.plotly_json import chart
 
 FIRST = PRESETS["first"].column_matrices()  # the page's default: dot, d = 2, n = 2, m = 3
 PRESET_WHY = {key: catalog("en")[f"luong.preset.{key}.why"] for key in PRESETS}
@@ -24,18 +23,7 @@ PRESET_WHY = {key: catalog("en")[f"luong.preset.{key}.why"] for key in PRESETS}
 
 @pytest.fixture
 def at() -> AppTest:
-    app = AppTest.from_file(str(APP), default_timeout=30).run()
-    app.switch_page("pages/luong.py").run()
-    assert not app.exception
-    return app
-
-
-def chart(app: AppTest, key: str) -> dict:
-    """The decoded Plotly spec of the chart drawn with widget key `key`."""
-    for element in app.get("plotly_chart"):
-        if element.proto.id.endswith(f"-{key}"):
-            return decode(json.loads(element.proto.spec))
-    raise AssertionError(f"no chart {key}")
+    return open_app_page("luong")
 
 
 def z(app: AppTest, key: str) -> np.ndarray:
