@@ -22,7 +22,7 @@ import numpy as np
 
 from .errors import AttentionInputError
 from .formatting import fmt, operand, product_sum, subscript
-from .normalize import normalize_by_sum
+from .normalize import check_divisible_by_sum
 from .validation import as_mask, as_matrix, as_temperature, as_vector, shape_text
 
 SCORES = ("dot", "scaled_dot", "general", "concat", "location")
@@ -462,7 +462,7 @@ def _normalization_steps(b: _StepBuilder, scores: np.ndarray, tau: float,
     else:
         if mask is not None:
             scores = _apply_mask(b, scores, mask, 0.0, "0")
-        normalize_by_sum(scores, axis=0)  # raises for a negative score or a zero sum
+        check_divisible_by_sum(scores, axis=0)
         numerators = scores if tau == 1.0 else _power_of_temperature(b, scores, tau)
         weights_key, numerator_name = "weights_sum", "s"
     sums = _sum_over_keys(b, numerators, numerator_name)

@@ -41,18 +41,26 @@ def normalize_by_sum(scores: np.ndarray, axis: int = 0, mask: np.ndarray | None 
     """
     if mask is not None:
         scores = np.where(mask, scores, 0.0)
+    check_divisible_by_sum(scores, axis)
+    powered = scores if temperature == 1.0 else _safe_power(scores, 1.0 / temperature, axis)
+    return powered / powered.sum(axis=axis, keepdims=True)
+
+
+def check_divisible_by_sum(scores: np.ndarray, axis: int = 0) -> None:
+    """Raise unless every score is ≥ 0 and every slice along `axis` has a positive sum.
+
+    Raising α to 1/τ keeps zeros zero and positives positive, so this check also holds after
+    the temperature's power.
+    """
     negative = np.argwhere(scores < 0)
     if negative.size:
         i, j = (int(x) for x in negative[0])
         key, query = (i, j) if axis == 0 else (j, i)
         raise AttentionInputError("negative_score", key=key + 1, query=query + 1,
                                   value=float(scores[i, j]))
-    powered = scores if temperature == 1.0 else _safe_power(scores, 1.0 / temperature, axis)
-    sums = powered.sum(axis=axis, keepdims=True)
-    zero = np.argwhere(sums.reshape(-1) == 0)
+    zero = np.flatnonzero(scores.sum(axis=axis) == 0)
     if zero.size:
-        raise AttentionInputError("zero_sum", query=int(zero[0][0]) + 1)
-    return powered / sums
+        raise AttentionInputError("zero_sum", query=int(zero[0]) + 1)
 
 
 def _safe_power(scores: np.ndarray, exponent: float, axis: int) -> np.ndarray:
