@@ -22,6 +22,7 @@ from .geometry import (
     in_hull,
     weight_cases,
 )
+from .gradient import GRADIENT_SCORES, QueryGradient, query_gradient, weighted_covariance
 from .lookup import (
                         DEFAULT_SIMILARITY,
                         SIMILARITIES,
@@ -36,10 +37,26 @@ from .lookup import (
                         similarity_score,
 )
 from .normalize import normalize_by_sum, softmax
+from .search import (
+    MAX_LEARNING_RATE,
+    MAX_SEARCH_STEPS,
+    HardLookup,
+    SearchPath,
+    gradient_search,
+    hard_lookup,
+    letter_pair_vectors,
+    plane_projection,
+    search_loss,
+)
+from .squeeze_excitation import GATES, SqueezeExcitation, squeeze_excitation
 
 __all__ = [
                         "DEFAULT_SIMILARITY",
+                        "GATES",
+                        "GRADIENT_SCORES",
                         "LAYOUTS",
+                        "MAX_LEARNING_RATE",
+                        "MAX_SEARCH_STEPS",
                         "MESSAGES",
                         "NORMALIZATIONS",
                         "SCORES",
@@ -49,9 +66,13 @@ __all__ = [
                         "AttentionInputError",
                         "AttentionResult",
                         "Cone",
+                        "HardLookup",
                         "LookupResult",
                         "LookupTable",
+                        "QueryGradient",
                         "Record",
+                        "SearchPath",
+                        "SqueezeExcitation",
                         "Step",
                         "WeightCases",
                         "attention",
@@ -62,12 +83,20 @@ __all__ = [
                         "duplicate_keys",
                         "explain_similarity",
                         "fmt",
+                        "gradient_search",
+                        "hard_lookup",
                         "in_cone",
                         "in_hull",
+                        "letter_pair_vectors",
                         "lookup",
                         "lookup_many",
                         "normalize_by_sum",
+                        "plane_projection",
+                        "query_gradient",
+                        "search_loss",
                         "similarity_score",
                         "softmax",
+                        "squeeze_excitation",
                         "weight_cases",
+                        "weighted_covariance",
 ]

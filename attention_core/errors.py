@@ -47,6 +47,15 @@ MESSAGES: dict[str, str] = {
     "text, optionally followed by a number.",
     "empty_key": "Record {index} has an empty key: every record needs a key to match against.",
     "unknown_similarity": "Unknown similarity {similarity!r}: choose one of {choices}.",
+    # gradient-descent search and Squeeze-and-Excitation (the exercises page)
+    "bad_target": "The target record must be one of records 1 to {m}, not {value!r}.",
+    "bad_learning_rate": "The learning rate must be a positive finite number, not {value}.",
+    "learning_rate_too_large": "A learning rate of {value} is too large: above {limit} every "
+    "step overshoots. Use a learning rate between 0 and {limit}.",
+    "bad_steps": "The number of steps must be a whole number of at least 1, not {value!r}.",
+    "weight_shape": "{matrix} has shape {shape}, but with C = {channels} channel(s) it needs "
+    "shape {expected}.",
+    "unknown_gate": "Unknown gate {gate!r}: choose one of {choices}.",
 }
 
 

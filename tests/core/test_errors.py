@@ -13,7 +13,15 @@ import warnings
 import numpy as np
 import pytest
 
-from attention_core import MESSAGES, AttentionInputError, attention, lookup, lookup_many
+from attention_core import (
+    MESSAGES,
+    AttentionInputError,
+    attention,
+    gradient_search,
+    lookup,
+    lookup_many,
+    squeeze_excitation,
+)
 
 NAN, INF = math.nan, math.inf
 
@@ -179,6 +187,19 @@ CASES = [
     case("lookup-sum-nothing-matches",
          lambda: lookup_many(NAMES, ["Li", "Qx"], normalization="sum"),
          "zero_sum", "query 2 (“Qx”)"),
+    # the exercises page: gradient-descent search and Squeeze-and-Excitation
+    case("target-out-of-range", lambda: gradient_search([0.0, 0.0], K, 3), "bad_target",
+         "records 1 to 3", "3"),
+    case("learning-rate-zero", lambda: gradient_search([0.0, 0.0], K, 0, learning_rate=0),
+         "bad_learning_rate", "positive finite", "0"),
+    case("learning-rate-huge", lambda: gradient_search([0.0, 0.0], K, 0, learning_rate=1e6),
+         "learning_rate_too_large", "1000000", "100"),
+    case("steps-fraction", lambda: gradient_search([0.0, 0.0], K, 0, steps=2.5), "bad_steps",
+         "whole number", "2.5"),
+    case("se-W1-shape", lambda: squeeze_excitation([[1.0], [2.0]], [[1.0, 2.0, 3.0]], [[1.0]]),
+         "weight_shape", "W1 has shape 1 × 3", "C = 2", "1 × 2", matrix="W1"),
+    case("se-unknown-gate", lambda: squeeze_excitation([[1.0]], [[1.0]], [[1.0]], gate="relu"),
+         "unknown_gate", "'relu'", "sigmoid, softmax"),
 ]
 
 

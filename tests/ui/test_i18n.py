@@ -21,9 +21,11 @@ from attention_core import (
     AttentionInputError,
     attention,
     explain_similarity,
+    gradient_search,
     lookup,
     lookup_many,
     similarity_score,
+    squeeze_excitation,
 )
 from attention_core.normalize import normalize_by_sum
 from attention_core.validation import as_mask, as_matrix, as_temperature, as_vector
@@ -258,12 +260,18 @@ REAL_ERRORS: list[tuple[str, Callable[[], object]]] = [
     ("empty_key", lambda: lookup([(" ", "Mu")], "Li")),
     ("unknown_similarity", lambda: lookup([("Li", "Mu")], "Li", similarity="soundex")),
     ("unknown_similarity", lambda: similarity_score("Li", "Mu", "soundex")),
+    ("bad_target", lambda: gradient_search([0.0, 0.0], K3, 7)),
+    ("bad_learning_rate", lambda: gradient_search([0.0, 0.0], K3, 0, learning_rate=0.0)),
+    ("learning_rate_too_large", lambda: gradient_search([0.0, 0.0], K3, 0, learning_rate=1e6)),
+    ("bad_steps", lambda: gradient_search([0.0, 0.0], K3, 0, steps=0)),
+    ("weight_shape", lambda: squeeze_excitation([[1.0], [2.0]], [[1.0]], [[1.0], [1.0]])),
+    ("unknown_gate", lambda: squeeze_excitation([[1.0]], [[1.0]], [[1.0]], gate=USER_TEXT)),
 ]
 
 # Words Japanese messages may keep in Latin letters: names of matrices, functions and options.
 KEPT_IN_LATIN = {"NaN", "nan", "inf", "True", "False", "None", "tanh", "exp", "softmax", "sum",
                  "column", "row", "dot", "scaled", "general", "concat", "location", "exact",
-                 "ngram", "edit", "yes", "three", "diagonal", "max", "soundex"}
+                 "ngram", "edit", "yes", "three", "diagonal", "max", "soundex", "sigmoid"}
 
 
 def test_every_error_code_is_raised_somewhere_in_the_table():

@@ -1,0 +1,164 @@
+"""Squeeze-and-Excitation (Hu et al., 2018) read as attention (d2l's exercise 4).
+
+A feature map X has C channels of P pixels each (C × P here: one channel per row, its pixels
+flattened). SE re-weights the channels in three steps:
+
+    squeeze     z = mean over the pixels of each channel              (C,)
+    excitation  s = σ(W₂ ReLU(W₁ z))      W₁: r × C, W₂: C × r        (C,)
+    scale       Y = diag(s) X                                         (C × P)
+
+Read as attention, the channels are the values and s their weights: each sᵢ is in (0, 1), so
+the weights are non-negative but need not sum to 1; Y's channels lie in the cone of X's
+channels (d2l's special case 1), not in their hull. With gate='softmax' the last step is a
+softmax instead, and the weights sum to 1 (special case 2), for contrast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .attention import Step
+from .errors import AttentionInputError
+from .normalize import softmax
+from .validation import as_matrix, shape_text
+
+GATES = ("sigmoid", "softmax")
+
+
+@dataclass(frozen=True)
+class SqueezeExcitation:
+    """Every intermediate of one SE block.
+
+    squeezed : (C,); hidden_scores : (r,) = W₁ z; hidden : (r,) = ReLU(W₁ z)
+    gate_scores : (C,) = W₂ h; gates : (C,) the channel weights; output : (C, P)
+    """
+
+    feature_map: np.ndarray
+    squeezed: np.ndarray
+    hidden_scores: np.ndarray
+    hidden: np.ndarray
+    gate_scores: np.ndarray
+    gates: np.ndarray
+    output: np.ndarray
+    gate: str
+    steps: tuple[Step, ...]
+
+    @property
+    def gate_sum(self) -> float:
+        return float(self.gates.sum())
+
+
+def squeeze_excitation(X: Any, W1: Any, W2: Any, *, gate: str = "sigmoid") -> SqueezeExcitation:
+    """Squeeze, excite and scale the channels of X.
+
+    Parameters
+    ----------
+    X : array_like, C × P (one channel per row, its pixels in the columns)
+    W1 : array_like, r × C (the reduction)
+    W2 : array_like, C × r (the expansion back to one score per channel)
+    gate : {'sigmoid', 'softmax'}, SE's sigmoid, or a softmax over the channels for contrast
+    """
+    if gate not in GATES:
+        raise AttentionInputError("unknown_gate", gate=gate, choices=", ".join(GATES))
+    x = as_matrix("X", X)
+    w1, w2 = as_matrix("W1", W1), as_matrix("W2", W2)
+    channels, pixels = x.shape
+    r = w1.shape[0]
+    if w1.shape[1] != channels:
+        raise AttentionInputError(
+            "weight_shape",
+            matrix="W1",
+            shape=shape_text(w1.shape),
+            expected=shape_text((r, channels)),
+            channels=channels,
+        )
+    if w2.shape != (channels, r):
+        raise AttentionInputError(
+            "weight_shape",
+            matrix="W2",
+            shape=shape_text(w2.shape),
+            expected=shape_text((channels, r)),
+            channels=channels,
+        )
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        squeezed = x.mean(axis=1)  # C
+        hidden_scores = w1 @ squeezed  # r
+        hidden = np.maximum(hidden_scores, 0.0)  # r
+        gate_scores = w2 @ hidden  # C
+        if gate == "sigmoid":
+            # σ(a) = 1 / (1 + e^(−a)), written per sign so e^(±a) never overflows
+            gates = np.where(
+                gate_scores >= 0,
+                1.0 / (1.0 + np.exp(-np.abs(gate_scores))),
+                np.exp(-np.abs(gate_scores)) / (1.0 + np.exp(-np.abs(gate_scores))),
+            )
+        else:
+            gates = softmax(gate_scores[:, None], axis=0)[:, 0]
+        output = gates[:, None] * x  # C × P
+    for name, array in (
+        ("z", squeezed),
+        ("W1 z", hidden_scores),
+        ("W2 h", gate_scores),
+        ("Y", output),
+    ):
+        grid = array.reshape(array.shape[0], -1)  # vectors as columns
+        bad = np.argwhere(~np.isfinite(grid))
+        if bad.size:
+            i, j = (int(v) for v in bad[0])
+            raise AttentionInputError("overflow", matrix=name, cell=(i, j), value=float(grid[i, j]))
+    gate_latex = (
+        r"\mathbf{s} = \sigma(\mathbf{W}_2\mathbf{h}) = "
+        r"\frac{1}{1 + e^{-\mathbf{W}_2\mathbf{h}}}"
+        if gate == "sigmoid"
+        else r"\mathbf{s} = \operatorname{softmax}(\mathbf{W}_2\mathbf{h})"
+    )
+    steps = (
+        Step(
+            "se_squeeze",
+            rf"\underbrace{{\mathbf{{z}}}}_{{{channels} \times 1}},\quad "
+            rf"z_c = \frac{{1}}{{{pixels}}}\sum_{{p=1}}^{{{pixels}}} X_{{c,p}}",
+            squeezed[:, None],
+            {"channels": channels, "pixels": pixels},
+        ),
+        Step(
+            "se_reduce",
+            rf"\underbrace{{\mathbf{{W}}_1\mathbf{{z}}}}_{{{r} \times 1}}",
+            hidden_scores[:, None],
+            {"r": r},
+        ),
+        Step(
+            "se_relu",
+            r"\mathbf{h} = \operatorname{ReLU}(\mathbf{W}_1\mathbf{z}) = "
+            r"\max(0, \mathbf{W}_1\mathbf{z})",
+            hidden[:, None],
+            {"r": r},
+        ),
+        Step(
+            "se_expand",
+            rf"\underbrace{{\mathbf{{W}}_2\mathbf{{h}}}}_{{{channels} \times 1}}",
+            gate_scores[:, None],
+            {"channels": channels},
+        ),
+        Step(f"se_gate_{gate}", gate_latex, gates[:, None], {"channels": channels}),
+        Step(
+            "se_scale",
+            rf"\underbrace{{\mathbf{{Y}}}}_{{{channels} \times {pixels}}} = "
+            r"\operatorname{diag}(\mathbf{s})\,\mathbf{X}",
+            output,
+            {"channels": channels, "pixels": pixels},
+        ),
+    )
+    return SqueezeExcitation(
+        feature_map=x,
+        squeezed=squeezed,
+        hidden_scores=hidden_scores,
+        hidden=hidden,
+        gate_scores=gate_scores,
+        gates=gates,
+        output=output,
+        gate=gate,
+        steps=steps,
+    )
