@@ -1,17 +1,23 @@
 """One editable matrix: an `st.data_editor` grid that keeps the learner's edits, can be reset
 (presets, random fill, resizing) and is validated on the server, cell by cell.
 
-State per matrix (`state_key`): the last content set by the app (`.base`) and a version
-number that is part of the editor's widget key. `st.data_editor` remembers edits as a delta
-against the data it was given, even when given new data of the same shape, so replacing the
-content means giving the editor a new key.
+This module owns its session keys; other modules and tests use the functions below
+(`set_matrix`, `matrix_values`, `transpose_matrix`, `editor_key`, `grid_columns`), never the
+keys. Per matrix (`state_key`): `.base` is the content the editor was given, `.version` is part
+of the editor's widget key (`st.data_editor` remembers edits as a delta against the data it was
+given, even when given new data of the same shape, so new content needs a new key), `.shape`
+and `.columns` are the grid last drawn. What the learner last saw is kept with
+`page_state.keep(state_key, ...)` at the largest size the grid ever had: shrinking a size and
+growing it back brings the hidden cells back ("−" then "+" is an undo), and the values survive a
+visit to another page, where Streamlit forgets the editor's own state.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -19,11 +25,13 @@ import streamlit as st
 
 from attention_core import fmt
 
+from . import page_state
 from .i18n import t
 
 # Entries are limited to a range a learner can read; the limit is checked here on the server,
 # since the editor's own min/max only hold in the browser.
 VALUE_LIMIT = 1000.0
+Session = MutableMapping[str, Any] | None
 
 
 @dataclass
@@ -39,36 +47,103 @@ class MatrixInput:
         return not self.problems
 
 
-def set_matrix(state_key: str, values: np.ndarray) -> None:
-    """Replace a matrix's content (preset, random fill, reset): the editor starts afresh."""
-    st.session_state[f"{state_key}.base"] = np.array(values, dtype=float)
-    st.session_state[f"{state_key}.shadow"] = np.array(values, dtype=float)
-    st.session_state.pop(f"{state_key}.columns", None)
-    st.session_state[f"{state_key}.version"] = st.session_state.get(f"{state_key}.version", 0) + 1
+def _state(session: Session) -> MutableMapping[str, Any]:
+    return st.session_state if session is None else session
 
 
-def current_values(state_key: str) -> np.ndarray | None:
-    """The matrix as the learner last saw it: the content set by the app plus their edits."""
-    base = st.session_state.get(f"{state_key}.base")
+def set_matrix(state_key: str, values: np.ndarray, session: Session = None) -> None:
+    """Replace a matrix's content (preset, random fill, reset, a shared address): the editor
+    starts afresh, and cells hidden by an earlier, larger size are forgotten."""
+    values = np.array(values, dtype=float, ndmin=2)
+    _new_content(state_key, values, values.shape, session)
+
+
+def matrix_values(state_key: str, session: Session = None) -> np.ndarray | None:
+    """The matrix as the learner last saw it, edits included, even while its grid is hidden
+    (None before it was first set)."""
+    state = _state(session)
+    base = state.get(f"{state_key}.base")
     if base is None:
         return None
-    columns = st.session_state.get(f"{state_key}.columns", [])
-    return apply_edits(base, columns, st.session_state.get(_editor_key(state_key)))
+    editor = state.get(editor_key(state_key, session))
+    if editor is not None:
+        return apply_edits(base, state.get(f"{state_key}.columns", []), editor)
+    rows, cols = state[f"{state_key}.shape"]
+    return np.array(page_state.kept(state_key, base, session), dtype=float)[:rows, :cols]
+
+
+def transpose_matrix(state_key: str, session: Session = None) -> None:
+    """Transpose the matrix, hidden cells included (a switch of layout)."""
+    if _state(session).get(f"{state_key}.base") is None:
+        return
+    full = _memory(state_key, session).T
+    rows, cols = _state(session)[f"{state_key}.shape"]
+    _new_content(state_key, full, (cols, rows), session)
+
+
+def editor_key(state_key: str, session: Session = None) -> str:
+    """The widget key of the matrix's `st.data_editor` in this run."""
+    return f"{state_key}.editor.{_state(session).get(f'{state_key}.version', 0)}"
+
+
+def grid_columns(state_key: str, session: Session = None) -> list[str]:
+    """The column labels of the grid last drawn (the editor reports edits by label)."""
+    return list(_state(session).get(f"{state_key}.columns", []))
 
 
 def restore_dropped_edits(state_key: str) -> None:
     """Give back the edits Streamlit dropped while the grid was not drawn.
 
     Streamlit forgets a widget's state on a run that does not draw it (another page, a hidden
-    parameter grid). Each grid keeps a plain copy of what the learner last saw (`.shadow`,
-    which survives); when the editor has lost its edits, that copy becomes the content.
+    parameter grid). The kept copy survives; when the editor has lost its edits, that copy
+    becomes the content.
     """
-    shadow = st.session_state.get(f"{state_key}.shadow")
-    base = st.session_state.get(f"{state_key}.base")
-    if (shadow is None or base is None or _editor_key(state_key) in st.session_state
-            or shadow.shape != base.shape or np.array_equal(shadow, base, equal_nan=True)):
+    state = st.session_state
+    base = state.get(f"{state_key}.base")
+    if base is None or editor_key(state_key) in state:
         return
-    set_matrix(state_key, shadow)
+    visible = matrix_values(state_key)
+    if visible.shape != base.shape or np.array_equal(visible, base, equal_nan=True):
+        return
+    _new_content(state_key, _memory(state_key), visible.shape)
+
+
+def _memory(state_key: str, session: Session = None) -> np.ndarray:
+    """Every kept cell, hidden ones included, with the visible part as the learner sees it."""
+    state = _state(session)
+    full = np.array(page_state.kept(state_key, state[f"{state_key}.base"], session), dtype=float)
+    visible = matrix_values(state_key, session)
+    full[:visible.shape[0], :visible.shape[1]] = visible
+    return full
+
+
+def _new_content(state_key: str, full: np.ndarray, shape: tuple[int, int],
+                 session: Session = None) -> None:
+    """`full[:shape]` becomes the editor's content under a new widget key; `full` is kept."""
+    state = _state(session)
+    full = np.array(full, dtype=float)
+    rows, cols = shape
+    state[f"{state_key}.base"] = full[:rows, :cols].copy()
+    state[f"{state_key}.shape"] = (rows, cols)
+    if f"{state_key}.columns" in state:
+        del state[f"{state_key}.columns"]
+    page_state.keep(state_key, full, session)
+    state[f"{state_key}.version"] = state.get(f"{state_key}.version", 0) + 1
+
+
+def _resize(state_key: str, shape: tuple[int, int], fill: float) -> None:
+    """Show `shape` of the matrix: cells hidden earlier come back, new ones are `fill`."""
+    full = _memory(state_key)
+    grown = np.full((max(shape[0], full.shape[0]), max(shape[1], full.shape[1])), fill)
+    grown[:full.shape[0], :full.shape[1]] = full
+    _new_content(state_key, grown, shape)
+
+
+def _keep_visible(state_key: str, values: np.ndarray) -> None:
+    """After the grid is drawn: what the learner sees goes into the kept copy."""
+    full = np.array(page_state.kept(state_key, values), dtype=float)
+    full[:values.shape[0], :values.shape[1]] = values
+    page_state.keep(state_key, full)
 
 
 def apply_edits(base: np.ndarray, columns: Sequence[str], editor_state: dict | None) -> np.ndarray:
@@ -86,9 +161,9 @@ def apply_edits(base: np.ndarray, columns: Sequence[str], editor_state: dict | N
     return values
 
 
-def resized(values: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """Keep the entries that still fit; new ones are 0."""
-    out = np.zeros(shape)
+def resized(values: np.ndarray, shape: tuple[int, int], fill: float = 0.0) -> np.ndarray:
+    """Keep the entries that still fit; new ones are `fill`."""
+    out = np.full(shape, fill)
     rows, cols = min(shape[0], values.shape[0]), min(shape[1], values.shape[1])
     out[:rows, :cols] = values[:rows, :cols]
     return out
@@ -96,39 +171,51 @@ def resized(values: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
 
 def matrix_editor(name: str, state_key: str, default: np.ndarray, row_labels: Sequence[str],
                   col_labels: Sequence[str], *, help: str | None = None,
-                  limit: float = VALUE_LIMIT) -> MatrixInput:
+                  limit: float = VALUE_LIMIT, checkbox: bool = False,
+                  fill: float = 0.0) -> MatrixInput:
     """Draw the grid for matrix `name` and return what the learner entered, checked.
 
     `default` is used the first time; afterwards the stored content is resized to the shape
-    the labels ask for (new cells 0), keeping the learner's edits, also across a visit to
-    another page.
+    the labels ask for (cells hidden by an earlier shrink come back, new ones are `fill`),
+    keeping the learner's edits, also across a visit to another page. `checkbox=True` draws
+    ticks (stored as 1.0 / 0.0, e.g. a per-cell mask) instead of numbers.
     """
     shape = (len(row_labels), len(col_labels))
     restore_dropped_edits(state_key)
     if f"{state_key}.base" not in st.session_state:
-        set_matrix(state_key, resized(np.asarray(default, dtype=float), shape))
+        set_matrix(state_key, resized(np.asarray(default, dtype=float), shape, fill))
     elif st.session_state[f"{state_key}.base"].shape != shape:
-        set_matrix(state_key, resized(current_values(state_key), shape))
+        _resize(state_key, shape, fill)
     base = st.session_state[f"{state_key}.base"]
     st.session_state[f"{state_key}.columns"] = list(col_labels)
-    frame = pd.DataFrame(base, index=list(row_labels), columns=list(col_labels))
-    # st.data_editor takes no `help`: it becomes the tooltip of every column header instead.
-    config = {label: st.column_config.NumberColumn(label, min_value=-limit, max_value=limit,
-                                                   format="%g", help=help)
-              for label in col_labels}
+    if checkbox:
+        frame = pd.DataFrame(base > 0.5, index=list(row_labels), columns=list(col_labels))
+        config = {label: st.column_config.CheckboxColumn(label, help=help)
+                  for label in col_labels}
+    else:
+        frame = pd.DataFrame(base, index=list(row_labels), columns=list(col_labels))
+        # st.data_editor takes no `help`: it becomes the tooltip of every column header.
+        config = {label: st.column_config.NumberColumn(label, min_value=-limit,
+                                                       max_value=limit, format="%g", help=help)
+                  for label in col_labels}
     try:
-        edited = st.data_editor(frame, key=_editor_key(state_key), column_config=config,
+        edited = st.data_editor(frame, key=editor_key(state_key), column_config=config,
                                 num_rows="fixed")
     except IndexError:
         # Only a crafted client can edit a row outside a fixed grid, which Streamlit fails to
         # apply: keep the edits that fit and give the grid a fresh start.
-        set_matrix(state_key, current_values(state_key))
+        _new_content(state_key, _memory(state_key), shape)
         st.rerun()
-    values = edited.to_numpy(dtype=float, na_value=np.nan)
+    if checkbox:
+        values = np.array([[1.0 if cell is True or cell == 1 else 0.0 for cell in row]
+                           for row in edited.to_numpy(dtype=object)]).reshape(edited.shape)
+    else:
+        values = edited.to_numpy(dtype=float, na_value=np.nan)
     if values.shape != shape:  # rows added or deleted by a crafted client: the grid is fixed
-        values = current_values(state_key)
-    st.session_state[f"{state_key}.shadow"] = values
-    return MatrixInput(name, values, check_matrix(name, values, row_labels, col_labels, limit))
+        values = matrix_values(state_key)
+    _keep_visible(state_key, values)
+    problems = [] if checkbox else check_matrix(name, values, row_labels, col_labels, limit)
+    return MatrixInput(name, values, problems)
 
 
 def check_matrix(name: str, values: np.ndarray, row_labels: Sequence[str],
@@ -144,10 +231,6 @@ def check_matrix(name: str, values: np.ndarray, row_labels: Sequence[str],
             problems.append(t("editor.cell_out_of_range", value=fmt(value, 10),
                               limit=fmt(limit), **cell))
     return problems
-
-
-def _editor_key(state_key: str) -> str:
-    return f"{state_key}.editor.{st.session_state.get(f'{state_key}.version', 0)}"
 
 
 def _as_float(value: object) -> float:

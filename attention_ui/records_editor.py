@@ -6,10 +6,12 @@ NAME_LIMIT characters are cut (and the message says so), numbers outside ±NUMBE
 dropped, keys that occur twice are reported (exact lookup then splits the weight between them).
 Names are shown as plain text everywhere: messages escape them with `escape_markdown`.
 
-State (`state_key`, e.g. "database.records"): `.base` holds the rows the app last set (a preset,
-a step of the guided story), `.version` is part of the editor's widget key (a new key makes
-the editor forget old edits), `.current` holds the rows as the learner last left them, so the
-table survives a visit to another page (Streamlit forgets a widget's edits when it is not drawn).
+State (`state_key`, e.g. "database.records"; this module owns these keys, others call
+`current_records` / `set_records`): `.base` holds the rows the app last set (a preset, a step of
+the guided story, a shared address), `.version` is part of the editor's widget key (a new key
+makes the editor forget old edits). The rows as the learner last left them are kept with
+`page_state.keep(state_key, rows)`, so the table survives a visit to another page (Streamlit
+forgets a widget's edits when it is not drawn).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import streamlit as st
 
 from attention_core import duplicate_keys, fmt
 
+from . import page_state
 from .i18n import current_language, t
 from .text import escape_markdown
 
@@ -53,21 +56,24 @@ class RecordsInput:
         return bool(self.records)
 
 
-def set_records(state_key: str, rows: Sequence[Row]) -> None:
-    """Replace the table's content (a preset or a story step): the editor starts afresh."""
+def set_records(state_key: str, rows: Sequence[Row], session: Any = None) -> None:
+    """Replace the table's content (a preset, a story step, a shared address): the editor
+    starts afresh."""
+    state = st.session_state if session is None else session
     rows = [tuple(row) for row in rows]
-    st.session_state[f"{state_key}.base"] = rows
-    st.session_state[f"{state_key}.current"] = rows
-    st.session_state[f"{state_key}.version"] = st.session_state.get(f"{state_key}.version", 0) + 1
+    state[f"{state_key}.base"] = rows
+    page_state.keep(state_key, rows, state)
+    state[f"{state_key}.version"] = state.get(f"{state_key}.version", 0) + 1
 
 
-def editor_key(state_key: str) -> str:
-    return f"{state_key}.editor.{st.session_state.get(f'{state_key}.version', 0)}"
+def editor_key(state_key: str, session: Any = None) -> str:
+    state = st.session_state if session is None else session
+    return f"{state_key}.editor.{state.get(f'{state_key}.version', 0)}"
 
 
-def current_records(state_key: str) -> list[Row] | None:
-    """The rows as the learner last left them (None before the table was first drawn)."""
-    return st.session_state.get(f"{state_key}.current")
+def current_records(state_key: str, session: Any = None) -> list[Row] | None:
+    """The rows as the learner last left them (None before the table was first set)."""
+    return page_state.kept(state_key, None, session)
 
 
 def records_editor(state_key: str, default: Sequence[Row], *, help: str | None = None
@@ -81,7 +87,7 @@ def records_editor(state_key: str, default: Sequence[Row], *, help: str | None =
         # `.current` has them: it becomes the new content.
         forgotten = (editor_key(state_key) not in st.session_state
                      or st.session_state.get(f"{state_key}.lang") != current_language())
-        current = st.session_state[f"{state_key}.current"]
+        current = current_records(state_key)
         if forgotten and current != st.session_state[f"{state_key}.base"]:
             set_records(state_key, current)
     st.session_state[f"{state_key}.lang"] = current_language()
@@ -108,10 +114,10 @@ def records_editor(state_key: str, default: Sequence[Row], *, help: str | None =
     except IndexError:
         # Only a crafted client can edit a row the table does not have, which Streamlit
         # fails to apply: start the table afresh from the rows as they were last seen.
-        set_records(state_key, st.session_state[f"{state_key}.current"])
+        set_records(state_key, current_records(state_key))
         st.rerun()
     rows = [_row(values) for values in edited[list(COLUMNS)].itertuples(index=False)]
-    st.session_state[f"{state_key}.current"] = rows
+    page_state.keep(state_key, rows)
     return check_records(rows, [_label(i, n) for n, i in enumerate(edited.index, start=1)])
 
 

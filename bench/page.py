@@ -34,6 +34,8 @@ sys.path.insert(0, str(REPO))  # run from anywhere
 from streamlit.runtime.pages_manager import PagesManager  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from attention_ui.matrix_editor import editor_key  # noqa: E402
+
 TARGET = 1.5
 REPEATS = 15
 SIZE_KEYS = ("d_q", "d_k", "d_v", "n", "m", "h")
@@ -80,8 +82,7 @@ def luong_page(big: bool) -> AppTest:
 
 
 def edit_q(at: AppTest, value: float) -> None:
-    version = at.session_state["luong.Q.version"]
-    at.session_state[f"luong.Q.editor.{version}"] = {
+    at.session_state[editor_key("luong.Q", at.session_state)] = {
         "edited_rows": {0: {"q1": value}}, "added_rows": [], "deleted_rows": []}
 
 

@@ -10,7 +10,8 @@ attention_ui/database/state.py holds the keys, presets, story and callbacks.
 Main session-state keys (for tests and the browser tour):
 - "database.records.editor.<version>": the records table (st.data_editor, columns "key",
   "value", "number"); <version> is st.session_state["database.records.version"].
-  "database.records.current": the rows as last seen, [(key, value, number or None), …].
+  `records_editor.current_records("database.records")`: the rows as last seen,
+  [(key, value, number or None), …].
 - "database.query": the query box (several queries separated by commas).
 - "database.similarity": "exact" | "ngram" | "edit".
 - "database.temperature": τ, one of view.TEMPERATURES (a select slider).

@@ -1,14 +1,9 @@
 """The Luong explorer's session state: settings, matrices, and the callbacks that change them.
 
-Widget keys (all prefixed "luong."; see pages/luong.py for the full list) hold the settings.
+Widget keys (all prefixed "luong."; see pages/luong.py for the full list) and their defaults
+are in DEFAULTS; `attention_ui.page_state` keeps them across pages and hidden widgets.
 Matrices are kept by `attention_ui.matrix_editor` under `luong.<name>` (name = Q, K, V, W,
 Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
-
-Streamlit forgets a widget's state when the widget is not drawn in a run: leaving the page, or
-hiding W while the score is dot, would lose the learner's settings and edits. So every run
-copies the settings to `luong.saved` (a plain key, which survives) and `restore` puts them back
-when their widgets reappear; the matrix editor does the same for each grid's values
-(`luong.<name>.shadow`).
 """
 
 from __future__ import annotations
@@ -16,18 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from attention_ui.matrix_editor import (
     MatrixInput,
     check_matrix,
-    current_values,
     matrix_editor,
+    matrix_values,
     resized,
-    restore_dropped_edits,
     set_matrix,
+    transpose_matrix,
 )
+from attention_ui.page_state import keep_widgets, kept, restore_widgets
 
 from .model import (
     DISPLAY_NAMES,
@@ -56,9 +51,12 @@ TAB = "luong.tab"
 _TAB_INDEX = "luong.tab.index"  # which tab is open, whatever the language of its label
 _CACHE = "luong.cache"
 SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
-SETTINGS = (PRESET, SEED, SCORE, LAYOUT, TEMPERATURE, MASK_KIND, MASK_LENGTH, FOLLOW_KEY,
-            FOLLOW_QUERY, *SIZE_KEYS.values())
-_SAVED = "luong.saved"
+_FIRST = PRESETS[DEFAULT_PRESET]
+# Every setting and its value on a first visit (the default preset's).
+DEFAULTS = {PRESET: DEFAULT_PRESET, SEED: DEFAULT_SEED, SCORE: _FIRST.score, LAYOUT: "column",
+            TEMPERATURE: _FIRST.temperature, MASK_KIND: _FIRST.mask,
+            MASK_LENGTH: _FIRST.mask_length, FOLLOW_KEY: 0, FOLLOW_QUERY: 0, _TAB_INDEX: 0,
+            **{key: getattr(_FIRST.sizes, name) for name, key in SIZE_KEYS.items()}}
 
 
 def matrix_key(name: str) -> str:
@@ -66,24 +64,15 @@ def matrix_key(name: str) -> str:
 
 
 def restore() -> None:
-    """First visit: load the default preset. Later: put back settings Streamlit forgot."""
-    saved = st.session_state.get(_SAVED)
-    if saved is None:
-        st.session_state[LAYOUT] = "column"
-        st.session_state[PRESET] = DEFAULT_PRESET
-        st.session_state[SEED] = DEFAULT_SEED
+    """Put back the settings Streamlit forgot; on a first visit, load the selected preset."""
+    restore_widgets(DEFAULTS)
+    if matrix_values(matrix_key("Q")) is None:
         load_preset()
-        remember()
-        return
-    for key, value in saved.items():
-        if key not in st.session_state:
-            st.session_state[key] = value
 
 
 def remember() -> None:
-    """Copy the settings to a plain key, which survives runs where their widgets are hidden."""
-    st.session_state[_SAVED] = {key: st.session_state[key] for key in SETTINGS
-                                if key in st.session_state}
+    """After the widgets are drawn: keep the settings (they survive runs that hide them)."""
+    keep_widgets(DEFAULTS)
 
 
 def open_tab(labels: list[str]) -> None:
@@ -147,9 +136,7 @@ def switch_layout() -> None:
     """Transpose Q, K, V and the per-cell mask so that their numbers follow the learner into
     the other layout (W, W_a, v_a mean the same in both layouts and stay)."""
     for name in (*INPUTS, "mask.cells"):
-        values = latest(name)
-        if values is not None:
-            _set(name, values.T)
+        transpose_matrix(matrix_key(name))
 
 
 def keep_dot_sizes() -> None:
@@ -167,18 +154,13 @@ def _set(name: str, values: np.ndarray) -> None:
 
 def latest(name: str) -> np.ndarray | None:
     """The matrix as the learner last saw it, edits included, even while its grid is hidden."""
-    key = matrix_key(name)
-    if _editor_key(key) in st.session_state:
-        return current_values(key)
-    shadow = st.session_state.get(f"{key}.shadow")
-    return shadow if shadow is not None else current_values(key)
+    return matrix_values(matrix_key(name))
 
 
 def query_and_keys() -> tuple[np.ndarray, np.ndarray] | None:
     """The learner's latest Q and K in column layout, for other pages (the gallery's live
     grid); None before the Luong page has been opened in this session."""
-    saved = st.session_state.get(_SAVED) or {}
-    layout = saved.get(LAYOUT, st.session_state.get(LAYOUT, "column"))
+    layout = kept(LAYOUT, st.session_state.get(LAYOUT, "column"))
     q, k = latest("Q"), latest("K")
     if q is None or k is None:
         return None
@@ -204,10 +186,6 @@ def learner_parameter(name: str, sizes: Sizes) -> np.ndarray | None:
     return None if check_matrix(DISPLAY_NAMES[name], values, rows, cols) else values
 
 
-def _editor_key(key: str) -> str:
-    return f"{key}.editor.{st.session_state.get(f'{key}.version', 0)}"
-
-
 def _mask_shape(sizes: Sizes, layout: str) -> tuple[int, int]:
     m, n = column_shape("mask", sizes)
     return (m, n) if layout == "column" else (n, m)
@@ -217,27 +195,10 @@ def mask_cells(sizes: Sizes, layout: str, row_labels: Sequence[str],
                col_labels: Sequence[str], *, help: str | None = None) -> np.ndarray:
     """A grid of checkboxes shaped like the scores: ticked = this key may be attended.
 
-    Stored like a matrix (1.0 / 0.0) so that resizing and transposing work the same way;
-    new cells are ticked, so growing the grid hides nothing.
+    The matrix editor keeps it like any matrix (1.0 / 0.0), so resizing and transposing work
+    the same way; new cells are ticked, so growing the grid hides nothing.
     """
-    key = matrix_key("mask.cells")
-    restore_dropped_edits(key)
-    shape = _mask_shape(sizes, layout)
-    base = st.session_state.get(f"{key}.base")
-    if base is None or base.shape != shape:
-        grown = np.ones(shape)
-        if base is not None:
-            old = latest("mask.cells")
-            rows, cols = min(shape[0], old.shape[0]), min(shape[1], old.shape[1])
-            grown[:rows, :cols] = old[:rows, :cols]
-        set_matrix(key, grown)
-        base = st.session_state[f"{key}.base"]
-    st.session_state[f"{key}.columns"] = list(col_labels)
-    frame = pd.DataFrame(base > 0.5, index=list(row_labels), columns=list(col_labels))
-    config = {label: st.column_config.CheckboxColumn(label, help=help) for label in col_labels}
-    edited = st.data_editor(frame, key=_editor_key(key), column_config=config,
-                            num_rows="fixed")
-    values = np.array([[cell is True or cell == 1 for cell in row]
-                       for row in edited.to_numpy(dtype=object)], dtype=bool)
-    st.session_state[f"{key}.shadow"] = values.astype(float)
-    return values
+    entered = matrix_editor(DISPLAY_NAMES["mask"], matrix_key("mask.cells"),
+                            np.ones(_mask_shape(sizes, layout)), row_labels, col_labels,
+                            help=help, checkbox=True, fill=1.0)
+    return entered.values > 0.5

@@ -29,7 +29,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import MESSAGES
+from attention_ui import matrix_editor
 from attention_ui.i18n import catalog
+from attention_ui.matrix_editor import matrix_values
+from attention_ui.records_editor import current_records
 from tests.conftest import APP
 
 EN = catalog("en")
@@ -45,7 +48,7 @@ def en(key: str, **params: Any) -> str:
 # --- How a learner's actions reach the app --------------------------------------------------
 
 def editor_key(at: AppTest, state_key: str) -> str:
-    return f"{state_key}.editor.{at.session_state[f'{state_key}.version']}"
+    return matrix_editor.editor_key(state_key, at.session_state)
 
 
 def edit_grid(at: AppTest, state_key: str, row: int, column: str, value: Any) -> None:
@@ -108,7 +111,7 @@ def click(key: str) -> Callable[[AppTest], None]:
 
 def delete_every_record(at: AppTest) -> None:
     delete_rows(at, "database.records", list(range(len(
-        at.session_state["database.records.current"]))))
+        current_records("database.records", at.session_state)))))
 
 
 def nothing(at: AppTest) -> None:
@@ -124,22 +127,22 @@ class Prior:
 
 
 def _shadow(at: AppTest, key: str, row: int, col: int) -> float:
-    return float(at.session_state[key][row, col])
+    return float(matrix_values(key, at.session_state)[row, col])
 
 
 PRIOR_EDITS: dict[str, Prior] = {
     # K's cell (1, k1) set to 7 (column layout: K's rows are its entries, its columns k1…km).
     "luong": Prior(grid("luong.K", 0, "k1", 7.0),
-                   lambda at: _shadow(at, "luong.K.shadow", 0, 0) == 7.0),
+                   lambda at: _shadow(at, "luong.K", 0, 0) == 7.0),
     # The first record's first name changed.
     "database.records": Prior(grid("database.records", 0, "value", "Astrid"),
-                              lambda at: at.session_state["database.records.current"][0][1]
+                              lambda at: current_records("database.records", at.session_state)[0][1]
                               == "Astrid"),
     "database.query": Prior(set_widget(database__query="Smola"),
                             lambda at: at.text_input(key="database.query").value == "Smola"),
     # The third value's y set to 2.5.
     "gallery.values": Prior(grid("gallery.values", 2, "y", 2.5),
-                            lambda at: _shadow(at, "gallery.values.shadow", 2, 1) == 2.5),
+                            lambda at: _shadow(at, "gallery.values", 2, 1) == 2.5),
     "gallery.query": Prior(set_widget(gallery__q1=0.5),
                            lambda at: at.slider(key="gallery.q1").value == 0.5),
     "home": Prior(set_widget(home__q1=1.0), lambda at: at.slider(key="home.q1").value == 1.0),

@@ -12,7 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import fmt, lookup, lookup_many
-from attention_ui.records_editor import D2L_RECORDS
+from attention_ui.records_editor import D2L_RECORDS, current_records
+from attention_ui.records_editor import editor_key as records_editor_key
 from tests.conftest import open_app_page
 from tests.plotly_json import figures
 
@@ -27,7 +28,7 @@ def at() -> AppTest:
 
 
 def editor_key(at: AppTest) -> str:
-    return f"database.records.editor.{at.session_state['database.records.version']}"
+    return records_editor_key("database.records", at.session_state)
 
 
 def edit_table(at: AppTest, edited=None, added=None, deleted=None) -> AppTest:
@@ -195,7 +196,7 @@ def test_japanese_interface_and_names(at):
     assert not at.exception
     assert at.title[0].value == "データベース検索"
     assert "**山田 → 太郎**" in texts(at.success)
-    records = [tuple(r) for r in at.session_state["database.records.current"]]
+    records = [tuple(r) for r in current_records("database.records", at.session_state)]
     np.testing.assert_allclose(bar_weights(at), lookup(records, "山田", "ngram", 0.1).weights)
 
 
@@ -204,5 +205,5 @@ def test_table_edits_survive_a_visit_to_another_page(at):
     at.switch_page("pages/home.py").run()
     at.switch_page("pages/database.py").run()
     assert not at.exception
-    assert [tuple(r) for r in at.session_state["database.records.current"]] == WITHOUT_LI
+    assert [tuple(r) for r in current_records("database.records", at.session_state)] == WITHOUT_LI
     assert "No valid answer" in texts(at.warning)

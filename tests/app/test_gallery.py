@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, lookup_many
+from attention_ui.matrix_editor import editor_key, matrix_values, set_matrix
 from attention_ui.records_editor import D2L_RECORDS
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
@@ -72,8 +73,7 @@ def test_divide_by_sum_with_a_negative_score_gives_a_message_not_a_traceback(at)
 
 
 def test_editing_a_value_moves_the_output(at):
-    version = at.session_state["gallery.values.version"]
-    at.session_state[f"gallery.values.editor.{version}"] = {
+    at.session_state[editor_key("gallery.values", at.session_state)] = {
         "edited_rows": {0: {"x": -1.0}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception
@@ -83,8 +83,7 @@ def test_editing_a_value_moves_the_output(at):
 
 
 def test_a_cleared_value_cell_is_named(at):
-    version = at.session_state["gallery.values.version"]
-    at.session_state[f"gallery.values.editor.{version}"] = {
+    at.session_state[editor_key("gallery.values", at.session_state)] = {
         "edited_rows": {1: {"y": None}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception
@@ -107,8 +106,7 @@ def test_a_preset_of_the_same_size_replaces_the_values(at):
 
 
 def test_negative_cone_weight_is_flagged(at):
-    version = at.session_state["gallery.cone.version"]
-    at.session_state[f"gallery.cone.editor.{version}"] = {
+    at.session_state[editor_key("gallery.cone", at.session_state)] = {
         "edited_rows": {0: {"v1": -3.0}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception
@@ -126,8 +124,8 @@ def test_identity_sanity_check_grid(at):
 def test_live_grid_uses_the_luong_pages_q_and_k_when_present(at):
     Q = np.array([[1.0, -1.0], [0.5, 2.0]])
     K = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, -1.0]])
-    at.session_state["luong.Q.base"] = Q
-    at.session_state["luong.K.base"] = K
+    set_matrix("luong.Q", Q, at.session_state)
+    set_matrix("luong.K", K, at.session_state)
     at.run()
     assert not at.exception
     grid = chart(at, "gallery.chart.grid")
@@ -145,13 +143,12 @@ def test_live_grid_follows_an_edit_made_on_the_luong_page(layout):
     at = AppTest.from_file(str(APP), default_timeout=30).run()
     at.switch_page("pages/luong.py").run()
     at.radio(key="luong.layout").set_value(layout).run()
-    version = at.session_state["luong.Q.version"]
     cell = {0: {"q1": 3.0}} if layout == "column" else {0: {"1": 3.0}}
-    at.session_state[f"luong.Q.editor.{version}"] = {
+    at.session_state[editor_key("luong.Q", at.session_state)] = {
         "edited_rows": cell, "added_rows": [], "deleted_rows": []}
     at.run()
-    Q = np.array(at.session_state["luong.Q.shadow"], dtype=float)
-    K = np.array(at.session_state["luong.K.shadow"], dtype=float)
+    Q = matrix_values("luong.Q", at.session_state)
+    K = matrix_values("luong.K", at.session_state)
     assert Q[0, 0] == 3.0
     if layout == "row":
         Q, K = Q.T, K.T

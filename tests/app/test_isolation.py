@@ -11,20 +11,31 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from attention_ui.matrix_editor import matrix_values
+from attention_ui.records_editor import current_records
 from tests.app.test_bad_inputs import PRIOR_EDITS, Prior, grid, set_widget
 from tests.conftest import APP
+
+
+def records(at: AppTest) -> list:
+    return current_records("database.records", at.session_state)
+
+
+def values(at: AppTest, page: str):
+    return matrix_values({"luong": "luong.K", "gallery": "gallery.values"}[page], at.session_state)
+
 
 # Per page: the edit session A makes, and a different edit of the same thing by session B.
 EDITS: dict[str, tuple[Prior, Prior]] = {
     "luong": (PRIOR_EDITS["luong"],
               Prior(grid("luong.K", 0, "k1", -4.0),
-                    lambda at: float(at.session_state["luong.K.shadow"][0, 0]) == -4.0)),
+                    lambda at: float(values(at, "luong")[0, 0]) == -4.0)),
     "database": (PRIOR_EDITS["database.records"],
                  Prior(grid("database.records", 0, "value", "Bea"),
-                       lambda at: at.session_state["database.records.current"][0][1] == "Bea")),
+                       lambda at: records(at)[0][1] == "Bea")),
     "gallery": (PRIOR_EDITS["gallery.values"],
                 Prior(grid("gallery.values", 2, "y", -1.5),
-                      lambda at: float(at.session_state["gallery.values.shadow"][2, 1]) == -1.5)),
+                      lambda at: float(values(at, "gallery")[2, 1]) == -1.5)),
     "home": (PRIOR_EDITS["home"],
              Prior(set_widget(home__q1=-2.0), lambda at: at.slider(key="home.q1").value == -2.0)),
 }

@@ -14,7 +14,8 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Widget
 
 from attention_ui.i18n import LANGUAGES, catalog
-from attention_ui.matrix_editor import apply_edits
+from attention_ui.matrix_editor import grid_columns, matrix_values
+from attention_ui.records_editor import current_records
 from tests.conftest import APP
 
 PAGES = {"home": "pages/home.py", "luong": "pages/luong.py", "database": "pages/database.py",
@@ -167,8 +168,8 @@ def test_switching_language_keeps_what_the_learner_changed(name):
     assert keyed_widget_values(at) == before
     for editor, state in edited.items():
         state_key = editor.rsplit(".editor.", 1)[0]
-        if f"{state_key}.current" in at.session_state:  # the records table keeps a copy
-            assert at.session_state[f"{state_key}.current"][0][1] == "Edited"
+        if state_key == "database.records":  # the records table keeps a copy
+            assert current_records(state_key, at.session_state)[0][1] == "Edited"
         else:
             assert at.session_state[editor]["edited_rows"] == state["edited_rows"]
 
@@ -176,8 +177,8 @@ def test_switching_language_keeps_what_the_learner_changed(name):
 def _an_edit(at: AppTest, editor: str) -> dict[str, Any]:
     """A change to the first row: a number in a matrix, a value's text in the records table."""
     state_key = editor.rsplit(".editor.", 1)[0]
-    if f"{state_key}.columns" in at.session_state:
-        return {at.session_state[f"{state_key}.columns"][0]: 7.25}
+    if grid_columns(state_key, at.session_state):
+        return {grid_columns(state_key, at.session_state)[0]: 7.25}
     return {"value": "Edited"}
 
 
@@ -189,15 +190,14 @@ def test_a_matrix_edit_survives_the_switch_in_what_the_page_computes():
     assert editors, "the Luong page draws its matrices with the matrix editor"
     editor = sorted(editors)[0]
     state_key = editor.rsplit(".editor.", 1)[0]
-    column = at.session_state[f"{state_key}.columns"][0]
+    column = grid_columns(state_key, at.session_state)[0]
     at.session_state[editor] = {"edited_rows": {0: {column: 7.25}}, "added_rows": [],
                                 "deleted_rows": []}
     at.run()
     charts_en = [c.proto.spec for c in at.get("plotly_chart")]
     at.sidebar.radio(key="lang.switch").set_value("ja").run()
     assert not at.exception
-    values = apply_edits(at.session_state[f"{state_key}.base"],
-                         at.session_state[f"{state_key}.columns"], at.session_state[editor])
+    values = matrix_values(state_key, at.session_state)
     assert values[0, 0] == 7.25
     charts_ja = [c.proto.spec for c in at.get("plotly_chart")]
     assert len(charts_ja) == len(charts_en)

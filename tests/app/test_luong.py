@@ -14,6 +14,7 @@ from attention_core import SCORES, attention, fmt
 from attention_ui.i18n import catalog
 from attention_ui.luong.model import Sizes, causal_mask, default_parameters, padding_mask
 from attention_ui.luong.presets import PRESETS, random_matrices
+from attention_ui.matrix_editor import editor_key
 from tests.conftest import open_app_page
 from tests.plotly_json import chart
 
@@ -41,8 +42,7 @@ def assert_shows(app: AppTest, expected) -> None:
 
 def edit(app: AppTest, name: str, changes: dict) -> None:
     """Simulate typing into grid `name`: {row position: {column label: value}}."""
-    version = app.session_state[f"luong.{name}.version"]
-    app.session_state[f"luong.{name}.editor.{version}"] = {
+    app.session_state[editor_key(f"luong.{name}", app.session_state)] = {
         "edited_rows": changes, "added_rows": [], "deleted_rows": []}
 
 
