@@ -1,0 +1,17 @@
+"""Server settings the capacity figures rely on (.streamlit/config.toml, as Streamlit reads it)."""
+
+from streamlit import config
+
+from tests.conftest import REPO
+
+
+def test_streamlit_reads_no_forced_full_gc_after_each_run(monkeypatch):
+    """runner.postScriptGC is a hidden option (`streamlit config show` omits it): a typo in its
+    name would be ignored, and every run would pay a full collection again (bench/load.py gc)."""
+    monkeypatch.chdir(REPO)
+    config.get_config_options(force_reparse=True)
+    try:
+        assert config.get_option("runner.postScriptGC") is False
+        assert config.is_manually_set("runner.postScriptGC")
+    finally:
+        config.get_config_options(force_reparse=True)
