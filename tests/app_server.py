@@ -20,9 +20,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_app(python: str = sys.executable, cwd: Path = REPO, env: dict[str, str] | None = None,
-              extra_args: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
-    """Start `streamlit run app.py` and wait until it is healthy; returns (process, url).
+def start_app(
+    python: str = sys.executable,
+    cwd: Path = REPO,
+    env: dict[str, str] | None = None,
+    extra_args: tuple[str, ...] = (),
+    script: str = "app.py",
+    script_args: tuple[str, ...] = (),
+) -> tuple[subprocess.Popen, str]:
+    """Start `streamlit run app.py` (or another `script`, relative to `cwd`, with `script_args`
+    after `--`) and wait until it is healthy; returns (process, url).
 
     The server's output goes to a temporary file, not a pipe: nobody reads a pipe while the
     server runs, and a full one would block it.
@@ -30,11 +37,30 @@ def start_app(python: str = sys.executable, cwd: Path = REPO, env: dict[str, str
     port = free_port()
     log = tempfile.TemporaryFile()  # noqa: SIM115 (kept with the process)
     process = subprocess.Popen(
-        [python, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-         *extra_args],
-        cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        [
+            python,
+            "-m",
+            "streamlit",
+            "run",
+            script,
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+            *extra_args,
+            *(("--", *script_args) if script_args else ()),
+        ],
+        cwd=cwd,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     process.log = log  # read by server_log()
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
