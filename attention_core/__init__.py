@@ -4,6 +4,7 @@
 
     r = attention(Q, K, V, score="scaled_dot")   # r.scores, r.weights, r.output, r.steps
     res = lookup([("Zhang", "Aston"), ("Lipton", "Zachary")], "Li")   # res.weights, res.best
+    nw = nadaraya_watson([0.5], [0.0, 1.0], [2.0, 4.0])   # nw.weights, nw.prediction
 
 No Streamlit and no Plotly in here: the app draws what this package computes.
 """
@@ -37,6 +38,17 @@ from .lookup import (
                         similarity_score,
 )
 from .normalize import normalize_by_sum, softmax
+from .regression import (
+    KERNEL_LATEX,
+    KERNELS,
+    NW_STEP_TEXT,
+    LeaveOneOut,
+    NadarayaWatsonResult,
+    RegressionStep,
+    bandwidth_range,
+    leave_one_out,
+    nadaraya_watson,
+)
 from .search import (
     MAX_LEARNING_RATE,
     MAX_SEARCH_STEPS,
@@ -54,11 +66,14 @@ __all__ = [
                         "DEFAULT_SIMILARITY",
                         "GATES",
                         "GRADIENT_SCORES",
+                        "KERNELS",
+                        "KERNEL_LATEX",
                         "LAYOUTS",
                         "MAX_LEARNING_RATE",
                         "MAX_SEARCH_STEPS",
                         "MESSAGES",
                         "NORMALIZATIONS",
+                        "NW_STEP_TEXT",
                         "SCORES",
                         "SIMILARITIES",
                         "SIMILARITY_LATEX",
@@ -67,15 +82,19 @@ __all__ = [
                         "AttentionResult",
                         "Cone",
                         "HardLookup",
+                        "LeaveOneOut",
                         "LookupResult",
                         "LookupTable",
+                        "NadarayaWatsonResult",
                         "QueryGradient",
                         "Record",
+                        "RegressionStep",
                         "SearchPath",
                         "SqueezeExcitation",
                         "Step",
                         "WeightCases",
                         "attention",
+                        "bandwidth_range",
                         "combine",
                         "cone",
                         "cone_polygon",
@@ -87,9 +106,11 @@ __all__ = [
                         "hard_lookup",
                         "in_cone",
                         "in_hull",
+                        "leave_one_out",
                         "letter_pair_vectors",
                         "lookup",
                         "lookup_many",
+                        "nadaraya_watson",
                         "normalize_by_sum",
                         "plane_projection",
                         "query_gradient",

@@ -56,6 +56,17 @@ MESSAGES: dict[str, str] = {
     "weight_shape": "{matrix} has shape {shape}, but with C = {channels} channel(s) it needs "
     "shape {expected}.",
     "unknown_gate": "Unknown gate {gate!r}: choose one of {choices}.",
+    # Nadaraya–Watson regression (attention_core/regression.py): data are 1-D lists of numbers.
+    "empty_data": "{vector} is empty: it needs at least one number.",
+    "data_not_numeric": "{vector}, entry {index}: {value!r} is not a number.",
+    "data_not_finite": "{vector}, entry {index}: {value} is not a finite number (NaN and "
+    "±infinity cannot be used).",
+    "data_ndim": "{vector} must be a list of numbers (1-D), but it has {ndim} dimension(s).",
+    "data_length_mismatch": "x_train has {n_x} number(s) but y_train has {n_y}: each training "
+    "point needs one x and one y.",
+    "unknown_kernel": "Unknown kernel {kernel!r}: choose one of {choices}.",
+    "bad_bandwidth": "The bandwidth σ must be a positive finite number, not {value}.",
+    "loo_too_few": "Leave-one-out needs at least 2 training points, but there are {count}.",
 }
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from attention_core import MESSAGES, STEP_TEXT, AttentionInputError, Step
+from attention_core import MESSAGES, NW_STEP_TEXT, STEP_TEXT, AttentionInputError, Step
 
 from .text import escape_markdown
 
@@ -165,6 +165,6 @@ def engine_keys() -> set[str]:
     """The keys a non-English catalog must have to translate every engine error and step
     (the optional `engine.value.*` translations of English parameter values come on top)."""
     keys = {f"engine.error.{code}" for code in MESSAGES}
-    for step_key in STEP_TEXT:
+    for step_key in (*STEP_TEXT, *NW_STEP_TEXT):
         keys |= {f"engine.step.{step_key}.title", f"engine.step.{step_key}.sentence"}
     return keys

@@ -18,8 +18,10 @@ from attention_core import (
     AttentionInputError,
     attention,
     gradient_search,
+    leave_one_out,
     lookup,
     lookup_many,
+    nadaraya_watson,
     squeeze_excitation,
 )
 
@@ -200,6 +202,24 @@ CASES = [
          "weight_shape", "W1 has shape 1 × 3", "C = 2", "1 × 2", matrix="W1"),
     case("se-unknown-gate", lambda: squeeze_excitation([[1.0]], [[1.0]], [[1.0]], gate="relu"),
          "unknown_gate", "'relu'", "sigmoid, softmax"),
+    # Nadaraya–Watson regression (more in tests/core/test_regression.py)
+    case("nw-empty", lambda: nadaraya_watson([0.0], [], []), "empty_data", "x_train is empty"),
+    case("nw-text", lambda: nadaraya_watson([0.0], [1.0], ["a"]), "data_not_numeric",
+         "y_train, entry 1"),
+    case("nw-nan", lambda: nadaraya_watson([NAN], [1.0], [2.0]), "data_not_finite",
+         "x_query, entry 1"),
+    case("nw-matrix", lambda: nadaraya_watson([[0.0]], [1.0], [2.0]), "data_ndim",
+         "x_query must be a list of numbers"),
+    case("nw-lengths", lambda: nadaraya_watson([0.0], [1.0], [2.0, 3.0]),
+         "data_length_mismatch", "x_train has 1", "y_train has 2"),
+    case("nw-kernel", lambda: nadaraya_watson([0.0], [1.0], [2.0], "cosine"), "unknown_kernel",
+         "'cosine'"),
+    case("nw-sigma", lambda: nadaraya_watson([0.0], [1.0], [2.0], bandwidth=0), "bad_bandwidth",
+         "not 0"),
+    case("nw-overflow", lambda: nadaraya_watson([1e300], [-1e300], [2.0], bandwidth=1e-10),
+         "overflow", "u², row 1, column 1", matrix="u²", cell=(0, 0)),
+    case("nw-loo-one-point", lambda: leave_one_out([1.0], [2.0]), "loo_too_few",
+         "there are 1"),
 ]
 
 

@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 
 from attention_core import (
+    KERNELS,
     MESSAGES,
+    NW_STEP_TEXT,
     SCORES,
     SIMILARITIES,
     STEP_TEXT,
@@ -22,8 +24,10 @@ from attention_core import (
     attention,
     explain_similarity,
     gradient_search,
+    leave_one_out,
     lookup,
     lookup_many,
+    nadaraya_watson,
     similarity_score,
     squeeze_excitation,
 )
@@ -266,12 +270,22 @@ REAL_ERRORS: list[tuple[str, Callable[[], object]]] = [
     ("bad_steps", lambda: gradient_search([0.0, 0.0], K3, 0, steps=0)),
     ("weight_shape", lambda: squeeze_excitation([[1.0], [2.0]], [[1.0]], [[1.0], [1.0]])),
     ("unknown_gate", lambda: squeeze_excitation([[1.0]], [[1.0]], [[1.0]], gate=USER_TEXT)),
+    ("empty_data", lambda: nadaraya_watson([0.0], [], [])),
+    ("data_not_numeric", lambda: nadaraya_watson([0.0], [1.0], [USER_TEXT])),
+    ("data_not_finite", lambda: nadaraya_watson([0.0], [float("nan")], [1.0])),
+    ("data_ndim", lambda: nadaraya_watson([[0.0]], [1.0], [1.0])),
+    ("data_length_mismatch", lambda: nadaraya_watson([0.0], [1.0, 2.0], [1.0])),
+    ("unknown_kernel", lambda: nadaraya_watson([0.0], [1.0], [1.0], "soundex")),
+    ("bad_bandwidth", lambda: nadaraya_watson([0.0], [1.0], [1.0], bandwidth=-1.0)),
+    ("overflow", lambda: nadaraya_watson([1e300], [-1e300], [1.0], bandwidth=1e-10)),
+    ("loo_too_few", lambda: leave_one_out([1.0], [1.0])),
 ]
 
 # Words Japanese messages may keep in Latin letters: names of matrices, functions and options.
 KEPT_IN_LATIN = {"NaN", "nan", "inf", "True", "False", "None", "tanh", "exp", "softmax", "sum",
                  "column", "row", "dot", "scaled", "general", "concat", "location", "exact",
-                 "ngram", "edit", "yes", "three", "diagonal", "max", "soundex", "sigmoid"}
+                 "ngram", "edit", "yes", "three", "diagonal", "max", "soundex", "sigmoid",
+                 "train", "query", "LOO", *KERNELS}  # x_train, y_train, x_query: engine names
 
 
 def test_every_error_code_is_raised_somewhere_in_the_table():
@@ -384,3 +398,22 @@ def test_engine_messages_name_score_functions_as_the_luong_page_does():
     for score in SCORES:  # the engine passes 'scaled dot' for scaled_dot
         engine_name = ja[f"engine.value.score.{score.replace('_', ' ')}"]
         assert engine_name == ja[f"luong.score_name.{score}"]
+
+
+def nadaraya_watson_steps():
+    return [step for kernel in KERNELS
+            for step in nadaraya_watson([0.0, 5.0], [0.0, 1.0], [1.0, 2.0], kernel, 0.5).steps]
+
+
+def test_the_regression_step_runs_cover_every_regression_step_text():
+    assert {step.key for step in nadaraya_watson_steps()} == set(NW_STEP_TEXT)
+
+
+@pytest.mark.parametrize("step", nadaraya_watson_steps(), ids=lambda s: s.key)
+def test_every_regression_step_reads_in_japanese_with_its_numbers(step):
+    title, sentence = step_title(step, "ja"), step_sentence(step, "ja")
+    assert JAPANESE.search(title) and JAPANESE.search(sentence)
+    for value in step.params.values():
+        assert str(value) in sentence
+    assert step_title(step, "en") == step.title
+    assert step_sentence(step, "en") == step.sentence

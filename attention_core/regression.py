@@ -1,0 +1,490 @@
+"""Nadaraya–Watson kernel regression: attention pooling with scalar queries, keys and values.
+
+Implements d2l's next section ("Attention Pooling by Similarity"): the keys are the positions
+xᵢ of observed data, the values their yᵢ, and a query x* asks for a prediction there:
+
+    αᵢ(x*) = κ((x* − xᵢ)/σ) / Σⱼ κ((x* − xⱼ)/σ),      ŷ(x*) = Σᵢ αᵢ(x*) yᵢ
+
+with d2l's kernels κ: Gaussian exp(−u²/2), boxcar 1[|u| < 1], constant 1 and Epanechnikov
+max(0, 1 − |u|), and a bandwidth σ > 0. A query that no training point reaches (Σⱼ κ = 0, which
+boxcar and Epanechnikov allow) has no prediction: its weights are all 0 and its ŷ is NaN.
+
+The Gaussian is computed as the softmax of the scores −u²/2 (subtract each query's largest
+score before exp), which gives the same weights but never 0/0: σ → 0 tends to a nearest-
+neighbour lookup instead of underflowing. That is also the lesson: σ plays the temperature.
+
+Shapes: n queries, m training points; every matrix is n × m (one query per row, as d2l draws
+the weights), sums and predictions are n × 1 in the steps.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from numbers import Real
+from typing import Any
+
+import numpy as np
+
+from .attention import Step
+from .errors import AttentionInputError
+from .formatting import fmt, operand, product_sum, subscript
+
+KERNELS = ("gaussian", "boxcar", "constant", "epanechnikov")
+# κ(u) in LaTeX, as d2l writes each kernel.
+KERNEL_LATEX: dict[str, str] = {
+    "gaussian": r"\kappa(u) = \exp\!\left(-\tfrac{u^2}{2}\right)",
+    "boxcar": r"\kappa(u) = \begin{cases} 1 & |u| < 1 \\ 0 & \text{otherwise} \end{cases}",
+    "constant": r"\kappa(u) = 1",
+    "epanechnikov": r"\kappa(u) = \max(0,\ 1 - |u|)",
+}
+
+# English title and one plain sentence per step, keyed by `Step.key`; the UI translates by key.
+NW_STEP_TEXT: dict[str, tuple[str, str]] = {
+    "nw_differences": (
+        "Differences: every query against every training point",
+        "d = x* − xᵢ: how far query x* lies from training point xᵢ "
+        "({n} queries × {m} training points).",
+    ),
+    "nw_scaled": (
+        "Divide by the bandwidth σ",
+        "u = d / σ with σ = {sigma}: distances measured in bandwidths, so σ decides "
+        "what counts as near.",
+    ),
+    "nw_scores": (
+        "Gaussian scores −u²/2",
+        "The Gaussian kernel is exp(−u²/2), so its weights are the softmax of the "
+        "scores −u²/2 = −d²/(2σ²): σ² plays the role of the temperature.",
+    ),
+    "nw_shifted": (
+        "Subtract each query's largest score",
+        "This changes no weight (the factor cancels) but keeps exp() from "
+        "underflowing: the nearest training point gets 0.",
+    ),
+    "nw_exponentials": (
+        "Exponentiate",
+        "exp() gives each training point a positive kernel value; the nearest gets 1.",
+    ),
+    "nw_kernel": (
+        "Apply the kernel κ(u)",
+        "Each training point gets the kernel value κ(u) of its scaled distance: near points "
+        "count, far points count less or not at all.",
+    ),
+    "nw_sums": (
+        "Sum over the training points",
+        "One total per query: the denominator that makes its weights sum to 1. A total "
+        "of 0 means no training point reaches that query.",
+    ),
+    "nw_weights": (
+        "Weights: divide by the sum",
+        "Each query's weights are non-negative and sum to 1; a query that no "
+        "training point reaches keeps weights 0.",
+    ),
+    "nw_prediction": (
+        "Prediction: weighted mean of the y values",
+        "ŷ(x*) = Σᵢ αᵢ yᵢ, a mix of the observed yᵢ; a query with no weights has no prediction.",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class RegressionStep(Step):
+    """A step of `nadaraya_watson`; its English text comes from NW_STEP_TEXT."""
+
+    @property
+    def title(self) -> str:
+        return NW_STEP_TEXT[self.key][0]
+
+    @property
+    def sentence(self) -> str:
+        return NW_STEP_TEXT[self.key][1].format(**self.params)
+
+
+@dataclass(frozen=True)
+class NadarayaWatsonResult:
+    """Weights, predictions and the ordered steps of one Nadaraya–Watson regression.
+
+    `layout` is "row" (one query per row) so the app's step display reads it like an
+    `AttentionResult` in row layout.
+    """
+
+    x_query: np.ndarray  # n
+    x_train: np.ndarray  # m
+    y_train: np.ndarray  # m
+    kernel: str
+    bandwidth: float
+    weights: np.ndarray  # n × m; each row sums to 1, or is all 0 where nothing is reached
+    prediction: np.ndarray  # n; NaN where no training point is reached
+    sums: np.ndarray  # n; Σⱼ κ for each query (for the Gaussian: of exp(score − max))
+    steps: tuple[Step, ...]
+    layout: str = "row"
+
+    @property
+    def reached(self) -> np.ndarray:
+        """n booleans: True where some training point reaches the query (a prediction exists)."""
+        return self.sums > 0
+
+    def step(self, key: str) -> Step:
+        """The step called `key` (e.g. 'nw_weights'); KeyError if this run has none."""
+        for step in self.steps:
+            if step.key == key:
+                return step
+        raise KeyError(key)
+
+
+@dataclass(frozen=True)
+class LeaveOneOut:
+    """Leave-one-out error of Nadaraya–Watson against the bandwidth.
+
+    For each σ, every training point is predicted from the others; `errors` is the mean
+    squared error over the points that got a prediction (NaN if none did), `predicted` how many
+    did. `best` indexes the σ with the smallest error among those that predict every point
+    (None when no σ does).
+    """
+
+    bandwidths: np.ndarray  # k
+    errors: np.ndarray  # k
+    predicted: np.ndarray  # k ints, each 0 … m
+    count: int  # m, the number of training points
+    kernel: str
+    best: int | None = field(default=None)
+
+    @property
+    def best_bandwidth(self) -> float | None:
+        return None if self.best is None else float(self.bandwidths[self.best])
+
+
+def nadaraya_watson(
+    x_query: Any, x_train: Any, y_train: Any, kernel: str = "gaussian", bandwidth: float = 1.0
+) -> NadarayaWatsonResult:
+    """Predict y at each query by kernel-weighted averaging of the training points.
+
+    Parameters
+    ----------
+    x_query : array_like, n numbers, where predictions are wanted (the queries)
+    x_train : array_like, m numbers, the training inputs (the keys); repeats are allowed
+    y_train : array_like, m numbers, the training outputs (the values)
+    kernel : {'gaussian', 'boxcar', 'constant', 'epanechnikov'}
+    bandwidth : float, σ > 0 and finite
+
+    Returns
+    -------
+    NadarayaWatsonResult with weights n × m and prediction of length n.
+
+    Raises
+    ------
+    AttentionInputError (a ValueError) with a code: empty_data, data_not_numeric,
+    data_not_finite, data_ndim, data_length_mismatch, unknown_kernel, bad_bandwidth, overflow.
+    """
+    sigma, queries, x, y = _check_inputs(x_query, x_train, y_train, kernel, bandwidth)
+    n, m = queries.size, x.size
+    steps: list[Step] = []
+
+    def add(
+        key: str, latex: str, value: np.ndarray, explain: Callable[[int, int], str], **params: Any
+    ) -> None:
+        steps.append(RegressionStep(key, latex, value, params, explain))
+
+    def d(j: int, i: int, name: str) -> str:
+        return f"{name}{subscript(j + 1)}{subscript(i + 1)}"
+
+    differences = queries[:, None] - x[None, :]  # n × m
+    add(
+        "nw_differences",
+        rf"\underbrace{{D}}_{{{n} \times {m}}},\quad d_{{ji}} = x^*_j - x_i",
+        differences,
+        lambda j, i: (
+            f"{d(j, i, 'd')} = x*{subscript(j + 1)} − x{subscript(i + 1)}"
+            f" = {fmt(queries[j])} − {operand(x[i])} = "
+            f"{fmt(differences[j, i])}"
+        ),
+        n=n,
+        m=m,
+    )
+    with np.errstate(over="ignore"):
+        scaled = differences / sigma  # n × m
+        squares = scaled**2
+    if not np.isfinite(squares).all():
+        j, i = (int(v) for v in np.argwhere(~np.isfinite(squares))[0])
+        raise AttentionInputError("overflow", matrix="u²", cell=(j, i), value=fmt(squares[j, i]))
+    add(
+        "nw_scaled",
+        rf"U = D / \sigma = D / {fmt(sigma)}",
+        scaled,
+        lambda j, i: (
+            f"{d(j, i, 'u')} = {d(j, i, 'd')} / σ = {fmt(differences[j, i])} / "
+            f"{fmt(sigma)} = {fmt(scaled[j, i])}"
+        ),
+        sigma=fmt(sigma),
+    )
+
+    if kernel == "gaussian":
+        numerators = _gaussian_steps(add, d, scaled, squares)
+    else:
+        numerators = _kernel_values(kernel, scaled)
+        add(
+            "nw_kernel",
+            rf"K_{{ji}} = \kappa(u_{{ji}}),\quad {KERNEL_LATEX[kernel]}",
+            numerators,
+            lambda j, i: (
+                f"κ({d(j, i, 'u')}) = {_kernel_text(kernel, scaled[j, i])}"
+                f" = {fmt(numerators[j, i])}"
+            ),
+        )
+    name = "e" if kernel == "gaussian" else "κ"
+
+    sums = numerators.sum(axis=1)  # n
+    add(
+        "nw_sums",
+        rf"\left[\textstyle\sum_{{i=1}}^{{{m}}} {_tex(name)}_{{ji}}\right]_{{j=1..{n}}}",
+        sums[:, None],
+        lambda j, _: (
+            f"Σ{name} for x*{subscript(j + 1)} = "
+            f"{' + '.join(fmt(v) for v in numerators[j])} = "
+            f"{fmt(sums[j])}"
+        ),
+    )
+
+    reached = sums > 0
+    safe = np.where(reached, sums, 1.0)  # unreached rows are all 0: 0 / 1 keeps them 0
+    weights = numerators / safe[:, None]  # n × m
+
+    def explain_weight(j: int, i: int) -> str:
+        if not reached[j]:
+            return f"{d(j, i, 'α')} = 0 (no training point reaches x*{subscript(j + 1)})"
+        return (
+            f"{d(j, i, 'α')} = {d(j, i, name)} / Σ = {fmt(numerators[j, i])} / "
+            f"{fmt(sums[j])} = {fmt(weights[j, i])}"
+        )
+
+    add(
+        "nw_weights",
+        rf"\underbrace{{\boldsymbol{{\alpha}}}}_{{{n} \times {m}}},\quad \alpha_{{ji}} = "
+        rf"\frac{{{_tex(name)}_{{ji}}}}{{\sum_{{i'}} {_tex(name)}_{{ji'}}}}",
+        weights,
+        explain_weight,
+    )
+
+    prediction = np.where(reached, weights @ y, np.nan)  # n
+
+    def explain_prediction(j: int, _: int) -> str:
+        label = f"ŷ{subscript(j + 1)}"
+        if not reached[j]:
+            return f"{label}: no prediction (no training point reaches x*{subscript(j + 1)})"
+        return f"{label} = Σᵢ αᵢ·yᵢ = {product_sum(weights[j], y)} = {fmt(prediction[j])}"
+
+    add(
+        "nw_prediction",
+        rf"\underbrace{{\hat{{\mathbf{{y}}}}}}_{{{n} \times 1}} = "
+        rf"\underbrace{{\boldsymbol{{\alpha}}}}_{{{n} \times {m}}}\,"
+        rf"\underbrace{{\mathbf{{y}}}}_{{{m} \times 1}}",
+        prediction[:, None],
+        explain_prediction,
+    )
+    return NadarayaWatsonResult(
+        x_query=queries,
+        x_train=x,
+        y_train=y,
+        kernel=kernel,
+        bandwidth=sigma,
+        weights=weights,
+        prediction=prediction,
+        sums=sums,
+        steps=tuple(steps),
+    )
+
+
+def _gaussian_steps(
+    add: Callable[..., None],
+    d: Callable[[int, int, str], str],
+    scaled: np.ndarray,
+    squares: np.ndarray,
+) -> np.ndarray:
+    scores = -squares / 2  # n × m
+    add(
+        "nw_scores",
+        r"a_{ji} = -\tfrac{1}{2} u_{ji}^2 = -\frac{(x^*_j - x_i)^2}{2\sigma^2}",
+        scores,
+        lambda j, i: (
+            f"{d(j, i, 'a')} = −{d(j, i, 'u')}²/2 = "
+            f"−{operand(scaled[j, i])}²/2 = {fmt(scores[j, i])}"
+        ),
+    )
+    peak = scores.max(axis=1)  # each query's nearest training point → 0
+    shifted = scores - peak[:, None]
+    add(
+        "nw_shifted",
+        r"a_{ji} - \max_{i'} a_{ji'}",
+        shifted,
+        lambda j, i: (
+            f"{d(j, i, 'a')} − max = {fmt(scores[j, i])} − {operand(peak[j])} = "
+            f"{fmt(shifted[j, i])}"
+        ),
+    )
+    exponentials = np.exp(shifted)
+    add(
+        "nw_exponentials",
+        r"e_{ji} = \exp\!\left(a_{ji} - \max_{i'} a_{ji'}\right)",
+        exponentials,
+        lambda j, i: f"{d(j, i, 'e')} = exp({fmt(shifted[j, i])}) = {fmt(exponentials[j, i])}",
+    )
+    return exponentials
+
+
+def _kernel_values(kernel: str, u: np.ndarray) -> np.ndarray:
+    """κ(u) entrywise, for the kernels other than the Gaussian."""
+    if kernel == "boxcar":
+        return (np.abs(u) < 1).astype(float)
+    if kernel == "constant":
+        return np.ones_like(u)
+    return np.maximum(0.0, 1.0 - np.abs(u))  # Epanechnikov, as d2l writes it
+
+
+def _kernel_text(kernel: str, u: float) -> str:
+    if kernel == "boxcar":
+        return f"1[|{fmt(u)}| < 1]"
+    if kernel == "constant":
+        return "1"
+    return f"max(0, 1 − |{fmt(u)}|)"
+
+
+def _tex(name: str) -> str:
+    return r"\kappa" if name == "κ" else name
+
+
+def leave_one_out(
+    x_train: Any, y_train: Any, kernel: str = "gaussian", bandwidths: Any = (1.0,)
+) -> LeaveOneOut:
+    """The leave-one-out squared error of Nadaraya–Watson for each bandwidth.
+
+    Each training point i is predicted from the other m − 1 (its own weight is set to 0
+    before normalizing), the error is (ŷ₋ᵢ − yᵢ)², averaged over the points that got a
+    prediction. The σ with the smallest error is the non-parametric counterpart of d2l's
+    trained bandwidth.
+
+    Parameters
+    ----------
+    x_train, y_train : array_like, m ≥ 2 numbers each
+    kernel : one of KERNELS
+    bandwidths : array_like, k positive finite numbers
+
+    Raises
+    ------
+    AttentionInputError: the codes of `nadaraya_watson`, and loo_too_few for m < 2.
+    """
+    x, y = _as_data("x_train", x_train), _as_data("y_train", y_train)
+    if x.size != y.size:
+        raise AttentionInputError("data_length_mismatch", n_x=x.size, n_y=y.size)
+    if kernel not in KERNELS:
+        raise AttentionInputError("unknown_kernel", kernel=kernel, choices=", ".join(KERNELS))
+    if x.size < 2:
+        raise AttentionInputError("loo_too_few", count=x.size)
+    sigmas = [_as_bandwidth(s) for s in _as_data("bandwidths", bandwidths)]
+    m = x.size
+    errors, predicted = np.full(len(sigmas), np.nan), np.zeros(len(sigmas), dtype=int)
+    differences = x[:, None] - x[None, :]  # m × m
+    others = ~np.eye(m, dtype=bool)
+    for index, sigma in enumerate(sigmas):
+        with np.errstate(over="ignore", invalid="ignore"):
+            u = differences / sigma
+            squares = u**2
+            if kernel == "gaussian":
+                scores = np.where(others, -squares / 2, -np.inf)  # own point left out
+                numerators = np.exp(scores - scores.max(axis=1, keepdims=True))
+            else:
+                numerators = np.where(others, _kernel_values(kernel, u), 0.0)
+            sums = numerators.sum(axis=1)
+        reached = sums > 0  # NaN (every other point overflowed away) counts as not reached
+        if not reached.any():
+            continue
+        estimates = (numerators[reached] @ y) / sums[reached]
+        errors[index] = float(np.mean((estimates - y[reached]) ** 2))
+        predicted[index] = int(reached.sum())
+    complete = np.flatnonzero(predicted == m)
+    best = None if complete.size == 0 else int(complete[np.argmin(errors[complete])])
+    return LeaveOneOut(
+        bandwidths=np.array(sigmas),
+        errors=errors,
+        predicted=predicted,
+        count=m,
+        kernel=kernel,
+        best=best,
+    )
+
+
+def bandwidth_range(x_train: Any, count: int = 41) -> np.ndarray:
+    """`count` bandwidths spaced evenly on a log scale, from a quarter of the smallest gap
+    between distinct xᵢ to four times their span: from nearest-neighbour to almost the mean."""
+    x = np.unique(_as_data("x_train", x_train))
+    if x.size < 2:
+        return np.geomspace(0.01, 10.0, count)
+    span = float(x[-1] - x[0])
+    smallest_gap = float(np.min(np.diff(x)))
+    return np.geomspace(smallest_gap / 4, span * 4, count)
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking the inputs (once, here; the computation above may assume finite 1-D float arrays)
+
+
+def _check_inputs(
+    x_query: Any, x_train: Any, y_train: Any, kernel: str, bandwidth: Any
+) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    if not isinstance(kernel, str) or kernel not in KERNELS:
+        raise AttentionInputError("unknown_kernel", kernel=kernel, choices=", ".join(KERNELS))
+    sigma = _as_bandwidth(bandwidth)
+    x, y = _as_data("x_train", x_train), _as_data("y_train", y_train)
+    if x.size != y.size:
+        raise AttentionInputError("data_length_mismatch", n_x=x.size, n_y=y.size)
+    return sigma, _as_data("x_query", x_query), x, y
+
+
+def _as_bandwidth(value: Any) -> float:
+    is_real = isinstance(value, Real) and not isinstance(value, bool)
+    if not is_real or not math.isfinite(value) or value <= 0:
+        raise AttentionInputError("bad_bandwidth", value=value)
+    return float(value)
+
+
+def _as_data(name: str, data: Any) -> np.ndarray:
+    """`data` as a finite 1-D float array, or an error naming `name` and the 1-based entry."""
+    if isinstance(data, (str, bytes)) or np.ndim(data) == 0:
+        raise AttentionInputError("data_ndim", vector=name, ndim=0)
+    try:
+        array = np.array(data, dtype=float)
+    except (TypeError, ValueError):
+        array = None
+    if array is not None and array.ndim != 1:
+        raise AttentionInputError("data_ndim", vector=name, ndim=array.ndim)
+    if array is None:  # find the entry that is not a number
+        entries = list(data)
+        array = np.empty(len(entries))
+        for index, entry in enumerate(entries):
+            array[index] = _as_number(name, index, entry)
+    if array.size == 0:
+        raise AttentionInputError("empty_data", vector=name)
+    if not np.isfinite(array).all():
+        index = int(np.flatnonzero(~np.isfinite(array))[0])
+        entry = list(data)[index]
+        if entry is None or isinstance(entry, str):
+            raise AttentionInputError("data_not_numeric", vector=name, index=index + 1, value=entry)
+        raise AttentionInputError(
+            "data_not_finite", vector=name, index=index + 1, value=fmt(array[index])
+        )
+    return array
+
+
+def _as_number(name: str, index: int, entry: Any) -> float:
+    if isinstance(entry, (bool, np.bool_)) or entry is None:
+        raise AttentionInputError("data_not_numeric", vector=name, index=index + 1, value=entry)
+    if isinstance(entry, str):
+        try:
+            return float(entry.strip().replace("−", "-"))
+        except ValueError:
+            raise AttentionInputError(
+                "data_not_numeric", vector=name, index=index + 1, value=entry
+            ) from None
+    if isinstance(entry, Real):
+        return float(entry)
+    raise AttentionInputError("data_not_numeric", vector=name, index=index + 1, value=entry)
