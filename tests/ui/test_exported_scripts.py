@@ -1,0 +1,189 @@
+"""Exported scripts run on their own: for every Luong preset × score × layout, seeded random
+examples, database and gallery states, the script recomputes the engine's numbers with NumPy
+alone and its asserts pass. All scripts run in ONE isolated subprocess (python -I: the
+repository is not importable there), each in a fresh namespace."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from attention_core import LAYOUTS, AttentionInputError, attention, lookup_many
+from attention_ui.database.state import JAPANESE_RECORDS, STORY
+from attention_ui.database.state import PRESETS as DATABASE_PRESETS
+from attention_ui.export import result_script, table_script
+from attention_ui.gallery.state import PRESETS as GALLERY_PRESETS
+from attention_ui.luong.model import (
+    Sizes,
+    applicable_scores,
+    causal_mask,
+    engine_parameters,
+    in_layout,
+    padding_mask,
+)
+from attention_ui.luong.presets import PRESETS, random_matrices
+
+RUNNER = r"""
+import json, runpy, sys, traceback
+failures = {}
+for path in sys.argv[1:]:
+    try:
+        runpy.run_path(path, run_name="__main__")
+    except BaseException:
+        failures[path] = traceback.format_exc(limit=2)
+leaked = sorted(m for m in sys.modules if m.startswith(("attention_core", "attention_ui")))
+print(json.dumps({"failures": failures, "leaked": leaked}))
+sys.exit(1 if failures or leaked else 0)
+"""
+
+
+def run_all(scripts: dict[str, str], folder: Path) -> subprocess.CompletedProcess:
+    paths = []
+    for name, script in scripts.items():
+        path = folder / f"{name}.py"
+        path.write_text(script, encoding="utf-8")
+        paths.append(str(path))
+    return subprocess.run(
+        [sys.executable, "-I", "-c", RUNNER, *paths],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def luong_script(
+    name: str, matrices: dict, score: str, layout: str, *, temperature=1.0, column_mask=None
+) -> tuple[str, str]:
+    """The script the Luong page exports for these inputs (as the page calls the engine)."""
+    values = {
+        key: in_layout(m, layout) if key in ("Q", "K", "V") else m for key, m in matrices.items()
+    }
+    mask = None if column_mask is None else in_layout(column_mask, layout)
+    params = engine_parameters(score, values)
+    result = attention(
+        values["Q"],
+        values["K"],
+        values["V"],
+        score,
+        temperature=temperature,
+        mask=mask,
+        layout=layout,
+        **params,
+    )
+    return (
+        f"luong_{name}_{score}_{layout}",
+        result_script(result, values["Q"], values["K"], values["V"], mask=mask, **params),
+    )
+
+
+def luong_cases() -> Iterator[tuple[str, str]]:
+    for preset in PRESETS.values():
+        s = preset.sizes
+        mask = {
+            "none": None,
+            "causal": causal_mask(s.m, s.n),
+            "padding": padding_mask(s.m, s.n, preset.mask_length),
+        }[preset.mask]
+        for score in applicable_scores(s):
+            for layout in LAYOUTS:
+                yield luong_script(
+                    preset.key,
+                    preset.column_matrices(),
+                    score,
+                    layout,
+                    temperature=preset.temperature,
+                    column_mask=mask,
+                )
+    for seed, tau, sizes in (
+        (0, 1.0, Sizes()),
+        (7, 0.3, Sizes(3, 3, 2, 4, 5, 3)),
+        (123, 5.0, Sizes(2, 4, 3, 3, 2, 2)),
+    ):
+        mask = padding_mask(sizes.m, sizes.n, max(1, sizes.m - 1))
+        for score in applicable_scores(sizes):
+            for layout in LAYOUTS:
+                yield luong_script(
+                    f"random{seed}",
+                    random_matrices(sizes, seed),
+                    score,
+                    layout,
+                    temperature=tau,
+                    column_mask=mask,
+                )
+
+
+def database_cases() -> Iterator[tuple[str, str]]:
+    states = [
+        (records, [query], similarity, tau, "softmax")
+        for records, query, similarity, tau in STORY.values()
+    ]
+    states += [
+        (DATABASE_PRESETS["d2l"], ["Li", "Smol", "Werness", "Zang"], sim, tau, norm)
+        for sim in ("ngram", "edit")
+        for tau in (0.1, 2.0)
+        for norm in ("softmax", "sum")
+    ]
+    states += [
+        (JAPANESE_RECORDS, ["山", "田中", "ｻﾄｳ"], "ngram", 0.5, "softmax"),
+        (
+            [("Li", "Mu"), ("li", "mu", 3.0), ("Lipton", "Zachary", None)],
+            ["li", "Li "],
+            "exact",
+            1.0,
+            "softmax",
+        ),
+    ]
+    for number, (records, queries, similarity, tau, norm) in enumerate(states):
+        table = lookup_many(records, queries, similarity, tau, norm)
+        yield f"database_{number}", table_script(table, temperature=tau, normalization=norm)
+
+
+def gallery_cases() -> Iterator[tuple[str, str]]:
+    for name, values in GALLERY_PRESETS.items():
+        values = np.array(values, dtype=float)
+        for query in ((1.0, 0.5), (-2.0, 0.3)):
+            for tau in (0.1, 1.0, 20.0):
+                for normalization in ("softmax", "sum"):
+                    q = np.array(query)[:, None]
+                    try:
+                        result = attention(
+                            q,
+                            values.T,
+                            values.T,
+                            "dot",
+                            temperature=tau,
+                            normalization=normalization,
+                        )
+                    except AttentionInputError:
+                        continue  # the page shows the error instead of an export
+                    yield (
+                        f"gallery_{name}_{query[0]}_{tau}_{normalization}",
+                        result_script(result, q, values.T, values.T),
+                    )
+
+
+def test_every_exported_script_runs_alone_and_its_asserts_pass(tmp_path):
+    scripts = dict([*luong_cases(), *database_cases(), *gallery_cases()])
+    assert len(scripts) > 150
+    assert not [name for name, text in scripts.items() if "attention_core" in text]
+    done = run_all(scripts, tmp_path)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report == {"failures": {}, "leaked": []}, done.stdout[-3000:]
+    assert done.returncode == 0
+
+
+def test_the_runner_reports_a_script_whose_numbers_are_not_the_apps(tmp_path):
+    name, script = next(luong_cases())
+    broken = script.replace("A_app = np.array([[", "A_app = np.array([[0.5 + ", 1)
+    done = run_all({name: script, "broken": broken}, tmp_path)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert list(report["failures"]) == [str(tmp_path / "broken.py")]
+    assert "A differs from the app" in report["failures"][str(tmp_path / "broken.py")]
+    assert done.returncode == 1
