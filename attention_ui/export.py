@@ -408,10 +408,16 @@ def matrix_csv(values: Any, row_labels: Sequence[str], col_labels: Sequence[str]
     values = np.asarray(values, dtype=float)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["", *col_labels])
+    writer.writerow(["", *(_cell_text(label) for label in col_labels)])
     for label, row in zip(row_labels, values, strict=True):
-        writer.writerow([label, *(repr(float(x)) for x in row)])
+        writer.writerow([_cell_text(label), *(repr(float(x)) for x in row)])
     return out.getvalue()
+
+
+def _cell_text(label: str) -> str:
+    """A label a spreadsheet shows as text, never runs as a formula (=, +, -, @ first)."""
+    label = str(label)
+    return "'" + label if label[:1] in ("=", "+", "-", "@") else label
 
 
 _LATEX_SPECIAL = {

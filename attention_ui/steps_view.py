@@ -20,6 +20,7 @@ import streamlit as st
 from attention_core import AttentionResult, Step, fmt
 from attention_core.formatting import subscript
 
+from .charts import show_chart
 from .figures import WEIGHT_SCALE, heatmap, hover_texts
 from .i18n import localize_arithmetic, step_sentence, step_title, t
 
@@ -241,7 +242,8 @@ def show_steps(result: AttentionResult, titles: Mapping[str, str], *, namespace:
                              cols=step.value.shape[1]))
             with chart:
                 figure = figures.get(step.key) or step_figure(step, result.layout, titles)
-                st.plotly_chart(figure, key=f"{key_prefix}.{step.key}")
+                show_chart(figure, f"{key_prefix}.{step.key}",
+                           details=(result.score, result.layout))
 
 
 def show_entry_trace(trace: EntryTrace, *, namespace: str) -> None:

@@ -22,7 +22,7 @@ Main session-state keys (for tests and the browser tour):
 - "database.queries.current": the parsed queries of the last run (the gallery reads them).
 """
 
-from attention_ui.database import state, view
+from attention_ui.database import state, teaching, view
 from attention_ui.frame import page_header
 
 page_header("database")
@@ -31,4 +31,6 @@ view.formula()
 view.story()
 records_in, query = view.table_and_query()
 state.remember(query.queries)
-view.answers(records_in, query)
+if teaching.reveal(records_in, query):  # predict-then-reveal hides the answers until revealed
+    view.answers(records_in, query)
+    teaching.export(records_in, query)

@@ -21,12 +21,13 @@ Main session-state keys (for tests and the browser tour):
 """
 
 from attention_ui.frame import page_header
-from attention_ui.gallery import state, view
+from attention_ui.gallery import state, teaching, view
 
 page_header("gallery")
 state.restore()
 view.formula()
 plane = view.plane()
+teaching.export(plane)
 view.cases(plane)
 view.heatmap_grids()
 state.remember()

@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core import AttentionInputError, attention, fmt
+from attention_ui.charts import show_chart
 from attention_ui.figures import WEIGHT_SCALE, step_heatmap
 from attention_ui.frame import page_header, show_error
 from attention_ui.i18n import t
@@ -30,10 +31,10 @@ except AttentionInputError as error:
 else:
     with chart:
         weights = result.step("weights_softmax")
-        st.plotly_chart(step_heatmap(weights, ["q"], ["k1", "k2", "k3"],
+        show_chart(step_heatmap(weights, ["q"], ["k1", "k2", "k3"],
                                      title=t("home.example.weights"), x_title=t("home.query"),
                                      y_title=t("home.keys"), colorscale=WEIGHT_SCALE,
-                                     zmin=0, zmax=1))
+                                     zmin=0, zmax=1), "home.chart.weights")
         st.markdown(t("home.example.output", output=fmt(result.output[0, 0]),
                       best=int(np.argmax(result.weights[:, 0])) + 1))
 

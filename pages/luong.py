@@ -24,7 +24,7 @@ In column layout Q's columns are q1…qn and its rows 1…d_q; in row layout the
 """
 
 from attention_ui.frame import page_header, show_error
-from attention_ui.luong import state, view
+from attention_ui.luong import state, teaching, view
 
 page_header("luong")
 state.restore()
@@ -49,7 +49,7 @@ else:
 if error is not None:
     show_error(error)
 
-if result is not None:
+if result is not None and teaching.reveal(result):  # predict-then-reveal hides what follows
     titles = view.axis_titles()
     figures = view.results(result, titles, cache)
     tabs = view.tabs()
@@ -62,5 +62,6 @@ if result is not None:
     if tabs["compare"].open:
         with tabs["compare"]:
             view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
+    teaching.export(result, values, sizes, mask, titles)
 
 state.remember()

@@ -21,6 +21,7 @@ from attention_core import (
     fmt,
     lookup_many,
 )
+from attention_ui.charts import show_chart
 from attention_ui.frame import show_error
 from attention_ui.i18n import localize_arithmetic, t
 from attention_ui.lookup_figures import (
@@ -166,7 +167,7 @@ def answers(records_in: RecordsInput, query: Query) -> None:
         return
     rows = records_in.rows
     if len(query.queries) > 1:
-        st.plotly_chart(weights_heatmap(table, query.temperature, query.normalization, rows=rows,
+        show_chart(weights_heatmap(table, query.temperature, query.normalization, rows=rows,
                                         title=t("database.chart.heatmap_title"),
                                         captions=captions()),
                         key="database.chart.heatmap")
@@ -206,14 +207,14 @@ def show_answer(number: int, result: LookupResult, rows: list[int], temperature:
                      weight=fmt(result.weights[index])), icon="🎯")
         if tied > 1:
             st.caption(t("database.answer.tie", count=tied))
-    st.plotly_chart(weights_bar(result, temperature, normalization, rows=rows,
+    show_chart(weights_bar(result, temperature, normalization, rows=rows,
                                 title=t("database.chart.weights_title", query=result.query[:40]),
                                 captions=captions()),
                     key=f"database.chart.weights.{number}")
     pooled_values, pooled_number = st.columns([3, 2], gap="large")
     with pooled_values:
         st.markdown(t("database.pooled.values_title"))
-        st.plotly_chart(distribution_bar(result, captions=captions()),
+        show_chart(distribution_bar(result, captions=captions()),
                         key=f"database.chart.values.{number}")
     with pooled_number:
         st.markdown(t("database.pooled.number_title"))

@@ -23,6 +23,7 @@ from attention_core import (
     lookup_many,
     weight_cases,
 )
+from attention_ui.charts import show_chart
 from attention_ui.figures import WEIGHT_SCALE, step_heatmap
 from attention_ui.frame import show_error
 from attention_ui.grid import heatmap_grid
@@ -129,7 +130,7 @@ def plane() -> Plane:
         output = None if result is None else result.output[:, 0]
         weights = None if result is None else result.weights[:, 0]
         box = view_box(values, query, *([] if output is None else [output]))
-        st.plotly_chart(plane_figure(values, output, weights=weights, box=box, cone_shape=shape,
+        show_chart(plane_figure(values, output, weights=weights, box=box, cone_shape=shape,
                                      path=None if result is None else path, query=query,
                                      captions=plane_captions()),
                         key="gallery.chart.plane")
@@ -138,7 +139,7 @@ def plane() -> Plane:
             st.markdown(t("gallery.plane.output_text", x=fmt(output[0]), y=fmt(output[1]),
                           tau=fmt(temperature)))
             weight_step = result.step(f"weights_{normalization}")
-            st.plotly_chart(step_heatmap(weight_step, ["q"], value_labels,
+            show_chart(step_heatmap(weight_step, ["q"], value_labels,
                                          title=t("gallery.plane.weights_title"),
                                          y_title=t("gallery.plane.values"),
                                          colorscale=WEIGHT_SCALE, zmin=0, zmax=1),
@@ -173,7 +174,7 @@ def show_case(case: Case, values: np.ndarray, best: int, shape: Cone | None,
     """One case: its plane, its weights and output, and whether the output is where it must be."""
     name, w, out = case.name, case.weights, case.output
     st.markdown(f"**{t(f'gallery.cases.{name}.title')}**")
-    st.plotly_chart(plane_figure(values, out, weights=w, box=box,
+    show_chart(plane_figure(values, out, weights=w, box=box,
                                  cone_shape=shape if name == "nonneg" else None,
                                  height=300, captions=plane_captions()),
                     key=f"gallery.chart.case.{name}")
@@ -197,7 +198,7 @@ def heatmap_grids() -> None:
     sanity, live = st.columns([2, 3], gap="large")
     with sanity:
         st.markdown(t("gallery.grid.identity"))
-        st.plotly_chart(heatmap_grid(np.eye(10).reshape(1, 1, 10, 10), t("gallery.grid.keys"),
+        show_chart(heatmap_grid(np.eye(10).reshape(1, 1, 10, 10), t("gallery.grid.keys"),
                                      t("gallery.grid.queries")), key="gallery.chart.identity")
     with live:
         st.radio(t("gallery.grid.source"), ["luong", "database"], key=state.GRID_SOURCE,
@@ -235,7 +236,7 @@ def luong_grid(taus: list[float]) -> None:
         y_labels=[f"q{i + 1}" for i in range(Q.shape[1])], zmin=0, zmax=1,
         colorbar_title="α",
         hover=lambda r, c, i, j: localize_arithmetic(runs[r][c].step(step).entry(j, i)))
-    st.plotly_chart(figure, key="gallery.chart.grid")
+    show_chart(figure, key="gallery.chart.grid")
 
 
 def database_grid(taus: list[float]) -> None:
@@ -254,5 +255,5 @@ def database_grid(taus: list[float]) -> None:
         row_titles=[t(f"gallery.grid.similarity_{s}") for s in SIMILARITIES],
         x_labels=[f"{i + 1} · {r[0][:12]}" for i, r in enumerate(records)],
         y_labels=[q[:12] for q in queries], zmin=0, zmax=1, colorbar_title="α")
-    st.plotly_chart(figure, key="gallery.chart.grid")
+    show_chart(figure, key="gallery.chart.grid")
     st.caption(t("gallery.grid.exact_note"))

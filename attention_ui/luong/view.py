@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core import LAYOUTS, SCORES, AttentionInputError, AttentionResult, attention, fmt
+from attention_ui.charts import show_chart
 from attention_ui.frame import show_error
 from attention_ui.i18n import current_language, t
 from attention_ui.matrix_editor import MatrixInput
@@ -256,9 +257,9 @@ def results(result: AttentionResult, titles: Mapping[str, str], cache: dict
     })
     st.subheader(t("luong.results.title"))
     s_col, a_col, o_col = st.columns(3)
-    s_col.plotly_chart(figures[s_step.key], key="luong.chart.S")
-    a_col.plotly_chart(figures[a_step.key], key="luong.chart.A")
-    o_col.plotly_chart(figures[o_step.key], key="luong.chart.O")
+    for column, step, name in ((s_col, s_step, "S"), (a_col, a_step, "A"), (o_col, o_step, "O")):
+        show_chart(figures[step.key], f"luong.chart.{name}", details=(result.score, layout),
+                   container=column)
     sums = result.weights.sum(axis=0 if layout == "column" else 1)
     a_col.markdown(t("luong.results.sums", sums=" · ".join(
         f"q{j + 1}: {fmt(total)}" for j, total in enumerate(sums))))
@@ -318,7 +319,7 @@ def compare_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes
                               w=weights, n=name, mark=is_chosen: comparison_figure(
                                   w, result.weights, result.layout, titles, name=n,
                                   reference_name=chosen, title=n + (" ◀" if mark else "")))
-                st.plotly_chart(figure, key=f"luong.compare.{comparison.score}")
+                show_chart(figure, f"luong.compare.{comparison.score}", details=(result.layout,))
                 delta, r, c = largest_change(weights, result.weights)
                 if is_chosen:
                     st.caption(t("luong.compare.chosen"))

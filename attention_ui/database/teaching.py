@@ -1,0 +1,132 @@
+"""The database page's export panel and its predict-then-reveal puzzle (issue 12).
+
+pages/database.py calls `reveal(...)` before drawing the answers (False: keep them hidden) and
+`export(...)` after them. Both compute the lookup exactly as the answers section does.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core import AttentionInputError, LookupTable, lookup_many
+from attention_ui.export import table_script
+from attention_ui.export_view import Export, Table, export_panel
+from attention_ui.i18n import t
+from attention_ui.predict import NO_WINNER, puzzle_id, typo_queries
+from attention_ui.predict_view import predict_switch, puzzle, verdict_text
+from attention_ui.records_editor import D2L_RECORDS, RecordsInput, current_records
+from attention_ui.text import escape_markdown
+
+from . import state
+from .view import Query
+
+PAGE = "database"
+SEED = "database.predict.seed"
+PUZZLE_QUERIES = 3
+
+
+def table_of(records_in: RecordsInput, query: Query) -> LookupTable | None:
+    """The lookup the answers section shows, or None when it shows a message instead."""
+    if not records_in.ok or not query.queries:
+        return None
+    try:
+        return lookup_many(
+            records_in.records,
+            query.queries,
+            query.similarity,
+            query.temperature,
+            query.normalization,
+        )
+    except AttentionInputError:
+        return None
+
+
+def make_puzzle() -> None:
+    """Button callback: misspelt keys of the current table as the queries (drawn with the
+    seed), matched approximately so that a record can win."""
+    rows = current_records(state.RECORDS) or D2L_RECORDS
+    keys = [row[0] for row in rows if isinstance(row[0], str)]
+    queries = typo_queries(keys, int(st.session_state.get(SEED, 0)), PUZZLE_QUERIES)
+    if queries:
+        st.session_state[state.QUERY] = ", ".join(queries)
+    if st.session_state.get(state.SIMILARITY) == "exact":
+        st.session_state[state.SIMILARITY] = "ngram"
+    st.session_state.pop(state.STORY_STEP, None)
+
+
+def reveal(records_in: RecordsInput, query: Query) -> bool:
+    """The switch and, when it is on, one question per query. True when the page may show
+    its answers and exports (switch off, answers revealed, or nothing to guess)."""
+    if not predict_switch(PAGE):
+        return True
+    st.subheader(t("predict.database.title"))
+    st.caption(t("predict.database.ask"))
+    seed_col, button_col = st.columns([1, 2], vertical_alignment="bottom")
+    seed_col.number_input(
+        t("predict.database.seed"),
+        min_value=0,
+        max_value=2**31 - 1,
+        step=1,
+        value=0,
+        key=SEED,
+        help=t("predict.database.seed_help"),
+    )
+    button_col.button(
+        t("predict.database.make"),
+        key="database.predict.make",
+        on_click=make_puzzle,
+        icon=":material/casino:",
+    )
+    table = table_of(records_in, query)
+    if table is None:
+        return True  # the answers section says what is missing or wrong
+    records = table.records
+    names = [
+        escape_markdown(f"{row} · {r.key} → {r.value}", 60)
+        for row, r in zip(records_in.rows, records, strict=True)
+    ]
+    labels = [
+        f"{row} · {r.key} → {r.value}"[:60] for row, r in zip(records_in.rows, records, strict=True)
+    ]
+    none = t("predict.database.none")
+    texts = [escape_markdown(text, 40) for text in table.queries]
+    return puzzle(
+        PAGE,
+        puzzle_id(table.weights, table.scores, extra="\n".join((*table.queries, *labels))),
+        questions=[
+            t("predict.database.question", query=number, text=text)
+            for number, text in enumerate(texts, start=1)
+        ],
+        options=[*range(len(records)), NO_WINNER],
+        option_label=lambda i: none if i == NO_WINNER else labels[i],
+        per_query=[result.weights for result in table.results],
+        describe=lambda verdict, weights: verdict_text(
+            verdict, f"q{verdict.query + 1}", names, weights, none_name=none
+        ),
+        horizontal=False,
+    )
+
+
+def export(records_in: RecordsInput, query: Query) -> None:
+    """The script, the scores and weights as CSV (queries × records)."""
+    table = table_of(records_in, query)
+    if table is None:
+        return
+
+    def build() -> Export:
+        rows = [f"q{i + 1}" for i in range(len(table.queries))]
+        cols = [
+            f"{row}: {record.key}"
+            for row, record in zip(records_in.rows, table.records, strict=True)
+        ]
+        return Export(
+            script=table_script(
+                table, temperature=query.temperature, normalization=query.normalization
+            ),
+            tables=[
+                Table("scores", table.scores, rows, cols),
+                Table("weights", table.weights, rows, cols),
+            ],
+        )
+
+    export_panel(PAGE, build, details=(query.similarity, query.normalization))

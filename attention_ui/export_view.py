@@ -1,0 +1,93 @@
+"""The export panel every page that computes attention draws with one call.
+
+    export_panel("regression", lambda: Export(script=numpy_script(...),
+                                              tables=[Table("weights", nw.weights, rows, cols)],
+                                              derivation=derivation_latex(...)),
+                 details=(kernel,))
+
+The panel is a lazy expander: `build` runs only while it is open, so a closed panel costs a
+page nothing. It offers the script (download and shown), each matrix as CSV, and the LaTeX
+of the derivation (download and shown, ready to copy). Every chart's PNG comes from its own
+camera button (attention_ui.charts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from .export import file_name, matrix_csv
+from .i18n import t
+
+
+@dataclass(frozen=True)
+class Table:
+    """One matrix to hand out as CSV: `name` goes into the file name (ASCII, no user text)."""
+
+    name: str
+    values: Any
+    rows: Sequence[str]
+    cols: Sequence[str]
+
+
+@dataclass(frozen=True)
+class Export:
+    """What a page hands out; any part may be missing."""
+
+    script: str | None = None
+    tables: Sequence[Table] = field(default_factory=tuple)
+    derivation: str | None = None
+
+
+def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ()) -> None:
+    """An 'Export' expander; `build()` is called only while it is open. `details` (settings
+    such as the score and layout, never user text) go into the file names."""
+    panel = st.expander(
+        t("export.title"), key=f"{page}.export", on_change="rerun", icon=":material/download:"
+    )
+    if not panel.open:
+        return
+    export = build()
+    with panel:
+        st.caption(t("export.intro"))
+        if export.script is not None:
+            st.download_button(
+                t("export.script"),
+                export.script,
+                file_name=file_name(page, *details, suffix=".py"),
+                mime="text/x-python",
+                key=f"{page}.export.script",
+                on_click="ignore",
+                icon=":material/code:",
+            )
+            st.caption(t("export.script_help"))
+            st.code(export.script, language="python", height=300)
+        if export.tables:
+            st.markdown(t("export.tables"))
+            columns = st.columns(min(len(export.tables), 4))
+            for number, table in enumerate(export.tables):
+                columns[number % len(columns)].download_button(
+                    t("export.csv", name=table.name),
+                    matrix_csv(table.values, table.rows, table.cols),
+                    file_name=file_name(page, table.name, *details, suffix=".csv"),
+                    mime="text/csv",
+                    key=f"{page}.export.csv.{table.name}",
+                    on_click="ignore",
+                    icon=":material/table:",
+                )
+        if export.derivation is not None:
+            st.markdown(t("export.derivation"))
+            st.download_button(
+                t("export.latex"),
+                export.derivation,
+                file_name=file_name(page, *details, suffix=".tex"),
+                mime="text/x-tex",
+                key=f"{page}.export.latex",
+                on_click="ignore",
+                icon=":material/functions:",
+            )
+            st.code(export.derivation, language="latex", height=300)
+        st.caption(t("export.png"))

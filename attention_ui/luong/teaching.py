@@ -1,0 +1,124 @@
+"""The Luong explorer's export panel and its predict-then-reveal puzzle (issue 12).
+
+pages/luong.py calls `reveal(...)` before drawing the results (False: keep them hidden) and
+`export(...)` after them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import streamlit as st
+
+from attention_core import AttentionResult
+from attention_ui.export import derivation_latex, result_script
+from attention_ui.export_view import Export, Table, export_panel
+from attention_ui.i18n import step_sentence, step_title, t
+from attention_ui.predict import puzzle_id, query_weights
+from attention_ui.predict_view import predict_switch, puzzle, verdict_text
+from attention_ui.steps_view import score_step, step_axes, weight_step
+
+from . import state
+from .model import PARAMETERS, Sizes, engine_parameters, keys, labels, queries
+from .presets import RANDOM
+
+PAGE = "luong"
+TABLE_NAMES = {
+    "Q": "Q",
+    "K": "K",
+    "V": "V",
+    "W": "W",
+    "Wa_concat": "W_a",
+    "va": "v_a",
+    "Wa_location": "W_a",
+}
+
+
+def new_random_puzzle() -> None:
+    """Button callback: the random example with the next seed (the preset's own redraw)."""
+    if st.session_state.get(state.PRESET) != RANDOM:
+        st.session_state[state.PRESET] = RANDOM
+        state.load_preset()
+    else:
+        state.redraw()
+
+
+def reveal(result: AttentionResult) -> bool:
+    """The switch and, when it is on, one question per query. True when the page may show
+    its scores, weights, output, tabs and exports (switch off, or answers revealed)."""
+    if not predict_switch(PAGE):
+        return True
+    st.subheader(t("predict.luong.title"))
+    st.caption(t("predict.luong.ask"))
+    seed_col, button_col = st.columns([3, 1], vertical_alignment="center")
+    if st.session_state.get(state.PRESET) == RANDOM:
+        seed_col.caption(t("predict.luong.seed", seed=int(st.session_state[state.SEED])))
+    else:
+        seed_col.caption(t("predict.luong.not_random"))
+    button_col.button(
+        t("predict.luong.new"),
+        key="luong.predict.new",
+        on_click=new_random_puzzle,
+        icon=":material/casino:",
+    )
+    per_query = query_weights(result.weights, result.layout)
+    n, m = len(per_query), len(per_query[0])
+    key_names, query_names = keys(m), queries(n)
+    return puzzle(
+        PAGE,
+        puzzle_id(result.weights, extra=result.layout),
+        questions=[t("predict.luong.question", query=name) for name in query_names],
+        options=range(m),
+        option_label=key_names.__getitem__,
+        per_query=per_query,
+        describe=lambda verdict, weights: verdict_text(
+            verdict, query_names[verdict.query], key_names, weights
+        ),
+        horizontal=True,
+    )
+
+
+def export(
+    result: AttentionResult,
+    values: Mapping[str, np.ndarray],
+    sizes: Sizes,
+    mask: np.ndarray | None,
+    titles: Mapping[str, str],
+) -> None:
+    """The script, every matrix (inputs and S, A, O) as CSV, and the steps in LaTeX."""
+
+    def build() -> Export:
+        params = engine_parameters(result.score, values)
+        tables = [
+            Table(TABLE_NAMES[name], values[name], *labels(name, sizes, result.layout))
+            for name in ("Q", "K", "V", *PARAMETERS[result.score])
+        ]
+        for name, step in (
+            ("S", score_step(result)),
+            ("A", weight_step(result)),
+            ("O", result.step("output")),
+        ):
+            axes = step_axes(step, result.layout, titles)
+            tables.append(Table(name, step.value, axes.y_labels, axes.x_labels))
+        heading = (
+            f"Attention Explorer, {t('luong.title')}: {result.score}, {result.layout}, "
+            f"tau = {result.temperature!r}"
+        )
+        return Export(
+            script=result_script(
+                result,
+                values["Q"],
+                values["K"],
+                values["V"],
+                mask=mask,
+                title="Attention Explorer: Luong explorer",
+                **params,
+            ),
+            tables=tables,
+            derivation=derivation_latex(
+                result.steps, title_of=step_title, sentence_of=step_sentence, heading=heading
+            ),
+        )
+
+    export_panel(PAGE, build, details=(result.score, result.layout))

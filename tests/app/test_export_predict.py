@@ -1,0 +1,242 @@
+"""Issue 12 on the pages: every chart saves a named PNG; the export panel hands out a script
+that reproduces the page's numbers, CSVs and the LaTeX derivation; predict-then-reveal hides
+the answers until the learner reveals them, then grades each guess, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core import attention, fmt, lookup_many
+from attention_ui.export import result_script, table_script
+from attention_ui.i18n import catalog
+from attention_ui.luong.presets import PRESETS
+from attention_ui.predict import typo_queries
+from attention_ui.records_editor import D2L_RECORDS
+from tests.conftest import APP
+
+FIRST = PRESETS["first"].column_matrices()
+
+
+def open_page(page: str, lang: str = "en") -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.session_state["lang"] = lang
+    at.run()
+    if page != "home":
+        at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception
+    return at
+
+
+def run_script(script: str) -> None:
+    exec(compile(script, "<export>", "exec"), {"__name__": "__main__"})
+
+
+def open_export(at: AppTest, page: str) -> dict[str, str]:
+    """Open the export panel; its code blocks by language (python, latex)."""
+    at.session_state[f"{page}.export"] = True
+    at.run()
+    assert not at.exception
+    return {code.language: code.value for code in at.code}
+
+
+def texts(elements) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+@pytest.mark.parametrize("page", ["home", "luong", "database", "gallery"])
+def test_every_chart_saves_a_png_named_after_the_page_and_chart(page):
+    import json
+
+    at = open_page(page)
+    if page == "database":  # two queries: the heatmap and both tabs' charts
+        at.text_input(key="database.query").set_value("Li, Smola").run()
+    charts = at.get("plotly_chart")
+    assert charts
+    names = []
+    for chart in charts:
+        options = json.loads(chart.proto.config)["toImageButtonOptions"]
+        assert options["format"] == "png"
+        assert options["filename"].startswith(f"attention-explorer_{page}_")
+        names.append(options["filename"])
+    assert len(set(names)) == len(names)
+
+
+@pytest.mark.parametrize("layout", ["column", "row"])
+def test_the_luong_script_is_the_engines_result_and_runs(layout):
+    at = open_page("luong")
+    at.radio(key="luong.layout").set_value(layout).run()
+    code = open_export(at, "luong")
+    tr = (lambda a: a) if layout == "column" else (lambda a: a.T)
+    r = attention(tr(FIRST["Q"]), tr(FIRST["K"]), tr(FIRST["V"]), "dot", layout=layout)
+    assert code["python"] == result_script(
+        r,
+        tr(FIRST["Q"]),
+        tr(FIRST["K"]),
+        tr(FIRST["V"]),
+        title="Attention Explorer: Luong explorer",
+    ).rstrip("\n")  # st.code drops the final newline
+    run_script(code["python"])
+    for step in r.steps:
+        assert step.latex in code["latex"]
+    labels = [b.label for b in at.get("download_button")]
+    assert {
+        "Python script (.py)",
+        "LaTeX (.tex)",
+        "S (.csv)",
+        "A (.csv)",
+        "O (.csv)",
+        "Q (.csv)",
+    } <= set(labels)
+
+
+def test_the_luong_export_follows_score_temperature_and_mask_in_japanese():
+    at = open_page("luong", "ja")
+    at.selectbox(key="luong.score").set_value("general").run()
+    at.select_slider(key="luong.tau").set_value(0.5).run()
+    at.selectbox(key="luong.mask.kind").set_value("causal").run()
+    code = open_export(at, "luong")
+    assert "score: general" in code["python"] and "mask = np.array(" in code["python"]
+    run_script(code["python"])
+    assert catalog("ja")["engine.step.temperature_softmax.title"] in code["latex"]
+    labels = [b.label for b in at.get("download_button")]
+    assert (
+        catalog("ja")["export.script"] in labels
+        and catalog("ja")["export.csv"].format(name="W") in labels
+    )
+
+
+def test_the_database_script_is_the_engines_lookup_and_runs():
+    at = open_page("database")
+    at.text_input(key="database.query").set_value("Li, Smol").run()
+    at.radio(key="database.similarity").set_value("ngram").run()
+    code = open_export(at, "database")
+    tau = at.session_state["database.temperature"]
+    table = lookup_many(D2L_RECORDS, ["Li", "Smol"], "ngram", tau, "softmax")
+    script = table_script(table, temperature=tau, normalization="softmax")
+    assert code["python"] == script.rstrip("\n")
+    run_script(code["python"])
+
+
+def test_the_gallery_script_runs():
+    at = open_page("gallery")
+    code = open_export(at, "gallery")
+    assert "keys = values" in code["python"]
+    run_script(code["python"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then reveal
+
+
+def switch_on(at: AppTest, page: str) -> AppTest:
+    at.toggle(key=f"{page}.predict").set_value(True).run()
+    assert not at.exception
+    return at
+
+
+def guess(at: AppTest, page: str, number: int, value) -> None:
+    for widget in (*at.radio, *at.selectbox):
+        if widget.key and widget.key.startswith(f"{page}.predict.guess.{number}."):
+            widget.set_value(value)
+            return
+    raise AssertionError(f"no question {number}")
+
+
+def reveal(at: AppTest, page: str) -> None:
+    at.button(key=f"{page}.predict.reveal").click().run()
+    assert not at.exception
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_luong_hides_every_answer_then_grades_each_query(lang):
+    words = catalog(lang)
+    at = switch_on(open_page("luong", lang), "luong")
+    assert not at.get("plotly_chart")  # S, A, O and every tab's chart are hidden
+    assert not at.get("download_button") and not at.code
+    assert words["predict.hidden"] in texts(at.info)
+    # first preset: q1 = (2, 0.5) attends to k1, q2 = (0, 1.5) to k2
+    guess(at, "luong", 0, 0)
+    guess(at, "luong", 1, 0)
+    reveal(at, "luong")
+    assert words["predict.score"].format(right=1, total=2) in texts(at.info)
+    feedback = texts(at.markdown)
+    weights = attention(FIRST["Q"], FIRST["K"], FIRST["V"], "dot").weights
+    best = [
+        words["predict.one_winner"].format(name=f"k{i + 1}", weight=fmt(weights[i, j]))
+        for j, i in enumerate(weights.argmax(axis=0))
+    ]
+    assert words["predict.right"].format(question="q1", chosen="k1", best=best[0]) in feedback
+    chosen_weight = words["predict.chosen_weight"].format(weight=fmt(weights[0, 1]))
+    wrong = dict(question="q2", chosen="k1", chosen_weight=chosen_weight, best=best[1])
+    assert words["predict.wrong"].format(**wrong) in feedback
+    assert "❌" in feedback and feedback.count("✅") == 1
+    assert len(at.get("plotly_chart")) >= 3  # revealed: the charts are back
+    at.button(key="luong.predict.again").click().run()
+    assert not at.get("plotly_chart")
+
+
+def test_luong_a_tie_counts_any_tied_key_as_right():
+    at = open_page("luong")
+    version = at.session_state["luong.Q.version"]
+    at.session_state[f"luong.Q.editor.{version}"] = {  # q1 = 0: all three keys tie
+        "edited_rows": {0: {"q1": 0}, 1: {"q1": 0}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    at.run()
+    switch_on(at, "luong")
+    guess(at, "luong", 0, 2)
+    guess(at, "luong", 1, 1)
+    reveal(at, "luong")
+    assert catalog("en")["predict.score"].format(right=2, total=2) in texts(at.success)
+    assert "k1, k2 and k3" not in texts(at.markdown)  # names are joined with "and"
+    assert "k1 and k2 and k3, tied (0.3333 each)" in texts(at.markdown)
+
+
+def test_an_edit_after_the_reveal_is_a_new_puzzle_with_the_answers_hidden():
+    at = switch_on(open_page("luong"), "luong")
+    reveal(at, "luong")
+    assert at.get("plotly_chart")
+    at.selectbox(key="luong.score").set_value("scaled_dot").run()
+    assert not at.get("plotly_chart")
+
+
+def test_luong_new_random_puzzle_uses_the_seeded_random_preset():
+    at = switch_on(open_page("luong"), "luong")
+    at.button(key="luong.predict.new").click().run()
+    assert at.session_state["luong.preset"] == "random"
+    seed = at.session_state["luong.seed"]
+    assert catalog("en")["predict.luong.seed"].format(seed=seed) in texts(at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_database_hides_the_answers_then_grades_which_record_wins(lang):
+    words = catalog(lang)
+    at = switch_on(open_page("database", lang), "database")  # "Li", exact: row 3 (Li → Mu)
+    assert not at.get("plotly_chart") and not at.success
+    guess(at, "database", 0, 2)
+    reveal(at, "database")
+    assert words["predict.score"].format(right=1, total=1) in texts(at.success)
+    assert at.get("plotly_chart")
+
+
+def test_database_no_record_is_the_right_guess_when_no_key_matches():
+    at = open_page("database")
+    at.button(key="database.story.2").click().run()  # Li is gone, exact lookup: no answer
+    switch_on(at, "database")
+    guess(at, "database", 0, -1)
+    reveal(at, "database")
+    assert "✅" in texts(at.markdown)
+
+
+def test_database_a_seed_makes_the_same_misspelt_queries_on_every_screen():
+    screens = []
+    for _ in range(2):
+        at = switch_on(open_page("database"), "database")
+        at.number_input(key="database.predict.seed").set_value(11).run()
+        at.button(key="database.predict.make").click().run()
+        screens.append(at.session_state["database.query"])
+    keys = [row[0] for row in D2L_RECORDS]
+    assert screens == [", ".join(typo_queries(keys, 11, 3))] * 2
+    assert at.session_state["database.similarity"] == "ngram"
