@@ -20,6 +20,11 @@ Main session-state keys (for tests and the browser tour):
   step last replayed.
 - "database.preset.d2l", "database.preset.ja", "database.preset.empty": table presets.
 - "database.queries.current": the parsed queries of the last run (the gallery reads them).
+- "database.predict": predict, then reveal (hides the answers and the export);
+  "database.predict.guess.<i>.<puzzle id>": one selectbox per query (record index, −1 = none);
+  "database.predict.seed" and "database.predict.make": misspelt keys as a seeded puzzle;
+  "database.predict.reveal" / "database.predict.again".
+- "database.export": the export expander (script, scores and weights as CSV).
 """
 
 from attention_ui.database import state, teaching, view

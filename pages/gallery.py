@@ -18,6 +18,7 @@ Main session-state keys (for tests and the browser tour):
 - "gallery.cone.editor.<version>": the weights of case 1 (matrix editor "gallery.cone": one
   row "w", columns v1…vm).
 - "gallery.grid.source": "luong" | "database"; "gallery.grid.temperatures": the grid's τ columns.
+- "gallery.export": the export expander of the plane's attention (script, CSV, LaTeX).
 """
 
 from attention_ui.frame import page_header

@@ -17,6 +17,11 @@ luong.mask.kind        selectbox: none, causal, padding, cells; luong.mask.lengt
 luong.size.<s>         number inputs for s in d_q, d_k, d_v, n, m, h (h: concat only)
 luong.follow.key, luong.follow.query   the pair followed in the "follow one entry" tab
 luong.tab              the open tab's label (only the open tab is drawn; switching reruns)
+luong.predict         toggle: predict, then reveal (hides S, A, O, the tabs and the export);
+                       luong.predict.guess.<j>.<puzzle id> one radio per query (keys 0…m−1),
+                       luong.predict.reveal / .again / .new (next random seed) buttons
+luong.export           the export expander (lazy: built only while open); luong.export.script,
+                       luong.export.csv.<name>, luong.export.latex its download buttons
 Grids: state key luong.<M> for M in Q, K, V, W, Wa_concat, va, Wa_location, and
 luong.mask.cells for the per-cell mask; each grid's widget key is
 "<state key>.editor.<version>" with the version in session_state["<state key>.version"].
