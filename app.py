@@ -1,19 +1,13 @@
-"""Attention Explorer: the router. It sets the page, the language and the navigation; the
-pages in pages/ do the rest."""
+"""Attention Explorer's entry point (`streamlit run app.py`).
+
+Streamlit serves every script in pages/ at /<file name> (luong.py at /luong, and so on); the
+pages themselves draw the shared frame (language, translated menu: attention_ui/frame.py), and
+attention_ui/menu.py lists them. The bare address opens the home page, keeping the query
+string (`/?lang=ja` opens the home page in Japanese).
+"""
 
 import streamlit as st
 
-from attention_ui.frame import language_switch, setup_language
-from attention_ui.i18n import t
+from attention_ui.menu import HOME
 
-st.set_page_config(page_title="Attention Explorer", page_icon="🔍", layout="wide")
-setup_language()
-pages = [
-    st.Page("pages/home.py", title=t("nav.home"), icon="🏠", url_path="home", default=True),
-    st.Page("pages/luong.py", title=t("nav.luong"), icon="🧮", url_path="luong"),
-    st.Page("pages/database.py", title=t("nav.database"), icon="🗂️", url_path="database"),
-    st.Page("pages/gallery.py", title=t("nav.gallery"), icon="🖼️", url_path="gallery"),
-]
-page = st.navigation(pages)
-language_switch()
-page.run()
+st.switch_page(HOME.path, query_params=st.query_params.to_dict())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 from attention_core import AttentionInputError
 
@@ -16,6 +15,7 @@ from .i18n import (
     language_from_tag,
     t,
 )
+from .menu import PAGES
 from .text import escape_markdown
 
 _LANG_PARAM = "lang"
@@ -25,8 +25,8 @@ _REJECTED_KEY = "lang.rejected"
 
 def setup_language() -> None:
     """Choose the session's language once: from `?lang=` in the URL (so an instructor can share
-    a Japanese link), else the browser's preferred language, else English. Called by app.py
-    before the navigation is built, so page titles are translated too."""
+    a Japanese link), else the browser's preferred language, else English. Called first by
+    every page's frame, so the menu and the tab title are translated too."""
     if LANGUAGE_STATE_KEY in st.session_state:
         return
     requested = st.query_params.get(_LANG_PARAM)
@@ -62,25 +62,29 @@ def _sync_url() -> None:
     st.query_params[_LANG_PARAM] = current_language()
 
 
+def page_frame(name: str) -> None:
+    """What surrounds every page: the browser tab's title, the session's language, the
+    translated menu of attention_ui/menu.py and the language switch.
+
+    Each page draws it itself, because Streamlit runs a page of pages/ on its own (app.py runs
+    only at the bare address): a shared `/luong?lang=ja` link is therefore right on its very
+    first visit, with no router to go through."""
+    setup_language()
+    st.set_page_config(page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍",
+                       layout="wide")
+    language = {_LANG_PARAM: current_language()}
+    for page in PAGES:
+        st.sidebar.page_link(page.path, label=t(f"nav.{page.name}"), icon=page.icon,
+                             query_params=language)
+    language_switch()
+
+
 def page_header(namespace: str) -> None:
-    """Title and one-paragraph introduction from the page's catalog namespace."""
-    _run_through_router()
+    """The shared frame (page title, language, menu, language switch), then the page's title
+    and one-paragraph introduction from its catalog namespace. Every page starts with it."""
+    page_frame(namespace)
     st.title(t(f"{namespace}.title"))
     st.markdown(t(f"{namespace}.intro"))
-
-
-def _run_through_router() -> None:
-    """Make sure app.py (language, navigation) runs around this page.
-
-    Streamlit still has its old `pages/` folder mode: on a fresh server, until a session has
-    run app.py's st.navigation, opening a page's address (a shared `/luong?lang=ja` link)
-    runs `pages/luong.py` alone, in English, with a file-name sidebar. Turning that mode off,
-    as st.navigation itself does, and rerunning sends this visit through the router to the
-    same page.
-    """
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
 
 
 def show_error(error: AttentionInputError) -> None:

@@ -31,7 +31,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # run from anywhere
 
-from streamlit.runtime.pages_manager import PagesManager  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from attention_ui.matrix_editor import editor_key  # noqa: E402
@@ -57,17 +56,6 @@ for number, z in enumerate(st.session_state.arrays):
     figure.update_layout(height=70 + 38 * rows)
     st.plotly_chart(figure, key=f"bare.{{number}}")
 """
-
-
-def _navigation_not_legacy_pages() -> None:
-    """As tests/conftest.py does: AppTest must treat pages/ as a server with st.navigation does."""
-    original_init = PagesManager.__init__
-
-    def init(self, *args, **kwargs):
-        original_init(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    PagesManager.__init__ = init
 
 
 def luong_page(big: bool) -> AppTest:
@@ -124,7 +112,6 @@ def measure(big: bool, edit: bool) -> tuple[int, float, float]:
 
 
 def main() -> None:
-    _navigation_not_legacy_pages()
     print(f"Luong explorer rerun vs a bare page of as many heatmaps (target ≤ {TARGET}×), "
           f"median of {REPEATS}")
     for label, big in (("default sizes", False), ("8 × 8 everywhere", True)):

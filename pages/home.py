@@ -7,7 +7,8 @@ from attention_core import AttentionInputError, attention, fmt
 from attention_ui.charts import show_chart
 from attention_ui.figures import WEIGHT_SCALE, step_heatmap
 from attention_ui.frame import page_header, show_error
-from attention_ui.i18n import t
+from attention_ui.i18n import current_language, t
+from attention_ui.menu import PAGES
 
 page_header("home")
 st.markdown(t("home.analogy"))
@@ -39,7 +40,7 @@ else:
                       best=int(np.argmax(result.weights[:, 0])) + 1))
 
 st.subheader(t("home.pages.title"))
-for path, key in [("pages/luong.py", "luong"), ("pages/database.py", "database"),
-                  ("pages/gallery.py", "gallery")]:
-    st.page_link(path, label=t(f"nav.{key}"))
-    st.caption(t(f"home.pages.{key}"))
+for listed in PAGES[1:]:  # every page but this one, in menu order
+    st.page_link(listed.path, label=t(f"nav.{listed.name}"), icon=listed.icon,
+                 query_params={"lang": current_language()})
+    st.caption(t(f"home.pages.{listed.name}"))

@@ -5,7 +5,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, fmt
-from tests.conftest import APP
+from attention_ui.i18n import t
+from attention_ui.menu import PAGES
+from tests.conftest import APP, REPO
 from tests.plotly_json import figures
 
 KEYS = [[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]]
@@ -26,8 +28,19 @@ def _weights_figure(at: AppTest) -> dict:
 def test_home_runs_and_links_every_page(home):
     assert not home.exception
     assert home.title[0].value == "Attention Explorer"
-    links = {link.proto.page for link in home.get("page_link")}
-    assert links == {"luong", "database", "gallery"}
+    links = [link.proto.page for link in home.main.get("page_link")]
+    assert links == [page.name for page in PAGES[1:]]
+
+
+def test_every_page_of_the_pages_folder_is_in_the_translated_menu(home):
+    """Streamlit serves every script in pages/; the sidebar menu (its own is hidden) must list
+    each of them, in menu order, with its catalog label."""
+    on_disk = sorted(path.stem for path in (REPO / "pages").glob("*.py"))
+    assert sorted(page.name for page in PAGES) == on_disk
+    menu = home.sidebar.get("page_link")
+    assert [link.proto.page for link in menu] == [page.name for page in PAGES]
+    assert [link.proto.label for link in menu] == [t(f"nav.{page.name}", lang="en")
+                                                   for page in PAGES]
 
 
 @pytest.mark.parametrize(("q1", "q2"), [(2.0, 0.5), (-3.0, 0.0), (0.0, 3.0)])

@@ -64,7 +64,7 @@ def test_each_page_in_japanese_shows_japanese_drawn_with_a_japanese_font(page, s
     assert heading.inner_text().strip() == title
     sidebar = page.locator("[data-testid=stSidebar]")
     for label in NAV_LABELS:
-        assert sidebar.get_by_text(label, exact=True).count() >= 1, label
+        sidebar.get_by_text(label, exact=True).first.wait_for()  # the translated menu
     assert "lang=ja" in page.url
     body = page.locator("[data-testid=stMain]").inner_text()
     assert len(JAPANESE.findall(body)) > 40  # more than a title: the page's text is Japanese
@@ -100,24 +100,28 @@ def test_a_japanese_browser_gets_japanese_without_asking(browser, server):
         context.close()
 
 
-def test_a_shared_japanese_link_opened_first_on_a_fresh_server_goes_through_the_router(browser):
+def test_a_shared_japanese_link_opened_first_on_a_fresh_server_is_japanese_with_its_menu(browser):
     """An instructor's `/luong?lang=ja` link, opened before anyone has visited the home page
-    since the server started: Streamlit's old `pages/` mode would run the page alone, in
-    English, with a file-name sidebar and no language switch."""
+    since the server started: Streamlit runs pages/luong.py alone (its own `pages/` discovery),
+    and the page's frame must still give it Japanese, the translated menu and the language
+    switch, and no file-name menu."""
     process, url = start_app()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = context.new_page()
         page.goto(f"{url}/luong?lang=ja")
-        page.wait_for_selector(IDLE, timeout=30_000)
-        wait_idle(page)
-        # the first run is the old mode's, which reruns through the router: wait for its page
-        page.get_by_role("heading", name=JA["luong.title"]).first.wait_for(timeout=30_000)
+        page.wait_for_selector(IDLE, timeout=90_000)
+        wait_idle(page, timeout=90_000)
+        page.get_by_role("heading", name=JA["luong.title"]).first.wait_for(timeout=90_000)
         sidebar = page.locator("[data-testid=stSidebar]")
         sidebar.get_by_text("日本語").first.wait_for()  # the language switch is there
         for label in NAV_LABELS:
-            assert sidebar.get_by_text(label, exact=True).count() >= 1, label
+            sidebar.get_by_text(label, exact=True).first.wait_for()  # the translated menu
         assert page.url.endswith("/luong?lang=ja")
+        assert page.locator("[data-testid=stSidebarNav]").count() == 0  # Streamlit's own menu
+        page.get_by_role("link", name=NAV_LABELS[2]).click()  # the menu keeps the language
+        page.get_by_role("heading", name=JA["database.title"]).first.wait_for(timeout=90_000)
+        assert page.url.endswith("/database?lang=ja")
     finally:
         context.close()
         stop_app(process)

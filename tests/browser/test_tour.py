@@ -6,19 +6,18 @@ is on screen changed to what `attention_core` computes from the same inputs. The
 fixture fails a test on any browser console error and leaves a screenshot in test-artifacts/;
 every step also checks that no exception box is shown.
 
-`test_every_page_is_toured` keeps the tour complete: a page the router gains without a tour
+`test_every_page_is_toured` keeps the tour complete: a page the menu gains without a tour
 here fails it.
 """
 
 from __future__ import annotations
-
-import ast
 
 import numpy as np
 
 from attention_core import attention, lookup
 from attention_ui.i18n import catalog
 from attention_ui.luong.presets import PRESETS
+from attention_ui.menu import PAGES
 from attention_ui.records_editor import D2L_RECORDS
 from tests.browser.conftest import (
     assert_no_exception,
@@ -31,18 +30,14 @@ from tests.browser.conftest import (
     wait_for_plot,
     wait_idle,
 )
-from tests.conftest import APP
 
 EN = catalog("en")
 TOURED = {"home", "luong", "database", "gallery"}
 
 
 def routed_pages() -> set[str]:
-    """The url_path of every st.Page in app.py."""
-    tree = ast.parse(APP.read_text(encoding="utf-8"))
-    return {keyword.value.value for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Page"
-            for keyword in node.keywords if keyword.arg == "url_path"}
+    """The name (and address) of every page of the menu (attention_ui/menu.py)."""
+    return {page.name for page in PAGES}
 
 
 def test_every_page_is_toured():

@@ -52,15 +52,10 @@ def requirement_lines() -> list[str]:
 
 
 def page_paths() -> list[str]:
-    """The URL path of every page app.py routes; the default page is served at ''."""
-    tree = ast.parse(APP.read_text(encoding="utf-8"))
-    paths = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Page":
-            options = {k.arg: k.value.value for k in node.keywords
-                       if isinstance(k.value, ast.Constant)}
-            paths.append("" if options.get("default") else options.get("url_path", ""))
-    return paths
+    """The URL path of every page of the menu, and '' (the bare address opens the home page)."""
+    from attention_ui.menu import PAGES
+
+    return ["", *(page.name for page in PAGES)]
 
 
 def test_requirements_txt_is_the_one_dependency_file_community_cloud_reads():
