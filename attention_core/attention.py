@@ -49,55 +49,87 @@ _W_T = r"\mathbf{W}^{\mathsf{T}}"
 
 # English title and one plain sentence per step, keyed by `Step.key`; the UI translates by key.
 STEP_TEXT: dict[str, tuple[str, str]] = {
-    "keys_transposed": ("Transpose the keys",
-                        "Kᵀ holds the same numbers as K with rows and columns swapped, so each "
-                        "key can be multiplied with every query."),
-    "queries_transformed": ("Transform the queries with W",
-                            "W maps each query (size d_q = {d_q}) into the key space "
-                            "(size d_k = {d_k}) before it meets the keys."),
-    "queries_projected": ("Project the queries",
-                          "W_q, the first d_q = {d_q} columns of W_a, maps each query to the "
-                          "hidden size h = {h}."),
-    "keys_projected": ("Project the keys",
-                       "W_k, the last d_k = {d_k} columns of W_a, maps each key to the hidden "
-                       "size h = {h}."),
-    "scores_dot": ("Scores: every key against every query",
-                   "Each score is a dot product k·q: large when the key points the same way "
-                   "as the query."),
-    "scores_general": ("Scores: keys against transformed queries",
-                       "Each score is kᵀ W q, a dot product after W has moved the query."),
-    "scores_concat": ("Scores: a small network per pair",
-                      "Each score adds the projected query and key, squashes them with tanh and "
-                      "weighs the result with v_a."),
-    "scores_location": ("Scores from the query alone",
-                        "Location attention ignores the keys: W_a turns each query directly "
-                        "into one score per key position."),
-    "scaled": ("Scale by √d_k",
-               "Dividing by √d_k = √{d_k} ≈ {sqrt_d_k} keeps scores from growing with the "
-               "vector size, so the softmax does not saturate."),
-    "temperature_softmax": ("Divide by the temperature τ",
-                            "τ = {tau}: below 1 sharpens the weights towards the best key, "
-                            "above 1 flattens them towards the average."),
-    "temperature_sum": ("Raise to the power 1/τ",
-                        "τ = {tau}: each score is divided by its query's largest score (this "
-                        "cancels later) and raised to 1/τ, which sharpens (τ < 1) or flattens "
-                        "(τ > 1) the weights."),
-    "masked": ("Apply the mask",
-               "Masked pairs get −∞ (0 for divide-by-sum), so their weight will be exactly 0."),
-    "shifted": ("Subtract each query's largest score",
-                "This changes no weight (the factor cancels) but keeps exp() from overflowing: "
-                "the largest entry becomes 0."),
-    "exponentials": ("Exponentiate",
-                     "exp() makes every entry positive; larger scores grow much larger."),
-    "sums": ("Sum over the keys",
-             "One total per query: the denominator that makes its weights sum to 1."),
-    "weights_softmax": ("Weights: divide by the sum",
-                        "Softmax weights: each query's weights are positive and sum to 1."),
-    "weights_sum": ("Weights: divide by the sum",
-                    "Divide-by-sum weights: non-negative, and each query's weights sum to 1."),
-    "output": ("Output: weighted sum of the values",
-               "Each query's output is a mix of the value vectors, weighted by its attention "
-               "weights."),
+    "keys_transposed": (
+        "Transpose the keys",
+        "Kᵀ holds the same numbers as K with rows and columns swapped, so each "
+        "key can be multiplied with every query.",
+    ),
+    "queries_transformed": (
+        "Transform the queries with W",
+        "W maps each query (size d_q = {d_q}) into the key space "
+        "(size d_k = {d_k}) before it meets the keys.",
+    ),
+    "queries_projected": (
+        "Project the queries",
+        "W_q, the first d_q = {d_q} columns of W_a, maps each query to the hidden size h = {h}.",
+    ),
+    "keys_projected": (
+        "Project the keys",
+        "W_k, the last d_k = {d_k} columns of W_a, maps each key to the hidden size h = {h}.",
+    ),
+    "scores_dot": (
+        "Scores: every key against every query",
+        "Each score is a dot product k·q: large when the key points the same way as the query.",
+    ),
+    "scores_general": (
+        "Scores: keys against transformed queries",
+        "Each score is kᵀ W q, a dot product after W has moved the query.",
+    ),
+    "scores_concat": (
+        "Scores: a small network per pair",
+        "Each score adds the projected query and key, squashes them with tanh and "
+        "weighs the result with v_a.",
+    ),
+    "scores_location": (
+        "Scores from the query alone",
+        "Location attention ignores the keys: W_a turns each query directly "
+        "into one score per key position.",
+    ),
+    "scaled": (
+        "Scale by √d_k",
+        "Dividing by √d_k = √{d_k} ≈ {sqrt_d_k} keeps scores from growing with the "
+        "vector size, so the softmax does not saturate.",
+    ),
+    "temperature_softmax": (
+        "Divide by the temperature τ",
+        "τ = {tau}: below 1 sharpens the weights towards the best key, "
+        "above 1 flattens them towards the average.",
+    ),
+    "temperature_sum": (
+        "Raise to the power 1/τ",
+        "τ = {tau}: each score is divided by its query's largest score (this "
+        "cancels later) and raised to 1/τ, which sharpens (τ < 1) or flattens "
+        "(τ > 1) the weights.",
+    ),
+    "masked": (
+        "Apply the mask",
+        "Masked pairs get −∞ (0 for divide-by-sum), so their weight will be exactly 0.",
+    ),
+    "shifted": (
+        "Subtract each query's largest score",
+        "This changes no weight (the factor cancels) but keeps exp() from overflowing: "
+        "the largest entry becomes 0.",
+    ),
+    "exponentials": (
+        "Exponentiate",
+        "exp() makes every entry positive; larger scores grow much larger.",
+    ),
+    "sums": (
+        "Sum over the keys",
+        "One total per query: the denominator that makes its weights sum to 1.",
+    ),
+    "weights_softmax": (
+        "Weights: divide by the sum",
+        "Softmax weights: each query's weights are positive and sum to 1.",
+    ),
+    "weights_sum": (
+        "Weights: divide by the sum",
+        "Divide-by-sum weights: non-negative, and each query's weights sum to 1.",
+    ),
+    "output": (
+        "Output: weighted sum of the values",
+        "Each query's output is a mix of the value vectors, weighted by its attention weights.",
+    ),
 }
 
 
@@ -138,9 +170,9 @@ class AttentionResult:
     temperature and mask; `weights` are what the normalization makes of them.
     """
 
-    scores: np.ndarray   # m × n (column layout) or n × m (row layout)
+    scores: np.ndarray  # m × n (column layout) or n × m (row layout)
     weights: np.ndarray  # same shape; each query's weights sum to 1
-    output: np.ndarray   # d_v × n (column layout) or n × d_v (row layout)
+    output: np.ndarray  # d_v × n (column layout) or n × d_v (row layout)
     steps: tuple[Step, ...]
     score: str
     layout: str
@@ -155,9 +187,20 @@ class AttentionResult:
         raise KeyError(key)
 
 
-def attention(Q: Any, K: Any, V: Any, score: str = "dot", *, W: Any = None, Wa: Any = None,
-              va: Any = None, temperature: float = 1.0, mask: Any = None,
-              layout: str = "column", normalization: str = "softmax") -> AttentionResult:
+def attention(
+    Q: Any,
+    K: Any,
+    V: Any,
+    score: str = "dot",
+    *,
+    W: Any = None,
+    Wa: Any = None,
+    va: Any = None,
+    temperature: float = 1.0,
+    mask: Any = None,
+    layout: str = "column",
+    normalization: str = "softmax",
+) -> AttentionResult:
     """Compute attention and every intermediate step.
 
     Parameters
@@ -214,28 +257,46 @@ def attention(Q: Any, K: Any, V: Any, score: str = "dot", *, W: Any = None, Wa: 
     def user(a: np.ndarray) -> np.ndarray:
         return a if layout == "column" else a.T
 
-    return AttentionResult(scores=user(scores), weights=user(weights), output=user(output),
-                           steps=tuple(builder.steps), score=score, layout=layout,
-                           normalization=normalization, temperature=tau)
+    return AttentionResult(
+        scores=user(scores),
+        weights=user(weights),
+        output=user(output),
+        steps=tuple(builder.steps),
+        score=score,
+        layout=layout,
+        normalization=normalization,
+        temperature=tau,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Checking sizes and parameters (in the words of the caller's layout)
 
-def _check_sizes(score: str, q: np.ndarray, k: np.ndarray, v: np.ndarray,
-                 layout: str) -> dict[str, int]:
+
+def _check_sizes(
+    score: str, q: np.ndarray, k: np.ndarray, v: np.ndarray, layout: str
+) -> dict[str, int]:
     dim_word, count_word = ("rows", "columns") if layout == "column" else ("columns", "rows")
     (d_q, n), (d_k, m), (d_v, m_v) = q.shape, k.shape, v.shape
     if m != m_v:
-        raise AttentionInputError("key_value_count", m_keys=m, m_values=m_v,
-                                  K_shape=shape_text(_user_shape(k, layout)),
-                                  V_shape=shape_text(_user_shape(v, layout)), count_word=count_word)
+        raise AttentionInputError(
+            "key_value_count",
+            m_keys=m,
+            m_values=m_v,
+            K_shape=shape_text(_user_shape(k, layout)),
+            V_shape=shape_text(_user_shape(v, layout)),
+            count_word=count_word,
+        )
     if score in ("dot", "scaled_dot") and d_q != d_k:
         raise AttentionInputError(
-            "query_key_size", score=score.replace("_", " "),
+            "query_key_size",
+            score=score.replace("_", " "),
             q_size_words=f"Q has {_count(d_q, dim_word)} (d_q = {d_q})",
             k_size_words=f"K has {_count(d_k, dim_word)} (d_k = {d_k})",
-            d_q=d_q, d_k=d_k, dim_word=dim_word)
+            d_q=d_q,
+            d_k=d_k,
+            dim_word=dim_word,
+        )
     return {"d_q": d_q, "d_k": d_k, "d_v": d_v, "n": n, "m": m}
 
 
@@ -248,31 +309,52 @@ def _user_shape(a: np.ndarray, layout: str) -> tuple[int, int]:
     return a.shape if layout == "column" else a.shape[::-1]
 
 
-def _check_parameters(score: str, sizes: dict[str, int], W: Any, Wa: Any,
-                      va: Any) -> dict[str, np.ndarray]:
+def _check_parameters(
+    score: str, sizes: dict[str, int], W: Any, Wa: Any, va: Any
+) -> dict[str, np.ndarray]:
     d_q, d_k, m = sizes["d_q"], sizes["d_k"], sizes["m"]
     if score == "general":
         w = _required(score, "W", W)
-        _expect_shape(score, "W", w, (d_k, d_q),
-                      f"W maps a query of size d_q = {d_q} to the key size d_k = {d_k}")
+        _expect_shape(
+            score,
+            "W",
+            w,
+            (d_k, d_q),
+            f"W maps a query of size d_q = {d_q} to the key size d_k = {d_k}",
+        )
         return {"W": w}
     if score == "concat":
         wa = _required(score, "W_a", Wa)
         h = wa.shape[0]
-        _expect_shape(score, "W_a", wa, (h, d_q + d_k),
-                      f"W_a multiplies [q; k], which has d_q + d_k = {d_q + d_k} entries")
+        _expect_shape(
+            score,
+            "W_a",
+            wa,
+            (h, d_q + d_k),
+            f"W_a multiplies [q; k], which has d_q + d_k = {d_q + d_k} entries",
+        )
         if va is None:
             raise AttentionInputError("missing_parameter", score=score, parameter="v_a")
         va_vec = as_vector("v_a", va)
         if va_vec.shape != (h,):
-            raise AttentionInputError("parameter_shape", score=score, parameter="v_a",
-                                      shape=shape_text(va_vec.shape), expected=f"{h}",
-                                      why=f"v_a weighs the h = {h} rows of W_a")
+            raise AttentionInputError(
+                "parameter_shape",
+                score=score,
+                parameter="v_a",
+                shape=shape_text(va_vec.shape),
+                expected=f"{h}",
+                why=f"v_a weighs the h = {h} rows of W_a",
+            )
         return {"Wa": wa, "va": va_vec}
     if score == "location":
         wa = _required(score, "W_a", Wa)
-        _expect_shape(score, "W_a", wa, (m, d_q),
-                      f"W_a turns a query of size d_q = {d_q} into m = {m} scores, one per key")
+        _expect_shape(
+            score,
+            "W_a",
+            wa,
+            (m, d_q),
+            f"W_a turns a query of size d_q = {d_q} into m = {m} scores, one per key",
+        )
         return {"Wa": wa}
     return {}
 
@@ -283,11 +365,19 @@ def _required(score: str, name: str, data: Any) -> np.ndarray:
     return as_matrix(name, data)
 
 
-def _expect_shape(score: str, name: str, a: np.ndarray, expected: tuple[int, int],
-                  why: str) -> None:
+def _expect_shape(
+    score: str, name: str, a: np.ndarray, expected: tuple[int, int], why: str
+) -> None:
     if a.shape != expected:
-        raise AttentionInputError("parameter_shape", matrix=name, score=score, parameter=name,
-                                  shape=shape_text(a.shape), expected=shape_text(expected), why=why)
+        raise AttentionInputError(
+            "parameter_shape",
+            matrix=name,
+            score=score,
+            parameter=name,
+            shape=shape_text(a.shape),
+            expected=shape_text(expected),
+            why=why,
+        )
 
 
 def _check_finite(a: np.ndarray, name: str, layout: str) -> None:
@@ -303,6 +393,7 @@ def _check_finite(a: np.ndarray, name: str, layout: str) -> None:
 # ---------------------------------------------------------------------------------------------
 # The steps. Every explainer takes column-layout indices: i = key, j = query, a = a dimension.
 
+
 class _StepBuilder:
     """Collects steps, converting column-layout values and indices to the caller's layout."""
 
@@ -310,8 +401,15 @@ class _StepBuilder:
         self.layout = layout
         self.steps: list[Step] = []
 
-    def add(self, key: str, latex_col: str, latex_row: str, value: np.ndarray,
-            explain: Callable[[int, int], str] | None = None, **params: Any) -> None:
+    def add(
+        self,
+        key: str,
+        latex_col: str,
+        latex_row: str,
+        value: np.ndarray,
+        explain: Callable[[int, int], str] | None = None,
+        **params: Any,
+    ) -> None:
         if self.layout == "column":
             self.steps.append(Step(key, latex_col, value, params, explain))
         else:
@@ -334,35 +432,55 @@ def _vec(name: str, index: int) -> str:
     return f"{name}{subscript(index + 1)}"
 
 
-def _score_steps(b: _StepBuilder, score: str, q: np.ndarray, k: np.ndarray,
-                 params: dict[str, np.ndarray], sizes: dict[str, int]) -> np.ndarray:
+def _score_steps(
+    b: _StepBuilder,
+    score: str,
+    q: np.ndarray,
+    k: np.ndarray,
+    params: dict[str, np.ndarray],
+    sizes: dict[str, int],
+) -> np.ndarray:
     d_q, d_k, n, m = sizes["d_q"], sizes["d_k"], sizes["n"], sizes["m"]
     Q, K, S = r"\mathbf{Q}", r"\mathbf{K}", r"\mathbf{S}"
     KT = r"\mathbf{K}^{\mathsf{T}}"
 
     def transpose_keys() -> None:
-        b.add("keys_transposed",
-              rf"{b.sized(KT, m, d_k)} = \left({b.sized(K, d_k, m)}\right)^{{\mathsf{{T}}}}",
-              rf"{b.sized(KT, m, d_k)} = \left({b.sized(K, d_k, m)}\right)^{{\mathsf{{T}}}}",
-              k.T, lambda i, a: f"{b.s(i, a, '(Kᵀ)')} = {b.s(a, i, 'K')} = {fmt(k[a, i])}")
+        b.add(
+            "keys_transposed",
+            rf"{b.sized(KT, m, d_k)} = \left({b.sized(K, d_k, m)}\right)^{{\mathsf{{T}}}}",
+            rf"{b.sized(KT, m, d_k)} = \left({b.sized(K, d_k, m)}\right)^{{\mathsf{{T}}}}",
+            k.T,
+            lambda i, a: f"{b.s(i, a, '(Kᵀ)')} = {b.s(a, i, 'K')} = {fmt(k[a, i])}",
+        )
 
     if score in ("dot", "scaled_dot"):
         transpose_keys()
         dots = k.T @ q  # m × n
-        b.add("scores_dot",
-              rf"{b.sized(S, m, n)} = {b.sized(KT, m, d_k)}\,{b.sized(Q, d_k, n)}",
-              rf"{b.sized(S, m, n)} = {b.sized(Q, d_k, n)}\,{b.sized(KT, m, d_k)}",
-              dots, lambda i, j: (f"{b.s(i, j)} = {_vec('k', i)}·{_vec('q', j)} = "
-                                  f"{product_sum(k[:, i], q[:, j])} = {fmt(dots[i, j])}"))
+        b.add(
+            "scores_dot",
+            rf"{b.sized(S, m, n)} = {b.sized(KT, m, d_k)}\,{b.sized(Q, d_k, n)}",
+            rf"{b.sized(S, m, n)} = {b.sized(Q, d_k, n)}\,{b.sized(KT, m, d_k)}",
+            dots,
+            lambda i, j: (
+                f"{b.s(i, j)} = {_vec('k', i)}·{_vec('q', j)} = "
+                f"{product_sum(k[:, i], q[:, j])} = {fmt(dots[i, j])}"
+            ),
+        )
         if score == "scaled_dot":
             root = math.sqrt(d_k)
             scaled = dots / root
-            b.add("scaled",
-                  rf"\frac{{{S}}}{{\sqrt{{d_k}}}} = \frac{{{S}}}{{\sqrt{{{d_k}}}}}",
-                  rf"\frac{{{S}}}{{\sqrt{{d_k}}}} = \frac{{{S}}}{{\sqrt{{{d_k}}}}}",
-                  scaled, lambda i, j: (f"{b.s(i, j)} / √{d_k} = {operand(dots[i, j])} / "
-                                        f"{fmt(root)} = {fmt(scaled[i, j])}"),
-                  d_k=d_k, sqrt_d_k=fmt(root))
+            b.add(
+                "scaled",
+                rf"\frac{{{S}}}{{\sqrt{{d_k}}}} = \frac{{{S}}}{{\sqrt{{{d_k}}}}}",
+                rf"\frac{{{S}}}{{\sqrt{{d_k}}}} = \frac{{{S}}}{{\sqrt{{{d_k}}}}}",
+                scaled,
+                lambda i, j: (
+                    f"{b.s(i, j)} / √{d_k} = {operand(dots[i, j])} / "
+                    f"{fmt(root)} = {fmt(scaled[i, j])}"
+                ),
+                d_k=d_k,
+                sqrt_d_k=fmt(root),
+            )
             return scaled
         return dots
 
@@ -370,25 +488,36 @@ def _score_steps(b: _StepBuilder, score: str, q: np.ndarray, k: np.ndarray,
         w = params["W"]
         WQ = r"\mathbf{W}\mathbf{Q}"
         transformed = w @ q  # d_k × n
-        b.add("queries_transformed",
-              rf"{b.sized(WQ, d_k, n)} = {b.sized(_W, d_k, d_q)}\,{b.sized(Q, d_q, n)}",
-              rf"{b.sized(_Q_W_T, d_k, n)} = "
-              rf"{b.sized(Q, d_q, n)}\,{b.sized(_W_T, d_k, d_q)}",
-              transformed, lambda a, j: (f"(W·{_vec('q', j)})_{a + 1} = "
-                                         f"{_vec('w', a)}·{_vec('q', j)} "
-                                         f"= {product_sum(w[a], q[:, j])} = "
-                                         f"{fmt(transformed[a, j])}"),
-              d_q=d_q, d_k=d_k)
+        b.add(
+            "queries_transformed",
+            rf"{b.sized(WQ, d_k, n)} = {b.sized(_W, d_k, d_q)}\,{b.sized(Q, d_q, n)}",
+            rf"{b.sized(_Q_W_T, d_k, n)} = "
+            rf"{b.sized(Q, d_q, n)}\,{b.sized(_W_T, d_k, d_q)}",
+            transformed,
+            lambda a, j: (
+                f"(W·{_vec('q', j)})_{a + 1} = "
+                f"{_vec('w', a)}·{_vec('q', j)} "
+                f"= {product_sum(w[a], q[:, j])} = "
+                f"{fmt(transformed[a, j])}"
+            ),
+            d_q=d_q,
+            d_k=d_k,
+        )
         transpose_keys()
         scores = k.T @ transformed  # m × n
-        b.add("scores_general",
-              rf"{b.sized(S, m, n)} = {b.sized(KT, m, d_k)}\,{b.sized(_W, d_k, d_q)}"
-              rf"\,{b.sized(Q, d_q, n)}",
-              rf"{b.sized(S, m, n)} = {b.sized(Q, d_q, n)}\,"
-              rf"{b.sized(_W_T, d_k, d_q)}\,{b.sized(KT, m, d_k)}",
-              scores, lambda i, j: (f"{b.s(i, j)} = {_vec('k', i)}·(W·{_vec('q', j)}) = "
-                                    f"{product_sum(k[:, i], transformed[:, j])} = "
-                                    f"{fmt(scores[i, j])}"))
+        b.add(
+            "scores_general",
+            rf"{b.sized(S, m, n)} = {b.sized(KT, m, d_k)}\,{b.sized(_W, d_k, d_q)}"
+            rf"\,{b.sized(Q, d_q, n)}",
+            rf"{b.sized(S, m, n)} = {b.sized(Q, d_q, n)}\,"
+            rf"{b.sized(_W_T, d_k, d_q)}\,{b.sized(KT, m, d_k)}",
+            scores,
+            lambda i, j: (
+                f"{b.s(i, j)} = {_vec('k', i)}·(W·{_vec('q', j)}) = "
+                f"{product_sum(k[:, i], transformed[:, j])} = "
+                f"{fmt(scores[i, j])}"
+            ),
+        )
         return scores
 
     if score == "concat":
@@ -397,58 +526,82 @@ def _score_steps(b: _StepBuilder, score: str, q: np.ndarray, k: np.ndarray,
         w_q, w_k = wa[:, :d_q], wa[:, d_q:]
         projected_q = w_q @ q  # h × n
         projected_k = w_k @ k  # h × m
-        b.add("queries_projected",
-              rf"{b.sized(_WQ_Q, h, n)} = "
-              rf"{b.sized(_W_Q, h, d_q)}\,{b.sized(Q, d_q, n)}",
-              rf"{b.sized(_Q_WQ_T, h, n)} = "
-              rf"{b.sized(Q, d_q, n)}\,{b.sized(_W_Q_T, h, d_q)}",
-              projected_q, lambda a, j: (f"(W_q·{_vec('q', j)})_{a + 1} = "
-                                         f"{product_sum(w_q[a], q[:, j])} = "
-                                         f"{fmt(projected_q[a, j])}"),
-              d_q=d_q, h=h)
-        b.add("keys_projected",
-              rf"{b.sized(_WK_K, h, m)} = "
-              rf"{b.sized(_W_K, h, d_k)}\,{b.sized(K, d_k, m)}",
-              rf"{b.sized(_K_WK_T, h, m)} = "
-              rf"{b.sized(K, d_k, m)}\,{b.sized(_W_K_T, h, d_k)}",
-              projected_k, lambda a, i: (f"(W_k·{_vec('k', i)})_{a + 1} = "
-                                         f"{product_sum(w_k[a], k[:, i])} = "
-                                         f"{fmt(projected_k[a, i])}"),
-              d_k=d_k, h=h)
+        b.add(
+            "queries_projected",
+            rf"{b.sized(_WQ_Q, h, n)} = "
+            rf"{b.sized(_W_Q, h, d_q)}\,{b.sized(Q, d_q, n)}",
+            rf"{b.sized(_Q_WQ_T, h, n)} = "
+            rf"{b.sized(Q, d_q, n)}\,{b.sized(_W_Q_T, h, d_q)}",
+            projected_q,
+            lambda a, j: (
+                f"(W_q·{_vec('q', j)})_{a + 1} = "
+                f"{product_sum(w_q[a], q[:, j])} = "
+                f"{fmt(projected_q[a, j])}"
+            ),
+            d_q=d_q,
+            h=h,
+        )
+        b.add(
+            "keys_projected",
+            rf"{b.sized(_WK_K, h, m)} = "
+            rf"{b.sized(_W_K, h, d_k)}\,{b.sized(K, d_k, m)}",
+            rf"{b.sized(_K_WK_T, h, m)} = "
+            rf"{b.sized(K, d_k, m)}\,{b.sized(_W_K_T, h, d_k)}",
+            projected_k,
+            lambda a, i: (
+                f"(W_k·{_vec('k', i)})_{a + 1} = "
+                f"{product_sum(w_k[a], k[:, i])} = "
+                f"{fmt(projected_k[a, i])}"
+            ),
+            d_k=d_k,
+            h=h,
+        )
         hidden = np.tanh(projected_k[:, :, None] + projected_q[:, None, :])  # h × m × n
         scores = np.einsum("h,hmn->mn", va, hidden)  # m × n
 
         def explain_concat(i: int, j: int) -> str:
             terms = " + ".join(
                 f"{operand(va[a])}×tanh({fmt(projected_q[a, j])} + {operand(projected_k[a, i])})"
-                for a in range(h))
-            return (f"{b.s(i, j)} = v_a·tanh(W_q·{_vec('q', j)} + W_k·{_vec('k', i)}) = {terms} = "
-                    f"{fmt(scores[i, j])}")
+                for a in range(h)
+            )
+            return (
+                f"{b.s(i, j)} = v_a·tanh(W_q·{_vec('q', j)} + W_k·{_vec('k', i)}) = {terms} = "
+                f"{fmt(scores[i, j])}"
+            )
 
-        b.add("scores_concat",
-              rf"s_{{ij}} = \mathbf{{v}}_a^{{\mathsf{{T}}}} \tanh\!\left(\mathbf{{W}}_a "
-              rf"\begin{{bmatrix}}\mathbf{{q}}_j \\ \mathbf{{k}}_i\end{{bmatrix}}\right),\quad "
-              rf"{b.sized(S, m, n)}",
-              rf"s_{{ji}} = \mathbf{{v}}_a^{{\mathsf{{T}}}} \tanh\!\left(\mathbf{{W}}_a "
-              rf"\begin{{bmatrix}}\mathbf{{q}}_j \\ \mathbf{{k}}_i\end{{bmatrix}}\right),\quad "
-              rf"{b.sized(S, m, n)}",
-              scores, explain_concat)
+        b.add(
+            "scores_concat",
+            rf"s_{{ij}} = \mathbf{{v}}_a^{{\mathsf{{T}}}} \tanh\!\left(\mathbf{{W}}_a "
+            rf"\begin{{bmatrix}}\mathbf{{q}}_j \\ \mathbf{{k}}_i\end{{bmatrix}}\right),\quad "
+            rf"{b.sized(S, m, n)}",
+            rf"s_{{ji}} = \mathbf{{v}}_a^{{\mathsf{{T}}}} \tanh\!\left(\mathbf{{W}}_a "
+            rf"\begin{{bmatrix}}\mathbf{{q}}_j \\ \mathbf{{k}}_i\end{{bmatrix}}\right),\quad "
+            rf"{b.sized(S, m, n)}",
+            scores,
+            explain_concat,
+        )
         return scores
 
     # location: the keys are not used at all
     wa = params["Wa"]
     scores = wa @ q  # m × n
-    b.add("scores_location",
-          rf"{b.sized(S, m, n)} = {b.sized(_W_A, m, d_q)}\,{b.sized(Q, d_q, n)}",
-          rf"{b.sized(S, m, n)} = {b.sized(Q, d_q, n)}\,"
-          rf"{b.sized(_W_A_T, m, d_q)}",
-          scores, lambda i, j: (f"{b.s(i, j)} = (W_a·{_vec('q', j)})_{i + 1} = "
-                                f"{product_sum(wa[i], q[:, j])} = {fmt(scores[i, j])}"))
+    b.add(
+        "scores_location",
+        rf"{b.sized(S, m, n)} = {b.sized(_W_A, m, d_q)}\,{b.sized(Q, d_q, n)}",
+        rf"{b.sized(S, m, n)} = {b.sized(Q, d_q, n)}\,"
+        rf"{b.sized(_W_A_T, m, d_q)}",
+        scores,
+        lambda i, j: (
+            f"{b.s(i, j)} = (W_a·{_vec('q', j)})_{i + 1} = "
+            f"{product_sum(wa[i], q[:, j])} = {fmt(scores[i, j])}"
+        ),
+    )
     return scores
 
 
-def _normalization_steps(b: _StepBuilder, scores: np.ndarray, tau: float,
-                         mask: np.ndarray | None, normalization: str) -> np.ndarray:
+def _normalization_steps(
+    b: _StepBuilder, scores: np.ndarray, tau: float, mask: np.ndarray | None, normalization: str
+) -> np.ndarray:
     """Scores → weights, one step per operation. Each helper owns the arrays its explainer
     reads, so a later step can never change what an earlier step's arithmetic says."""
     if normalization == "softmax":
@@ -472,15 +625,22 @@ def _normalization_steps(b: _StepBuilder, scores: np.ndarray, tau: float,
 def _divide_by_temperature(b: _StepBuilder, scores: np.ndarray, tau: float) -> np.ndarray:
     tempered = scores / tau
     _check_finite(tempered, "S/τ", b.layout)
-    b.add("temperature_softmax", rf"\mathbf{{S}} / \tau = \mathbf{{S}} / {fmt(tau)}",
-          rf"\mathbf{{S}} / \tau = \mathbf{{S}} / {fmt(tau)}", tempered,
-          lambda i, j: (f"{b.s(i, j)}/τ = {operand(scores[i, j])} / {fmt(tau)} = "
-                        f"{fmt(tempered[i, j])}"), tau=fmt(tau))
+    b.add(
+        "temperature_softmax",
+        rf"\mathbf{{S}} / \tau = \mathbf{{S}} / {fmt(tau)}",
+        rf"\mathbf{{S}} / \tau = \mathbf{{S}} / {fmt(tau)}",
+        tempered,
+        lambda i, j: (
+            f"{b.s(i, j)}/τ = {operand(scores[i, j])} / {fmt(tau)} = {fmt(tempered[i, j])}"
+        ),
+        tau=fmt(tau),
+    )
     return tempered
 
 
-def _apply_mask(b: _StepBuilder, scores: np.ndarray, mask: np.ndarray, fill: float,
-                fill_tex: str) -> np.ndarray:
+def _apply_mask(
+    b: _StepBuilder, scores: np.ndarray, mask: np.ndarray, fill: float, fill_tex: str
+) -> np.ndarray:
     masked = np.where(mask, scores, fill)
 
     def explain(i: int, j: int) -> str:
@@ -488,26 +648,40 @@ def _apply_mask(b: _StepBuilder, scores: np.ndarray, mask: np.ndarray, fill: flo
             return f"{b.s(i, j)} = {fmt(masked[i, j])} (kept)"
         return f"{b.s(i, j)} → {fmt(masked[i, j])} (masked: weight 0)"
 
-    b.add("masked", rf"s_{{ij}} \leftarrow {fill_tex}\ \text{{where masked}}",
-          rf"s_{{ji}} \leftarrow {fill_tex}\ \text{{where masked}}", masked, explain)
+    b.add(
+        "masked",
+        rf"s_{{ij}} \leftarrow {fill_tex}\ \text{{where masked}}",
+        rf"s_{{ji}} \leftarrow {fill_tex}\ \text{{where masked}}",
+        masked,
+        explain,
+    )
     return masked
 
 
 def _subtract_max(b: _StepBuilder, scores: np.ndarray) -> np.ndarray:
     peak = scores.max(axis=0)  # each query's best key → 0
     shifted = scores - peak
-    b.add("shifted", r"\mathbf{S} - \max_i s_{ij}", r"\mathbf{S} - \max_i s_{ji}", shifted,
-          lambda i, j: (f"{b.s(i, j)} − max = {fmt(scores[i, j])} − {operand(peak[j])} = "
-                        f"{fmt(shifted[i, j])}"))
+    b.add(
+        "shifted",
+        r"\mathbf{S} - \max_i s_{ij}",
+        r"\mathbf{S} - \max_i s_{ji}",
+        shifted,
+        lambda i, j: (
+            f"{b.s(i, j)} − max = {fmt(scores[i, j])} − {operand(peak[j])} = {fmt(shifted[i, j])}"
+        ),
+    )
     return shifted
 
 
 def _exponentiate(b: _StepBuilder, shifted: np.ndarray) -> np.ndarray:
     exponentials = np.exp(shifted)  # masked entries: exp(−∞) = 0 exactly
-    b.add("exponentials", r"\mathbf{E} = \exp(\mathbf{S} - \max)",
-          r"\mathbf{E} = \exp(\mathbf{S} - \max)", exponentials,
-          lambda i, j: (f"{b.s(i, j, 'e')} = exp({fmt(shifted[i, j])}) = "
-                        f"{fmt(exponentials[i, j])}"))
+    b.add(
+        "exponentials",
+        r"\mathbf{E} = \exp(\mathbf{S} - \max)",
+        r"\mathbf{E} = \exp(\mathbf{S} - \max)",
+        exponentials,
+        lambda i, j: f"{b.s(i, j, 'e')} = exp({fmt(shifted[i, j])}) = {fmt(exponentials[i, j])}",
+    )
     return exponentials
 
 
@@ -516,10 +690,16 @@ def _power_of_temperature(b: _StepBuilder, scores: np.ndarray, tau: float) -> np
     peak = np.where(column_max == 0, 1.0, column_max)  # an all-zero query was rejected above
     with np.errstate(under="ignore"):
         powered = (scores / peak) ** (1.0 / tau)
-    b.add("temperature_sum", r"\left(s_{ij} / \max_i s_{ij}\right)^{1/\tau}",
-          r"\left(s_{ji} / \max_i s_{ji}\right)^{1/\tau}", powered,
-          lambda i, j: (f"({fmt(scores[i, j])} / {fmt(peak[j])})^(1/{fmt(tau)}) = "
-                        f"{fmt(powered[i, j])}"), tau=fmt(tau))
+    b.add(
+        "temperature_sum",
+        r"\left(s_{ij} / \max_i s_{ij}\right)^{1/\tau}",
+        r"\left(s_{ji} / \max_i s_{ji}\right)^{1/\tau}",
+        powered,
+        lambda i, j: (
+            f"({fmt(scores[i, j])} / {fmt(peak[j])})^(1/{fmt(tau)}) = {fmt(powered[i, j])}"
+        ),
+        tau=fmt(tau),
+    )
     return powered
 
 
@@ -527,25 +707,37 @@ def _sum_over_keys(b: _StepBuilder, numerators: np.ndarray, name: str) -> np.nda
     m, n = numerators.shape
     sums = numerators.sum(axis=0, keepdims=True)  # 1 × n
     total = r"\sum_{i=1}^{" + str(m) + "}"
-    b.add("sums", rf"\left[{total} {name}_{{ij}}\right]_{{j=1..{n}}}",
-          rf"\left[{total} {name}_{{ji}}\right]_{{j=1..{n}}}", sums,
-          lambda _, j: (f"Σ{name} for {_vec('q', j)} = "
-                        f"{' + '.join(fmt(x) for x in numerators[:, j])} = {fmt(sums[0, j])}"))
+    b.add(
+        "sums",
+        rf"\left[{total} {name}_{{ij}}\right]_{{j=1..{n}}}",
+        rf"\left[{total} {name}_{{ji}}\right]_{{j=1..{n}}}",
+        sums,
+        lambda _, j: (
+            f"Σ{name} for {_vec('q', j)} = "
+            f"{' + '.join(fmt(x) for x in numerators[:, j])} = {fmt(sums[0, j])}"
+        ),
+    )
     return sums
 
 
-def _divide_by_sums(b: _StepBuilder, numerators: np.ndarray, sums: np.ndarray, name: str,
-                    key: str) -> np.ndarray:
+def _divide_by_sums(
+    b: _StepBuilder, numerators: np.ndarray, sums: np.ndarray, name: str, key: str
+) -> np.ndarray:
     m, n = numerators.shape
     weights = numerators / sums  # m × n, each column sums to 1
-    b.add(key,
-          rf"{b.sized(_A, m, n)},\quad a_{{ij}} = \frac{{{name}_{{ij}}}}"
-          rf"{{\sum_{{i'}} {name}_{{i'j}}}}",
-          rf"{b.sized(_A, m, n)},\quad a_{{ji}} = \frac{{{name}_{{ji}}}}"
-          rf"{{\sum_{{i'}} {name}_{{ji'}}}}",
-          weights, lambda i, j: (f"{b.s(i, j, 'a')} = {b.s(i, j, name)} / Σ = "
-                                 f"{fmt(numerators[i, j])} / {fmt(sums[0, j])} = "
-                                 f"{fmt(weights[i, j])}"))
+    b.add(
+        key,
+        rf"{b.sized(_A, m, n)},\quad a_{{ij}} = \frac{{{name}_{{ij}}}}"
+        rf"{{\sum_{{i'}} {name}_{{i'j}}}}",
+        rf"{b.sized(_A, m, n)},\quad a_{{ji}} = \frac{{{name}_{{ji}}}}"
+        rf"{{\sum_{{i'}} {name}_{{ji'}}}}",
+        weights,
+        lambda i, j: (
+            f"{b.s(i, j, 'a')} = {b.s(i, j, name)} / Σ = "
+            f"{fmt(numerators[i, j])} / {fmt(sums[0, j])} = "
+            f"{fmt(weights[i, j])}"
+        ),
+    )
     return weights
 
 
@@ -562,9 +754,12 @@ def _output_step(b: _StepBuilder, v: np.ndarray, weights: np.ndarray, output: np
         products = product_sum(weights[:, j], v[c])
         return f"{b.s(c, j, 'o')} = {formula} = {products} = {fmt(output[c, j])}"
 
-    b.add("output",
-          rf"{b.sized(_O, d_v, n)} = {b.sized(_V, d_v, m)}\,"
-          rf"{b.sized(_A, m, n)}",
-          rf"{b.sized(_O, d_v, n)} = {b.sized(_A, m, n)}\,"
-          rf"{b.sized(_V, d_v, m)}",
-          output, explain)
+    b.add(
+        "output",
+        rf"{b.sized(_O, d_v, n)} = {b.sized(_V, d_v, m)}\,"
+        rf"{b.sized(_A, m, n)}",
+        rf"{b.sized(_O, d_v, n)} = {b.sized(_A, m, n)}\,"
+        rf"{b.sized(_V, d_v, m)}",
+        output,
+        explain,
+    )

@@ -85,8 +85,14 @@ class AttentionInputError(ValueError):
         The 0-based (row, column) of the offending entry in that matrix, if there is one.
     """
 
-    def __init__(self, code: str, *, matrix: str | None = None,
-                 cell: tuple[int, int] | None = None, **params: Any) -> None:
+    def __init__(
+        self,
+        code: str,
+        *,
+        matrix: str | None = None,
+        cell: tuple[int, int] | None = None,
+        **params: Any,
+    ) -> None:
         self.code = code
         self.matrix = matrix
         self.cell = cell

@@ -174,8 +174,10 @@ def in_hull(point: Sequence[float] | np.ndarray, points: np.ndarray) -> bool:
         if length <= tolerance:
             return float(np.linalg.norm(p - a)) <= tolerance
         along = float((p - a) @ (b - a)) / length
-        return (abs(_cross(b - a, p - a)) / length <= tolerance
-                and -tolerance <= along <= length + tolerance)
+        return (
+            abs(_cross(b - a, p - a)) / length <= tolerance
+            and -tolerance <= along <= length + tolerance
+        )
     for a, b in zip(hull, np.roll(hull, -1, axis=0), strict=True):
         # Counterclockwise: the inside is to the left of every edge (distance ≥ −tolerance).
         if _cross(b - a, p - a) / float(np.linalg.norm(b - a)) < -tolerance:
@@ -228,6 +230,7 @@ def weight_cases(weights: Sequence[float] | np.ndarray, tolerance: float = 1e-9)
 
 
 # ---------------------------------------------------------------------------------------------
+
 
 def _cross(a: np.ndarray, b: np.ndarray) -> float:
     """The z component of a × b: positive when b is counterclockwise from a."""

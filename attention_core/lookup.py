@@ -30,7 +30,7 @@ DEFAULT_SIMILARITY = "ngram"
 SIMILARITY_LATEX: dict[str, str] = {
     "exact": r"a(q, k) = \begin{cases} 1 & q = k \\ 0 & q \neq k \end{cases}",
     "ngram": r"a(q, k) = \frac{|G(q) \cap G(k)|}{|G(q) \cup G(k)|},\quad "
-             r"G(s) = \{\, x_i x_{i+1} : x = \langle s \rangle \,\}",  # pure math: no language
+    r"G(s) = \{\, x_i x_{i+1} : x = \langle s \rangle \,\}",  # pure math: no language
     "edit": r"a(q, k) = 1 - \frac{\operatorname{lev}(q, k)}{\max(|q|, |k|)}",
 }
 
@@ -53,7 +53,7 @@ class LookupResult:
     query: str
     records: tuple[Record, ...]
     similarity: str
-    scores: np.ndarray   # a(q, k_i), one per record
+    scores: np.ndarray  # a(q, k_i), one per record
     weights: np.ndarray  # α(q, k_i), one per record; sum 1 (all 0 when an exact query misses)
 
     @property
@@ -105,8 +105,13 @@ class LookupTable:
         return np.stack([r.weights for r in self.results])
 
 
-def lookup(records: Iterable[Any], query: str, similarity: str = DEFAULT_SIMILARITY,
-           temperature: float = 1.0, normalization: str = "softmax") -> LookupResult:
+def lookup(
+    records: Iterable[Any],
+    query: str,
+    similarity: str = DEFAULT_SIMILARITY,
+    temperature: float = 1.0,
+    normalization: str = "softmax",
+) -> LookupResult:
     """Attention over a database of (key, value[, number]) records for one query.
 
     Parameters
@@ -121,21 +126,27 @@ def lookup(records: Iterable[Any], query: str, similarity: str = DEFAULT_SIMILAR
     duplicates) and all 0 when no key matches, in which case `best` is None.
     """
     table = _parse_records(records)
-    return _lookup_one(table, _parse_query(query, 1), similarity, as_temperature(temperature),
-                       normalization, 1)
+    return _lookup_one(
+        table, _parse_query(query, 1), similarity, as_temperature(temperature), normalization, 1
+    )
 
 
-def lookup_many(records: Iterable[Any], queries: Sequence[str],
-                similarity: str = DEFAULT_SIMILARITY, temperature: float = 1.0,
-                normalization: str = "softmax") -> LookupTable:
+def lookup_many(
+    records: Iterable[Any],
+    queries: Sequence[str],
+    similarity: str = DEFAULT_SIMILARITY,
+    temperature: float = 1.0,
+    normalization: str = "softmax",
+) -> LookupTable:
     """`lookup` for several queries at once."""
     table = _parse_records(records)
     tau = as_temperature(temperature)
     if isinstance(queries, str) or not queries:
         raise AttentionInputError("empty_query")
     parsed = tuple(_parse_query(q, i + 1) for i, q in enumerate(queries))
-    results = tuple(_lookup_one(table, q, similarity, tau, normalization, i + 1)
-                    for i, q in enumerate(parsed))
+    results = tuple(
+        _lookup_one(table, q, similarity, tau, normalization, i + 1) for i, q in enumerate(parsed)
+    )
     return LookupTable(parsed, table, results)
 
 
@@ -149,8 +160,9 @@ def similarity_score(query: str, key: str, similarity: str = DEFAULT_SIMILARITY)
     if similarity == "edit":
         q, k = _fuzzy_form(query), _fuzzy_form(key)
         return 1.0 - _levenshtein(q, k) / max(len(q), len(k), 1)
-    raise AttentionInputError("unknown_similarity", similarity=similarity,
-                              choices=", ".join(SIMILARITIES))
+    raise AttentionInputError(
+        "unknown_similarity", similarity=similarity, choices=", ".join(SIMILARITIES)
+    )
 
 
 def explain_similarity(query: str, key: str, similarity: str = DEFAULT_SIMILARITY) -> str:
@@ -163,8 +175,10 @@ def explain_similarity(query: str, key: str, similarity: str = DEFAULT_SIMILARIT
         grams_q, grams_k = _bigrams(query), _bigrams(key)
         reading_order = _START + _fuzzy_form(query) + _END  # list pairs as the query spells them
         shared = sorted(grams_q & grams_k, key=reading_order.find)
-        return (f"shared pairs {{{', '.join(shared)}}}: {len(shared)} of "
-                f"{len(grams_q | grams_k)} = {fmt(score)}")
+        return (
+            f"shared pairs {{{', '.join(shared)}}}: {len(shared)} of "
+            f"{len(grams_q | grams_k)} = {fmt(score)}"
+        )
     q, k = _fuzzy_form(query), _fuzzy_form(key)
     distance = _levenshtein(q, k)
     return f"1 − lev = 1 − {distance}/{max(len(q), len(k), 1)} = {fmt(score)}"
@@ -181,11 +195,19 @@ def duplicate_keys(records: Iterable[Any]) -> list[str]:
 
 # ---------------------------------------------------------------------------------------------
 
-def _lookup_one(table: tuple[Record, ...], query: str, similarity: str, tau: float,
-                normalization: str, query_number: int) -> LookupResult:
+
+def _lookup_one(
+    table: tuple[Record, ...],
+    query: str,
+    similarity: str,
+    tau: float,
+    normalization: str,
+    query_number: int,
+) -> LookupResult:
     if similarity not in SIMILARITIES:
-        raise AttentionInputError("unknown_similarity", similarity=similarity,
-                                  choices=", ".join(SIMILARITIES))
+        raise AttentionInputError(
+            "unknown_similarity", similarity=similarity, choices=", ".join(SIMILARITIES)
+        )
     if normalization not in ("softmax", "sum"):
         raise AttentionInputError("unknown_normalization", normalization=normalization)
     scores = np.array([similarity_score(query, r.key, similarity) for r in table])
@@ -245,7 +267,7 @@ def _fuzzy_form(text: str) -> str:
 
 def _bigrams(text: str) -> set[str]:
     padded = _START + _fuzzy_form(text) + _END
-    return {padded[i:i + 2] for i in range(len(padded) - 1)}
+    return {padded[i : i + 2] for i in range(len(padded) - 1)}
 
 
 def _levenshtein(a: str, b: str) -> int:
@@ -256,7 +278,8 @@ def _levenshtein(a: str, b: str) -> int:
     for i, char_a in enumerate(a, start=1):
         current = [i]
         for j, char_b in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1,
-                               previous[j - 1] + (char_a != char_b)))
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
+            )
         previous = current
     return previous[-1]

@@ -22,8 +22,9 @@ def softmax(scores: np.ndarray, axis: int = 0, mask: np.ndarray | None = None) -
     return exponentials / exponentials.sum(axis=axis, keepdims=True)
 
 
-def softmax_numerators(scores: np.ndarray, axis: int = 0,
-                       mask: np.ndarray | None = None) -> np.ndarray:
+def softmax_numerators(
+    scores: np.ndarray, axis: int = 0, mask: np.ndarray | None = None
+) -> np.ndarray:
     """exp(s − max s) along `axis`, with exact zeros where `mask` is False."""
     if mask is not None:
         scores = np.where(mask, scores, -np.inf)
@@ -31,8 +32,9 @@ def softmax_numerators(scores: np.ndarray, axis: int = 0,
     return np.exp(shifted)
 
 
-def normalize_by_sum(scores: np.ndarray, axis: int = 0, mask: np.ndarray | None = None,
-                     temperature: float = 1.0) -> np.ndarray:
+def normalize_by_sum(
+    scores: np.ndarray, axis: int = 0, mask: np.ndarray | None = None, temperature: float = 1.0
+) -> np.ndarray:
     """α_i^(1/τ) / Σ_j α_j^(1/τ) along `axis`, for non-negative α (τ = 1: plain divide by sum).
 
     The power 1/τ plays the role the temperature plays in softmax: τ → 0 picks the largest α,
@@ -56,8 +58,9 @@ def check_divisible_by_sum(scores: np.ndarray, axis: int = 0) -> None:
     if negative.size:
         i, j = (int(x) for x in negative[0])
         key, query = (i, j) if axis == 0 else (j, i)
-        raise AttentionInputError("negative_score", key=key + 1, query=query + 1,
-                                  value=float(scores[i, j]))
+        raise AttentionInputError(
+            "negative_score", key=key + 1, query=query + 1, value=float(scores[i, j])
+        )
     zero = np.flatnonzero(scores.sum(axis=axis) == 0)
     if zero.size:
         raise AttentionInputError("zero_sum", query=int(zero[0]) + 1)

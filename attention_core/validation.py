@@ -52,8 +52,9 @@ def as_vector(name: str, data: Any) -> np.ndarray:
     else:
         matrix = as_matrix(name, data)
         if 1 not in matrix.shape:
-            raise AttentionInputError("bad_ndim", matrix=name, ndim=2,
-                                      expected="a vector (one row or one column)")
+            raise AttentionInputError(
+                "bad_ndim", matrix=name, ndim=2, expected="a vector (one row or one column)"
+            )
     return matrix.reshape(-1)
 
 
@@ -69,8 +70,9 @@ def as_mask(data: Any, expected_shape: tuple[int, int]) -> np.ndarray:
     """A boolean array shaped like the scores; 0/1 numbers are accepted as False/True."""
     array = np.asarray(data, dtype=object)
     if array.shape != expected_shape:
-        raise AttentionInputError("mask_shape", shape=_shape_text(array.shape),
-                                  expected=_shape_text(expected_shape))
+        raise AttentionInputError(
+            "mask_shape", shape=_shape_text(array.shape), expected=_shape_text(expected_shape)
+        )
     mask = np.empty(expected_shape, dtype=bool)
     for (i, j), entry in np.ndenumerate(array):
         if isinstance(entry, (bool, np.bool_)) or (isinstance(entry, Real) and entry in (0, 1)):
@@ -90,16 +92,20 @@ def _shape_text(shape: tuple[int, ...]) -> str:
 
 
 def _is_flat_sequence(data: Any) -> bool:
-    return (isinstance(data, (list, tuple)) and len(data) > 0
-            and not any(isinstance(x, (list, tuple, np.ndarray)) for x in data))
+    return (
+        isinstance(data, (list, tuple))
+        and len(data) > 0
+        and not any(isinstance(x, (list, tuple, np.ndarray)) for x in data)
+    )
 
 
 def _as_nested_rows(name: str, data: Any) -> list[list[Any]]:
     """Split `data` into rows without converting entries, so a bad entry can be located."""
     if isinstance(data, np.ndarray):
         if data.ndim != 2:
-            raise AttentionInputError("bad_ndim", matrix=name, ndim=data.ndim,
-                                      expected="a 2-D matrix")
+            raise AttentionInputError(
+                "bad_ndim", matrix=name, ndim=data.ndim, expected="a 2-D matrix"
+            )
         if data.dtype.kind in "fiub":  # fast path: already numeric
             return data.astype(float, copy=False).tolist() if data.size else [[]] * data.shape[0]
         return data.tolist()

@@ -30,11 +30,20 @@ def plotly_text(text: str) -> str:
     return html.escape(str(text), quote=False)
 
 
-def heatmap(values: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str], *,
-            title: str = "", x_title: str = "", y_title: str = "",
-            hover: Sequence[Sequence[str]] | None = None, colorscale: str | None = None,
-            zmin: float | None = None, zmax: float | None = None,
-            show_text: bool | None = None) -> go.Figure:
+def heatmap(
+    values: np.ndarray,
+    x_labels: Sequence[str],
+    y_labels: Sequence[str],
+    *,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    hover: Sequence[Sequence[str]] | None = None,
+    colorscale: str | None = None,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    show_text: bool | None = None,
+) -> go.Figure:
     """A matrix drawn as it is written: row 1 at the top, one labelled cell per entry.
 
     −∞ (a masked score) is drawn as an empty cell labelled '−∞'. `hover` holds one text per
@@ -55,18 +64,31 @@ def heatmap(values: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str]
     x = [plotly_text(label) for label in x_labels]
     y = [plotly_text(label) for label in y_labels]
     trace = {
-        "type": "heatmap", "z": finite, "x": x, "y": y, "text": cell_text,
-        "customdata": hover_html, "texttemplate": "%{text}" if show_text else None,
-        "hovertemplate": "%{customdata}<extra></extra>", "colorscale": _scale(colorscale),
-        "zmid": zmid, "zmin": zmin, "zmax": zmax, "xgap": 1, "ygap": 1,
+        "type": "heatmap",
+        "z": finite,
+        "x": x,
+        "y": y,
+        "text": cell_text,
+        "customdata": hover_html,
+        "texttemplate": "%{text}" if show_text else None,
+        "hovertemplate": "%{customdata}<extra></extra>",
+        "colorscale": _scale(colorscale),
+        "zmid": zmid,
+        "zmin": zmin,
+        "zmax": zmax,
+        "xgap": 1,
+        "ygap": 1,
         "colorbar": {"thickness": 12, "len": 0.9},
     }
     layout = {
         "height": max(180, 70 + 38 * len(y_labels)) + (30 if title else 0),
         "margin": {"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
         "xaxis": {"title": {"text": plotly_text(x_title)}, "side": "top", "type": "category"},
-        "yaxis": {"title": {"text": plotly_text(y_title)}, "autorange": "reversed",
-                  "type": "category"},
+        "yaxis": {
+            "title": {"text": plotly_text(y_title)},
+            "autorange": "reversed",
+            "type": "category",
+        },
     }
     if title:
         layout["title"] = {"text": plotly_text(title)}
@@ -75,8 +97,11 @@ def heatmap(values: np.ndarray, x_labels: Sequence[str], y_labels: Sequence[str]
     # heatmap 5-6× slower to build, for the same figure. Plotly's validation of these fixed,
     # known-good properties took over half of what was left; tests/ui/test_figures.py pins
     # that the unvalidated figure is the validated one.
-    return DrawnFigure(data=[{key: value for key, value in trace.items() if value is not None}],
-                       layout=layout, _validate=False)
+    return DrawnFigure(
+        data=[{key: value for key, value in trace.items() if value is not None}],
+        layout=layout,
+        _validate=False,
+    )
 
 
 class DrawnFigure(go.Figure):
@@ -97,21 +122,39 @@ class DrawnFigure(go.Figure):
         return self._drawn
 
 
-def step_heatmap(step: Step, x_labels: Sequence[str], y_labels: Sequence[str], *,
-                 title: str = "", x_title: str = "", y_title: str = "",
-                 colorscale: str | None = None, zmin: float | None = None,
-                 zmax: float | None = None) -> go.Figure:
+def step_heatmap(
+    step: Step,
+    x_labels: Sequence[str],
+    y_labels: Sequence[str],
+    *,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    colorscale: str | None = None,
+    zmin: float | None = None,
+    zmax: float | None = None,
+) -> go.Figure:
     """`heatmap` of one engine step, each cell's hover spelling out its arithmetic."""
-    return heatmap(step.value, x_labels, y_labels, title=title, x_title=x_title,
-                   y_title=y_title, hover=hover_texts(step.value.shape, step.entry),
-                   colorscale=colorscale, zmin=zmin, zmax=zmax)
+    return heatmap(
+        step.value,
+        x_labels,
+        y_labels,
+        title=title,
+        x_title=x_title,
+        y_title=y_title,
+        hover=hover_texts(step.value.shape, step.entry),
+        colorscale=colorscale,
+        zmin=zmin,
+        zmax=zmax,
+    )
 
 
 def hover_texts(shape: tuple[int, int], explain: Callable[[int, int], str]) -> list[list[str]]:
     """One text per cell from an engine explainer, its few words in the learner's language."""
     lang = current_language()  # once, not per cell: it reads the session state
-    return [[localize_arithmetic(explain(i, j), lang) for j in range(shape[1])]
-            for i in range(shape[0])]
+    return [
+        [localize_arithmetic(explain(i, j), lang) for j in range(shape[1])] for i in range(shape[0])
+    ]
 
 
 def _scale(name: str) -> list[list]:

@@ -33,8 +33,9 @@ def setup_language() -> None:
     chosen = language_from_tag(requested)
     if chosen is None and requested:  # say why the URL's choice was not used
         st.session_state[_REJECTED_KEY] = requested
-    st.session_state[LANGUAGE_STATE_KEY] = (chosen or language_from_tag(st.context.locale)
-                                            or DEFAULT_LANGUAGE)
+    st.session_state[LANGUAGE_STATE_KEY] = (
+        chosen or language_from_tag(st.context.locale) or DEFAULT_LANGUAGE
+    )
 
 
 def language_switch() -> None:
@@ -43,12 +44,23 @@ def language_switch() -> None:
     # The widget has its own key: Streamlit forgets a widget's state on pages where it is
     # not drawn, while a plain session key survives every page switch.
     st.session_state[_WIDGET_KEY] = current_language()
-    st.sidebar.radio(t("common.language"), options=list(LANGUAGES), format_func=LANGUAGES.get,
-                     key=_WIDGET_KEY, horizontal=True, on_change=_choose_language)
+    st.sidebar.radio(
+        t("common.language"),
+        options=list(LANGUAGES),
+        format_func=LANGUAGES.get,
+        key=_WIDGET_KEY,
+        horizontal=True,
+        on_change=_choose_language,
+    )
     rejected = st.session_state.pop(_REJECTED_KEY, None)
     if rejected is not None:
-        st.sidebar.warning(t("common.unknown_language", value=escape_markdown(rejected, 20),
-                             language=t(f"common.language_names.{current_language()}")))
+        st.sidebar.warning(
+            t(
+                "common.unknown_language",
+                value=escape_markdown(rejected, 20),
+                language=t(f"common.language_names.{current_language()}"),
+            )
+        )
     if st.query_params.get(_LANG_PARAM) != current_language():
         _sync_url()
 
@@ -70,12 +82,14 @@ def page_frame(name: str) -> None:
     only at the bare address): a shared `/luong?lang=ja` link is therefore right on its very
     first visit, with no router to go through."""
     setup_language()
-    st.set_page_config(page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍",
-                       layout="wide")
+    st.set_page_config(
+        page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"
+    )
     language = {_LANG_PARAM: current_language()}
     for page in PAGES:
-        st.sidebar.page_link(page.path, label=t(f"nav.{page.name}"), icon=page.icon,
-                             query_params=language)
+        st.sidebar.page_link(
+            page.path, label=t(f"nav.{page.name}"), icon=page.icon, query_params=language
+        )
     language_switch()
 
 

@@ -24,13 +24,23 @@ MAX_TEXT_CELLS = 6 * 6
 MAX_TEXT_COLUMNS = 4
 
 
-def heatmap_grid(matrices: np.ndarray, x_title: str, y_title: str, *,
-                 titles: Sequence[str] | None = None, row_titles: Sequence[str] | None = None,
-                 colorscale: str = WEIGHT_SCALE, x_labels: Sequence[str] | None = None,
-                 y_labels: Sequence[str] | None = None, zmin: float | None = None,
-                 zmax: float | None = None, colorbar_title: str = "",
-                 hover: Callable[[int, int, int, int], str] | None = None,
-                 show_text: bool | None = None, panel_height: int | None = None) -> go.Figure:
+def heatmap_grid(
+    matrices: np.ndarray,
+    x_title: str,
+    y_title: str,
+    *,
+    titles: Sequence[str] | None = None,
+    row_titles: Sequence[str] | None = None,
+    colorscale: str = WEIGHT_SCALE,
+    x_labels: Sequence[str] | None = None,
+    y_labels: Sequence[str] | None = None,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    colorbar_title: str = "",
+    hover: Callable[[int, int, int, int], str] | None = None,
+    show_text: bool | None = None,
+    panel_height: int | None = None,
+) -> go.Figure:
     """A grid of heatmaps, one per (display row, display column) of `matrices`.
 
     Parameters
@@ -46,8 +56,10 @@ def heatmap_grid(matrices: np.ndarray, x_title: str, y_title: str, *,
     """
     matrices = np.asarray(matrices, dtype=float)
     if matrices.ndim != 4 or 0 in matrices.shape:
-        raise ValueError("heatmap_grid needs a non-empty 4-axis array "
-                         f"(rows, columns, queries, keys); got shape {matrices.shape}")
+        raise ValueError(
+            "heatmap_grid needs a non-empty 4-axis array "
+            f"(rows, columns, queries, keys); got shape {matrices.shape}"
+        )
     rows, cols, n_queries, n_keys = matrices.shape
     titles = _checked(titles, cols, "titles")
     row_titles = _checked(row_titles, rows, "row_titles")
@@ -63,24 +75,57 @@ def heatmap_grid(matrices: np.ndarray, x_title: str, y_title: str, *,
         show_text = n_queries * n_keys <= MAX_TEXT_CELLS and cols <= MAX_TEXT_COLUMNS
 
     figure = make_subplots(
-        rows=rows, cols=cols, shared_xaxes=True, shared_yaxes=True,
+        rows=rows,
+        cols=cols,
+        shared_xaxes=True,
+        shared_yaxes=True,
         subplot_titles=[plotly_text(t) for t in titles] if titles else None,
         row_titles=[plotly_text(t) for t in row_titles] if row_titles else None,
-        horizontal_spacing=min(0.04, 0.3 / cols), vertical_spacing=min(0.08, 0.4 / rows),
+        horizontal_spacing=min(0.04, 0.3 / cols),
+        vertical_spacing=min(0.08, 0.4 / rows),
     )
     for r in range(rows):
         for c in range(cols):
             panel = finite[r, c]
             text = [[fmt(round(float(v), 2), 3) for v in row] for row in matrices[r, c]]
-            cell_hover = [[plotly_text(_hover_text(hover, r, c, i, j, titles, row_titles,
-                                                   x_title, y_title, raw_x, raw_y, matrices))
-                           for j in range(n_keys)] for i in range(n_queries)]
-            figure.add_trace(go.Heatmap(
-                z=panel, x=x, y=y, text=text, customdata=cell_hover,
-                texttemplate="%{text}" if show_text else None,
-                hovertemplate="%{customdata}<extra></extra>", coloraxis="coloraxis",
-                xgap=1 if n_keys <= 20 else 0, ygap=1 if n_queries <= 20 else 0,
-            ), row=r + 1, col=c + 1)
+            cell_hover = [
+                [
+                    plotly_text(
+                        _hover_text(
+                            hover,
+                            r,
+                            c,
+                            i,
+                            j,
+                            titles,
+                            row_titles,
+                            x_title,
+                            y_title,
+                            raw_x,
+                            raw_y,
+                            matrices,
+                        )
+                    )
+                    for j in range(n_keys)
+                ]
+                for i in range(n_queries)
+            ]
+            figure.add_trace(
+                go.Heatmap(
+                    z=panel,
+                    x=x,
+                    y=y,
+                    text=text,
+                    customdata=cell_hover,
+                    texttemplate="%{text}" if show_text else None,
+                    hovertemplate="%{customdata}<extra></extra>",
+                    coloraxis="coloraxis",
+                    xgap=1 if n_keys <= 20 else 0,
+                    ygap=1 if n_queries <= 20 else 0,
+                ),
+                row=r + 1,
+                col=c + 1,
+            )
     for c in range(cols):  # axis titles on the outer edges only, like d2l
         figure.update_xaxes(title_text=plotly_text(x_title), row=rows, col=c + 1)
     for r in range(rows):
@@ -90,9 +135,17 @@ def heatmap_grid(matrices: np.ndarray, x_title: str, y_title: str, *,
     if panel_height is None:
         panel_height = max(150, min(320, 40 + 24 * n_queries))
     figure.update_layout(
-        coloraxis={"colorscale": colorscale, "cmin": zmin, "cmax": zmax,
-                   "colorbar": {"thickness": 12, "len": 0.8, "x": 1.06 if row_titles else 1.02,
-                                "title": {"text": plotly_text(colorbar_title)}}},
+        coloraxis={
+            "colorscale": colorscale,
+            "cmin": zmin,
+            "cmax": zmax,
+            "colorbar": {
+                "thickness": 12,
+                "len": 0.8,
+                "x": 1.06 if row_titles else 1.02,
+                "title": {"text": plotly_text(colorbar_title)},
+            },
+        },
         height=panel_height * rows + 90,
         margin={"l": 10, "r": 30 if row_titles else 10, "t": 50 if titles else 20, "b": 10},
     )
@@ -114,12 +167,24 @@ def _checked(labels: Sequence[str] | None, expected: int, name: str) -> list[str
     return labels
 
 
-def _hover_text(hover: Callable[[int, int, int, int], str] | None, r: int, c: int, i: int,
-                j: int, titles: list[str] | None, row_titles: list[str] | None, x_title: str,
-                y_title: str, x: list[str], y: list[str], matrices: np.ndarray) -> str:
+def _hover_text(
+    hover: Callable[[int, int, int, int], str] | None,
+    r: int,
+    c: int,
+    i: int,
+    j: int,
+    titles: list[str] | None,
+    row_titles: list[str] | None,
+    x_title: str,
+    y_title: str,
+    x: list[str],
+    y: list[str],
+    matrices: np.ndarray,
+) -> str:
     if hover is not None:
         return hover(r, c, i, j)
-    where = " · ".join(s for s in [row_titles[r] if row_titles else "",
-                                   titles[c] if titles else ""] if s)
+    where = " · ".join(
+        s for s in [row_titles[r] if row_titles else "", titles[c] if titles else ""] if s
+    )
     cell = f"{y_title} {y[i]}, {x_title} {x[j]}: {fmt(matrices[r, c, i, j])}"
     return f"{where} — {cell}" if where else cell

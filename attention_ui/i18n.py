@@ -112,8 +112,10 @@ def error_text(error: AttentionInputError, lang: str | None = None) -> str:
 
 
 def _translated_params(params: Mapping[str, Any], texts: Mapping[str, str]) -> dict[str, Any]:
-    return {name: texts.get(f"engine.value.{name}.{value}", value) if isinstance(value, str)
-            else value for name, value in params.items()}
+    return {
+        name: texts.get(f"engine.value.{name}.{value}", value) if isinstance(value, str) else value
+        for name, value in params.items()
+    }
 
 
 def step_title(step: Step, lang: str | None = None) -> str:
@@ -141,8 +143,10 @@ _ARITHMETIC_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\(kept\)"), "engine.entry.kept"),
     (re.compile(r"\(masked: weight 0\)"), "engine.entry.masked"),
     (re.compile(r"Σ(?P<name>\S+?) for (?P<query>\S+)"), "engine.entry.sum_for"),
-    (re.compile(r"shared pairs \{(?P<pairs>.*)\}: (?P<shared>\d+) of (?P<total>\d+)"),
-     "engine.entry.shared_pairs"),
+    (
+        re.compile(r"shared pairs \{(?P<pairs>.*)\}: (?P<shared>\d+) of (?P<total>\d+)"),
+        "engine.entry.shared_pairs",
+    ),
 )
 ARITHMETIC_KEYS = frozenset(key for _, key in _ARITHMETIC_WORDS)
 

@@ -46,16 +46,24 @@ def short(text: str, limit: int = LABEL_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def record_labels(result: LookupResult | LookupTable, rows: Sequence[int] | None = None,
-                  limit: int = LABEL_LIMIT) -> list[str]:
+def record_labels(
+    result: LookupResult | LookupTable, rows: Sequence[int] | None = None, limit: int = LABEL_LIMIT
+) -> list[str]:
     """'3 · Li' for each record: its table row and its key, unique even for duplicate keys."""
     rows = list(rows) if rows is not None else list(range(1, len(result.records) + 1))
-    return [f"{row} · {short(record.key, limit)}" for row, record in zip(rows, result.records,
-                                                                          strict=True)]
+    return [
+        f"{row} · {short(record.key, limit)}"
+        for row, record in zip(rows, result.records, strict=True)
+    ]
 
 
-def weight_formula(result: LookupResult, index: int, temperature: float,
-                   normalization: str, captions: LookupCaptions | None = None) -> str:
+def weight_formula(
+    result: LookupResult,
+    index: int,
+    temperature: float,
+    normalization: str,
+    captions: LookupCaptions | None = None,
+) -> str:
     """How the engine turned the score of record `index` into its weight, with its numbers."""
     captions = captions or LookupCaptions()
     score, weight = fmt(result.scores[index]), fmt(result.weights[index])
@@ -67,79 +75,143 @@ def weight_formula(result: LookupResult, index: int, temperature: float,
     return f"α = {score}^(1/{tau}) / Σⱼ aⱼ^(1/{tau}) = {weight}"
 
 
-def cell_explanation(result: LookupResult, index: int, temperature: float,
-                     normalization: str, captions: LookupCaptions | None = None) -> str:
+def cell_explanation(
+    result: LookupResult,
+    index: int,
+    temperature: float,
+    normalization: str,
+    captions: LookupCaptions | None = None,
+) -> str:
     """Hover text for one record: the match arithmetic, then the weight arithmetic."""
     captions = captions or LookupCaptions()
     record = result.records[index]
     match = captions.localize(explain_similarity(result.query, record.key, result.similarity))
-    return (f"q = {short(result.query, 60)} · k = {short(record.key, 60)} → "
-            f"v = {short(record.value, 60)}\n{captions.score}: {match}\n"
-            f"{weight_formula(result, index, temperature, normalization, captions)}")
+    return (
+        f"q = {short(result.query, 60)} · k = {short(record.key, 60)} → "
+        f"v = {short(record.value, 60)}\n{captions.score}: {match}\n"
+        f"{weight_formula(result, index, temperature, normalization, captions)}"
+    )
 
 
-def weights_bar(result: LookupResult, temperature: float, normalization: str, *,
-                rows: Sequence[int] | None = None, title: str = "",
-                captions: LookupCaptions | None = None) -> go.Figure:
+def weights_bar(
+    result: LookupResult,
+    temperature: float,
+    normalization: str,
+    *,
+    rows: Sequence[int] | None = None,
+    title: str = "",
+    captions: LookupCaptions | None = None,
+) -> go.Figure:
     """One bar per record: its weight α(q, kᵢ) for this query, the best one dark and labelled."""
     captions = captions or LookupCaptions()
     labels = [plotly_text(label) for label in record_labels(result, rows)]
     best = result.best_index
     colours = [BEST_COLOUR if i == best else OTHER_COLOUR for i in range(len(labels))]
-    hover = [plotly_text(cell_explanation(result, i, temperature, normalization, captions))
-             .replace("\n", "<br>") for i in range(len(labels))]
-    text = [fmt(w, 3) + (f" ({captions.best})" if i == best else "")
-            for i, w in enumerate(result.weights)]
-    figure = go.Figure(go.Bar(
-        x=labels, y=result.weights, marker_color=colours, text=[plotly_text(s) for s in text],
-        textposition="outside", customdata=hover, hovertemplate="%{customdata}<extra></extra>",
-        cliponaxis=False,
-    ))
+    hover = [
+        plotly_text(cell_explanation(result, i, temperature, normalization, captions)).replace(
+            "\n", "<br>"
+        )
+        for i in range(len(labels))
+    ]
+    text = [
+        fmt(w, 3) + (f" ({captions.best})" if i == best else "")
+        for i, w in enumerate(result.weights)
+    ]
+    figure = go.Figure(
+        go.Bar(
+            x=labels,
+            y=result.weights,
+            marker_color=colours,
+            text=[plotly_text(s) for s in text],
+            textposition="outside",
+            customdata=hover,
+            hovertemplate="%{customdata}<extra></extra>",
+            cliponaxis=False,
+        )
+    )
     return _bar_layout(figure, title, 320, captions.records, captions.weight)
 
 
-def distribution_bar(result: LookupResult, *, title: str = "",
-                     captions: LookupCaptions | None = None) -> go.Figure:
+def distribution_bar(
+    result: LookupResult, *, title: str = "", captions: LookupCaptions | None = None
+) -> go.Figure:
     """Attention pooling with one-hot values: the total weight each first name receives."""
     captions = captions or LookupCaptions()
     pairs = result.value_distribution
     names = [plotly_text(short(name) if name else "∅") for name, _ in pairs]
     totals = np.array([total for _, total in pairs])
-    contributors = [[i + 1 for i, record in enumerate(result.records) if record.value == name]
-                    for name, _ in pairs]
-    hover = [plotly_text(f"{short(name, 60) or '∅'}: "
-                         + " + ".join(f"α{row}" for row in rows) + f" = {fmt(total)}")
-             for (name, total), rows in zip(pairs, contributors, strict=True)]
-    figure = go.Figure(go.Bar(
-        x=names, y=totals, marker_color=[BEST_COLOUR if t == totals.max() and t > 0
-                                         else OTHER_COLOUR for t in totals],
-        text=[fmt(t, 3) for t in totals], textposition="outside", customdata=hover,
-        hovertemplate="%{customdata}<extra></extra>", cliponaxis=False,
-    ))
+    contributors = [
+        [i + 1 for i, record in enumerate(result.records) if record.value == name]
+        for name, _ in pairs
+    ]
+    hover = [
+        plotly_text(
+            f"{short(name, 60) or '∅'}: "
+            + " + ".join(f"α{row}" for row in rows)
+            + f" = {fmt(total)}"
+        )
+        for (name, total), rows in zip(pairs, contributors, strict=True)
+    ]
+    figure = go.Figure(
+        go.Bar(
+            x=names,
+            y=totals,
+            marker_color=[
+                BEST_COLOUR if t == totals.max() and t > 0 else OTHER_COLOUR for t in totals
+            ],
+            text=[fmt(t, 3) for t in totals],
+            textposition="outside",
+            customdata=hover,
+            hovertemplate="%{customdata}<extra></extra>",
+            cliponaxis=False,
+        )
+    )
     return _bar_layout(figure, title, 300, captions.first_names, captions.total_weight)
 
 
-def weights_heatmap(table: LookupTable, temperature: float, normalization: str, *,
-                    rows: Sequence[int] | None = None, title: str = "",
-                    captions: LookupCaptions | None = None) -> go.Figure:
+def weights_heatmap(
+    table: LookupTable,
+    temperature: float,
+    normalization: str,
+    *,
+    rows: Sequence[int] | None = None,
+    title: str = "",
+    captions: LookupCaptions | None = None,
+) -> go.Figure:
     """Queries × records: one row of weights per query (each row sums to 1, or is all 0)."""
     captions = captions or LookupCaptions()
-    hover = [[cell_explanation(result, j, temperature, normalization, captions)
-              .replace("\n", " · ")
-              for j in range(len(table.records))] for result in table.results]
+    hover = [
+        [
+            cell_explanation(result, j, temperature, normalization, captions).replace("\n", " · ")
+            for j in range(len(table.records))
+        ]
+        for result in table.results
+    ]
     query_labels = [f"q{i + 1} · {short(q)}" for i, q in enumerate(table.queries)]
-    return heatmap(table.weights, record_labels(table, rows), query_labels, title=title,
-                   x_title=captions.records, y_title=captions.queries, hover=hover,
-                   colorscale=WEIGHT_SCALE, zmin=0, zmax=1)
+    return heatmap(
+        table.weights,
+        record_labels(table, rows),
+        query_labels,
+        title=title,
+        x_title=captions.records,
+        y_title=captions.queries,
+        hover=hover,
+        colorscale=WEIGHT_SCALE,
+        zmin=0,
+        zmax=1,
+    )
 
 
-def _bar_layout(figure: go.Figure, title: str, height: int, x_title: str,
-                y_title: str) -> go.Figure:
+def _bar_layout(
+    figure: go.Figure, title: str, height: int, x_title: str, y_title: str
+) -> go.Figure:
     """The layout both bar charts share: weights on a fixed 0…1 axis (room for the labels
     printed above the bars), one bar per category."""
     figure.update_layout(
-        title={"text": plotly_text(title)} if title else None, height=height,
-        margin={"l": 10, "r": 10, "t": 50 if title else 20, "b": 10}, showlegend=False,
+        title={"text": plotly_text(title)} if title else None,
+        height=height,
+        margin={"l": 10, "r": 10, "t": 50 if title else 20, "b": 10},
+        showlegend=False,
     )
     figure.update_xaxes(title_text=plotly_text(x_title), type="category")
     figure.update_yaxes(title_text=plotly_text(y_title), range=[0, 1.12])

@@ -113,12 +113,13 @@ def _memory(state_key: str, session: Session = None) -> np.ndarray:
     state = _state(session)
     full = np.array(page_state.kept(state_key, state[f"{state_key}.base"], session), dtype=float)
     visible = matrix_values(state_key, session)
-    full[:visible.shape[0], :visible.shape[1]] = visible
+    full[: visible.shape[0], : visible.shape[1]] = visible
     return full
 
 
-def _new_content(state_key: str, full: np.ndarray, shape: tuple[int, int],
-                 session: Session = None) -> None:
+def _new_content(
+    state_key: str, full: np.ndarray, shape: tuple[int, int], session: Session = None
+) -> None:
     """`full[:shape]` becomes the editor's content under a new widget key; `full` is kept."""
     state = _state(session)
     full = np.array(full, dtype=float)
@@ -135,14 +136,14 @@ def _resize(state_key: str, shape: tuple[int, int], fill: float) -> None:
     """Show `shape` of the matrix: cells hidden earlier come back, new ones are `fill`."""
     full = _memory(state_key)
     grown = np.full((max(shape[0], full.shape[0]), max(shape[1], full.shape[1])), fill)
-    grown[:full.shape[0], :full.shape[1]] = full
+    grown[: full.shape[0], : full.shape[1]] = full
     _new_content(state_key, grown, shape)
 
 
 def _keep_visible(state_key: str, values: np.ndarray) -> None:
     """After the grid is drawn: what the learner sees goes into the kept copy."""
     full = np.array(page_state.kept(state_key, values), dtype=float)
-    full[:values.shape[0], :values.shape[1]] = values
+    full[: values.shape[0], : values.shape[1]] = values
     page_state.keep(state_key, full)
 
 
@@ -169,10 +170,18 @@ def resized(values: np.ndarray, shape: tuple[int, int], fill: float = 0.0) -> np
     return out
 
 
-def matrix_editor(name: str, state_key: str, default: np.ndarray, row_labels: Sequence[str],
-                  col_labels: Sequence[str], *, help: str | None = None,
-                  limit: float = VALUE_LIMIT, checkbox: bool = False,
-                  fill: float = 0.0) -> MatrixInput:
+def matrix_editor(
+    name: str,
+    state_key: str,
+    default: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    help: str | None = None,
+    limit: float = VALUE_LIMIT,
+    checkbox: bool = False,
+    fill: float = 0.0,
+) -> MatrixInput:
     """Draw the grid for matrix `name` and return what the learner entered, checked.
 
     `default` is used the first time; afterwards the stored content is resized to the shape
@@ -190,25 +199,32 @@ def matrix_editor(name: str, state_key: str, default: np.ndarray, row_labels: Se
     st.session_state[f"{state_key}.columns"] = list(col_labels)
     if checkbox:
         frame = pd.DataFrame(base > 0.5, index=list(row_labels), columns=list(col_labels))
-        config = {label: st.column_config.CheckboxColumn(label, help=help)
-                  for label in col_labels}
+        config = {label: st.column_config.CheckboxColumn(label, help=help) for label in col_labels}
     else:
         frame = pd.DataFrame(base, index=list(row_labels), columns=list(col_labels))
         # st.data_editor takes no `help`: it becomes the tooltip of every column header.
-        config = {label: st.column_config.NumberColumn(label, min_value=-limit,
-                                                       max_value=limit, format="%g", help=help)
-                  for label in col_labels}
+        config = {
+            label: st.column_config.NumberColumn(
+                label, min_value=-limit, max_value=limit, format="%g", help=help
+            )
+            for label in col_labels
+        }
     try:
-        edited = st.data_editor(frame, key=editor_key(state_key), column_config=config,
-                                num_rows="fixed")
+        edited = st.data_editor(
+            frame, key=editor_key(state_key), column_config=config, num_rows="fixed"
+        )
     except IndexError:
         # Only a crafted client can edit a row outside a fixed grid, which Streamlit fails to
         # apply: keep the edits that fit and give the grid a fresh start.
         _new_content(state_key, _memory(state_key), shape)
         st.rerun()
     if checkbox:
-        values = np.array([[1.0 if cell is True or cell == 1 else 0.0 for cell in row]
-                           for row in edited.to_numpy(dtype=object)]).reshape(edited.shape)
+        values = np.array(
+            [
+                [1.0 if cell is True or cell == 1 else 0.0 for cell in row]
+                for row in edited.to_numpy(dtype=object)
+            ]
+        ).reshape(edited.shape)
     else:
         values = edited.to_numpy(dtype=float, na_value=np.nan)
     if values.shape != shape:  # rows added or deleted by a crafted client: the grid is fixed
@@ -218,8 +234,13 @@ def matrix_editor(name: str, state_key: str, default: np.ndarray, row_labels: Se
     return MatrixInput(name, values, problems)
 
 
-def check_matrix(name: str, values: np.ndarray, row_labels: Sequence[str],
-                 col_labels: Sequence[str], limit: float = VALUE_LIMIT) -> list[str]:
+def check_matrix(
+    name: str,
+    values: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    limit: float = VALUE_LIMIT,
+) -> list[str]:
     """One message per bad cell, naming the matrix and the cell by its labels."""
     problems = []
     for (i, j), value in np.ndenumerate(values):
@@ -228,8 +249,9 @@ def check_matrix(name: str, values: np.ndarray, row_labels: Sequence[str],
             problems.append(t("editor.cell_empty", **cell))
         elif not math.isfinite(value) or abs(value) > limit:
             # All the digits the learner typed: 1000.5 must not read as "1000" next to the limit.
-            problems.append(t("editor.cell_out_of_range", value=fmt(value, 10),
-                              limit=fmt(limit), **cell))
+            problems.append(
+                t("editor.cell_out_of_range", value=fmt(value, 10), limit=fmt(limit), **cell)
+            )
     return problems
 
 

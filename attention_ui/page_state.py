@@ -47,8 +47,9 @@ def forget(key: str, session: MutableMapping[str, Any] | None = None) -> None:
         del state[key + _KEPT]
 
 
-def widget_value(key: str, default: Any = None,
-                 session: MutableMapping[str, Any] | None = None) -> Any:
+def widget_value(
+    key: str, default: Any = None, session: MutableMapping[str, Any] | None = None
+) -> Any:
     """A widget's value now: the widget's own state if it was drawn, else the kept copy."""
     state = _state(session)
     return state[key] if key in state else kept(key, default, session)
@@ -82,6 +83,9 @@ def option_labels(prefix: str) -> Callable[[str], str]:
     lookup rather than a later call to `t()`, which would need the session (AppTest, for one,
     formats options outside it).
     """
-    texts = {key[len(prefix):]: text for key, text in catalog(current_language()).items()
-             if key.startswith(prefix)}
+    texts = {
+        key[len(prefix) :]: text
+        for key, text in catalog(current_language()).items()
+        if key.startswith(prefix)
+    }
     return lambda option: texts.get(str(option), str(option))

@@ -36,9 +36,14 @@ NUMBER_LIMIT = 1e6
 COLUMNS = ("key", "value", "number")
 Row = tuple[str, str, float | None]
 # The section's database (surname → first name), with a number per record to pool.
-D2L_RECORDS: list[Row] = [("Zhang", "Aston", 10.0), ("Lipton", "Zachary", 20.0),
-                          ("Li", "Mu", 30.0), ("Smola", "Alex", 40.0), ("Hu", "Rachel", 50.0),
-                          ("Werness", "Brent", 60.0)]
+D2L_RECORDS: list[Row] = [
+    ("Zhang", "Aston", 10.0),
+    ("Lipton", "Zachary", 20.0),
+    ("Li", "Mu", 30.0),
+    ("Smola", "Alex", 40.0),
+    ("Hu", "Rachel", 50.0),
+    ("Werness", "Brent", 60.0),
+]
 
 
 @dataclass
@@ -46,9 +51,9 @@ class RecordsInput:
     """What the table holds once checked: the usable records, their table rows, and messages."""
 
     records: list[Row]
-    rows: list[int]                                          # 1-based table row of each record
-    problems: list[str] = field(default_factory=list)        # rows left out or changed
-    duplicates: list[str] = field(default_factory=list)      # keys found more than once
+    rows: list[int]  # 1-based table row of each record
+    problems: list[str] = field(default_factory=list)  # rows left out or changed
+    duplicates: list[str] = field(default_factory=list)  # keys found more than once
     missing_numbers: list[int] = field(default_factory=list)  # rows without a number
 
     @property
@@ -76,8 +81,9 @@ def current_records(state_key: str, session: Any = None) -> list[Row] | None:
     return page_state.kept(state_key, None, session)
 
 
-def records_editor(state_key: str, default: Sequence[Row], *, help: str | None = None
-                   ) -> RecordsInput:
+def records_editor(
+    state_key: str, default: Sequence[Row], *, help: str | None = None
+) -> RecordsInput:
     """Draw the records table and return its checked content."""
     if f"{state_key}.base" not in st.session_state:
         set_records(state_key, default)
@@ -85,32 +91,44 @@ def records_editor(state_key: str, default: Sequence[Row], *, help: str | None =
         # Back from another page, the editor forgot its edits; after a language switch its
         # translated column labels make it a new widget that never saw them. The copy in
         # `.current` has them: it becomes the new content.
-        forgotten = (editor_key(state_key) not in st.session_state
-                     or st.session_state.get(f"{state_key}.lang") != current_language())
+        forgotten = (
+            editor_key(state_key) not in st.session_state
+            or st.session_state.get(f"{state_key}.lang") != current_language()
+        )
         current = current_records(state_key)
         if forgotten and current != st.session_state[f"{state_key}.base"]:
             set_records(state_key, current)
     st.session_state[f"{state_key}.lang"] = current_language()
     base = st.session_state[f"{state_key}.base"]
     # Rows are numbered from 1 as people count; added rows continue the numbering.
-    frame = pd.DataFrame([list(row) for row in base] or None, columns=list(COLUMNS),
-                         index=pd.RangeIndex(1, len(base) + 1))
+    frame = pd.DataFrame(
+        [list(row) for row in base] or None,
+        columns=list(COLUMNS),
+        index=pd.RangeIndex(1, len(base) + 1),
+    )
     frame["number"] = pd.to_numeric(frame["number"], errors="coerce").astype(float)
     frame[["key", "value"]] = frame[["key", "value"]].astype(object)
     config = {
-        "key": st.column_config.TextColumn(t("database.table.key"), width=150,
-                                           help=t("database.table.key_help")),
-        "value": st.column_config.TextColumn(t("database.table.value"), width=150,
-                                             help=t("database.table.value_help")),
-        "number": st.column_config.NumberColumn(t("database.table.number"), width=120,
-                                                help=t("database.table.number_help"),
-                                                format="%g"),
+        "key": st.column_config.TextColumn(
+            t("database.table.key"), width=150, help=t("database.table.key_help")
+        ),
+        "value": st.column_config.TextColumn(
+            t("database.table.value"), width=150, help=t("database.table.value_help")
+        ),
+        "number": st.column_config.NumberColumn(
+            t("database.table.number"), width=120, help=t("database.table.number_help"), format="%g"
+        ),
     }
     if help:
         st.caption(help)
     try:
-        edited = st.data_editor(frame, key=editor_key(state_key), num_rows="dynamic",
-                                column_config=config, hide_index=False)
+        edited = st.data_editor(
+            frame,
+            key=editor_key(state_key),
+            num_rows="dynamic",
+            column_config=config,
+            hide_index=False,
+        )
     except IndexError:
         # Only a crafted client can edit a row the table does not have, which Streamlit
         # fails to apply: start the table afresh from the rows as they were last seen.
@@ -121,8 +139,9 @@ def records_editor(state_key: str, default: Sequence[Row], *, help: str | None =
     return check_records(rows, [_label(i, n) for n, i in enumerate(edited.index, start=1)])
 
 
-def check_records(rows: Sequence[Sequence[Any]], labels: Sequence[int] | None = None
-                  ) -> RecordsInput:
+def check_records(
+    rows: Sequence[Sequence[Any]], labels: Sequence[int] | None = None
+) -> RecordsInput:
     """Turn table rows into records for `lookup`, with one translated message per problem.
 
     `labels` are the row numbers the table shows (after deletions they have gaps); by default
@@ -136,21 +155,34 @@ def check_records(rows: Sequence[Sequence[Any]], labels: Sequence[int] | None = 
         if not key.strip() and not value.strip() and number is None:
             continue  # a blank row (e.g. just added): nothing to look up yet
         if len(checked.records) >= RECORD_LIMIT:
-            checked.problems.append(t("database.check.too_many", limit=RECORD_LIMIT,
-                                      row=row_number))
+            checked.problems.append(
+                t("database.check.too_many", limit=RECORD_LIMIT, row=row_number)
+            )
             break
         if not key.strip():
             checked.problems.append(t("database.check.empty_key", row=row_number))
             continue
         for column, text in (("key", key), ("value", value)):
             if len(text) > NAME_LIMIT:
-                checked.problems.append(t("database.check.too_long", row=row_number,
-                                          column=t(f"database.table.{column}"),
-                                          length=len(text), limit=NAME_LIMIT))
+                checked.problems.append(
+                    t(
+                        "database.check.too_long",
+                        row=row_number,
+                        column=t(f"database.table.{column}"),
+                        length=len(text),
+                        limit=NAME_LIMIT,
+                    )
+                )
         key, value = key[:NAME_LIMIT], value[:NAME_LIMIT]
         if number is not None and (not math.isfinite(number) or abs(number) > NUMBER_LIMIT):
-            checked.problems.append(t("database.check.number_range", row=row_number,
-                                      value=fmt(number), limit=fmt(NUMBER_LIMIT)))
+            checked.problems.append(
+                t(
+                    "database.check.number_range",
+                    row=row_number,
+                    value=fmt(number),
+                    limit=fmt(NUMBER_LIMIT),
+                )
+            )
             number = None
         if number is None:
             checked.missing_numbers.append(row_number)

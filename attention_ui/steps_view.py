@@ -67,22 +67,40 @@ def step_axes(step: Step, layout: str, titles: Mapping[str, str]) -> StepAxes:
     if layout == "row":
         rows, cols = cols, rows
     n_rows, n_cols = step.value.shape
-    return StepAxes(axis_labels(cols, n_cols), axis_labels(rows, n_rows),
-                    titles.get(cols, cols), titles.get(rows, rows))
+    return StepAxes(
+        axis_labels(cols, n_cols),
+        axis_labels(rows, n_rows),
+        titles.get(cols, cols),
+        titles.get(rows, rows),
+    )
 
 
-def step_figure(step: Step, layout: str, titles: Mapping[str, str], *, title: str = "",
-                hover: Sequence[Sequence[str]] | None = None) -> go.Figure:
+def step_figure(
+    step: Step,
+    layout: str,
+    titles: Mapping[str, str],
+    *,
+    title: str = "",
+    hover: Sequence[Sequence[str]] | None = None,
+) -> go.Figure:
     """The heatmap of one step; hover = the engine's arithmetic of each entry by default.
     Weights keep the fixed 0…1 red scale so that two weight charts compare at a glance."""
     axes = step_axes(step, layout, titles)
     if hover is None:
         hover = hover_texts(step.value.shape, step.entry)
     weights = step.key in _WEIGHT_STEPS
-    return heatmap(step.value, axes.x_labels, axes.y_labels, title=title, x_title=axes.x_title,
-                   y_title=axes.y_title, hover=hover,
-                   colorscale=WEIGHT_SCALE if weights else None,
-                   zmin=0 if weights else None, zmax=1 if weights else None)
+    return heatmap(
+        step.value,
+        axes.x_labels,
+        axes.y_labels,
+        title=title,
+        x_title=axes.x_title,
+        y_title=axes.y_title,
+        hover=hover,
+        colorscale=WEIGHT_SCALE if weights else None,
+        zmin=0 if weights else None,
+        zmax=1 if weights else None,
+    )
 
 
 def score_step(result: AttentionResult) -> Step:
@@ -106,8 +124,12 @@ def score_hover(result: AttentionResult) -> list[list[str]]:
         return hover_texts(step.value.shape, step.entry)
     dots = result.step("scores_dot")
     root = fmt(np.sqrt(step.params["d_k"]))
-    return hover_texts(step.value.shape, lambda r, c: (
-        f"{dots.entry(r, c)} → ÷√{step.params['d_k']} (≈ {root}) = {fmt(step.value[r, c])}"))
+    return hover_texts(
+        step.value.shape,
+        lambda r, c: (
+            f"{dots.entry(r, c)} → ÷√{step.params['d_k']} (≈ {root}) = {fmt(step.value[r, c])}"
+        ),
+    )
 
 
 def weight_hover(result: AttentionResult) -> list[list[str]]:
@@ -125,14 +147,17 @@ def weight_hover(result: AttentionResult) -> list[list[str]]:
         total = fmt(sums[c if column else r])
         if not np.isfinite(shifted[r, c]):
             return f"{name} = exp(−∞) / Σ = 0 / {total} = 0 (masked: weight 0)"
-        return (f"{name} = exp(s − max) / Σ exp = exp({fmt(shifted[r, c])}) / {total} = "
-                f"{fmt(exponentials[r, c])} / {total} = {fmt(weights.value[r, c])}")
+        return (
+            f"{name} = exp(s − max) / Σ exp = exp({fmt(shifted[r, c])}) / {total} = "
+            f"{fmt(exponentials[r, c])} / {total} = {fmt(weights.value[r, c])}"
+        )
 
     return hover_texts(weights.value.shape, explain)
 
 
 # ---------------------------------------------------------------------------------------------
 # One entry followed through every step
+
 
 @dataclass(frozen=True)
 class EntryTrace:
@@ -144,7 +169,7 @@ class EntryTrace:
     share of the output: a·v_i next to o_j = Σ a·v.
     """
 
-    key: int    # 0-based key index i
+    key: int  # 0-based key index i
     query: int  # 0-based query index j
     weight_name: str  # a₂₁ for key 2, query 1 in column layout; a₁₂ in row layout
     index: list[str]
@@ -152,14 +177,21 @@ class EntryTrace:
     raw_score: float
     chain: list[tuple[Step, str]]
     weight: float
-    value: np.ndarray         # v_i
+    value: np.ndarray  # v_i
     contribution: np.ndarray  # a_ij · v_i
-    output: np.ndarray        # o_j
+    output: np.ndarray  # o_j
 
 
-def trace_entry(result: AttentionResult, Q: np.ndarray, V: np.ndarray, key: int, query: int,
-                *, va: np.ndarray | None = None,
-                Wa: np.ndarray | None = None) -> EntryTrace:
+def trace_entry(
+    result: AttentionResult,
+    Q: np.ndarray,
+    V: np.ndarray,
+    key: int,
+    query: int,
+    *,
+    va: np.ndarray | None = None,
+    Wa: np.ndarray | None = None,
+) -> EntryTrace:
     """Follow score, weight and output share of key `key` for query `query` (0-based).
 
     Q and V are the inputs in the result's layout; `va` (concat) and `Wa` (location) are the
@@ -180,21 +212,28 @@ def trace_entry(result: AttentionResult, Q: np.ndarray, V: np.ndarray, key: int,
         pq, pk = col("queries_projected")[:, j], col("keys_projected")[:, i]
         hidden = np.tanh(pq + pk)
         va_vec = np.asarray(va, dtype=float).reshape(-1)
-        vectors = [(f"W_q·q{sub_j}", pq), (f"W_k·k{sub_i}", pk),
-                   (f"W_q·q{sub_j} + W_k·k{sub_i}", pq + pk), ("tanh(…)", hidden),
-                   ("v_a", va_vec), ("v_a ⊙ tanh(…)", va_vec * hidden)]
+        vectors = [
+            (f"W_q·q{sub_j}", pq),
+            (f"W_k·k{sub_i}", pk),
+            (f"W_q·q{sub_j} + W_k·k{sub_i}", pq + pk),
+            ("tanh(…)", hidden),
+            ("v_a", va_vec),
+            ("v_a ⊙ tanh(…)", va_vec * hidden),
+        ]
     elif result.score == "location":
         row = np.asarray(Wa, dtype=float)[i]
-        vectors = [(f"W_a[{i + 1}, :]", row), (f"q{sub_j}", q_j),
-                   (f"W_a[{i + 1}, :] ⊙ q{sub_j}", row * q_j)]
+        vectors = [
+            (f"W_a[{i + 1}, :]", row),
+            (f"q{sub_j}", q_j),
+            (f"W_a[{i + 1}, :] ⊙ q{sub_j}", row * q_j),
+        ]
     else:
         k_i = col("keys_transposed")[i]
         if result.score == "general":
             left, left_name = col("queries_transformed")[:, j], f"W·q{sub_j}"
         else:
             left, left_name = q_j, f"q{sub_j}"
-        vectors = [(f"k{sub_i}", k_i), (left_name, left),
-                   (f"k{sub_i} ⊙ {left_name}", k_i * left)]
+        vectors = [(f"k{sub_i}", k_i), (left_name, left), (f"k{sub_i} ⊙ {left_name}", k_i * left)]
 
     chain = []
     for step in result.steps:
@@ -212,10 +251,19 @@ def trace_entry(result: AttentionResult, Q: np.ndarray, V: np.ndarray, key: int,
     raw_score = float(raw[i, j] if column else raw[j, i])
     first, second = (sub_i, sub_j) if column else (sub_j, sub_i)
     index = [str(a) for a in range(1, len(vectors[0][1]) + 1)]
-    return EntryTrace(key=i, query=j, weight_name=f"a{first}{second}", index=index,
-                      vectors=vectors, raw_score=raw_score, chain=chain,
-                      weight=float(weights[i, j]), value=v[:, i],
-                      contribution=weights[i, j] * v[:, i], output=output[:, j])
+    return EntryTrace(
+        key=i,
+        query=j,
+        weight_name=f"a{first}{second}",
+        index=index,
+        vectors=vectors,
+        raw_score=raw_score,
+        chain=chain,
+        weight=float(weights[i, j]),
+        value=v[:, i],
+        contribution=weights[i, j] * v[:, i],
+        output=output[:, j],
+    )
 
 
 def _raw_score_key(result: AttentionResult) -> str:
@@ -225,8 +273,15 @@ def _raw_score_key(result: AttentionResult) -> str:
 # ---------------------------------------------------------------------------------------------
 # Drawing (Streamlit)
 
-def show_steps(result: AttentionResult, titles: Mapping[str, str], *, namespace: str,
-               key_prefix: str, figures: Mapping[str, go.Figure] | None = None) -> None:
+
+def show_steps(
+    result: AttentionResult,
+    titles: Mapping[str, str],
+    *,
+    namespace: str,
+    key_prefix: str,
+    figures: Mapping[str, go.Figure] | None = None,
+) -> None:
     """Every step in the engine's order: number and title, formula at the actual sizes, the
     plain sentence, and the matrix as a heatmap. `figures` can supply ready-made figures by
     step key (so a page drawing S, A, O above does not build them twice)."""
@@ -238,12 +293,18 @@ def show_steps(result: AttentionResult, titles: Mapping[str, str], *, namespace:
                 st.markdown(f"**{number}. {step_title(step)}**")
                 st.latex(step.latex)
                 st.caption(step_sentence(step))
-                st.caption(t(f"{namespace}.steps.shape", rows=step.value.shape[0],
-                             cols=step.value.shape[1]))
+                st.caption(
+                    t(
+                        f"{namespace}.steps.shape",
+                        rows=step.value.shape[0],
+                        cols=step.value.shape[1],
+                    )
+                )
             with chart:
                 figure = figures.get(step.key) or step_figure(step, result.layout, titles)
-                show_chart(figure, f"{key_prefix}.{step.key}",
-                           details=(result.score, result.layout))
+                show_chart(
+                    figure, f"{key_prefix}.{step.key}", details=(result.score, result.layout)
+                )
 
 
 def show_entry_trace(trace: EntryTrace, *, namespace: str) -> None:
@@ -253,19 +314,39 @@ def show_entry_trace(trace: EntryTrace, *, namespace: str) -> None:
     st.dataframe(_vector_table(trace.index, trace.vectors, total=trace.raw_score))
     st.markdown(t(f"{namespace}.steps.raw_sum", value=fmt(trace.raw_score)))
     st.markdown(t(f"{namespace}.steps.chain"))
-    st.markdown("\n".join(f"{number}. {step_title(step)}: `{localize_arithmetic(text)}`"
-                          for number, (step, text) in enumerate(trace.chain, start=1)))
+    st.markdown(
+        "\n".join(
+            f"{number}. {step_title(step)}: `{localize_arithmetic(text)}`"
+            for number, (step, text) in enumerate(trace.chain, start=1)
+        )
+    )
     a = trace.weight_name
-    st.markdown(t(f"{namespace}.steps.share", kname=f"k{i}", qname=f"q{j}", name=a,
-                  weight=fmt(trace.weight), percent=fmt(100 * trace.weight, 3)))
+    st.markdown(
+        t(
+            f"{namespace}.steps.share",
+            kname=f"k{i}",
+            qname=f"q{j}",
+            name=a,
+            weight=fmt(trace.weight),
+            percent=fmt(100 * trace.weight, 3),
+        )
+    )
     index = [str(c) for c in range(1, len(trace.value) + 1)]
-    st.dataframe(_vector_table(index, [
-        (f"v{i}", trace.value), (f"{a}·v{i}", trace.contribution),
-        (f"o{j} = Σ a·v", trace.output)]))
+    st.dataframe(
+        _vector_table(
+            index,
+            [
+                (f"v{i}", trace.value),
+                (f"{a}·v{i}", trace.contribution),
+                (f"o{j} = Σ a·v", trace.output),
+            ],
+        )
+    )
 
 
-def _vector_table(index: Sequence[str], vectors: Sequence[tuple[str, np.ndarray]], *,
-                  total: float | None = None) -> pd.DataFrame:
+def _vector_table(
+    index: Sequence[str], vectors: Sequence[tuple[str, np.ndarray]], *, total: float | None = None
+) -> pd.DataFrame:
     """Vectors as the columns of a small table of formatted numbers (true minus signs), one
     row per entry, as vectors are written; `total` adds a Σ row under the last column."""
     columns = [name for name, _ in vectors]

@@ -42,10 +42,10 @@ SIZES = (  # (d, n, m, repeats, held to the target)
 def reference(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> np.ndarray:
     """Scaled dot-product attention in column layout, nothing else."""
     S = K.T @ Q / math.sqrt(Q.shape[0])  # m × n
-    S -= S.max(axis=0)                   # stable softmax: each column's max becomes 0
+    S -= S.max(axis=0)  # stable softmax: each column's max becomes 0
     E = np.exp(S)
-    A = E / E.sum(axis=0)                # each query's weights sum to 1
-    return V @ A                         # d × n
+    A = E / E.sum(axis=0)  # each query's weights sum to 1
+    return V @ A  # d × n
 
 
 def time_once(fn, *args) -> float:
@@ -87,20 +87,26 @@ def blas_summary() -> str:
         text = "unknown BLAS"
     try:
         from threadpoolctl import threadpool_info  # optional
+
         pools = [f"{p['internal_api']}: {p['num_threads']} thread(s)" for p in threadpool_info()]
         text += ("; " + ", ".join(pools)) if pools else ""
     except ImportError:
         text += f"; {os.cpu_count()} CPU(s) visible (install threadpoolctl for thread counts)"
-    pinned = [f"{name}={os.environ[name]}" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
-              if name in os.environ]
+    pinned = [
+        f"{name}={os.environ[name]}"
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+        if name in os.environ
+    ]
     return text + (f"; {', '.join(pinned)}" if pinned else "")
 
 
 def main() -> None:
     print(f"NumPy {np.__version__}, {blas_summary()}")
     print("attention(Q, K, V, 'scaled_dot') with steps vs a five-line NumPy reference\n")
-    header = (f"{'d':>4} {'n':>5} {'m':>5} {'repeats':>8} {'attention':>12} {'reference':>12} "
-              f"{'ratio':>7}  verdict")
+    header = (
+        f"{'d':>4} {'n':>5} {'m':>5} {'repeats':>8} {'attention':>12} {'reference':>12} "
+        f"{'ratio':>7}  verdict"
+    )
     print(header)
     print("-" * len(header))
     for d, n, m, repeats, held in SIZES:
@@ -110,8 +116,10 @@ def main() -> None:
             verdict = f"PASS (≤ {TARGET}×)" if ratio <= TARGET else f"ABOVE TARGET ({TARGET}×)"
         else:
             verdict = "(no target: fixed overhead dominates)"
-        print(f"{d:>4} {n:>5} {m:>5} {repeats:>8} {ours * 1e3:>10.3f}ms {theirs * 1e3:>10.3f}ms "
-              f"{ratio:>6.2f}×  {verdict}")
+        print(
+            f"{d:>4} {n:>5} {m:>5} {repeats:>8} {ours * 1e3:>10.3f}ms {theirs * 1e3:>10.3f}ms "
+            f"{ratio:>6.2f}×  {verdict}"
+        )
 
 
 if __name__ == "__main__":

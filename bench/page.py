@@ -71,7 +71,10 @@ def luong_page(big: bool) -> AppTest:
 
 def edit_q(at: AppTest, value: float) -> None:
     at.session_state[editor_key("luong.Q", at.session_state)] = {
-        "edited_rows": {0: {"q1": value}}, "added_rows": [], "deleted_rows": []}
+        "edited_rows": {0: {"q1": value}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
 
 
 def chart_shapes(at: AppTest) -> list[tuple[int, int]]:
@@ -112,15 +115,19 @@ def measure(big: bool, edit: bool) -> tuple[int, float, float]:
 
 
 def main() -> None:
-    print(f"Luong explorer rerun vs a bare page of as many heatmaps (target ≤ {TARGET}×), "
-          f"median of {REPEATS}")
+    print(
+        f"Luong explorer rerun vs a bare page of as many heatmaps (target ≤ {TARGET}×), "
+        f"median of {REPEATS}"
+    )
     for label, big in (("default sizes", False), ("8 × 8 everywhere", True)):
         for kind, edit in (("plain rerun", False), ("after a Q edit", True)):
             charts, page, bare = measure(big, edit)
             ratio = page / bare
             verdict = "ok" if ratio <= TARGET else "over target"
-            print(f"{label:>16}, {kind:<14}: {charts:2d} heatmaps  page {page * 1000:6.1f} ms  "
-                  f"bare {bare * 1000:6.1f} ms  ratio {ratio:4.2f}×  {verdict}")
+            print(
+                f"{label:>16}, {kind:<14}: {charts:2d} heatmaps  page {page * 1000:6.1f} ms  "
+                f"bare {bare * 1000:6.1f} ms  ratio {ratio:4.2f}×  {verdict}"
+            )
 
 
 if __name__ == "__main__":

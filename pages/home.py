@@ -12,19 +12,23 @@ from attention_ui.menu import PAGES
 
 page_header("home")
 st.markdown(t("home.analogy"))
-st.latex(r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
-         r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i")
+st.latex(
+    r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
+    r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i"
+)
 
 st.subheader(t("home.example.title"))
 st.markdown(t("home.example.intro"))
 keys = np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])  # three 2-D keys, one per column
-values = np.array([[10.0, 20.0, 30.0]])                # one number stored under each key
+values = np.array([[10.0, 20.0, 30.0]])  # one number stored under each key
 controls, chart = st.columns([1, 2])
 with controls:
     q1 = st.slider(t("home.example.q1"), -3.0, 3.0, 2.0, 0.1, key="home.q1")
     q2 = st.slider(t("home.example.q2"), -3.0, 3.0, 0.5, 0.1, key="home.q2")
-    st.latex(r"\mathbf{K} = \begin{bmatrix} 1 & 0 & -1 \\ 0 & 1 & 0 \end{bmatrix},\quad "
-             r"\mathbf{V} = \begin{bmatrix} 10 & 20 & 30 \end{bmatrix}")
+    st.latex(
+        r"\mathbf{K} = \begin{bmatrix} 1 & 0 & -1 \\ 0 & 1 & 0 \end{bmatrix},\quad "
+        r"\mathbf{V} = \begin{bmatrix} 10 & 20 & 30 \end{bmatrix}"
+    )
 try:
     result = attention([[q1], [q2]], keys, values, "dot")
 except AttentionInputError as error:
@@ -32,15 +36,34 @@ except AttentionInputError as error:
 else:
     with chart:
         weights = result.step("weights_softmax")
-        show_chart(step_heatmap(weights, ["q"], ["k1", "k2", "k3"],
-                                     title=t("home.example.weights"), x_title=t("home.query"),
-                                     y_title=t("home.keys"), colorscale=WEIGHT_SCALE,
-                                     zmin=0, zmax=1), "home.chart.weights")
-        st.markdown(t("home.example.output", output=fmt(result.output[0, 0]),
-                      best=int(np.argmax(result.weights[:, 0])) + 1))
+        show_chart(
+            step_heatmap(
+                weights,
+                ["q"],
+                ["k1", "k2", "k3"],
+                title=t("home.example.weights"),
+                x_title=t("home.query"),
+                y_title=t("home.keys"),
+                colorscale=WEIGHT_SCALE,
+                zmin=0,
+                zmax=1,
+            ),
+            "home.chart.weights",
+        )
+        st.markdown(
+            t(
+                "home.example.output",
+                output=fmt(result.output[0, 0]),
+                best=int(np.argmax(result.weights[:, 0])) + 1,
+            )
+        )
 
 st.subheader(t("home.pages.title"))
 for listed in PAGES[1:]:  # every page but this one, in menu order
-    st.page_link(listed.path, label=t(f"nav.{listed.name}"), icon=listed.icon,
-                 query_params={"lang": current_language()})
+    st.page_link(
+        listed.path,
+        label=t(f"nav.{listed.name}"),
+        icon=listed.icon,
+        query_params={"lang": current_language()},
+    )
     st.caption(t(f"home.pages.{listed.name}"))

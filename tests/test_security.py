@@ -22,22 +22,56 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import APP, REPO
 
-APP_CODE = [REPO / "app.py", *sorted((REPO / "pages").glob("*.py")),
-            *sorted((REPO / "attention_ui").rglob("*.py")),
-            *sorted((REPO / "attention_core").rglob("*.py"))]
+APP_CODE = [
+    REPO / "app.py",
+    *sorted((REPO / "pages").glob("*.py")),
+    *sorted((REPO / "attention_ui").rglob("*.py")),
+    *sorted((REPO / "attention_core").rglob("*.py")),
+]
 PAGES = sorted(path.relative_to(REPO).as_posix() for path in (REPO / "pages").glob("*.py"))
 
 # Calls that run, load or import what they are given.
 FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__", "execfile", "input", "breakpoint"}
 # Modules that deserialize arbitrary objects or run programs.
-FORBIDDEN_MODULES = {"pickle", "cPickle", "dill", "cloudpickle", "joblib", "marshal", "shelve",
-                     "subprocess", "importlib", "runpy", "yaml", "code", "codeop",
-                     "streamlit.components", "streamlit.components.v1"}
+FORBIDDEN_MODULES = {
+    "pickle",
+    "cPickle",
+    "dill",
+    "cloudpickle",
+    "joblib",
+    "marshal",
+    "shelve",
+    "subprocess",
+    "importlib",
+    "runpy",
+    "yaml",
+    "code",
+    "codeop",
+    "streamlit.components",
+    "streamlit.components.v1",
+}
 # Methods that read or write files, or render raw HTML / JavaScript.
 # (str.replace and DataFrame.rename share names with Path methods, so they are not listed.)
-FILE_METHODS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "unlink",
-                "rmdir", "mkdir", "touch", "load", "loads", "read_pickle", "to_pickle",
-                "read_csv", "read_json", "read_parquet", "read_excel", "read_feather"}
+FILE_METHODS = {
+    "open",
+    "read_text",
+    "read_bytes",
+    "write_text",
+    "write_bytes",
+    "unlink",
+    "rmdir",
+    "mkdir",
+    "touch",
+    "load",
+    "loads",
+    "read_pickle",
+    "to_pickle",
+    "read_csv",
+    "read_json",
+    "read_parquet",
+    "read_excel",
+    "read_feather",
+}
 RAW_HTML_METHODS = {"html", "iframe", "declare_component", "components"}
 # The only files that may open files: each with why its paths are not user input.
 FILE_ACCESS_ALLOWED = {
@@ -69,7 +103,8 @@ def raw_html_offences(tree: ast.AST) -> list[str]:
     for call in _calls(tree):
         for keyword in call.keywords:
             if keyword.arg in {"unsafe_allow_html", "unsafe_allow_javascript"} and not (
-                    isinstance(keyword.value, ast.Constant) and keyword.value.value is False):
+                isinstance(keyword.value, ast.Constant) and keyword.value.value is False
+            ):
                 offences.append(f"line {call.lineno}: {keyword.arg}=")
         if isinstance(call.func, ast.Attribute) and call.func.attr in RAW_HTML_METHODS:
             offences.append(f"line {call.lineno}: .{call.func.attr}(")
@@ -81,8 +116,11 @@ def evaluation_offences(tree: ast.AST) -> list[str]:
     offences = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            offences += [f"line {node.lineno}: import {alias.name}" for alias in node.names
-                         if _forbidden_module(alias.name)]
+            offences += [
+                f"line {node.lineno}: import {alias.name}"
+                for alias in node.names
+                if _forbidden_module(alias.name)
+            ]
         elif isinstance(node, ast.ImportFrom) and node.module:
             if _forbidden_module(node.module):
                 offences.append(f"line {node.lineno}: from {node.module} import")

@@ -18,4 +18,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 python -m ruff check .
+python -m ruff format --check .
 python -m pytest "$@"

@@ -21,8 +21,14 @@ STORY_STEP = "database.story.step"
 QUERIES = "database.queries.current"  # the parsed queries of the last run (the gallery reads them)
 KEPT = {QUERY: "Li", SIMILARITY: "exact", TEMPERATURE: 0.1, NORMALIZATION: "softmax"}
 
-JAPANESE_RECORDS = [("山田", "太郎", 10.0), ("山本", "花子", 20.0), ("田中", "一郎", 30.0),
-                    ("中田", "美咲", 40.0), ("佐藤", "健", 50.0), ("高橋", "さくら", 60.0)]
+JAPANESE_RECORDS = [
+    ("山田", "太郎", 10.0),
+    ("山本", "花子", 20.0),
+    ("田中", "一郎", 30.0),
+    ("中田", "美咲", 40.0),
+    ("佐藤", "健", 50.0),
+    ("高橋", "さくら", 60.0),
+]
 WITHOUT_LI = [record for record in D2L_RECORDS if record[0] != "Li"]
 PRESETS = {"d2l": D2L_RECORDS, "ja": JAPANESE_RECORDS, "empty": []}
 # The section's story: (records, query, similarity, temperature), replayed by one click each.
@@ -49,8 +55,15 @@ def replay(step: int) -> None:
     """Button callback: set the table and every control to one step of the story."""
     records, query, similarity, temperature = STORY[step]
     set_records(RECORDS, records)
-    st.session_state.update({QUERY: query, SIMILARITY: similarity, TEMPERATURE: temperature,
-                             NORMALIZATION: "softmax", STORY_STEP: step})
+    st.session_state.update(
+        {
+            QUERY: query,
+            SIMILARITY: similarity,
+            TEMPERATURE: temperature,
+            NORMALIZATION: "softmax",
+            STORY_STEP: step,
+        }
+    )
 
 
 def load_preset(records: list) -> None:
@@ -63,8 +76,10 @@ def step_still_shown(step: int) -> bool:
     """Whether the widgets still hold what the story step set (the learner may have moved on)."""
     records, query, similarity, temperature = STORY[step]
     same_records = [tuple(r) for r in current_records(RECORDS) or []] == list(records)
-    same_controls = (st.session_state.get(QUERY) == query
-                     and st.session_state.get(SIMILARITY) == similarity
-                     and st.session_state.get(NORMALIZATION) == "softmax")
+    same_controls = (
+        st.session_state.get(QUERY) == query
+        and st.session_state.get(SIMILARITY) == similarity
+        and st.session_state.get(NORMALIZATION) == "softmax"
+    )
     same_tau = similarity == "exact" or st.session_state.get(TEMPERATURE) == temperature
     return same_records and same_controls and same_tau

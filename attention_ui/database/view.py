@@ -53,8 +53,10 @@ class Query:
 
 def formula() -> None:
     """Attention as a soft lookup, under the page's introduction."""
-    st.latex(r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
-             r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i")
+    st.latex(
+        r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
+        r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i"
+    )
 
 
 def story() -> None:
@@ -63,8 +65,13 @@ def story() -> None:
         st.subheader(t("database.story.title"))
         st.caption(t("database.story.intro"))
         for column, step in zip(st.columns(len(state.STORY)), state.STORY, strict=True):
-            column.button(t(f"database.story.step{step}.button"), key=f"database.story.{step}",
-                          on_click=state.replay, args=(step,), width="stretch")
+            column.button(
+                t(f"database.story.step{step}.button"),
+                key=f"database.story.{step}",
+                on_click=state.replay,
+                args=(step,),
+                width="stretch",
+            )
         step = st.session_state.get(state.STORY_STEP)
         if step is not None and state.step_still_shown(step):
             st.info(t(f"database.story.step{step}.notice"), icon="👀")
@@ -86,46 +93,72 @@ def records_table() -> RecordsInput:
     """The editable records, the preset buttons, and what is wrong with the table."""
     st.subheader(t("database.table.title"))
     records_in = records_editor(state.RECORDS, D2L_RECORDS, help=t("database.table.help"))
-    for column, (name, records) in zip(st.columns(len(state.PRESETS)), state.PRESETS.items(),
-                                       strict=True):
-        column.button(t(f"database.preset.{name}"), key=f"database.preset.{name}",
-                      on_click=state.load_preset, args=(records,), width="stretch")
+    for column, (name, records) in zip(
+        st.columns(len(state.PRESETS)), state.PRESETS.items(), strict=True
+    ):
+        column.button(
+            t(f"database.preset.{name}"),
+            key=f"database.preset.{name}",
+            on_click=state.load_preset,
+            args=(records,),
+            width="stretch",
+        )
     for problem in records_in.problems:
         st.warning(problem, icon="✏️")
     if records_in.duplicates:
-        st.warning(t("database.check.duplicates", keys=", ".join(records_in.duplicates)),
-                   icon="👯")
+        st.warning(t("database.check.duplicates", keys=", ".join(records_in.duplicates)), icon="👯")
     return records_in
 
 
 def query_controls() -> Query:
     """The query box, the similarity a(q, k), τ and the normalization, each with its formula."""
     st.subheader(t("database.query.title"))
-    st.text_input(t("database.query.label"), key=state.QUERY, max_chars=400,
-                  help=t("database.query.help"), placeholder=t("database.query.placeholder"))
-    similarity = st.radio(t("database.similarity.label"), ["exact", "ngram", "edit"],
-                          key=state.SIMILARITY, horizontal=True,
-                          format_func=option_labels("database.similarity."))
+    st.text_input(
+        t("database.query.label"),
+        key=state.QUERY,
+        max_chars=400,
+        help=t("database.query.help"),
+        placeholder=t("database.query.placeholder"),
+    )
+    similarity = st.radio(
+        t("database.similarity.label"),
+        ["exact", "ngram", "edit"],
+        key=state.SIMILARITY,
+        horizontal=True,
+        format_func=option_labels("database.similarity."),
+    )
     for part in SIMILARITY_LATEX[similarity].split(r",\quad "):  # narrow column: one per line
         st.latex(part)
     st.caption(t(f"database.similarity.{similarity}_help"))
-    temperature = st.select_slider(t("database.temperature.label"), TEMPERATURES,
-                                   key=state.TEMPERATURE, format_func=fmt,
-                                   disabled=similarity == "exact",
-                                   help=t("database.temperature.help"))
-    normalization = st.radio(t("database.normalization.label"), ["softmax", "sum"],
-                             key=state.NORMALIZATION, horizontal=True,
-                             format_func=option_labels("database.normalization."),
-                             disabled=similarity == "exact")
+    temperature = st.select_slider(
+        t("database.temperature.label"),
+        TEMPERATURES,
+        key=state.TEMPERATURE,
+        format_func=fmt,
+        disabled=similarity == "exact",
+        help=t("database.temperature.help"),
+    )
+    normalization = st.radio(
+        t("database.normalization.label"),
+        ["softmax", "sum"],
+        key=state.NORMALIZATION,
+        horizontal=True,
+        format_func=option_labels("database.normalization."),
+        disabled=similarity == "exact",
+    )
     if similarity == "exact":
         st.latex(r"\alpha_i = \frac{a(q, k_i)}{\sum_j a(q, k_j)}")
         st.caption(t("database.normalization.exact_note"))
     elif normalization == "softmax":
-        st.latex(rf"\alpha_i = \frac{{\exp(a(q, k_i)/\tau)}}{{\sum_j \exp(a(q, k_j)/\tau)}},"
-                 rf"\quad \tau = {fmt(temperature)}")
+        st.latex(
+            rf"\alpha_i = \frac{{\exp(a(q, k_i)/\tau)}}{{\sum_j \exp(a(q, k_j)/\tau)}},"
+            rf"\quad \tau = {fmt(temperature)}"
+        )
     else:
-        st.latex(rf"\alpha_i = \frac{{a(q, k_i)^{{1/\tau}}}}{{\sum_j a(q, k_j)^{{1/\tau}}}},"
-                 rf"\quad \tau = {fmt(temperature)}")
+        st.latex(
+            rf"\alpha_i = \frac{{a(q, k_i)^{{1/\tau}}}}{{\sum_j a(q, k_j)^{{1/\tau}}}},"
+            rf"\quad \tau = {fmt(temperature)}"
+        )
         st.caption(t("database.normalization.sum_note"))
     queries, query_notes = parse_queries(st.session_state[state.QUERY])
     for note in query_notes:
@@ -143,8 +176,9 @@ def parse_queries(text: str) -> tuple[list[str], list[str]]:
         queries = queries[:QUERY_LIMIT]
     for number, query in enumerate(queries, start=1):
         if len(query) > NAME_LIMIT:
-            notes.append(t("database.query.too_long", number=number, length=len(query),
-                           limit=NAME_LIMIT))
+            notes.append(
+                t("database.query.too_long", number=number, length=len(query), limit=NAME_LIMIT)
+            )
     return [query[:NAME_LIMIT] for query in queries], notes
 
 
@@ -158,8 +192,13 @@ def answers(records_in: RecordsInput, query: Query) -> None:
         st.info(t("database.query.empty"), icon="⌨️")
         return
     try:
-        table = lookup_many(records_in.records, query.queries, query.similarity,
-                            query.temperature, query.normalization)
+        table = lookup_many(
+            records_in.records,
+            query.queries,
+            query.similarity,
+            query.temperature,
+            query.normalization,
+        )
     except AttentionInputError as error:
         show_error(error)
         if error.code == "zero_sum":
@@ -167,13 +206,21 @@ def answers(records_in: RecordsInput, query: Query) -> None:
         return
     rows = records_in.rows
     if len(query.queries) > 1:
-        show_chart(weights_heatmap(table, query.temperature, query.normalization, rows=rows,
-                                        title=t("database.chart.heatmap_title"),
-                                        captions=captions()),
-                        key="database.chart.heatmap")
+        show_chart(
+            weights_heatmap(
+                table,
+                query.temperature,
+                query.normalization,
+                rows=rows,
+                title=t("database.chart.heatmap_title"),
+                captions=captions(),
+            ),
+            key="database.chart.heatmap",
+        )
         st.caption(t("database.chart.heatmap_caption"))
-    tabs = st.tabs([f"q{i + 1}: {escape_markdown(text, 24)}"
-                    for i, text in enumerate(query.queries)])
+    tabs = st.tabs(
+        [f"q{i + 1}: {escape_markdown(text, 24)}" for i, text in enumerate(query.queries)]
+    )
     for number, (tab, result) in enumerate(zip(tabs, table.results, strict=True), start=1):
         with tab:
             show_answer(number, result, rows, query.temperature, query.normalization)
@@ -184,15 +231,21 @@ def answers(records_in: RecordsInput, query: Query) -> None:
 def captions() -> LookupCaptions:
     """The lookup charts' words, in this run's language."""
     return LookupCaptions(
-        weight=t("database.chart.weight"), records=t("database.chart.records"),
-        queries=t("database.chart.queries"), score=t("database.chart.score"),
-        best=t("database.chart.best"), first_names=t("database.chart.first_names"),
+        weight=t("database.chart.weight"),
+        records=t("database.chart.records"),
+        queries=t("database.chart.queries"),
+        score=t("database.chart.score"),
+        best=t("database.chart.best"),
+        first_names=t("database.chart.first_names"),
         total_weight=t("database.chart.total_weight"),
-        exact_weight=t("database.chart.exact_weight"), localize=localize_arithmetic)
+        exact_weight=t("database.chart.exact_weight"),
+        localize=localize_arithmetic,
+    )
 
 
-def show_answer(number: int, result: LookupResult, rows: list[int], temperature: float,
-                normalization: str) -> None:
+def show_answer(
+    number: int, result: LookupResult, rows: list[int], temperature: float, normalization: str
+) -> None:
     """One query's answer: best match (or no valid answer), weights, pooled output."""
     query = escape_markdown(result.query, 40)
     if not result.valid:
@@ -202,20 +255,36 @@ def show_answer(number: int, result: LookupResult, rows: list[int], temperature:
         index = result.best_index
         record = result.records[index]
         tied = int(np.sum(np.isclose(result.weights, result.weights[index])))
-        st.success(t("database.answer.best", query=query, surname=escape_markdown(record.key, 40),
-                     value=escape_markdown(record.value, 40), row=rows[index],
-                     weight=fmt(result.weights[index])), icon="🎯")
+        st.success(
+            t(
+                "database.answer.best",
+                query=query,
+                surname=escape_markdown(record.key, 40),
+                value=escape_markdown(record.value, 40),
+                row=rows[index],
+                weight=fmt(result.weights[index]),
+            ),
+            icon="🎯",
+        )
         if tied > 1:
             st.caption(t("database.answer.tie", count=tied))
-    show_chart(weights_bar(result, temperature, normalization, rows=rows,
-                                title=t("database.chart.weights_title", query=result.query[:40]),
-                                captions=captions()),
-                    key=f"database.chart.weights.{number}")
+    show_chart(
+        weights_bar(
+            result,
+            temperature,
+            normalization,
+            rows=rows,
+            title=t("database.chart.weights_title", query=result.query[:40]),
+            captions=captions(),
+        ),
+        key=f"database.chart.weights.{number}",
+    )
     pooled_values, pooled_number = st.columns([3, 2], gap="large")
     with pooled_values:
         st.markdown(t("database.pooled.values_title"))
-        show_chart(distribution_bar(result, captions=captions()),
-                        key=f"database.chart.values.{number}")
+        show_chart(
+            distribution_bar(result, captions=captions()), key=f"database.chart.values.{number}"
+        )
     with pooled_number:
         st.markdown(t("database.pooled.number_title"))
         show_pooled_number(result, rows)
@@ -223,32 +292,43 @@ def show_answer(number: int, result: LookupResult, rows: list[int], temperature:
 
 def show_pooled_number(result: LookupResult, rows: list[int]) -> None:
     """Σ αᵢ xᵢ as a metric, with its arithmetic two terms per line."""
-    missing = [row for row, record in zip(rows, result.records, strict=True)
-               if record.number is None]
+    missing = [
+        row for row, record in zip(rows, result.records, strict=True) if record.number is None
+    ]
     if not result.valid:
         st.info(t("database.pooled.no_answer"))
     elif missing:
         st.info(t("database.pooled.missing", rows=", ".join(map(str, missing))))
     else:
         st.metric(t("database.pooled.metric"), fmt(result.pooled_number))
-        terms = [rf"{fmt(w, 3)} \times {fmt(r.number)}"
-                 for w, r in zip(result.weights, result.records, strict=True)]
+        terms = [
+            rf"{fmt(w, 3)} \times {fmt(r.number)}"
+            for w, r in zip(result.weights, result.records, strict=True)
+        ]
         shown = terms[:12] + ([r"\dots"] if len(terms) > 12 else [])
-        lines = [" + ".join(shown[i:i + 2]) for i in range(0, len(shown), 2)]
+        lines = [" + ".join(shown[i : i + 2]) for i in range(0, len(shown), 2)]
         body = r" \\ &\quad + ".join(lines)
-        st.latex((r"\begin{aligned}\textstyle\sum_i \alpha_i x_i &= " + body
-                  + rf" \\ &= {fmt(result.pooled_number)}\end{{aligned}}").replace("−", "-"))
+        st.latex(
+            (
+                r"\begin{aligned}\textstyle\sum_i \alpha_i x_i &= "
+                + body
+                + rf" \\ &= {fmt(result.pooled_number)}\end{{aligned}}"
+            ).replace("−", "-")
+        )
 
 
 def similarity_table(result: LookupResult, rows: list[int]) -> pd.DataFrame:
     """Every number of one query in a table: the dataframe shows names as plain text."""
-    return pd.DataFrame({
-        t("database.numbers.row"): rows,
-        t("database.table.key"): [r.key for r in result.records],
-        t("database.table.value"): [r.value for r in result.records],
-        t("database.numbers.score"): [fmt(s) for s in result.scores],
-        t("database.numbers.how"): [
-            localize_arithmetic(explain_similarity(result.query, r.key, result.similarity))
-            for r in result.records],
-        t("database.numbers.weight"): [fmt(w) for w in result.weights],
-    })
+    return pd.DataFrame(
+        {
+            t("database.numbers.row"): rows,
+            t("database.table.key"): [r.key for r in result.records],
+            t("database.table.value"): [r.value for r in result.records],
+            t("database.numbers.score"): [fmt(s) for s in result.scores],
+            t("database.numbers.how"): [
+                localize_arithmetic(explain_similarity(result.query, r.key, result.similarity))
+                for r in result.records
+            ],
+            t("database.numbers.weight"): [fmt(w) for w in result.weights],
+        }
+    )

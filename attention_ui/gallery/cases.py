@@ -24,15 +24,20 @@ class Case:
     output: np.ndarray
 
 
-def special_cases(values: np.ndarray, alpha: np.ndarray, cone_weights: np.ndarray,
-                  best: int) -> list[Case]:
+def special_cases(
+    values: np.ndarray, alpha: np.ndarray, cone_weights: np.ndarray, best: int
+) -> list[Case]:
     """The learner's non-negative weights, the engine's α, one-hot on the best score, uniform.
 
     `values` is (m, 2); `best` is the index of the highest score.
     """
     m = values.shape[0]
-    weights = {"nonneg": np.asarray(cone_weights, dtype=float), "convex": np.asarray(alpha),
-               "one_hot": np.eye(m)[best], "uniform": np.full(m, 1.0 / m)}
+    weights = {
+        "nonneg": np.asarray(cone_weights, dtype=float),
+        "convex": np.asarray(alpha),
+        "one_hot": np.eye(m)[best],
+        "uniform": np.full(m, 1.0 / m),
+    }
     return [Case(name, weights[name], combine(values, weights[name])) for name in CASES]
 
 

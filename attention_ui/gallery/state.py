@@ -24,8 +24,15 @@ TEMPERATURE = "gallery.temperature"
 NORMALIZATION = "gallery.normalization"
 GRID_SOURCE = "gallery.grid.source"
 GRID_TAUS = "gallery.grid.temperatures"
-KEPT = {M: 3, Q1: 1.0, Q2: 1.0, TEMPERATURE: 1.0, NORMALIZATION: "softmax",
-        GRID_SOURCE: "luong", GRID_TAUS: [0.25, 1.0, 4.0]}
+KEPT = {
+    M: 3,
+    Q1: 1.0,
+    Q2: 1.0,
+    TEMPERATURE: 1.0,
+    NORMALIZATION: "softmax",
+    GRID_SOURCE: "luong",
+    GRID_TAUS: [0.25, 1.0, 4.0],
+}
 
 PRESETS = {
     "first_quadrant": [[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]],
@@ -63,8 +70,12 @@ def luong_inputs() -> tuple[np.ndarray, np.ndarray, bool]:
     if entered is None:
         return EXAMPLE_Q, EXAMPLE_K, False
     Q, K = entered
-    if Q.ndim != 2 or K.ndim != 2 or Q.shape[0] != K.shape[0] or not (
-            np.isfinite(Q).all() and np.isfinite(K).all()):
+    if (
+        Q.ndim != 2
+        or K.ndim != 2
+        or Q.shape[0] != K.shape[0]
+        or not (np.isfinite(Q).all() and np.isfinite(K).all())
+    ):
         return EXAMPLE_Q, EXAMPLE_K, False
     return Q, K, True
 

@@ -39,10 +39,12 @@ TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0
 PATH_TEMPERATURES = np.geomspace(0.01, 100.0, 61)
 GRID_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0)
 # Where each case's output must land, as (catalog key if it does, if it does not).
-VERDICTS = {"nonneg": ("gallery.cases.in_cone", "gallery.cases.out_cone"),
-            "convex": ("gallery.cases.in_hull", "gallery.cases.out_hull"),
-            "one_hot": ("gallery.cases.is_value", "gallery.cases.out_hull"),
-            "uniform": ("gallery.cases.is_mean", "gallery.cases.out_hull")}
+VERDICTS = {
+    "nonneg": ("gallery.cases.in_cone", "gallery.cases.out_cone"),
+    "convex": ("gallery.cases.in_hull", "gallery.cases.out_hull"),
+    "one_hot": ("gallery.cases.is_value", "gallery.cases.out_hull"),
+    "uniform": ("gallery.cases.is_mean", "gallery.cases.out_hull"),
+}
 
 
 @dataclass(frozen=True)
@@ -58,16 +60,23 @@ class Plane:
 
 def formula() -> None:
     """Attention as a lookup whose keys are the values, scored by the dot product."""
-    st.latex(r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
-             r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i,\qquad \mathbf{k}_i = \mathbf{v}_i,"
-             r"\quad a(\mathbf{q}, \mathbf{k}_i) = \mathbf{q}^\top \mathbf{v}_i")
+    st.latex(
+        r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
+        r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i,\qquad \mathbf{k}_i = \mathbf{v}_i,"
+        r"\quad a(\mathbf{q}, \mathbf{k}_i) = \mathbf{q}^\top \mathbf{v}_i"
+    )
 
 
 def plane_captions() -> PlaneCaptions:
     """The plane charts' words, in this run's language."""
-    return PlaneCaptions(cone=t("gallery.plane.cone"), hull=t("gallery.plane.hull"),
-                         values=t("gallery.plane.values"), output=t("gallery.plane.output"),
-                         path=t("gallery.plane.path"), query=t("gallery.plane.query"))
+    return PlaneCaptions(
+        cone=t("gallery.plane.cone"),
+        hull=t("gallery.plane.hull"),
+        values=t("gallery.plane.values"),
+        output=t("gallery.plane.output"),
+        path=t("gallery.plane.path"),
+        query=t("gallery.plane.query"),
+    )
 
 
 def verdict(ok: bool, yes: str, no: str) -> None:
@@ -83,29 +92,44 @@ def plane() -> Plane:
         m = int(st.session_state[state.M])
         value_labels = [f"v{i + 1}" for i in range(m)]
         st.caption(t("gallery.values.help"))
-        values_in = matrix_editor("V", state.VALUES,
-                                       np.array(state.PRESETS["first_quadrant"]),
-                                       value_labels, ["x", "y"])
+        values_in = matrix_editor(
+            "V", state.VALUES, np.array(state.PRESETS["first_quadrant"]), value_labels, ["x", "y"]
+        )
         preset_columns = st.columns(2)
         for index, name in enumerate(state.PRESETS):
-            preset_columns[index % 2].button(t(f"gallery.preset.{name}"),
-                                             key=f"gallery.preset.{name}",
-                                             on_click=state.load_values, args=(name,),
-                                             width="stretch")
+            preset_columns[index % 2].button(
+                t(f"gallery.preset.{name}"),
+                key=f"gallery.preset.{name}",
+                on_click=state.load_values,
+                args=(name,),
+                width="stretch",
+            )
         q1 = st.slider(t("gallery.query.q1"), -3.0, 3.0, step=0.1, key=state.Q1)
         q2 = st.slider(t("gallery.query.q2"), -3.0, 3.0, step=0.1, key=state.Q2)
-        temperature = st.select_slider(t("gallery.temperature.label"), TEMPERATURES,
-                                       key=state.TEMPERATURE, format_func=fmt,
-                                       help=t("gallery.temperature.help"))
-        normalization = st.radio(t("gallery.normalization.label"), ["softmax", "sum"],
-                                 key=state.NORMALIZATION, horizontal=True,
-                                 format_func=option_labels("gallery.normalization."))
+        temperature = st.select_slider(
+            t("gallery.temperature.label"),
+            TEMPERATURES,
+            key=state.TEMPERATURE,
+            format_func=fmt,
+            help=t("gallery.temperature.help"),
+        )
+        normalization = st.radio(
+            t("gallery.normalization.label"),
+            ["softmax", "sum"],
+            key=state.NORMALIZATION,
+            horizontal=True,
+            format_func=option_labels("gallery.normalization."),
+        )
         if normalization == "softmax":
-            st.latex(r"\alpha_i = \frac{\exp(\mathbf{q}^\top\mathbf{v}_i/\tau)}"
-                     r"{\sum_j \exp(\mathbf{q}^\top\mathbf{v}_j/\tau)}")
+            st.latex(
+                r"\alpha_i = \frac{\exp(\mathbf{q}^\top\mathbf{v}_i/\tau)}"
+                r"{\sum_j \exp(\mathbf{q}^\top\mathbf{v}_j/\tau)}"
+            )
         else:
-            st.latex(r"\alpha_i = \frac{(\mathbf{q}^\top\mathbf{v}_i)^{1/\tau}}"
-                     r"{\sum_j (\mathbf{q}^\top\mathbf{v}_j)^{1/\tau}}")
+            st.latex(
+                r"\alpha_i = \frac{(\mathbf{q}^\top\mathbf{v}_i)^{1/\tau}}"
+                r"{\sum_j (\mathbf{q}^\top\mathbf{v}_j)^{1/\tau}}"
+            )
             st.caption(t("gallery.normalization.sum_note"))
         for problem in values_in.problems:
             st.error(problem)
@@ -116,11 +140,27 @@ def plane() -> Plane:
     query = np.array([q1, q2])
     result = path = None
     try:
-        result = attention(query[:, None], values.T, values.T, "dot", temperature=temperature,
-                           normalization=normalization)
-        path = np.array([attention(query[:, None], values.T, values.T, "dot", temperature=tau,
-                                   normalization=normalization).output[:, 0]
-                         for tau in PATH_TEMPERATURES])
+        result = attention(
+            query[:, None],
+            values.T,
+            values.T,
+            "dot",
+            temperature=temperature,
+            normalization=normalization,
+        )
+        path = np.array(
+            [
+                attention(
+                    query[:, None],
+                    values.T,
+                    values.T,
+                    "dot",
+                    temperature=tau,
+                    normalization=normalization,
+                ).output[:, 0]
+                for tau in PATH_TEMPERATURES
+            ]
+        )
     except AttentionInputError as error:
         result = None
         with chart:
@@ -130,20 +170,43 @@ def plane() -> Plane:
         output = None if result is None else result.output[:, 0]
         weights = None if result is None else result.weights[:, 0]
         box = view_box(values, query, *([] if output is None else [output]))
-        show_chart(plane_figure(values, output, weights=weights, box=box, cone_shape=shape,
-                                     path=None if result is None else path, query=query,
-                                     captions=plane_captions()),
-                        key="gallery.chart.plane")
+        show_chart(
+            plane_figure(
+                values,
+                output,
+                weights=weights,
+                box=box,
+                cone_shape=shape,
+                path=None if result is None else path,
+                query=query,
+                captions=plane_captions(),
+            ),
+            key="gallery.chart.plane",
+        )
         st.caption(t(f"gallery.cone.kind.{shape.kind}"))
         if result is not None:
-            st.markdown(t("gallery.plane.output_text", x=fmt(output[0]), y=fmt(output[1]),
-                          tau=fmt(temperature)))
+            st.markdown(
+                t(
+                    "gallery.plane.output_text",
+                    x=fmt(output[0]),
+                    y=fmt(output[1]),
+                    tau=fmt(temperature),
+                )
+            )
             weight_step = result.step(f"weights_{normalization}")
-            show_chart(step_heatmap(weight_step, ["q"], value_labels,
-                                         title=t("gallery.plane.weights_title"),
-                                         y_title=t("gallery.plane.values"),
-                                         colorscale=WEIGHT_SCALE, zmin=0, zmax=1),
-                            key="gallery.chart.weights")
+            show_chart(
+                step_heatmap(
+                    weight_step,
+                    ["q"],
+                    value_labels,
+                    title=t("gallery.plane.weights_title"),
+                    y_title=t("gallery.plane.values"),
+                    colorscale=WEIGHT_SCALE,
+                    zmin=0,
+                    zmax=1,
+                ),
+                key="gallery.chart.weights",
+            )
     return Plane(values_in, value_labels, result, shape)
 
 
@@ -152,8 +215,9 @@ def cases(plane: Plane) -> None:
     st.subheader(t("gallery.cases.title"))
     st.caption(t("gallery.cases.intro"))
     m = len(plane.labels)
-    cone_in = matrix_editor("w", state.CONE_WEIGHTS,
-                                 np.array([state.DEFAULT_CONE_WEIGHTS[:m]]), ["w"], plane.labels)
+    cone_in = matrix_editor(
+        "w", state.CONE_WEIGHTS, np.array([state.DEFAULT_CONE_WEIGHTS[:m]]), ["w"], plane.labels
+    )
     if plane.values_in.ok and plane.result is not None and cone_in.ok:
         values = plane.values_in.values
         best = int(np.argmax(plane.result.scores[:, 0]))
@@ -169,18 +233,38 @@ def cases(plane: Plane) -> None:
         st.info(t("gallery.cases.need_weights"))
 
 
-def show_case(case: Case, values: np.ndarray, best: int, shape: Cone | None,
-              box: tuple[float, float, float, float]) -> None:
+def show_case(
+    case: Case,
+    values: np.ndarray,
+    best: int,
+    shape: Cone | None,
+    box: tuple[float, float, float, float],
+) -> None:
     """One case: its plane, its weights and output, and whether the output is where it must be."""
     name, w, out = case.name, case.weights, case.output
     st.markdown(f"**{t(f'gallery.cases.{name}.title')}**")
-    show_chart(plane_figure(values, out, weights=w, box=box,
-                                 cone_shape=shape if name == "nonneg" else None,
-                                 height=300, captions=plane_captions()),
-                    key=f"gallery.chart.case.{name}")
+    show_chart(
+        plane_figure(
+            values,
+            out,
+            weights=w,
+            box=box,
+            cone_shape=shape if name == "nonneg" else None,
+            height=300,
+            captions=plane_captions(),
+        ),
+        key=f"gallery.chart.case.{name}",
+    )
     st.caption(t(f"gallery.cases.{name}.text"))
-    st.markdown(t("gallery.cases.weights", weights=", ".join(fmt(x, 3) for x in w),
-                  total=fmt(float(np.sum(w))), x=fmt(out[0]), y=fmt(out[1])))
+    st.markdown(
+        t(
+            "gallery.cases.weights",
+            weights=", ".join(fmt(x, 3) for x in w),
+            total=fmt(float(np.sum(w))),
+            x=fmt(out[0]),
+            y=fmt(out[1]),
+        )
+    )
     if name == "nonneg" and not weight_cases(w).non_negative:
         st.warning(t("gallery.cases.nonneg.negative"))
     verdict(holds(case, values, best), *VERDICTS[name])
@@ -198,13 +282,26 @@ def heatmap_grids() -> None:
     sanity, live = st.columns([2, 3], gap="large")
     with sanity:
         st.markdown(t("gallery.grid.identity"))
-        show_chart(heatmap_grid(np.eye(10).reshape(1, 1, 10, 10), t("gallery.grid.keys"),
-                                     t("gallery.grid.queries")), key="gallery.chart.identity")
+        show_chart(
+            heatmap_grid(
+                np.eye(10).reshape(1, 1, 10, 10), t("gallery.grid.keys"), t("gallery.grid.queries")
+            ),
+            key="gallery.chart.identity",
+        )
     with live:
-        st.radio(t("gallery.grid.source"), ["luong", "database"], key=state.GRID_SOURCE,
-                 horizontal=True, format_func=option_labels("gallery.grid.source_"))
-        st.multiselect(t("gallery.grid.temperatures"), GRID_TEMPERATURES,
-                       key=state.GRID_TAUS, format_func=lambda tau: f"τ = {fmt(tau)}")
+        st.radio(
+            t("gallery.grid.source"),
+            ["luong", "database"],
+            key=state.GRID_SOURCE,
+            horizontal=True,
+            format_func=option_labels("gallery.grid.source_"),
+        )
+        st.multiselect(
+            t("gallery.grid.temperatures"),
+            GRID_TEMPERATURES,
+            key=state.GRID_TAUS,
+            format_func=lambda tau: f"τ = {fmt(tau)}",
+        )
         taus = sorted(st.session_state[state.GRID_TAUS])
         if not taus:
             st.info(t("gallery.grid.no_temperature"))
@@ -217,25 +314,35 @@ def heatmap_grids() -> None:
 def luong_grid(taus: list[float]) -> None:
     """Dot and scaled-dot weights of the Luong page's Q and K (or an example), one τ a column."""
     Q, K, from_luong = state.luong_inputs()
-    st.caption(t("gallery.grid.from_luong" if from_luong else "gallery.grid.example",
-                 n=Q.shape[1], m=K.shape[1], d=Q.shape[0]))
+    st.caption(
+        t(
+            "gallery.grid.from_luong" if from_luong else "gallery.grid.example",
+            n=Q.shape[1],
+            m=K.shape[1],
+            d=Q.shape[0],
+        )
+    )
     scores = ("dot", "scaled_dot")
     try:
-        runs = [[attention(Q, K, K, score, temperature=tau) for tau in taus]
-                for score in scores]
+        runs = [[attention(Q, K, K, score, temperature=tau) for tau in taus] for score in scores]
     except AttentionInputError as error:
         show_error(error)
         st.stop()
     matrices = np.array([[r.weights.T for r in row] for row in runs])  # (score, τ, n, m)
     step = "weights_softmax"
     figure = heatmap_grid(
-        matrices, t("gallery.grid.keys"), t("gallery.grid.queries"),
+        matrices,
+        t("gallery.grid.keys"),
+        t("gallery.grid.queries"),
         titles=[f"τ = {fmt(tau)}" for tau in taus],
         row_titles=[t(f"gallery.grid.score_{s}") for s in scores],
         x_labels=[f"k{j + 1}" for j in range(K.shape[1])],
-        y_labels=[f"q{i + 1}" for i in range(Q.shape[1])], zmin=0, zmax=1,
+        y_labels=[f"q{i + 1}" for i in range(Q.shape[1])],
+        zmin=0,
+        zmax=1,
         colorbar_title="α",
-        hover=lambda r, c, i, j: localize_arithmetic(runs[r][c].step(step).entry(j, i)))
+        hover=lambda r, c, i, j: localize_arithmetic(runs[r][c].step(step).entry(j, i)),
+    )
     show_chart(figure, key="gallery.chart.grid")
 
 
@@ -246,14 +353,19 @@ def database_grid(taus: list[float]) -> None:
         st.caption(t("gallery.grid.database_live", records=len(records), queries=len(queries)))
     else:
         st.caption(t("gallery.grid.database_default"))
-    tables = [[lookup_many(records, queries, sim, tau) for tau in taus]
-              for sim in SIMILARITIES]
+    tables = [[lookup_many(records, queries, sim, tau) for tau in taus] for sim in SIMILARITIES]
     matrices = np.array([[table.weights for table in row] for row in tables])
     figure = heatmap_grid(
-        matrices, t("gallery.grid.records"), t("gallery.grid.queries"),
+        matrices,
+        t("gallery.grid.records"),
+        t("gallery.grid.queries"),
         titles=[f"τ = {fmt(tau)}" for tau in taus],
         row_titles=[t(f"gallery.grid.similarity_{s}") for s in SIMILARITIES],
         x_labels=[f"{i + 1} · {r[0][:12]}" for i, r in enumerate(records)],
-        y_labels=[q[:12] for q in queries], zmin=0, zmax=1, colorbar_title="α")
+        y_labels=[q[:12] for q in queries],
+        zmin=0,
+        zmax=1,
+        colorbar_title="α",
+    )
     show_chart(figure, key="gallery.chart.grid")
     st.caption(t("gallery.grid.exact_note"))

@@ -32,10 +32,18 @@ class Comparison:
     defaults: tuple[str, ...]
 
 
-def compare_scores(Q: np.ndarray, K: np.ndarray, V: np.ndarray, sizes: Sizes,
-                   learner_params: Mapping[str, np.ndarray | None], *, temperature: float,
-                   mask: np.ndarray | None, layout: str,
-                   chosen: AttentionResult | None = None) -> list[Comparison]:
+def compare_scores(
+    Q: np.ndarray,
+    K: np.ndarray,
+    V: np.ndarray,
+    sizes: Sizes,
+    learner_params: Mapping[str, np.ndarray | None],
+    *,
+    temperature: float,
+    mask: np.ndarray | None,
+    layout: str,
+    chosen: AttentionResult | None = None,
+) -> list[Comparison]:
     """Run `attention` for every applicable score (the chosen one's result is reused).
 
     Q, K, V and `mask` are in `layout`; `learner_params` maps a parameter name (W, Wa_concat,
@@ -49,14 +57,23 @@ def compare_scores(Q: np.ndarray, K: np.ndarray, V: np.ndarray, sizes: Sizes,
             given = learner_params.get(name)
             params[name] = defaults[name] if given is None else given
         # Say which parameters are the defaults, whether the learner never set them or not.
-        used_defaults = tuple(name for name in PARAMETERS[score]
-                              if np.array_equal(params[name], defaults[name]))
+        used_defaults = tuple(
+            name for name in PARAMETERS[score] if np.array_equal(params[name], defaults[name])
+        )
         if chosen is not None and chosen.score == score:
             comparisons.append(Comparison(score, chosen, None, used_defaults))
             continue
         try:
-            result = attention(Q, K, V, score, temperature=temperature, mask=mask, layout=layout,
-                               **engine_parameters(score, params))
+            result = attention(
+                Q,
+                K,
+                V,
+                score,
+                temperature=temperature,
+                mask=mask,
+                layout=layout,
+                **engine_parameters(score, params),
+            )
         except AttentionInputError as error:
             comparisons.append(Comparison(score, None, error, used_defaults))
         else:
@@ -77,23 +94,44 @@ def largest_change(weights: np.ndarray, reference: np.ndarray) -> tuple[float, i
     return float(difference[row, col]), int(row), int(col)
 
 
-def comparison_figure(weights: np.ndarray, reference: np.ndarray, layout: str,
-                      titles: Mapping[str, str], *, name: str, reference_name: str,
-                      title: str) -> go.Figure:
+def comparison_figure(
+    weights: np.ndarray,
+    reference: np.ndarray,
+    layout: str,
+    titles: Mapping[str, str],
+    *,
+    name: str,
+    reference_name: str,
+    title: str,
+) -> go.Figure:
     """The weights of one score as a 0…1 heatmap; each cell's hover compares it with the
     chosen score's weight for the same pair (both from the engine) and gives the difference."""
     m_or_n, n_or_m = weights.shape
     rows, cols = ("key", "query") if layout == "column" else ("query", "key")
-    hover = hover_texts(weights.shape, lambda r, c: (
-        f"{name}: {fmt(weights[r, c])} | {reference_name}: {fmt(reference[r, c])} | "
-        f"Δ = {fmt(weights[r, c] - reference[r, c])}"))
-    return heatmap(weights, axis_labels(cols, n_or_m), axis_labels(rows, m_or_n), title=title,
-                   x_title=titles.get(cols, cols), y_title=titles.get(rows, rows), hover=hover,
-                   colorscale=WEIGHT_SCALE, zmin=0, zmax=1)
+    hover = hover_texts(
+        weights.shape,
+        lambda r, c: (
+            f"{name}: {fmt(weights[r, c])} | {reference_name}: {fmt(reference[r, c])} | "
+            f"Δ = {fmt(weights[r, c] - reference[r, c])}"
+        ),
+    )
+    return heatmap(
+        weights,
+        axis_labels(cols, n_or_m),
+        axis_labels(rows, m_or_n),
+        title=title,
+        x_title=titles.get(cols, cols),
+        y_title=titles.get(rows, rows),
+        hover=hover,
+        colorscale=WEIGHT_SCALE,
+        zmin=0,
+        zmax=1,
+    )
 
 
-def winner_table(comparisons: Sequence[Comparison], chosen: AttentionResult,
-                 names: Mapping[str, str]) -> pd.DataFrame:
+def winner_table(
+    comparisons: Sequence[Comparison], chosen: AttentionResult, names: Mapping[str, str]
+) -> pd.DataFrame:
     """One row per query, one column per score: the winning key and its weight, marked ◆
     where it is not the chosen score's winner."""
     layout = chosen.layout
@@ -106,5 +144,6 @@ def winner_table(comparisons: Sequence[Comparison], chosen: AttentionResult,
         column = weights if layout == "column" else weights.T  # m × n
         table[names[comparison.score]] = [
             f"k{pick + 1} ({fmt(column[pick, j], 3)})" + (" ◆" if pick != chosen_winners[j] else "")
-            for j, pick in enumerate(winners(weights, layout))]
+            for j, pick in enumerate(winners(weights, layout))
+        ]
     return pd.DataFrame(table, index=[f"q{j}" for j in range(1, len(chosen_winners) + 1)])

@@ -17,7 +17,7 @@ PAIR: dict[str, str] = {
     "scaled_dot": rf"\operatorname{{score}}({_q}, {_k}) = \frac{{{_k}{_T}{_q}}}{{\sqrt{{d_k}}}}",
     "general": rf"\operatorname{{score}}({_q}, {_k}) = {_k}{_T}{_W}{_q}",
     "concat": rf"\operatorname{{score}}({_q}, {_k}) = {_VA}{_T}\tanh\!\left({_WA}"
-              rf"\begin{{bmatrix}}{_q} \\ {_k}\end{{bmatrix}}\right)",
+    rf"\begin{{bmatrix}}{_q} \\ {_k}\end{{bmatrix}}\right)",
     "location": rf"\operatorname{{score}}({_q}, {_k}_i) = \left({_WA}{_q}\right)_i",
 }
 
@@ -29,11 +29,11 @@ MATRIX: dict[tuple[str, str], str] = {
     ("general", "column"): rf"\mathbf{{S}} = {_K}{_T}{_W}{_Q}",
     ("general", "row"): rf"\mathbf{{S}} = {_Q}{_W}{_T}{_K}{_T}",
     ("concat", "column"): rf"s_{{ij}} = {_VA}{_T}\tanh\!\left(\mathbf{{W}}_q{_q}_j + "
-                          rf"\mathbf{{W}}_k{_k}_i\right),\quad {_WA} = "
-                          r"\left[\,\mathbf{W}_q \mid \mathbf{W}_k\,\right]",
+    rf"\mathbf{{W}}_k{_k}_i\right),\quad {_WA} = "
+    r"\left[\,\mathbf{W}_q \mid \mathbf{W}_k\,\right]",
     ("concat", "row"): rf"s_{{ji}} = {_VA}{_T}\tanh\!\left(\mathbf{{W}}_q{_q}_j + "
-                       rf"\mathbf{{W}}_k{_k}_i\right),\quad {_WA} = "
-                       r"\left[\,\mathbf{W}_q \mid \mathbf{W}_k\,\right]",
+    rf"\mathbf{{W}}_k{_k}_i\right),\quad {_WA} = "
+    r"\left[\,\mathbf{W}_q \mid \mathbf{W}_k\,\right]",
     ("location", "column"): rf"\mathbf{{S}} = {_WA}{_Q}",
     ("location", "row"): rf"\mathbf{{S}} = {_Q}{_WA}{_T}",
 }
@@ -44,17 +44,23 @@ ATTENTION: dict[str, str] = {  # softmax down each column / along each row (said
 }
 
 # Luong's paper writes the general score query first; the article (and this app) key first.
-LUONG_GENERAL = (r"\mathbf{h}_t^{\mathsf{T}}\mathbf{W}_a\bar{\mathbf{h}}_s = "
-                 r"\mathbf{k}^{\mathsf{T}}\mathbf{W}\mathbf{q}\quad\Leftarrow\quad "
-                 r"\mathbf{W} = \mathbf{W}_a^{\mathsf{T}},\ \mathbf{q} = \mathbf{h}_t,\ "
-                 r"\mathbf{k} = \bar{\mathbf{h}}_s")
+LUONG_GENERAL = (
+    r"\mathbf{h}_t^{\mathsf{T}}\mathbf{W}_a\bar{\mathbf{h}}_s = "
+    r"\mathbf{k}^{\mathsf{T}}\mathbf{W}\mathbf{q}\quad\Leftarrow\quad "
+    r"\mathbf{W} = \mathbf{W}_a^{\mathsf{T}},\ \mathbf{q} = \mathbf{h}_t,\ "
+    r"\mathbf{k} = \bar{\mathbf{h}}_s"
+)
 # d2l's additive attention is the concat score with W_a split in two.
-D2L_ADDITIVE = (r"\mathbf{w}_v^{\mathsf{T}}\tanh\!\left(\mathbf{W}_q\mathbf{q} + "
-                r"\mathbf{W}_k\mathbf{k}\right) = \mathbf{v}_a^{\mathsf{T}}\tanh\!\left("
-                r"\mathbf{W}_a\begin{bmatrix}\mathbf{q} \\ \mathbf{k}\end{bmatrix}\right)"
-                r"\quad\Leftarrow\quad \mathbf{W}_a = \left[\,\mathbf{W}_q \mid \mathbf{W}_k\,"
-                r"\right],\ \mathbf{v}_a = \mathbf{w}_v")
+D2L_ADDITIVE = (
+    r"\mathbf{w}_v^{\mathsf{T}}\tanh\!\left(\mathbf{W}_q\mathbf{q} + "
+    r"\mathbf{W}_k\mathbf{k}\right) = \mathbf{v}_a^{\mathsf{T}}\tanh\!\left("
+    r"\mathbf{W}_a\begin{bmatrix}\mathbf{q} \\ \mathbf{k}\end{bmatrix}\right)"
+    r"\quad\Leftarrow\quad \mathbf{W}_a = \left[\,\mathbf{W}_q \mid \mathbf{W}_k\,"
+    r"\right],\ \mathbf{v}_a = \mathbf{w}_v"
+)
 # Every row-layout result is the transpose of the column-layout one.
-LAYOUT_RELATION = (r"\mathbf{S}_{\text{row}} = \mathbf{S}_{\text{col}}^{\mathsf{T}},\quad "
-                   r"\mathbf{A}_{\text{row}} = \mathbf{A}_{\text{col}}^{\mathsf{T}},\quad "
-                   r"\mathbf{O}_{\text{row}} = \mathbf{O}_{\text{col}}^{\mathsf{T}}")
+LAYOUT_RELATION = (
+    r"\mathbf{S}_{\text{row}} = \mathbf{S}_{\text{col}}^{\mathsf{T}},\quad "
+    r"\mathbf{A}_{\text{row}} = \mathbf{A}_{\text{col}}^{\mathsf{T}},\quad "
+    r"\mathbf{O}_{\text{row}} = \mathbf{O}_{\text{col}}^{\mathsf{T}}"
+)

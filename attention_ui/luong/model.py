@@ -18,17 +18,47 @@ MAX_SIZE = 8  # every size control runs from 1 to MAX_SIZE
 DOT_SCORES = ("dot", "scaled_dot")  # the scores that need d_q = d_k
 MASK_KINDS = ("none", "causal", "padding", "cells")
 # Roughly log-spaced temperatures from 0.05 to 20, as round numbers a learner can read.
-TEMPERATURES = (0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0,
-                15.0, 20.0)
+TEMPERATURES = (
+    0.05,
+    0.07,
+    0.1,
+    0.15,
+    0.2,
+    0.3,
+    0.5,
+    0.7,
+    1.0,
+    1.5,
+    2.0,
+    3.0,
+    5.0,
+    7.0,
+    10.0,
+    15.0,
+    20.0,
+)
 
 # The matrices the learner edits: Q, K, V (which follow the layout) and the score parameters.
 INPUTS = ("Q", "K", "V")
-PARAMETERS = {"general": ("W",), "concat": ("Wa_concat", "va"), "location": ("Wa_location",),
-              "dot": (), "scaled_dot": ()}
+PARAMETERS = {
+    "general": ("W",),
+    "concat": ("Wa_concat", "va"),
+    "location": ("Wa_location",),
+    "dot": (),
+    "scaled_dot": (),
+}
 ALL_PARAMETERS = ("W", "Wa_concat", "va", "Wa_location")
 # How each matrix is named on screen and in the engine's messages.
-DISPLAY_NAMES = {"Q": "Q", "K": "K", "V": "V", "W": "W", "Wa_concat": "W_a", "va": "v_a",
-                 "Wa_location": "W_a", "mask": "mask"}
+DISPLAY_NAMES = {
+    "Q": "Q",
+    "K": "K",
+    "V": "V",
+    "W": "W",
+    "Wa_concat": "W_a",
+    "va": "v_a",
+    "Wa_location": "W_a",
+    "mask": "mask",
+}
 
 
 @dataclass(frozen=True)
@@ -64,8 +94,13 @@ def column_shape(name: str, sizes: Sizes) -> tuple[int, int]:
     """The shape of `name` in column layout (W, W_a and v_a are the same in both layouts)."""
     s = sizes
     return {
-        "Q": (s.d_q, s.n), "K": (s.d_k, s.m), "V": (s.d_v, s.m), "mask": (s.m, s.n),
-        "W": (s.d_k, s.d_q), "Wa_concat": (s.h, s.d_q + s.d_k), "va": (1, s.h),
+        "Q": (s.d_q, s.n),
+        "K": (s.d_k, s.m),
+        "V": (s.d_v, s.m),
+        "mask": (s.m, s.n),
+        "W": (s.d_k, s.d_q),
+        "Wa_concat": (s.h, s.d_q + s.d_k),
+        "va": (1, s.h),
         "Wa_location": (s.m, s.d_q),
     }[name]
 
@@ -82,8 +117,10 @@ def column_labels(name: str, sizes: Sizes) -> tuple[list[str], list[str]]:
     if name == "W":  # W maps a query (d_q entries) into the key space (d_k entries)
         return dimensions(s.d_k), dimensions(s.d_q)
     if name == "Wa_concat":  # W_a multiplies [q; k]: its first d_q columns meet q, the rest k
-        return (dimensions(s.h),
-                [f"q:{a}" for a in range(1, s.d_q + 1)] + [f"k:{a}" for a in range(1, s.d_k + 1)])
+        return (
+            dimensions(s.h),
+            [f"q:{a}" for a in range(1, s.d_q + 1)] + [f"k:{a}" for a in range(1, s.d_k + 1)],
+        )
     if name == "va":
         return ["v_a"], dimensions(s.h)
     if name == "Wa_location":  # row i of W_a turns a query into the score of key position i

@@ -53,10 +53,19 @@ _CACHE = "luong.cache"
 SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
 _FIRST = PRESETS[DEFAULT_PRESET]
 # Every setting and its value on a first visit (the default preset's).
-DEFAULTS = {PRESET: DEFAULT_PRESET, SEED: DEFAULT_SEED, SCORE: _FIRST.score, LAYOUT: "column",
-            TEMPERATURE: _FIRST.temperature, MASK_KIND: _FIRST.mask,
-            MASK_LENGTH: _FIRST.mask_length, FOLLOW_KEY: 0, FOLLOW_QUERY: 0, _TAB_INDEX: 0,
-            **{key: getattr(_FIRST.sizes, name) for name, key in SIZE_KEYS.items()}}
+DEFAULTS = {
+    PRESET: DEFAULT_PRESET,
+    SEED: DEFAULT_SEED,
+    SCORE: _FIRST.score,
+    LAYOUT: "column",
+    TEMPERATURE: _FIRST.temperature,
+    MASK_KIND: _FIRST.mask,
+    MASK_LENGTH: _FIRST.mask_length,
+    FOLLOW_KEY: 0,
+    FOLLOW_QUERY: 0,
+    _TAB_INDEX: 0,
+    **{key: getattr(_FIRST.sizes, name) for name, key in SIZE_KEYS.items()},
+}
 
 
 def matrix_key(name: str) -> str:
@@ -101,6 +110,7 @@ def sizes() -> Sizes:
 
 # ---------------------------------------------------------------------------------------------
 # Callbacks (they run before the page script, so they may set widget keys)
+
 
 def load_preset() -> None:
     """Replace sizes, settings and every grid with the selected preset (or a seeded random
@@ -148,6 +158,7 @@ def keep_dot_sizes() -> None:
 # ---------------------------------------------------------------------------------------------
 # Matrices
 
+
 def _set(name: str, values: np.ndarray) -> None:
     set_matrix(matrix_key(name), values)
 
@@ -171,8 +182,14 @@ def query_and_keys() -> tuple[np.ndarray, np.ndarray] | None:
 def matrix(name: str, sizes: Sizes, layout: str, *, help: str | None = None) -> MatrixInput:
     """The grid of one matrix (its edits survive hiding it or visiting another page)."""
     rows, cols = labels(name, sizes, layout)
-    return matrix_editor(DISPLAY_NAMES[name], matrix_key(name), np.zeros((len(rows), len(cols))),
-                         rows, cols, help=help)
+    return matrix_editor(
+        DISPLAY_NAMES[name],
+        matrix_key(name),
+        np.zeros((len(rows), len(cols))),
+        rows,
+        cols,
+        help=help,
+    )
 
 
 def learner_parameter(name: str, sizes: Sizes) -> np.ndarray | None:
@@ -191,14 +208,27 @@ def _mask_shape(sizes: Sizes, layout: str) -> tuple[int, int]:
     return (m, n) if layout == "column" else (n, m)
 
 
-def mask_cells(sizes: Sizes, layout: str, row_labels: Sequence[str],
-               col_labels: Sequence[str], *, help: str | None = None) -> np.ndarray:
+def mask_cells(
+    sizes: Sizes,
+    layout: str,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    help: str | None = None,
+) -> np.ndarray:
     """A grid of checkboxes shaped like the scores: ticked = this key may be attended.
 
     The matrix editor keeps it like any matrix (1.0 / 0.0), so resizing and transposing work
     the same way; new cells are ticked, so growing the grid hides nothing.
     """
-    entered = matrix_editor(DISPLAY_NAMES["mask"], matrix_key("mask.cells"),
-                            np.ones(_mask_shape(sizes, layout)), row_labels, col_labels,
-                            help=help, checkbox=True, fill=1.0)
+    entered = matrix_editor(
+        DISPLAY_NAMES["mask"],
+        matrix_key("mask.cells"),
+        np.ones(_mask_shape(sizes, layout)),
+        row_labels,
+        col_labels,
+        help=help,
+        checkbox=True,
+        fill=1.0,
+    )
     return entered.values > 0.5

@@ -75,31 +75,66 @@ def labels_of(group: str, options: Iterable[str], suffix: str = "") -> dict[str,
 def settings() -> Settings:
     """Preset (with reset and, for random, the seed), score, layout, temperature, mask."""
     preset_col, reset_col, seed_col = st.columns([3, 1, 2], vertical_alignment="bottom")
-    preset = preset_col.selectbox(t("luong.preset.label"), PRESET_KEYS, key=state.PRESET,
-                                  format_func=labels_of("preset", PRESET_KEYS, ".name").get,
-                                  on_change=state.load_preset)
-    reset_col.button(t("luong.reset"), key=state.RESET, on_click=state.load_preset,
-                     help=t("luong.reset_help"), icon=":material/restart_alt:")
+    preset = preset_col.selectbox(
+        t("luong.preset.label"),
+        PRESET_KEYS,
+        key=state.PRESET,
+        format_func=labels_of("preset", PRESET_KEYS, ".name").get,
+        on_change=state.load_preset,
+    )
+    reset_col.button(
+        t("luong.reset"),
+        key=state.RESET,
+        on_click=state.load_preset,
+        help=t("luong.reset_help"),
+        icon=":material/restart_alt:",
+    )
     if preset == RANDOM:
-        seed_col.number_input(t("luong.seed"), min_value=0, max_value=2**31 - 1, step=1,
-                              key=state.SEED, on_change=state.load_preset,
-                              help=t("luong.seed_help"))
-        seed_col.button(t("luong.redraw"), key=state.REDRAW, on_click=state.redraw,
-                        icon=":material/casino:")
+        seed_col.number_input(
+            t("luong.seed"),
+            min_value=0,
+            max_value=2**31 - 1,
+            step=1,
+            key=state.SEED,
+            on_change=state.load_preset,
+            help=t("luong.seed_help"),
+        )
+        seed_col.button(
+            t("luong.redraw"), key=state.REDRAW, on_click=state.redraw, icon=":material/casino:"
+        )
     st.info(t(f"luong.preset.{preset}.why"), icon=":material/lightbulb:")
 
     score_col, layout_col, tau_col, mask_col = st.columns([2, 2, 3, 2])
-    score = score_col.selectbox(t("luong.score.label"), SCORES, key=state.SCORE,
-                                format_func=labels_of("score_name", SCORES).get,
-                                on_change=state.keep_dot_sizes, help=t("luong.score.help"))
-    layout = layout_col.radio(t("luong.layout.label"), LAYOUTS, key=state.LAYOUT,
-                              format_func=labels_of("layout", LAYOUTS).get,
-                              on_change=state.switch_layout, help=t("luong.layout.help"))
-    tau = tau_col.select_slider(t("luong.tau.label"), TEMPERATURES, key=state.TEMPERATURE,
-                                format_func=fmt, help=t("luong.tau.help"))
-    mask_kind = mask_col.selectbox(t("luong.mask.label"), MASK_KINDS, key=state.MASK_KIND,
-                                   format_func=labels_of("mask.kind", MASK_KINDS).get,
-                                   help=t("luong.mask.help"))
+    score = score_col.selectbox(
+        t("luong.score.label"),
+        SCORES,
+        key=state.SCORE,
+        format_func=labels_of("score_name", SCORES).get,
+        on_change=state.keep_dot_sizes,
+        help=t("luong.score.help"),
+    )
+    layout = layout_col.radio(
+        t("luong.layout.label"),
+        LAYOUTS,
+        key=state.LAYOUT,
+        format_func=labels_of("layout", LAYOUTS).get,
+        on_change=state.switch_layout,
+        help=t("luong.layout.help"),
+    )
+    tau = tau_col.select_slider(
+        t("luong.tau.label"),
+        TEMPERATURES,
+        key=state.TEMPERATURE,
+        format_func=fmt,
+        help=t("luong.tau.help"),
+    )
+    mask_kind = mask_col.selectbox(
+        t("luong.mask.label"),
+        MASK_KINDS,
+        key=state.MASK_KIND,
+        format_func=labels_of("mask.kind", MASK_KINDS).get,
+        help=t("luong.mask.help"),
+    )
     return Settings(preset, score, layout, float(tau), mask_kind)
 
 
@@ -110,10 +145,16 @@ def size_controls(score: str) -> Sizes:
     for column, name in zip(st.columns(6), state.SIZE_KEYS, strict=True):
         if name == "h" and score != "concat":
             continue
-        column.number_input(t(f"luong.sizes.{name}"), min_value=1, max_value=MAX_SIZE, step=1,
-                            key=state.SIZE_KEYS[name], help=t(f"luong.sizes.{name}_help"),
-                            disabled=name == "d_q" and dot_like,
-                            on_change=state.keep_dot_sizes if name == "d_k" else None)
+        column.number_input(
+            t(f"luong.sizes.{name}"),
+            min_value=1,
+            max_value=MAX_SIZE,
+            step=1,
+            key=state.SIZE_KEYS[name],
+            help=t(f"luong.sizes.{name}_help"),
+            disabled=name == "d_q" and dot_like,
+            on_change=state.keep_dot_sizes if name == "d_k" else None,
+        )
     if dot_like:
         st.caption(t("luong.sizes.dot_equal"))
     return state.sizes()
@@ -122,8 +163,7 @@ def size_controls(score: str) -> Sizes:
 def formula_panel(score: str, layout: str) -> None:
     """The chosen score for one pair and for whole matrices, the notes learners trip on (Luong's
     query-first general score, d2l's additive form) and the layouts' transpose relation."""
-    with st.expander(t("luong.formula.title", score=t(f"luong.score_name.{score}")),
-                     expanded=True):
+    with st.expander(t("luong.formula.title", score=t(f"luong.score_name.{score}")), expanded=True):
         st.latex(formulas.PAIR[score] + r"\qquad " + formulas.MATRIX[(score, layout)])
         st.latex(formulas.ATTENTION[layout])
         if score == "general":
@@ -156,8 +196,9 @@ def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]
             with column:
                 rows, cols = labels(name, sizes, layout)
                 st.markdown(t(f"luong.inputs.{name}", rows=len(rows), cols=len(cols)))
-                entered[name] = state.matrix(name, sizes, layout,
-                                             help=t(f"luong.inputs.{name}_help"))
+                entered[name] = state.matrix(
+                    name, sizes, layout, help=t(f"luong.inputs.{name}_help")
+                )
     return entered
 
 
@@ -170,8 +211,14 @@ def mask_input(kind: str, sizes: Sizes, layout: str) -> np.ndarray | None:
     if kind == "padding":
         if st.session_state.get(state.MASK_LENGTH, 1) > sizes.m:
             st.session_state[state.MASK_LENGTH] = sizes.m  # fewer keys than before
-        length = st.number_input(t("luong.mask.length"), min_value=1, max_value=sizes.m, step=1,
-                                 key=state.MASK_LENGTH, help=t("luong.mask.length_help"))
+        length = st.number_input(
+            t("luong.mask.length"),
+            min_value=1,
+            max_value=sizes.m,
+            step=1,
+            key=state.MASK_LENGTH,
+            help=t("luong.mask.length_help"),
+        )
         return in_layout(padding_mask(sizes.m, sizes.n, int(length)), layout)
     if kind == "cells":
         st.markdown(t("luong.mask.cells_title"))
@@ -189,23 +236,40 @@ def show_problems(problems: list[str]) -> None:
     st.error(t("luong.problems.title") + "\n\n" + shown, icon="⚠️")
 
 
-def learner_parameters(values: Mapping[str, np.ndarray], sizes: Sizes
-                       ) -> dict[str, np.ndarray | None]:
+def learner_parameters(
+    values: Mapping[str, np.ndarray], sizes: Sizes
+) -> dict[str, np.ndarray | None]:
     """Every score parameter as the learner left it (the grid on screen, else the hidden one),
     for the comparison of score functions."""
-    return {name: values[name] if name in values else state.learner_parameter(name, sizes)
-            for name in ALL_PARAMETERS}
+    return {
+        name: values[name] if name in values else state.learner_parameter(name, sizes)
+        for name in ALL_PARAMETERS
+    }
 
 
-def fingerprint(settings: Settings, values: Mapping[str, np.ndarray],
-                learner: Mapping[str, np.ndarray | None], mask: np.ndarray | None) -> tuple:
+def fingerprint(
+    settings: Settings,
+    values: Mapping[str, np.ndarray],
+    learner: Mapping[str, np.ndarray | None],
+    mask: np.ndarray | None,
+) -> tuple:
     """Everything the result and its figures depend on (the language too: titles, hovers)."""
-    def arrays(named: Mapping[str, np.ndarray | None]) -> tuple:
-        return tuple((name, None if a is None else (a.shape, a.tobytes()))
-                     for name, a in sorted(named.items()))
 
-    return (settings.score, settings.layout, settings.temperature, current_language(),
-            arrays(values), arrays(learner), None if mask is None else (mask.shape, mask.tobytes()))
+    def arrays(named: Mapping[str, np.ndarray | None]) -> tuple:
+        return tuple(
+            (name, None if a is None else (a.shape, a.tobytes()))
+            for name, a in sorted(named.items())
+        )
+
+    return (
+        settings.score,
+        settings.layout,
+        settings.temperature,
+        current_language(),
+        arrays(values),
+        arrays(learner),
+        None if mask is None else (mask.shape, mask.tobytes()),
+    )
 
 
 def memo(cache: dict, key: Any, build: Callable[[], T]) -> T:
@@ -215,15 +279,23 @@ def memo(cache: dict, key: Any, build: Callable[[], T]) -> T:
     return cache[key]
 
 
-def compute(cache: dict, settings: Settings, values: Mapping[str, np.ndarray],
-            mask: np.ndarray | None) -> tuple[AttentionResult | None, AttentionInputError | None]:
+def compute(
+    cache: dict, settings: Settings, values: Mapping[str, np.ndarray], mask: np.ndarray | None
+) -> tuple[AttentionResult | None, AttentionInputError | None]:
     """The one engine run every chart and table reads, or the engine's error."""
+
     def run() -> tuple[AttentionResult | None, AttentionInputError | None]:
         try:
-            return attention(values["Q"], values["K"], values["V"], settings.score,
-                             temperature=settings.temperature, mask=mask,
-                             layout=settings.layout,
-                             **engine_parameters(settings.score, values)), None
+            return attention(
+                values["Q"],
+                values["K"],
+                values["V"],
+                settings.score,
+                temperature=settings.temperature,
+                mask=mask,
+                layout=settings.layout,
+                **engine_parameters(settings.score, values),
+            ), None
         except AttentionInputError as error:
             return None, error
 
@@ -242,36 +314,60 @@ def axis_titles() -> dict[str, str]:
     return {kind: t(f"luong.axis.{kind}") for kind in AXIS_KINDS}
 
 
-def results(result: AttentionResult, titles: Mapping[str, str], cache: dict
-            ) -> dict[str, go.Figure]:
+def results(
+    result: AttentionResult, titles: Mapping[str, str], cache: dict
+) -> dict[str, go.Figure]:
     """S, A and O side by side, with each query's weight sum; returns the figures by step key
     so that the steps tab draws them without building them again."""
     layout = result.layout
     s_step, a_step, o_step = score_step(result), weight_step(result), result.step("output")
-    figures = memo(cache, "results", lambda: {
-        s_step.key: step_figure(s_step, layout, titles, title=t("luong.results.S"),
-                                hover=score_hover(result)),
-        a_step.key: step_figure(a_step, layout, titles, title=t("luong.results.A"),
-                                hover=weight_hover(result)),
-        o_step.key: step_figure(o_step, layout, titles, title=t("luong.results.O")),
-    })
+    figures = memo(
+        cache,
+        "results",
+        lambda: {
+            s_step.key: step_figure(
+                s_step, layout, titles, title=t("luong.results.S"), hover=score_hover(result)
+            ),
+            a_step.key: step_figure(
+                a_step, layout, titles, title=t("luong.results.A"), hover=weight_hover(result)
+            ),
+            o_step.key: step_figure(o_step, layout, titles, title=t("luong.results.O")),
+        },
+    )
     st.subheader(t("luong.results.title"))
     s_col, a_col, o_col = st.columns(3)
     for column, step, name in ((s_col, s_step, "S"), (a_col, a_step, "A"), (o_col, o_step, "O")):
-        show_chart(figures[step.key], f"luong.chart.{name}", details=(result.score, layout),
-                   container=column)
+        show_chart(
+            figures[step.key],
+            f"luong.chart.{name}",
+            details=(result.score, layout),
+            container=column,
+        )
     sums = result.weights.sum(axis=0 if layout == "column" else 1)
-    a_col.markdown(t("luong.results.sums", sums=" · ".join(
-        f"q{j + 1}: {fmt(total)}" for j, total in enumerate(sums))))
+    a_col.markdown(
+        t(
+            "luong.results.sums",
+            sums=" · ".join(f"q{j + 1}: {fmt(total)}" for j, total in enumerate(sums)),
+        )
+    )
     return figures
 
 
-def steps_tab(result: AttentionResult, titles: Mapping[str, str],
-              figures: Mapping[str, go.Figure], cache: dict) -> None:
+def steps_tab(
+    result: AttentionResult,
+    titles: Mapping[str, str],
+    figures: Mapping[str, go.Figure],
+    cache: dict,
+) -> None:
     st.caption(t("luong.steps.intro", count=len(result.steps)))
-    every = memo(cache, "steps", lambda: {
-        step.key: figures.get(step.key) or step_figure(step, result.layout, titles)
-        for step in result.steps})
+    every = memo(
+        cache,
+        "steps",
+        lambda: {
+            step.key: figures.get(step.key) or step_figure(step, result.layout, titles)
+            for step in result.steps
+        },
+    )
     show_steps(result, titles, namespace="luong", key_prefix="luong.step", figures=every)
 
 
@@ -283,30 +379,61 @@ def follow_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes:
             st.session_state[key] = 0  # the grid shrank under the choice
     key_col, query_col = st.columns(2)
     key_names, query_names = keys(sizes.m), queries(sizes.n)
-    i = key_col.selectbox(t("luong.follow.key"), range(sizes.m), key=state.FOLLOW_KEY,
-                          format_func=key_names.__getitem__)
-    j = query_col.selectbox(t("luong.follow.query"), range(sizes.n), key=state.FOLLOW_QUERY,
-                            format_func=query_names.__getitem__)
+    i = key_col.selectbox(
+        t("luong.follow.key"),
+        range(sizes.m),
+        key=state.FOLLOW_KEY,
+        format_func=key_names.__getitem__,
+    )
+    j = query_col.selectbox(
+        t("luong.follow.query"),
+        range(sizes.n),
+        key=state.FOLLOW_QUERY,
+        format_func=query_names.__getitem__,
+    )
     params = engine_parameters(result.score, values)
-    show_entry_trace(trace_entry(result, values["Q"], values["V"], i, j, va=params.get("va"),
-                                 Wa=params.get("Wa")), namespace="luong")
+    show_entry_trace(
+        trace_entry(
+            result, values["Q"], values["V"], i, j, va=params.get("va"), Wa=params.get("Wa")
+        ),
+        namespace="luong",
+    )
 
 
-def compare_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes: Sizes,
-                titles: Mapping[str, str], learner: Mapping[str, np.ndarray | None],
-                cache: dict, *, mask: np.ndarray | None) -> None:
+def compare_tab(
+    result: AttentionResult,
+    values: Mapping[str, np.ndarray],
+    sizes: Sizes,
+    titles: Mapping[str, str],
+    learner: Mapping[str, np.ndarray | None],
+    cache: dict,
+    *,
+    mask: np.ndarray | None,
+) -> None:
     """Every applicable score on the same inputs, three to a row, then who wins each query."""
     st.caption(t("luong.compare.intro"))
     if not sizes.fits_dot():
         st.caption(t("luong.compare.no_dot", d_q=sizes.d_q, d_k=sizes.d_k))
-    comparisons = memo(cache, "comparisons", lambda: compare_scores(
-        values["Q"], values["K"], values["V"], sizes, learner, temperature=result.temperature,
-        mask=mask, layout=result.layout, chosen=result))
+    comparisons = memo(
+        cache,
+        "comparisons",
+        lambda: compare_scores(
+            values["Q"],
+            values["K"],
+            values["V"],
+            sizes,
+            learner,
+            temperature=result.temperature,
+            mask=mask,
+            layout=result.layout,
+            chosen=result,
+        ),
+    )
     names = labels_of("score_name", SCORES)
     chosen = names[result.score]
     row_names, col_names = labels("mask", sizes, result.layout)  # shaped like the weights
     for start in range(0, len(comparisons), 3):
-        for column, comparison in zip(st.columns(3), comparisons[start:start + 3], strict=False):
+        for column, comparison in zip(st.columns(3), comparisons[start : start + 3], strict=False):
             name = names[comparison.score]
             with column:
                 if comparison.result is None:
@@ -315,10 +442,19 @@ def compare_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes
                     continue
                 is_chosen = comparison.score == result.score
                 weights = comparison.result.weights
-                figure = memo(cache, ("compare", comparison.score), lambda c=comparison,
-                              w=weights, n=name, mark=is_chosen: comparison_figure(
-                                  w, result.weights, result.layout, titles, name=n,
-                                  reference_name=chosen, title=n + (" ◀" if mark else "")))
+                figure = memo(
+                    cache,
+                    ("compare", comparison.score),
+                    lambda c=comparison, w=weights, n=name, mark=is_chosen: comparison_figure(
+                        w,
+                        result.weights,
+                        result.layout,
+                        titles,
+                        name=n,
+                        reference_name=chosen,
+                        title=n + (" ◀" if mark else ""),
+                    ),
+                )
                 show_chart(figure, f"luong.compare.{comparison.score}", details=(result.layout,))
                 delta, r, c = largest_change(weights, result.weights)
                 if is_chosen:
@@ -326,8 +462,15 @@ def compare_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes
                 elif abs(delta) < 5e-4:
                     st.caption(t("luong.compare.same", chosen=chosen))
                 else:
-                    st.caption(t("luong.compare.largest", delta=fmt(delta, 3), row=row_names[r],
-                                 col=col_names[c], chosen=chosen))
+                    st.caption(
+                        t(
+                            "luong.compare.largest",
+                            delta=fmt(delta, 3),
+                            row=row_names[r],
+                            col=col_names[c],
+                            chosen=chosen,
+                        )
+                    )
                 for parameter in comparison.defaults:
                     st.caption(t(f"luong.compare.default_{parameter}"))
     st.markdown(t("luong.compare.winners"))

@@ -47,6 +47,7 @@ def en(key: str, **params: Any) -> str:
 
 # --- How a learner's actions reach the app --------------------------------------------------
 
+
 def editor_key(at: AppTest, state_key: str) -> str:
     return matrix_editor.editor_key(state_key, at.session_state)
 
@@ -58,22 +59,30 @@ def edit_grid(at: AppTest, state_key: str, row: int, column: str, value: Any) ->
     state = at.session_state.get(key, {})
     edited = {int(r): dict(c) for r, c in (state.get("edited_rows") or {}).items()}
     edited.setdefault(row, {})[column] = value
-    at.session_state[key] = {"edited_rows": edited, "added_rows": state.get("added_rows", []),
-                             "deleted_rows": state.get("deleted_rows", [])}
+    at.session_state[key] = {
+        "edited_rows": edited,
+        "added_rows": state.get("added_rows", []),
+        "deleted_rows": state.get("deleted_rows", []),
+    }
 
 
 def delete_rows(at: AppTest, state_key: str, rows: list[int]) -> None:
     key = editor_key(at, state_key)
     state = at.session_state.get(key, {})
-    at.session_state[key] = {"edited_rows": state.get("edited_rows", {}),
-                             "added_rows": state.get("added_rows", []), "deleted_rows": rows}
+    at.session_state[key] = {
+        "edited_rows": state.get("edited_rows", {}),
+        "added_rows": state.get("added_rows", []),
+        "deleted_rows": rows,
+    }
 
 
 def set_widget(**values: Any) -> Callable[[AppTest], None]:
     """Set widgets by key (keys written with '__' for '.'), as their controls would."""
+
     def act(at: AppTest) -> None:
         for key, value in values.items():
             at.session_state[key.replace("__", ".")] = value
+
     return act
 
 
@@ -85,17 +94,20 @@ def both(*acts: Callable[[AppTest], None]) -> Callable[[AppTest], None]:
     def act(at: AppTest) -> None:
         for one in acts:
             one(at)
+
     return act
 
 
 def then(*acts: Callable[[AppTest], None]) -> Callable[[AppTest], None]:
     """Actions in separate runs, as a learner makes them one after the other (a control that
     is disabled until another is changed needs this)."""
+
     def act(at: AppTest) -> None:
         for number, one in enumerate(acts):
             if number:
                 at.run()
             one(at)
+
     return act
 
 
@@ -110,8 +122,11 @@ def click(key: str) -> Callable[[AppTest], None]:
 
 
 def delete_every_record(at: AppTest) -> None:
-    delete_rows(at, "database.records", list(range(len(
-        current_records("database.records", at.session_state)))))
+    delete_rows(
+        at,
+        "database.records",
+        list(range(len(current_records("database.records", at.session_state)))),
+    )
 
 
 def nothing(at: AppTest) -> None:
@@ -119,6 +134,7 @@ def nothing(at: AppTest) -> None:
 
 
 # --- The ordinary edit made first on each page, and how to see it is still there ------------
+
 
 @dataclass(frozen=True)
 class Prior:
@@ -132,34 +148,39 @@ def _shadow(at: AppTest, key: str, row: int, col: int) -> float:
 
 PRIOR_EDITS: dict[str, Prior] = {
     # K's cell (1, k1) set to 7 (column layout: K's rows are its entries, its columns k1…km).
-    "luong": Prior(grid("luong.K", 0, "k1", 7.0),
-                   lambda at: _shadow(at, "luong.K", 0, 0) == 7.0),
+    "luong": Prior(grid("luong.K", 0, "k1", 7.0), lambda at: _shadow(at, "luong.K", 0, 0) == 7.0),
     # The first record's first name changed.
-    "database.records": Prior(grid("database.records", 0, "value", "Astrid"),
-                              lambda at: current_records("database.records", at.session_state)[0][1]
-                              == "Astrid"),
-    "database.query": Prior(set_widget(database__query="Smola"),
-                            lambda at: at.text_input(key="database.query").value == "Smola"),
+    "database.records": Prior(
+        grid("database.records", 0, "value", "Astrid"),
+        lambda at: current_records("database.records", at.session_state)[0][1] == "Astrid",
+    ),
+    "database.query": Prior(
+        set_widget(database__query="Smola"),
+        lambda at: at.text_input(key="database.query").value == "Smola",
+    ),
     # The third value's y set to 2.5.
-    "gallery.values": Prior(grid("gallery.values", 2, "y", 2.5),
-                            lambda at: _shadow(at, "gallery.values", 2, 1) == 2.5),
-    "gallery.query": Prior(set_widget(gallery__q1=0.5),
-                           lambda at: at.slider(key="gallery.q1").value == 0.5),
+    "gallery.values": Prior(
+        grid("gallery.values", 2, "y", 2.5), lambda at: _shadow(at, "gallery.values", 2, 1) == 2.5
+    ),
+    "gallery.query": Prior(
+        set_widget(gallery__q1=0.5), lambda at: at.slider(key="gallery.q1").value == 0.5
+    ),
     "home": Prior(set_widget(home__q1=1.0), lambda at: at.slider(key="home.q1").value == 1.0),
 }
 
 
 # --- The table ------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Case:
     id: str
-    page: str                               # pages/<page>.py
-    bad: Callable[[AppTest], None]          # the bad input, made before a run
-    expect: tuple[str, ...] = ()            # fragments one message must contain (all of them)
-    prior: str | None = None                # key of PRIOR_EDITS (default: the page's own)
+    page: str  # pages/<page>.py
+    bad: Callable[[AppTest], None]  # the bad input, made before a run
+    expect: tuple[str, ...] = ()  # fragments one message must contain (all of them)
+    prior: str | None = None  # key of PRIOR_EDITS (default: the page's own)
     query: dict[str, str] = field(default_factory=dict)  # URL query parameters
-    ok: bool = False                        # an edge case that must simply work
+    ok: bool = False  # an edge case that must simply work
 
 
 def cell_empty(matrix: str, row: str, col: str) -> tuple[str, ...]:
@@ -167,12 +188,15 @@ def cell_empty(matrix: str, row: str, col: str) -> tuple[str, ...]:
 
 
 def out_of_range(matrix: str, row: str, col: str, value: str) -> tuple[str, ...]:
-    return (en("editor.cell_out_of_range", matrix=matrix, row=row, col=col, value=value,
-               limit="1000"),)
+    return (
+        en("editor.cell_out_of_range", matrix=matrix, row=row, col=col, value=value, limit="1000"),
+    )
 
 
-SIZES = {f"luong__size__{name}": value for name, value in
-         {"d_q": 1, "d_k": 1, "d_v": 1, "n": 1, "m": 1}.items()}
+SIZES = {
+    f"luong__size__{name}": value
+    for name, value in {"d_q": 1, "d_k": 1, "d_v": 1, "n": 1, "m": 1}.items()
+}
 MAX_SIZES = {key: 8 for key in SIZES}
 
 BAD_INPUTS = [
@@ -180,117 +204,246 @@ BAD_INPUTS = [
     Case("cleared cell", "luong", grid("luong.Q", 0, "q1", None), cell_empty("Q", "1", "q1")),
     Case("text in a cell", "luong", grid("luong.K", 1, "k3", "abc"), cell_empty("K", "2", "k3")),
     Case("NaN", "luong", grid("luong.V", 0, "k2", math.nan), cell_empty("V", "1", "k2")),
-    Case("+inf", "luong", grid("luong.Q", 1, "q2", math.inf),
-         out_of_range("Q", "2", "q2", "∞")),
-    Case("-inf", "luong", grid("luong.V", 1, "k1", -math.inf),
-         out_of_range("V", "2", "k1", "−∞")),
-    Case("1e308", "luong", grid("luong.Q", 0, "q2", 1e308),
-         out_of_range("Q", "1", "q2", "1×10^308")),
-    Case("-1e308", "luong", grid("luong.K", 0, "k2", -1e308),
-         out_of_range("K", "1", "k2", "−1×10^308")),
-    Case("just over the limit", "luong", grid("luong.V", 0, "k3", 1000.5),
-         out_of_range("V", "1", "k3", "1000.5")),
-    Case("cleared W cell (general)", "luong",
-         both(set_widget(luong__score="general"), grid("luong.W", 1, "2", None)),
-         cell_empty("W", "2", "2")),
+    Case("+inf", "luong", grid("luong.Q", 1, "q2", math.inf), out_of_range("Q", "2", "q2", "∞")),
+    Case("-inf", "luong", grid("luong.V", 1, "k1", -math.inf), out_of_range("V", "2", "k1", "−∞")),
+    Case(
+        "1e308", "luong", grid("luong.Q", 0, "q2", 1e308), out_of_range("Q", "1", "q2", "1×10^308")
+    ),
+    Case(
+        "-1e308",
+        "luong",
+        grid("luong.K", 0, "k2", -1e308),
+        out_of_range("K", "1", "k2", "−1×10^308"),
+    ),
+    Case(
+        "just over the limit",
+        "luong",
+        grid("luong.V", 0, "k3", 1000.5),
+        out_of_range("V", "1", "k3", "1000.5"),
+    ),
+    Case(
+        "cleared W cell (general)",
+        "luong",
+        both(set_widget(luong__score="general"), grid("luong.W", 1, "2", None)),
+        cell_empty("W", "2", "2"),
+    ),
     Case("sizes at their minimum", "luong", set_widget(**SIZES), ok=True),
     Case("sizes at their maximum", "luong", set_widget(**MAX_SIZES), ok=True),
     # Beyond the limits only a crafted client can go; Streamlit resets such a value.
-    Case("size beyond the maximum (crafted)", "luong", set_widget(luong__size__m=10_000),
-         ok=True),
-    Case("edit of a row the grid does not have (crafted)", "luong", grid("luong.Q", 99, "q1", 1.0),
-         ok=True),
-    Case("rows deleted from a fixed grid (crafted)", "gallery",
-         lambda at: delete_rows(at, "gallery.values", [0, 1, 2]), ok=True),
-    Case("edit of a record the table does not have (crafted)", "database",
-         grid("database.records", 99, "key", "Li"), ok=True),
+    Case("size beyond the maximum (crafted)", "luong", set_widget(luong__size__m=10_000), ok=True),
+    Case(
+        "edit of a row the grid does not have (crafted)",
+        "luong",
+        grid("luong.Q", 99, "q1", 1.0),
+        ok=True,
+    ),
+    Case(
+        "rows deleted from a fixed grid (crafted)",
+        "gallery",
+        lambda at: delete_rows(at, "gallery.values", [0, 1, 2]),
+        ok=True,
+    ),
+    Case(
+        "edit of a record the table does not have (crafted)",
+        "database",
+        grid("database.records", 99, "key", "Li"),
+        ok=True,
+    ),
     # The page keeps d_q = d_k for dot; a tampered client can still send d_q ≠ d_k.
-    Case("mismatched sizes (dot, d_q ≠ d_k)", "luong",
-         set_widget(luong__size__d_q=3, luong__size__d_k=2),
-         ("Q has 3 rows", "K has 2 rows", "dot attention")),
-    Case("all keys masked", "luong",
-         then(choose("selectbox", "luong.mask.kind", "cells"),
-              both(*(grid("luong.mask.cells", i, f"q{j}", False)
-                     for i in range(3) for j in (1, 2)))),
-         (MESSAGES["all_masked"].format(query=1),)),
+    Case(
+        "mismatched sizes (dot, d_q ≠ d_k)",
+        "luong",
+        set_widget(luong__size__d_q=3, luong__size__d_k=2),
+        ("Q has 3 rows", "K has 2 rows", "dot attention"),
+    ),
+    Case(
+        "all keys masked",
+        "luong",
+        then(
+            choose("selectbox", "luong.mask.kind", "cells"),
+            both(*(grid("luong.mask.cells", i, f"q{j}", False) for i in range(3) for j in (1, 2))),
+        ),
+        (MESSAGES["all_masked"].format(query=1),),
+    ),
     # Database lookup: the records table and the query.
-    Case("empty records table", "database", delete_every_record,
-         (en("database.check.empty_table"),), prior="database.query"),
-    Case("empty table preset", "database", click("database.preset.empty"),
-         (en("database.check.empty_table"),), prior="database.query"),
-    Case("duplicate keys", "database", grid("database.records", 3, "key", "Zhang"),
-         ("Zhang", "more than once")),
-    Case("10,000-character name", "database", grid("database.records", 1, "key", LONG_NAME),
-         (en("database.check.too_long", row=2, column=EN["database.table.key"], length=10_000,
-             limit=100),)),
-    Case("cleared key", "database", grid("database.records", 2, "key", None),
-         (en("database.check.empty_key", row=3),)),
-    Case("number 1e308", "database", grid("database.records", 4, "number", 1e308),
-         (en("database.check.number_range", row=5, value="1×10^308", limit="1×10^6"),)),
-    Case("number -inf", "database", grid("database.records", 4, "number", -math.inf),
-         (en("database.check.number_range", row=5, value="−∞", limit="1×10^6"),)),
-    Case("text in the number column", "database", grid("database.records", 5, "number", "abc"),
-         ("6", "no number")),
+    Case(
+        "empty records table",
+        "database",
+        delete_every_record,
+        (en("database.check.empty_table"),),
+        prior="database.query",
+    ),
+    Case(
+        "empty table preset",
+        "database",
+        click("database.preset.empty"),
+        (en("database.check.empty_table"),),
+        prior="database.query",
+    ),
+    Case(
+        "duplicate keys",
+        "database",
+        grid("database.records", 3, "key", "Zhang"),
+        ("Zhang", "more than once"),
+    ),
+    Case(
+        "10,000-character name",
+        "database",
+        grid("database.records", 1, "key", LONG_NAME),
+        (
+            en(
+                "database.check.too_long",
+                row=2,
+                column=EN["database.table.key"],
+                length=10_000,
+                limit=100,
+            ),
+        ),
+    ),
+    Case(
+        "cleared key",
+        "database",
+        grid("database.records", 2, "key", None),
+        (en("database.check.empty_key", row=3),),
+    ),
+    Case(
+        "number 1e308",
+        "database",
+        grid("database.records", 4, "number", 1e308),
+        (en("database.check.number_range", row=5, value="1×10^308", limit="1×10^6"),),
+    ),
+    Case(
+        "number -inf",
+        "database",
+        grid("database.records", 4, "number", -math.inf),
+        (en("database.check.number_range", row=5, value="−∞", limit="1×10^6"),),
+    ),
+    Case(
+        "text in the number column",
+        "database",
+        grid("database.records", 5, "number", "abc"),
+        ("6", "no number"),
+    ),
     # "qqq" shares no letter pair with any key: every similarity is 0, so is their sum.
-    Case("zero sum under divide-by-sum", "database",
-         then(both(choose("text_input", "database.query", "qqq"),
-                   choose("radio", "database.similarity", "ngram")),
-              choose("radio", "database.normalization", "sum")),
-         ("every score of query 1", "“qqq”", "0/0"), prior="database.records"),
-    Case("empty query", "database", set_widget(database__query=""),
-         (en("database.query.empty"),), prior="database.records"),
+    Case(
+        "zero sum under divide-by-sum",
+        "database",
+        then(
+            both(
+                choose("text_input", "database.query", "qqq"),
+                choose("radio", "database.similarity", "ngram"),
+            ),
+            choose("radio", "database.normalization", "sum"),
+        ),
+        ("every score of query 1", "“qqq”", "0/0"),
+        prior="database.records",
+    ),
+    Case(
+        "empty query",
+        "database",
+        set_widget(database__query=""),
+        (en("database.query.empty"),),
+        prior="database.records",
+    ),
     # The query box holds at most 400 characters (the browser stops there); the page uses 100.
-    Case("10,000-character query", "database", set_widget(database__query=LONG_NAME),
-         ("Query 1 is", "only the first 100 are used"), prior="database.records"),
-    Case("emoji name", "database",
-         both(grid("database.records", 0, "key", "🙂😀"), set_widget(database__query="🙂😀")),
-         ("🙂😀 → Astrid",), ok=True, prior="database.records"),
-    Case("right-to-left name", "database",
-         both(grid("database.records", 1, "key", "محمد"), set_widget(database__query="محمد")),
-         ("محمد → Zachary",), ok=True),
+    Case(
+        "10,000-character query",
+        "database",
+        set_widget(database__query=LONG_NAME),
+        ("Query 1 is", "only the first 100 are used"),
+        prior="database.records",
+    ),
+    Case(
+        "emoji name",
+        "database",
+        both(grid("database.records", 0, "key", "🙂😀"), set_widget(database__query="🙂😀")),
+        ("🙂😀 → Astrid",),
+        ok=True,
+        prior="database.records",
+    ),
+    Case(
+        "right-to-left name",
+        "database",
+        both(grid("database.records", 1, "key", "محمد"), set_widget(database__query="محمد")),
+        ("محمد → Zachary",),
+        ok=True,
+    ),
     # Shown as text: every Markdown/HTML character escaped in the message.
-    Case("<script> in a name", "database",
-         both(grid("database.records", 1, "key", SCRIPT), set_widget(database__query=SCRIPT)),
-         ("\\<script\\>alert",), ok=True),
-    Case("<img onerror> in a name", "database",
-         both(grid("database.records", 1, "value", IMG), set_widget(database__query="Lipton")),
-         ("\\<img src=x onerror=alert\\(1\\)\\>",), ok=True),
+    Case(
+        "<script> in a name",
+        "database",
+        both(grid("database.records", 1, "key", SCRIPT), set_widget(database__query=SCRIPT)),
+        ("\\<script\\>alert",),
+        ok=True,
+    ),
+    Case(
+        "<img onerror> in a name",
+        "database",
+        both(grid("database.records", 1, "value", IMG), set_widget(database__query="Lipton")),
+        ("\\<img src=x onerror=alert\\(1\\)\\>",),
+        ok=True,
+    ),
     # Weights gallery: values and the query under divide-by-sum.
-    Case("cleared value", "gallery", grid("gallery.values", 0, "x", None),
-         cell_empty("V", "v1", "x")),
-    Case("infinite value", "gallery", grid("gallery.values", 1, "y", math.inf),
-         out_of_range("V", "v2", "y", "∞")),
-    Case("zero sum (q = 0) under divide-by-sum", "gallery",
-         both(choose("radio", "gallery.normalization", "sum"),
-              choose("slider", "gallery.q1", 0.0), choose("slider", "gallery.q2", 0.0)),
-         (MESSAGES["zero_sum"].format(query=1),), prior="gallery.values"),
-    Case("negative scores under divide-by-sum", "gallery",
-         both(choose("radio", "gallery.normalization", "sum"),
-              choose("slider", "gallery.q1", -1.0), choose("slider", "gallery.q2", -1.0)),
-         ("Divide-by-sum normalization needs non-negative scores", "key 1 for query 1"),
-         prior="gallery.values"),
+    Case(
+        "cleared value", "gallery", grid("gallery.values", 0, "x", None), cell_empty("V", "v1", "x")
+    ),
+    Case(
+        "infinite value",
+        "gallery",
+        grid("gallery.values", 1, "y", math.inf),
+        out_of_range("V", "v2", "y", "∞"),
+    ),
+    Case(
+        "zero sum (q = 0) under divide-by-sum",
+        "gallery",
+        both(
+            choose("radio", "gallery.normalization", "sum"),
+            choose("slider", "gallery.q1", 0.0),
+            choose("slider", "gallery.q2", 0.0),
+        ),
+        (MESSAGES["zero_sum"].format(query=1),),
+        prior="gallery.values",
+    ),
+    Case(
+        "negative scores under divide-by-sum",
+        "gallery",
+        both(
+            choose("radio", "gallery.normalization", "sum"),
+            choose("slider", "gallery.q1", -1.0),
+            choose("slider", "gallery.q2", -1.0),
+        ),
+        ("Divide-by-sum normalization needs non-negative scores", "key 1 for query 1"),
+        prior="gallery.values",
+    ),
     # The address: malformed or oversized query parameters.
     Case("unknown language", "home", nothing, ("xx",), query={"lang": "xx"}),
-    Case("10,000-character language", "home", nothing, ("xxxx",),
-         query={"lang": LONG_NAME}),
-    Case("<script> as the language", "home", nothing, ("\\<script\\>",),
-         query={"lang": SCRIPT}),
-    Case("a path as the language", "home", nothing, ("etc/passwd", "showing English"),
-         query={"lang": "../../etc/passwd"}),
+    Case("10,000-character language", "home", nothing, ("xxxx",), query={"lang": LONG_NAME}),
+    Case("<script> as the language", "home", nothing, ("\\<script\\>",), query={"lang": SCRIPT}),
+    Case(
+        "a path as the language",
+        "home",
+        nothing,
+        ("etc/passwd", "showing English"),
+        query={"lang": "../../etc/passwd"},
+    ),
     Case("empty language", "home", nothing, ok=True, query={"lang": ""}),
-    Case("unknown parameter", "luong", nothing, ok=True,
-         query={"foo": "<b>bar</b>", "lang": "en"}),
+    Case("unknown parameter", "luong", nothing, ok=True, query={"foo": "<b>bar</b>", "lang": "en"}),
 ]
 
 
 def messages(at: AppTest) -> list[str]:
-    return [element.value for kind in ("error", "warning", "info", "success")
-            for element in getattr(at, kind)]
+    return [
+        element.value
+        for kind in ("error", "warning", "info", "success")
+        for element in getattr(at, kind)
+    ]
 
 
 def prior_for(case: Case) -> Prior:
-    return PRIOR_EDITS[case.prior or {"database": "database.records",
-                                      "gallery": "gallery.query"}.get(case.page, case.page)]
+    return PRIOR_EDITS[
+        case.prior
+        or {"database": "database.records", "gallery": "gallery.query"}.get(case.page, case.page)
+    ]
 
 
 def test_the_table_is_big_enough_and_reaches_every_page():

@@ -32,8 +32,11 @@ def editor_key(at: AppTest) -> str:
 
 
 def edit_table(at: AppTest, edited=None, added=None, deleted=None) -> AppTest:
-    at.session_state[editor_key(at)] = {"edited_rows": edited or {}, "added_rows": added or [],
-                                        "deleted_rows": deleted or []}
+    at.session_state[editor_key(at)] = {
+        "edited_rows": edited or {},
+        "added_rows": added or [],
+        "deleted_rows": deleted or [],
+    }
     return at.run()
 
 
@@ -45,12 +48,15 @@ def texts(elements) -> str:
     return "\n".join(e.value for e in elements)
 
 
-@pytest.mark.parametrize(("step", "records", "similarity", "tau"), [
-    (1, D2L_RECORDS, "exact", 0.1),
-    (2, WITHOUT_LI, "exact", 0.1),
-    (3, WITHOUT_LI, "ngram", 0.1),
-    (4, WITHOUT_LI, "ngram", 10.0),
-])
+@pytest.mark.parametrize(
+    ("step", "records", "similarity", "tau"),
+    [
+        (1, D2L_RECORDS, "exact", 0.1),
+        (2, WITHOUT_LI, "exact", 0.1),
+        (3, WITHOUT_LI, "ngram", 0.1),
+        (4, WITHOUT_LI, "ngram", 10.0),
+    ],
+)
 def test_each_story_step_shows_what_the_engine_computes(at, step, records, similarity, tau):
     at.button(key=f"database.story.{step}").click().run()
     assert not at.exception

@@ -32,8 +32,14 @@ def output_point(at: AppTest) -> np.ndarray:
 
 def expected(values, q, tau, normalization="softmax"):
     values = np.asarray(values, dtype=float)
-    return attention(np.array(q)[:, None], values.T, values.T, "dot", temperature=tau,
-                     normalization=normalization)
+    return attention(
+        np.array(q)[:, None],
+        values.T,
+        values.T,
+        "dot",
+        temperature=tau,
+        normalization=normalization,
+    )
 
 
 def texts(elements) -> str:
@@ -60,8 +66,9 @@ def test_divide_by_sum_gives_the_engines_weights(at):
     at.radio(key="gallery.normalization").set_value("sum").run()
     assert not at.exception
     weights = chart(at, "gallery.chart.weights")["data"][0]["z"]
-    np.testing.assert_allclose(np.array(weights, dtype=float),
-                               expected(FIRST_QUADRANT, [1, 1], 1.0, "sum").weights)
+    np.testing.assert_allclose(
+        np.array(weights, dtype=float), expected(FIRST_QUADRANT, [1, 1], 1.0, "sum").weights
+    )
 
 
 def test_divide_by_sum_with_a_negative_score_gives_a_message_not_a_traceback(at):
@@ -74,7 +81,10 @@ def test_divide_by_sum_with_a_negative_score_gives_a_message_not_a_traceback(at)
 
 def test_editing_a_value_moves_the_output(at):
     at.session_state[editor_key("gallery.values", at.session_state)] = {
-        "edited_rows": {0: {"x": -1.0}}, "added_rows": [], "deleted_rows": []}
+        "edited_rows": {0: {"x": -1.0}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     assert not at.exception
     values = FIRST_QUADRANT.copy()
@@ -84,7 +94,10 @@ def test_editing_a_value_moves_the_output(at):
 
 def test_a_cleared_value_cell_is_named(at):
     at.session_state[editor_key("gallery.values", at.session_state)] = {
-        "edited_rows": {1: {"y": None}}, "added_rows": [], "deleted_rows": []}
+        "edited_rows": {1: {"y": None}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     assert not at.exception
     assert "(v2, y) is empty" in texts(at.error)
@@ -107,7 +120,10 @@ def test_a_preset_of_the_same_size_replaces_the_values(at):
 
 def test_negative_cone_weight_is_flagged(at):
     at.session_state[editor_key("gallery.cone", at.session_state)] = {
-        "edited_rows": {0: {"v1": -3.0}}, "added_rows": [], "deleted_rows": []}
+        "edited_rows": {0: {"v1": -3.0}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     assert not at.exception
     assert "A weight is negative" in texts(at.warning)
@@ -145,7 +161,10 @@ def test_live_grid_follows_an_edit_made_on_the_luong_page(layout):
     at.radio(key="luong.layout").set_value(layout).run()
     cell = {0: {"q1": 3.0}} if layout == "column" else {0: {"1": 3.0}}
     at.session_state[editor_key("luong.Q", at.session_state)] = {
-        "edited_rows": cell, "added_rows": [], "deleted_rows": []}
+        "edited_rows": cell,
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     Q = matrix_values("luong.Q", at.session_state)
     K = matrix_values("luong.K", at.session_state)

@@ -39,8 +39,9 @@ def test_every_page_of_the_pages_folder_is_in_the_translated_menu(home):
     assert sorted(page.name for page in PAGES) == on_disk
     menu = home.sidebar.get("page_link")
     assert [link.proto.page for link in menu] == [page.name for page in PAGES]
-    assert [link.proto.label for link in menu] == [t(f"nav.{page.name}", lang="en")
-                                                   for page in PAGES]
+    assert [link.proto.label for link in menu] == [
+        t(f"nav.{page.name}", lang="en") for page in PAGES
+    ]
 
 
 @pytest.mark.parametrize(("q1", "q2"), [(2.0, 0.5), (-3.0, 0.0), (0.0, 3.0)])

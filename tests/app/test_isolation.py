@@ -27,17 +27,25 @@ def values(at: AppTest, page: str):
 
 # Per page: the edit session A makes, and a different edit of the same thing by session B.
 EDITS: dict[str, tuple[Prior, Prior]] = {
-    "luong": (PRIOR_EDITS["luong"],
-              Prior(grid("luong.K", 0, "k1", -4.0),
-                    lambda at: float(values(at, "luong")[0, 0]) == -4.0)),
-    "database": (PRIOR_EDITS["database.records"],
-                 Prior(grid("database.records", 0, "value", "Bea"),
-                       lambda at: records(at)[0][1] == "Bea")),
-    "gallery": (PRIOR_EDITS["gallery.values"],
-                Prior(grid("gallery.values", 2, "y", -1.5),
-                      lambda at: float(values(at, "gallery")[2, 1]) == -1.5)),
-    "home": (PRIOR_EDITS["home"],
-             Prior(set_widget(home__q1=-2.0), lambda at: at.slider(key="home.q1").value == -2.0)),
+    "luong": (
+        PRIOR_EDITS["luong"],
+        Prior(grid("luong.K", 0, "k1", -4.0), lambda at: float(values(at, "luong")[0, 0]) == -4.0),
+    ),
+    "database": (
+        PRIOR_EDITS["database.records"],
+        Prior(grid("database.records", 0, "value", "Bea"), lambda at: records(at)[0][1] == "Bea"),
+    ),
+    "gallery": (
+        PRIOR_EDITS["gallery.values"],
+        Prior(
+            grid("gallery.values", 2, "y", -1.5),
+            lambda at: float(values(at, "gallery")[2, 1]) == -1.5,
+        ),
+    ),
+    "home": (
+        PRIOR_EDITS["home"],
+        Prior(set_widget(home__q1=-2.0), lambda at: at.slider(key="home.q1").value == -2.0),
+    ),
 }
 
 

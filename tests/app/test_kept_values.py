@@ -39,7 +39,10 @@ def test_an_edit_hidden_by_a_shrink_comes_back_after_another_page():
     at.number_input(key="luong.size.m").set_value(4).run()
     key = "luong.K"
     at.session_state[editor_key(key, at.session_state)] = {
-        "edited_rows": {1: {"k4": 9.5}}, "added_rows": [], "deleted_rows": []}
+        "edited_rows": {1: {"k4": 9.5}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     at.number_input(key="luong.size.m").set_value(2).run()
     at.switch_page("pages/gallery.py").run()
@@ -61,13 +64,21 @@ def test_a_preset_forgets_the_hidden_cells():
 
 def test_no_module_or_test_reads_the_editors_private_keys():
     """The matrix and records editors own their session keys; others call their functions."""
-    owners = {"attention_ui/matrix_editor.py", "attention_ui/records_editor.py",
-              "attention_ui/page_state.py", "tests/app/test_kept_values.py"}
-    private = re.compile(r"""(\}|luong\.[\w.]+|gallery\.\w+|database\.records)"""
-                         r"""\.(shadow|base|columns|current|kept|shape|saved)["']""")
-    offenders = [str(path.relative_to(REPO)) for folder in ("attention_ui", "pages", "tests",
-                                                             "bench")
-                 for path in (REPO / folder).rglob("*.py")
-                 if str(path.relative_to(REPO)) not in owners
-                 and private.search(path.read_text(encoding="utf-8"))]
+    owners = {
+        "attention_ui/matrix_editor.py",
+        "attention_ui/records_editor.py",
+        "attention_ui/page_state.py",
+        "tests/app/test_kept_values.py",
+    }
+    private = re.compile(
+        r"""(\}|luong\.[\w.]+|gallery\.\w+|database\.records)"""
+        r"""\.(shadow|base|columns|current|kept|shape|saved)["']"""
+    )
+    offenders = [
+        str(path.relative_to(REPO))
+        for folder in ("attention_ui", "pages", "tests", "bench")
+        for path in (REPO / folder).rglob("*.py")
+        if str(path.relative_to(REPO)) not in owners
+        and private.search(path.read_text(encoding="utf-8"))
+    ]
     assert offenders == []

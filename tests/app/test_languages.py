@@ -18,14 +18,20 @@ from attention_ui.matrix_editor import grid_columns, matrix_values
 from attention_ui.records_editor import current_records
 from tests.conftest import APP
 
-PAGES = {"home": "pages/home.py", "luong": "pages/luong.py", "database": "pages/database.py",
-         "gallery": "pages/gallery.py"}
+PAGES = {
+    "home": "pages/home.py",
+    "luong": "pages/luong.py",
+    "database": "pages/database.py",
+    "gallery": "pages/gallery.py",
+}
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 ALL_KEYS = set(catalog("en")) | set(catalog("ja"))
 NAMESPACES = {key.split(".")[0] for key in ALL_KEYS} | set(PAGES)
 # `luong.sizes.n`: a namespace, then dotted lowercase names. File names (`luong.py`) are not keys.
-KEY_LIKE = re.compile(rf"\b(?:{'|'.join(sorted(NAMESPACES))})(?:\.[a-z_][a-z0-9_]*)+\b"
-                      r"(?!\.py)")
+KEY_LIKE = re.compile(
+    rf"\b(?:{'|'.join(sorted(NAMESPACES))})(?:\.[a-z_][a-z0-9_]*)+\b"
+    r"(?!\.py)"
+)
 # Proto fields that hold identifiers (widget keys like `home.q1`), not text a learner reads.
 IDENTIFIER_FIELDS = {"id", "form_id", "page_script_hash", "page", "url_path", "key"}
 
@@ -118,6 +124,7 @@ def keyed_widget_values(at: AppTest) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 @pytest.mark.parametrize("name", list(PAGES))
 def test_every_page_runs_in_both_languages_and_shows_no_key(name, lang):
@@ -144,11 +151,13 @@ def test_the_key_scan_would_catch_a_missing_key():
 def test_switching_language_keeps_what_the_learner_changed(name):
     at = run_page(name, "en")
     # edit every matrix on the page: cell (1, 1) of each data editor
-    editors = [key for key in at.session_state
-               if re.fullmatch(r".+\.editor\.\d+", str(key))]
+    editors = [key for key in at.session_state if re.fullmatch(r".+\.editor\.\d+", str(key))]
     for editor in editors:
-        at.session_state[editor] = {"edited_rows": {0: _an_edit(at, editor)},
-                                    "added_rows": [], "deleted_rows": []}
+        at.session_state[editor] = {
+            "edited_rows": {0: _an_edit(at, editor)},
+            "added_rows": [],
+            "deleted_rows": [],
+        }
     for box in at.selectbox:  # and pick the last option of every choice
         if box.key and len(box.options) > 1:
             previous = box.value
@@ -185,14 +194,16 @@ def _an_edit(at: AppTest, editor: str) -> dict[str, Any]:
 def test_a_matrix_edit_survives_the_switch_in_what_the_page_computes():
     """The Luong page's numbers after switching are those of the edited matrix."""
     at = run_page("luong", "en")
-    editors = [key for key in at.session_state
-               if re.fullmatch(r".+\.editor\.\d+", str(key))]
+    editors = [key for key in at.session_state if re.fullmatch(r".+\.editor\.\d+", str(key))]
     assert editors, "the Luong page draws its matrices with the matrix editor"
     editor = sorted(editors)[0]
     state_key = editor.rsplit(".editor.", 1)[0]
     column = grid_columns(state_key, at.session_state)[0]
-    at.session_state[editor] = {"edited_rows": {0: {column: 7.25}}, "added_rows": [],
-                                "deleted_rows": []}
+    at.session_state[editor] = {
+        "edited_rows": {0: {column: 7.25}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     charts_en = [c.proto.spec for c in at.get("plotly_chart")]
     at.sidebar.radio(key="lang.switch").set_value("ja").run()
@@ -208,6 +219,7 @@ def test_a_matrix_edit_survives_the_switch_in_what_the_page_computes():
 
 # ---------------------------------------------------------------------------------------------
 # Where the language comes from
+
 
 def test_lang_ja_in_the_address_selects_japanese_on_every_page():
     for name in PAGES:
@@ -290,10 +302,13 @@ def test_region_and_case_variants_of_a_language_are_accepted():
 ENGINE_ENGLISH = re.compile(r"\(kept\)|masked: weight|Σ\S* for |shared pairs| of \d+ =")
 
 
-@pytest.mark.parametrize(("name", "widget", "value"), [
-    ("luong", "luong.mask.kind", "causal"),
-    ("database", "database.similarity", "ngram"),
-])
+@pytest.mark.parametrize(
+    ("name", "widget", "value"),
+    [
+        ("luong", "luong.mask.kind", "causal"),
+        ("database", "database.similarity", "ngram"),
+    ],
+)
 def test_the_arithmetic_in_japanese_hovers_and_tables_is_japanese(name, widget, value):
     # Japanese last: AppTest formats the options of a finished run outside the session, so
     # a format_func calling t() gives English labels and a further run of a Japanese page
@@ -302,8 +317,9 @@ def test_the_arithmetic_in_japanese_hovers_and_tables_is_japanese(name, widget, 
     at.session_state[widget] = value
     at.sidebar.radio(key="lang.switch").set_value("ja").run()
     assert not at.exception
-    english = [(where, text[:100]) for where, text in shown_texts(at)
-               if ENGINE_ENGLISH.search(text)]
+    english = [
+        (where, text[:100]) for where, text in shown_texts(at) if ENGINE_ENGLISH.search(text)
+    ]
     dataframes = [str(frame.value.to_numpy().tolist()) for frame in at.dataframe]
     english += [("dataframe", text[:100]) for text in dataframes if ENGINE_ENGLISH.search(text)]
     assert english == []

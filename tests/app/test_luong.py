@@ -43,7 +43,10 @@ def assert_shows(app: AppTest, expected) -> None:
 def edit(app: AppTest, name: str, changes: dict) -> None:
     """Simulate typing into grid `name`: {row position: {column label: value}}."""
     app.session_state[editor_key(f"luong.{name}", app.session_state)] = {
-        "edited_rows": changes, "added_rows": [], "deleted_rows": []}
+        "edited_rows": changes,
+        "added_rows": [],
+        "deleted_rows": [],
+    }
 
 
 def open_tab(app: AppTest, label: str) -> None:
@@ -54,8 +57,9 @@ def open_tab(app: AppTest, label: str) -> None:
 
 
 def compare_charts(app: AppTest) -> set[str]:
-    return {c.proto.id.rsplit("-", 1)[1] for c in app.get("plotly_chart")
-            if ".compare." in c.proto.id}
+    return {
+        c.proto.id.rsplit("-", 1)[1] for c in app.get("plotly_chart") if ".compare." in c.proto.id
+    }
 
 
 def errors(app: AppTest) -> str:
@@ -74,9 +78,11 @@ def test_each_score_shows_what_the_engine_computes(at):
     open_tab(at, "Compare score functions")
     for score in SCORES:
         at.selectbox(key="luong.score").set_value(score).run()
-        kwargs = {"general": {"W": params["W"]},
-                  "concat": {"Wa": params["Wa_concat"], "va": params["va"].reshape(-1)},
-                  "location": {"Wa": params["Wa_location"]}}.get(score, {})
+        kwargs = {
+            "general": {"W": params["W"]},
+            "concat": {"Wa": params["Wa_concat"], "va": params["va"].reshape(-1)},
+            "location": {"Wa": params["Wa_location"]},
+        }.get(score, {})
         assert_shows(at, attention(FIRST["Q"], FIRST["K"], FIRST["V"], score, **kwargs))
         assert len(compare_charts(at)) == 5
 
@@ -85,8 +91,9 @@ def test_row_layout_transposes_inputs_and_results(at):
     at.radio(key="luong.layout").set_value("row").run()
     expected = attention(FIRST["Q"].T, FIRST["K"].T, FIRST["V"].T, "dot", layout="row")
     assert_shows(at, expected)
-    np.testing.assert_allclose(z(at, "luong.chart.A"),
-                               attention(FIRST["Q"], FIRST["K"], FIRST["V"]).weights.T)
+    np.testing.assert_allclose(
+        z(at, "luong.chart.A"), attention(FIRST["Q"], FIRST["K"], FIRST["V"]).weights.T
+    )
     q_grid = at.dataframe[0].value
     assert list(q_grid.index) == ["q1", "q2"] and list(q_grid.columns) == ["1", "2"]
     np.testing.assert_array_equal(q_grid.to_numpy(), FIRST["Q"].T)
@@ -137,8 +144,11 @@ def test_each_preset_replaces_every_grid_and_shows_its_story(at):
         edit(at, "Q", {0: {"q1": 9.0}})  # an edit the preset must replace
         at.selectbox(key="luong.preset").set_value(key).run()
         m = preset.column_matrices()
-        kwargs = {"general": {"W": m["W"]}, "concat": {"Wa": m["Wa_concat"], "va": m["va"][0]},
-                  "location": {"Wa": m["Wa_location"]}}.get(preset.score, {})
+        kwargs = {
+            "general": {"W": m["W"]},
+            "concat": {"Wa": m["Wa_concat"], "va": m["va"][0]},
+            "location": {"Wa": m["Wa_location"]},
+        }.get(preset.score, {})
         mask = causal_mask(preset.sizes.m, preset.sizes.n) if preset.mask == "causal" else None
         assert_shows(at, attention(m["Q"], m["K"], m["V"], preset.score, mask=mask, **kwargs))
         assert at.selectbox(key="luong.score").value == preset.score
@@ -167,8 +177,9 @@ def test_a_cell_edit_changes_the_output(at):
     Q = FIRST["Q"].copy()
     Q[0, 0] = -3.0
     assert_shows(at, attention(Q, FIRST["K"], FIRST["V"]))
-    assert not np.allclose(z(at, "luong.chart.A"), attention(FIRST["Q"], FIRST["K"],
-                                                             FIRST["V"]).weights)
+    assert not np.allclose(
+        z(at, "luong.chart.A"), attention(FIRST["Q"], FIRST["K"], FIRST["V"]).weights
+    )
 
 
 def test_resizing_keeps_what_fits_and_dot_keeps_d_q_equal_to_d_k(at):
@@ -178,17 +189,25 @@ def test_resizing_keeps_what_fits_and_dot_keeps_d_q_equal_to_d_k(at):
     at.number_input(key="luong.size.d_k").set_value(3).run()
     assert at.number_input(key="luong.size.d_q").value == 3
     assert at.number_input(key="luong.size.d_q").disabled
-    assert_shows(at, attention(np.vstack([Q, np.zeros((1, 3))]),
-                               np.vstack([FIRST["K"], np.zeros((1, 3))]), FIRST["V"]))
+    assert_shows(
+        at,
+        attention(
+            np.vstack([Q, np.zeros((1, 3))]), np.vstack([FIRST["K"], np.zeros((1, 3))]), FIRST["V"]
+        ),
+    )
 
 
 def test_each_bad_cell_is_named_and_other_edits_are_kept(at):
     edit(at, "K", {1: {"k3": 4.0}})
     at.run()
-    for value, says in [(None, "Q, cell (1, q1) is empty"), ("abc", "Q, cell (1, q1) is empty"),
-                        (math.nan, "Q, cell (1, q1) is empty"), (math.inf, "Q, cell (1, q1) is ∞"),
-                        (-math.inf, "Q, cell (1, q1) is −∞"),
-                        (1e308, "Q, cell (1, q1) is 1×10^308")]:
+    for value, says in [
+        (None, "Q, cell (1, q1) is empty"),
+        ("abc", "Q, cell (1, q1) is empty"),
+        (math.nan, "Q, cell (1, q1) is empty"),
+        (math.inf, "Q, cell (1, q1) is ∞"),
+        (-math.inf, "Q, cell (1, q1) is −∞"),
+        (1e308, "Q, cell (1, q1) is 1×10^308"),
+    ]:
         edit(at, "Q", {0: {"q1": value}})
         at.run()
         assert not at.exception
@@ -258,12 +277,16 @@ def test_following_one_entry_shows_its_score_weight_and_share(at):
 def test_comparison_shows_only_scores_that_apply(at):
     at.selectbox(key="luong.preset").set_value("concat").run()  # d_q = 2, d_k = 3
     open_tab(at, "Compare score functions")
-    assert compare_charts(at) == {"luong.compare.general", "luong.compare.concat",
-                                  "luong.compare.location"}
+    assert compare_charts(at) == {
+        "luong.compare.general",
+        "luong.compare.concat",
+        "luong.compare.location",
+    }
     assert "they need d_q = d_k" in " ".join(c.value for c in at.caption)
     m = PRESETS["concat"].column_matrices()
-    general = attention(m["Q"], m["K"], m["V"], "general", W=default_parameters(
-        PRESETS["concat"].sizes)["W"])
+    general = attention(
+        m["Q"], m["K"], m["V"], "general", W=default_parameters(PRESETS["concat"].sizes)["W"]
+    )
     np.testing.assert_allclose(z(at, "luong.compare.general"), general.weights, rtol=1e-12)
     assert "Uses W = I (the default)" in " ".join(c.value for c in at.caption)
 
@@ -296,6 +319,5 @@ def test_japanese_page_has_every_text(at):
     assert at.selectbox(key="luong.score").options[0] == "内積 (dot)"
     at.selectbox(key="luong.score").set_value("general").run()  # labels work after a switch
     assert not at.exception
-    texts = [e.value for kind in ("markdown", "caption", "info", "subheader")
-             for e in at.get(kind)]
+    texts = [e.value for kind in ("markdown", "caption", "info", "subheader") for e in at.get(kind)]
     assert not [text for text in texts if "luong." in str(text)]

@@ -21,9 +21,15 @@ from tests.app_server import REPO, start_app, stop_app
 
 ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run",
-                  "--disable-quic"]
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 # Opened at a page's own address (/luong), Streamlit's frontend first looks for its server under
 # that path (/luong/_stcore/health, /luong/_stcore/host-config), gets a 404 and then finds it at
@@ -154,7 +160,10 @@ def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: i
     page.wait_for_function(
         """(text) => { const box = document.querySelector(
                '[data-testid=portal] textarea, [data-testid=portal] input');
-               return box !== null && box.value === text; }""", arg=text, timeout=5_000)
+               return box !== null && box.value === text; }""",
+        arg=text,
+        timeout=5_000,
+    )
     page.wait_for_timeout(100)
     page.keyboard.press("Enter")
     wait_idle(page)
@@ -201,8 +210,7 @@ _PLOT_DATA = """(title) => {
 def plot_data(page, title: str, timeout: float = 15_000) -> dict:
     """{'z', 'x', 'y', 'type'} of the first trace of the chart titled `title` (tags stripped),
     waiting for it to be drawn (Plotly loads lazily after the run)."""
-    page.wait_for_function(f"(title) => ({_PLOT_DATA})(title) !== null", arg=title,
-                           timeout=timeout)
+    page.wait_for_function(f"(title) => ({_PLOT_DATA})(title) !== null", arg=title, timeout=timeout)
     return page.evaluate(_PLOT_DATA, title)
 
 
@@ -216,4 +224,7 @@ def wait_for_plot(page, title: str, expected, field: str = "z", timeout: float =
             const got = data[field].flat(), want = expected.flat(Infinity);
             return got.length === want.length && got.every(
                 (v, i) => Math.abs(v - want[i]) <= 1e-9 * Math.max(1, Math.abs(v)));
-        }}""", arg=[title, expected, field], timeout=timeout)
+        }}""",
+        arg=[title, expected, field],
+        timeout=timeout,
+    )

@@ -52,7 +52,9 @@ def distinct_glyph_images(page, text: str) -> int:
                 images.add(canvas.toDataURL());
             }
             return images.size;
-        }""", text)
+        }""",
+        text,
+    )
 
 
 @pytest.mark.parametrize("name", list(PAGES))
@@ -72,8 +74,11 @@ def test_each_page_in_japanese_shows_japanese_drawn_with_a_japanese_font(page, s
 
     fonts = fonts_drawing(page, "h1")
     japanese_chars = len(JAPANESE.findall(title))
-    cjk = {family: count for family, count in fonts.items()
-           if re.search(r"CJK|Gothic|Mincho|IPA|Takao|Hiragino|Meiryo|Yu |Fallback", family)}
+    cjk = {
+        family: count
+        for family, count in fonts.items()
+        if re.search(r"CJK|Gothic|Mincho|IPA|Takao|Hiragino|Meiryo|Yu |Fallback", family)
+    }
     assert sum(cjk.values()) >= japanese_chars, f"title drawn with {fonts}"
     assert distinct_glyph_images(page, "アテンション重み") == 7  # ア テ ン シ ョ 重 み (ン twice)
     # the glyph check can fail: unassigned code points are all drawn as the same box

@@ -16,12 +16,16 @@ HEADER_HEIGHT = ROW_HEIGHT = 35  # pixels of a data editor's header and rows
 _FIND = """title => Array.from(document.querySelectorAll('.js-plotly-plot'))
   .find(p => p._fullData && p.layout.title
         && p.layout.title.text.replace(/<[^>]*>/g, '') === title)"""
-_CHART = """title => {
-  const plot = (""" + _FIND + """)(title);
+_CHART = (
+    """title => {
+  const plot = ("""
+    + _FIND
+    + """)(title);
   const trace = plot._fullData[0];
   return {z: Array.from(trace.z, row => Array.from(row)), x: Array.from(trace.x),
           y: Array.from(trace.y)};
 }"""
+)
 
 
 def chart(page, title: str, *, changed_from: dict | None = None) -> dict:
@@ -29,11 +33,15 @@ def chart(page, title: str, *, changed_from: dict | None = None) -> dict:
     `changed_from`: the rerun and the redraw come a moment after the edit)."""
     page.wait_for_function(_FIND, arg=title, timeout=30_000)
     if changed_from is not None:
-        page.wait_for_function(f"""([title, old]) => {{
+        page.wait_for_function(
+            f"""([title, old]) => {{
             const now = ({_CHART})(title);
             return now.x.join() !== old.x.join() || now.z.some((row, i) =>
                 row.some((value, j) => Math.abs(value - old.z[i][j]) > 1e-12));
-        }}""", arg=[title, changed_from], timeout=30_000)
+        }}""",
+            arg=[title, changed_from],
+            timeout=30_000,
+        )
     return page.evaluate(_CHART, title)
 
 

@@ -54,8 +54,9 @@ def wait_for_chart(page, title: str, expected, field: str = "z") -> None:
     try:
         wait_for_plot(page, title, expected.tolist(), field)
     except Exception:  # say what the chart shows instead of a bare timeout
-        np.testing.assert_allclose(values(page, title, field).ravel(), expected.ravel(),
-                                   rtol=1e-9, err_msg=title)
+        np.testing.assert_allclose(
+            values(page, title, field).ravel(), expected.ravel(), rtol=1e-9, err_msg=title
+        )
         raise
 
 
@@ -78,6 +79,7 @@ def test_home_slider_moves_the_weights(page, server):
 
 
 # --- Luong explorer ---------------------------------------------------------------------------
+
 
 def luong_matrices(key: str, **changes) -> dict[str, np.ndarray]:
     """A preset's matrices (column layout) with `changes` = {name: (row, col, value)}."""
@@ -124,6 +126,7 @@ def test_luong_typing_a_cell_sliding_tau_switching_score_and_example(page, serve
 
 # --- Database lookup --------------------------------------------------------------------------
 
+
 def weights_title(query: str) -> str:
     return EN["database.chart.weights_title"].format(query=query)
 
@@ -134,8 +137,10 @@ def test_database_typing_a_key_and_a_query_changing_similarity_tau_and_table(pag
 
     # Overwrite the key "Li" (row 3): the exact query "Li" has no valid answer any more.
     type_into_cell(page, grid(page, 0), 2, 0, "Lee", columns=3)
-    records = [("Lee", "Mu", 30.0) if key == "Li" else (key, value, number)
-               for key, value, number in D2L_RECORDS]
+    records = [
+        ("Lee", "Mu", 30.0) if key == "Li" else (key, value, number)
+        for key, value, number in D2L_RECORDS
+    ]
     wait_for_chart(page, weights_title("Li"), lookup(records, "Li", "exact").weights, "y")
     page.get_by_text("No valid answer").first.wait_for()
 
@@ -156,8 +161,9 @@ def test_database_typing_a_key_and_a_query_changing_similarity_tau_and_table(pag
     box.fill("Smola")
     box.press("Enter")
     wait_idle(page)
-    wait_for_chart(page, weights_title("Smola"), lookup(records, "Smola", "ngram", 0.5).weights,
-                   "y")
+    wait_for_chart(
+        page, weights_title("Smola"), lookup(records, "Smola", "ngram", 0.5).weights, "y"
+    )
 
     # A preset table of Japanese names replaces the records.
     page.get_by_role("button", name=EN["database.preset.ja"]).click()

@@ -30,7 +30,7 @@ def assert_not_injected(page) -> None:
 
 def test_html_in_names_and_queries_is_shown_as_text(page, server):
     open_page(page, server, "database")
-    type_into_cell(page, grid(page, 0), 1, 0, IMG, columns=3)   # Lipton's key
+    type_into_cell(page, grid(page, 0), 1, 0, IMG, columns=3)  # Lipton's key
     box = page.get_by_role("textbox", name=EN["database.query.label"])
     box.fill(f"{IMG}, {SCRIPT}")
     box.press("Enter")

@@ -71,8 +71,9 @@ def in_layout(layout: str, *matrices):
 @given(problems(), st.sampled_from(LAYOUTS), st.floats(0.05, 20))
 def test_each_querys_weights_are_non_negative_and_sum_to_one(problem, layout, temperature):
     score, Q, K, V, params = problem
-    r = attention(*in_layout(layout, Q, K, V), score, layout=layout, temperature=temperature,
-                  **params)
+    r = attention(
+        *in_layout(layout, Q, K, V), score, layout=layout, temperature=temperature, **params
+    )
     assert (r.weights >= 0).all()
     np.testing.assert_allclose(r.weights.sum(axis=query_axis(layout)), 1.0, rtol=0, atol=1e-12)
 
@@ -85,12 +86,14 @@ def test_row_layout_is_the_transpose_of_column_layout(problem, data):
     column = attention(Q, K, V, score, mask=mask, **params)
     row = attention(Q.T, K.T, V.T, score, mask=mask.T, layout="row", **params)
     for name in ("scores", "weights", "output"):
-        np.testing.assert_allclose(getattr(row, name), getattr(column, name).T, rtol=1e-12,
-                                   atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(
+            getattr(row, name), getattr(column, name).T, rtol=1e-12, atol=1e-12, err_msg=name
+        )
     assert [s.key for s in row.steps] == [s.key for s in column.steps]
     for row_step, column_step in zip(row.steps, column.steps, strict=True):
-        np.testing.assert_allclose(row_step.value, column_step.value.T, rtol=1e-12, atol=1e-12,
-                                   err_msg=row_step.key)
+        np.testing.assert_allclose(
+            row_step.value, column_step.value.T, rtol=1e-12, atol=1e-12, err_msg=row_step.key
+        )
 
 
 @PROPERTY
@@ -99,14 +102,21 @@ def test_masked_weights_are_exactly_zero(problem, layout, temperature, data):
     score, Q, K, V, params = problem
     mask = data.draw(masks(K.shape[1], Q.shape[1]))
     (user_mask,) = in_layout(layout, mask)
-    r = attention(*in_layout(layout, Q, K, V), score, layout=layout, mask=user_mask,
-                  temperature=temperature, **params)
+    r = attention(
+        *in_layout(layout, Q, K, V),
+        score,
+        layout=layout,
+        mask=user_mask,
+        temperature=temperature,
+        **params,
+    )
     assert (r.weights[~user_mask] == 0.0).all()
     np.testing.assert_allclose(r.weights.sum(axis=query_axis(layout)), 1.0, atol=1e-12)
 
 
-huge = st.one_of(st.sampled_from([-1e6, -1000.0, 0.0, 1000.0, 1e6]),
-                 st.floats(-1e6, 1e6, allow_nan=False))
+huge = st.one_of(
+    st.sampled_from([-1e6, -1000.0, 0.0, 1000.0, 1e6]), st.floats(-1e6, 1e6, allow_nan=False)
+)
 
 
 @PROPERTY
@@ -126,8 +136,9 @@ def test_huge_scores_give_finite_weights_that_favour_the_largest(values, layout)
 
 def distinct_scores(min_size=2, max_size=6):
     """Scores at least 0.5 apart, so the best key is unambiguous."""
-    return st.lists(st.integers(-20, 20), min_size=min_size, max_size=max_size,
-                    unique=True).map(lambda xs: [0.5 * x for x in xs])
+    return st.lists(st.integers(-20, 20), min_size=min_size, max_size=max_size, unique=True).map(
+        lambda xs: [0.5 * x for x in xs]
+    )
 
 
 @PROPERTY
@@ -135,8 +146,7 @@ def distinct_scores(min_size=2, max_size=6):
 def test_temperature_near_zero_gives_one_hot_at_the_argmax(scores, layout):
     K = np.array([scores])
     V = np.arange(len(scores), dtype=float)[None, :]
-    r = attention(*in_layout(layout, np.ones((1, 1)), K, V), "dot", layout=layout,
-                  temperature=1e-3)
+    r = attention(*in_layout(layout, np.ones((1, 1)), K, V), "dot", layout=layout, temperature=1e-3)
     expected = np.zeros(len(scores))
     expected[int(np.argmax(scores))] = 1.0
     np.testing.assert_allclose(r.weights.reshape(-1), expected, rtol=0, atol=1e-12)
@@ -158,8 +168,7 @@ def test_huge_temperature_gives_uniform_weights(problem, layout):
     np.testing.assert_allclose(r.weights * m, 1.0, rtol=0, atol=tolerance)
     mean_value = V.mean(axis=1, keepdims=True)  # average pooling
     (expected,) = in_layout(layout, np.broadcast_to(mean_value, (V.shape[0], Q.shape[1])))
-    np.testing.assert_allclose(r.output, expected, rtol=0,
-                               atol=tolerance * np.abs(V).max() + 1e-12)
+    np.testing.assert_allclose(r.output, expected, rtol=0, atol=tolerance * np.abs(V).max() + 1e-12)
 
 
 @PROPERTY
@@ -172,10 +181,16 @@ def test_permuting_keys_and_values_permutes_weights_and_keeps_output(problem, la
     shuffled = dict(params)
     if score == "location":  # W_a's rows belong to key positions: they move with the keys
         shuffled["Wa"] = params["Wa"][order]
-    before = attention(*in_layout(layout, Q, K, V), score, layout=layout,
-                       mask=in_layout(layout, mask)[0], **params)
-    after = attention(*in_layout(layout, Q, K[:, order], V[:, order]), score, layout=layout,
-                      mask=in_layout(layout, mask[order])[0], **shuffled)
+    before = attention(
+        *in_layout(layout, Q, K, V), score, layout=layout, mask=in_layout(layout, mask)[0], **params
+    )
+    after = attention(
+        *in_layout(layout, Q, K[:, order], V[:, order]),
+        score,
+        layout=layout,
+        mask=in_layout(layout, mask[order])[0],
+        **shuffled,
+    )
     axis = query_axis(layout)  # the keys' axis moves with the permutation
     expected_weights = np.take(before.weights, order, axis=axis)
     np.testing.assert_allclose(after.weights, expected_weights, rtol=1e-12, atol=1e-15)

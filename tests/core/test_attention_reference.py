@@ -22,6 +22,7 @@ LAYOUTS = ("column", "row")
 # ------------------------------------------------------------------------------------------
 # The reference: one query at a time, one key at a time.
 
+
 def columns(matrix: list[list[float]]) -> list[list[float]]:
     """The columns of a list-of-rows matrix, each as a list."""
     return [[row[c] for row in matrix] for c in range(len(matrix[0]))]
@@ -54,8 +55,9 @@ def reference_score(score: str, q: list[float], k: list[float], i: int, params: 
     raise AssertionError(score)
 
 
-def reference_attention(queries, keys, values, score, params, temperature=1.0, mask=None,
-                        normalization="softmax"):
+def reference_attention(
+    queries, keys, values, score, params, temperature=1.0, mask=None, normalization="softmax"
+):
     """Scores, weights and outputs indexed [query][key] and [query][value entry].
 
     `mask[j][i]` is True when query j may attend to key i.
@@ -67,11 +69,15 @@ def reference_attention(queries, keys, values, score, params, temperature=1.0, m
         if normalization == "softmax":
             tempered = [s / temperature for s in row]
             best = max(t for t, keep in zip(tempered, visible, strict=True) if keep)
-            numerators = [math.exp(t - best) if keep else 0.0
-                          for t, keep in zip(tempered, visible, strict=True)]
+            numerators = [
+                math.exp(t - best) if keep else 0.0
+                for t, keep in zip(tempered, visible, strict=True)
+            ]
         else:  # d2l's divide-by-sum; τ acts as the power 1/τ
-            numerators = [s ** (1.0 / temperature) if keep else 0.0
-                          for s, keep in zip(row, visible, strict=True)]
+            numerators = [
+                s ** (1.0 / temperature) if keep else 0.0
+                for s, keep in zip(row, visible, strict=True)
+            ]
         total = 0.0
         for x in numerators:
             total += x
@@ -89,8 +95,10 @@ def reference_attention(queries, keys, values, score, params, temperature=1.0, m
 # ------------------------------------------------------------------------------------------
 # Problems in column layout (d × count), with the parameters each score needs.
 
-def make_problem(score: str, seed: int, *, d_q=3, d_k=3, d_v=2, n=4, m=5, h=3,
-                 low=-2.0, high=2.0) -> tuple[dict, dict]:
+
+def make_problem(
+    score: str, seed: int, *, d_q=3, d_k=3, d_v=2, n=4, m=5, h=3, low=-2.0, high=2.0
+) -> tuple[dict, dict]:
     rng = np.random.default_rng(seed)
     if score in ("dot", "scaled_dot"):
         d_k = d_q
@@ -119,10 +127,16 @@ def run_both(score, mats, params, layout, **options):
         if col_mask is not None:
             options = {**options, "mask": ref_mask}
     result = attention(Q, K, V, score, layout=layout, **params, **options)
-    reference = reference_attention(queries, keys, values, score, params,
-                                    temperature=options.get("temperature", 1.0),
-                                    mask=ref_mask,
-                                    normalization=options.get("normalization", "softmax"))
+    reference = reference_attention(
+        queries,
+        keys,
+        values,
+        score,
+        params,
+        temperature=options.get("temperature", 1.0),
+        mask=ref_mask,
+        normalization=options.get("normalization", "softmax"),
+    )
     return result, reference
 
 
@@ -140,6 +154,7 @@ def assert_matches(result, reference, layout: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("score", SCORES)
@@ -214,8 +229,7 @@ def test_divide_by_sum_matches_loop_reference(score, layout, temperature, masked
 
 def test_divide_by_sum_is_plain_ratio_on_a_hand_example():
     # one query, three keys with scores 1, 2, 5 (d = 1, q = 1): weights 1/8, 2/8, 5/8
-    result = attention([[1.0]], [[1.0, 2.0, 5.0]], [[10.0, 20.0, 50.0]], "dot",
-                       normalization="sum")
+    result = attention([[1.0]], [[1.0, 2.0, 5.0]], [[10.0, 20.0, 50.0]], "dot", normalization="sum")
     assert result.weights[:, 0].tolist() == pytest.approx([1 / 8, 2 / 8, 5 / 8], abs=1e-15)
     assert result.output[0, 0] == pytest.approx((10 + 40 + 250) / 8)
 
@@ -245,7 +259,15 @@ def test_engine_does_not_modify_the_callers_arrays():
     mats, params = make_problem("concat", 4)
     arrays = {k: np.array(v) for k, v in {**mats, **params}.items()}
     copies = {k: v.copy() for k, v in arrays.items()}
-    attention(arrays["Q"], arrays["K"], arrays["V"], "concat", Wa=arrays["Wa"], va=arrays["va"],
-              mask=np.ones((5, 4), dtype=bool), temperature=0.5)
+    attention(
+        arrays["Q"],
+        arrays["K"],
+        arrays["V"],
+        "concat",
+        Wa=arrays["Wa"],
+        va=arrays["va"],
+        mask=np.ones((5, 4), dtype=bool),
+        temperature=0.5,
+    )
     for name, array in arrays.items():
         np.testing.assert_array_equal(array, copies[name], err_msg=name)

@@ -28,15 +28,18 @@ def test_combine_is_the_weighted_sum_of_the_points():
     assert combine(TRIANGLE, [0.5, 0.25, 0.25]).tolist() == [1.0, 1.0]
 
 
-@pytest.mark.parametrize(("points", "kind"), [
-    ([[0, 0], [0, 0]], "point"),
-    ([[1, 1], [2, 2]], "ray"),
-    ([[1, 0], [-3, 0]], "line"),
-    ([[1, 0], [0, 1]], "wedge"),
-    ([[1, 0], [-1, 0], [0, 1]], "half_plane"),
-    ([[1, 0], [-1, 1], [-1, -1]], "plane"),
-    ([[1, 0], [0, 1], [-1, 0], [0, -1]], "plane"),
-])
+@pytest.mark.parametrize(
+    ("points", "kind"),
+    [
+        ([[0, 0], [0, 0]], "point"),
+        ([[1, 1], [2, 2]], "ray"),
+        ([[1, 0], [-3, 0]], "line"),
+        ([[1, 0], [0, 1]], "wedge"),
+        ([[1, 0], [-1, 0], [0, 1]], "half_plane"),
+        ([[1, 0], [-1, 1], [-1, -1]], "plane"),
+        ([[1, 0], [0, 1], [-1, 0], [0, -1]], "plane"),
+    ],
+)
 def test_cone_kind_follows_the_largest_angular_gap(points, kind):
     assert cone(np.array(points, dtype=float)).kind == kind
 
@@ -56,9 +59,16 @@ def test_wedge_across_the_positive_x_axis_is_found():
     assert not in_cone([-1.0, 0.0], np.array([[1.0, -1.0], [1.0, 1.0]]))
 
 
-@pytest.mark.parametrize(("point", "inside"), [
-    ([3, 3], True), ([1, 0], True), ([0, 0], True), ([-1, 1], False), ([1, -0.1], False),
-])
+@pytest.mark.parametrize(
+    ("point", "inside"),
+    [
+        ([3, 3], True),
+        ([1, 0], True),
+        ([0, 0], True),
+        ([-1, 1], False),
+        ([1, -0.1], False),
+    ],
+)
 def test_membership_in_the_first_quadrant_cone(point, inside):
     assert in_cone(point, np.array([[1.0, 0.0], [0.0, 1.0]])) is inside
 
@@ -134,14 +144,17 @@ def test_cone_polygon_of_a_wedge_starts_and_ends_at_the_origin_within_the_radius
     assert (polygon >= -1e-12).all()  # stays in the first quadrant
 
 
-@pytest.mark.parametrize(("weights", "cases"), [
-    ([2.0, 0.5, 1.0], (True, False, None, False)),
-    ([0.5, 0.25, 0.25], (True, True, None, False)),
-    ([0.0, 1.0, 0.0], (True, True, 1, False)),
-    ([1 / 3, 1 / 3, 1 / 3], (True, True, None, True)),
-    ([1.5, -0.5, 0.0], (False, False, None, False)),
-    ([1.0], (True, True, 0, True)),
-])
+@pytest.mark.parametrize(
+    ("weights", "cases"),
+    [
+        ([2.0, 0.5, 1.0], (True, False, None, False)),
+        ([0.5, 0.25, 0.25], (True, True, None, False)),
+        ([0.0, 1.0, 0.0], (True, True, 1, False)),
+        ([1 / 3, 1 / 3, 1 / 3], (True, True, None, True)),
+        ([1.5, -0.5, 0.0], (False, False, None, False)),
+        ([1.0], (True, True, 0, True)),
+    ],
+)
 def test_weight_cases_name_each_special_case(weights, cases):
     found = weight_cases(weights)
     assert (found.non_negative, found.convex, found.one_hot, found.uniform) == cases

@@ -28,8 +28,14 @@ from attention_core import (
     similarity_score,
 )
 
-D2L = [("Zhang", "Aston"), ("Lipton", "Zachary"), ("Li", "Mu"), ("Smola", "Alex"),
-       ("Hu", "Rachel"), ("Werness", "Brent")]
+D2L = [
+    ("Zhang", "Aston"),
+    ("Lipton", "Zachary"),
+    ("Li", "Mu"),
+    ("Smola", "Alex"),
+    ("Hu", "Rachel"),
+    ("Werness", "Brent"),
+]
 WITHOUT_LI = [record for record in D2L if record != ("Li", "Mu")]
 JAPANESE = [("佐藤", "健"), ("佐々木", "希"), ("鈴木", "一郎")]
 APPROXIMATE = [s for s in SIMILARITIES if s != "exact"]
@@ -43,6 +49,7 @@ def ranking(result) -> list[str]:
 
 # ------------------------------------------------------------------------------------------
 # The d2l story
+
 
 def test_exact_query_li_returns_mu():
     result = lookup(D2L, "Li", similarity="exact")
@@ -83,6 +90,7 @@ def test_query_li_returns_mu_when_li_is_present(similarity):
 # ------------------------------------------------------------------------------------------
 # Names in any script
 
+
 @pytest.mark.parametrize("similarity", SIMILARITIES)
 def test_japanese_exact_name_finds_its_record(similarity):
     assert lookup(JAPANESE, "佐藤", similarity=similarity).best == ("佐藤", "健")
@@ -118,6 +126,7 @@ def test_case_is_folded_for_approximate_but_not_for_exact():
 
 # ------------------------------------------------------------------------------------------
 # Temperature and normalization
+
 
 @pytest.mark.parametrize("similarity", APPROXIMATE)
 def test_small_temperature_concentrates_and_large_temperature_averages(similarity):
@@ -160,6 +169,7 @@ def test_divide_by_sum_with_temperature_raises_scores_to_one_over_tau():
 
 # ------------------------------------------------------------------------------------------
 # Several queries, pooling, duplicates
+
 
 def test_lookup_many_is_a_queries_by_records_matrix_of_single_lookups():
     queries = ["Li", "Smola", "Ｈｕ", "佐藤"]
@@ -207,8 +217,7 @@ def test_records_may_be_record_objects():
 
 
 def test_duplicate_keys_lists_keys_that_occur_twice_in_table_order():
-    records = [("Hu", "Rachel"), ("Li", "Mu"), (" Li", "Xin"), ("Smola", "Alex"),
-               ("Hu", "Ada")]
+    records = [("Hu", "Rachel"), ("Li", "Mu"), (" Li", "Xin"), ("Smola", "Alex"), ("Hu", "Ada")]
     assert duplicate_keys(records) == ["Hu", "Li"]
     assert duplicate_keys(D2L) == []
 
@@ -223,6 +232,7 @@ def test_exact_lookup_splits_the_weight_between_duplicate_keys():
 
 # ------------------------------------------------------------------------------------------
 # The similarity itself
+
 
 def test_explain_similarity_spells_out_the_arithmetic_for_li_and_lipton():
     assert explain_similarity("Li", "Lipton", "ngram") == "shared pairs {⟨l, li}: 2 of 8 = 0.25"
@@ -244,9 +254,12 @@ def test_explanation_ends_with_the_score(similarity):
 PROPERTY = settings(max_examples=50, deadline=None)
 
 names = st.text(
-    alphabet=st.one_of(st.characters(codec="utf-8", exclude_categories=("Cs",)),
-                       st.sampled_from("佐藤々木鈴一郎さんＬｉLipton ⟨⟩")),
-    max_size=12)
+    alphabet=st.one_of(
+        st.characters(codec="utf-8", exclude_categories=("Cs",)),
+        st.sampled_from("佐藤々木鈴一郎さんＬｉLipton ⟨⟩"),
+    ),
+    max_size=12,
+)
 
 
 @PROPERTY

@@ -36,10 +36,11 @@ def problem(score: str, *, non_negative: bool = False) -> tuple[list, dict]:
     if score in ("dot", "scaled_dot"):
         d_k = d_q
     Q, K, V = (rng.uniform(low, 2.0, size=s) for s in ((d_q, n), (d_k, m), (2, m)))
-    params = {"general": {"W": rng.uniform(low, 1.0, size=(d_k, d_q))},
-              "concat": {"Wa": rng.uniform(-1, 1, size=(h, d_q + d_k)),
-                         "va": rng.uniform(-1, 1, size=h)},
-              "location": {"Wa": rng.uniform(low, 1.0, size=(m, d_q))}}.get(score, {})
+    params = {
+        "general": {"W": rng.uniform(low, 1.0, size=(d_k, d_q))},
+        "concat": {"Wa": rng.uniform(-1, 1, size=(h, d_q + d_k)), "va": rng.uniform(-1, 1, size=h)},
+        "location": {"Wa": rng.uniform(low, 1.0, size=(m, d_q))},
+    }.get(score, {})
     return [Q, K, V], params
 
 
@@ -48,8 +49,12 @@ CONFIGS = [
     *[(f"{s}", s, {}, False) for s in SCORE_STEPS],
     *[(f"{s}-tau-mask", s, {"temperature": 0.5, "mask": MASK}, False) for s in SCORE_STEPS],
     ("dot-sum", "dot", {"normalization": "sum"}, True),
-    ("general-sum-tau-mask", "general",
-     {"normalization": "sum", "temperature": 2.0, "mask": MASK}, True),
+    (
+        "general-sum-tau-mask",
+        "general",
+        {"normalization": "sum", "temperature": 2.0, "mask": MASK},
+        True,
+    ),
     ("location-sum-tau", "location", {"normalization": "sum", "temperature": 0.5}, True),
 ]
 
@@ -79,9 +84,11 @@ def expected_order(score: str, options: dict) -> list[str]:
 
 
 def all_runs(configs=CONFIGS) -> list:
-    return [pytest.param(score, options, non_negative, layout, id=f"{config_id}-{layout}")
-            for config_id, score, options, non_negative in configs
-            for layout in ("column", "row")]
+    return [
+        pytest.param(score, options, non_negative, layout, id=f"{config_id}-{layout}")
+        for config_id, score, options, non_negative in configs
+        for layout in ("column", "row")
+    ]
 
 
 MASKED_CONFIGS = [c for c in CONFIGS if "mask" in c[2]]
@@ -89,11 +96,19 @@ MASKED_CONFIGS = [c for c in CONFIGS if "mask" in c[2]]
 
 # ------------------------------------------------------------------------------------------
 
+
 def test_scaled_dot_steps_come_in_the_teachers_order():
     r = attention([[1.0], [2.0]], [[0.5, 1.0], [-1.0, 0.0]], [[1.0, 2.0]], "scaled_dot")
     assert [s.key for s in r.steps] == [
-        "keys_transposed", "scores_dot", "scaled", "shifted", "exponentials", "sums",
-        "weights_softmax", "output"]
+        "keys_transposed",
+        "scores_dot",
+        "scaled",
+        "shifted",
+        "exponentials",
+        "sums",
+        "weights_softmax",
+        "output",
+    ]
 
 
 @pytest.mark.parametrize(("score", "options", "non_negative", "layout"), all_runs())
@@ -116,21 +131,23 @@ def test_steps_agree_with_the_result(score, options, non_negative, layout):
 
 
 @pytest.mark.parametrize(("score", "options", "non_negative", "layout"), all_runs())
-def test_every_cells_arithmetic_ends_with_the_value_it_shows(score, options, non_negative,
-                                                             layout):
+def test_every_cells_arithmetic_ends_with_the_value_it_shows(score, options, non_negative, layout):
     r = run(score, options, non_negative, layout)
     for step in r.steps:
         for (i, j), x in np.ndenumerate(step.value):
             text = step.entry(i, j)
             if step.key == "masked":  # "s₁₂ = 0.31 (kept)" or "s₁₂ → −∞ (masked: weight 0)"
-                assert text.endswith((f" = {fmt(x)} (kept)", f" → {fmt(x)} (masked: weight 0)")), \
-                    (step.key, i, j, text)
+                assert text.endswith((f" = {fmt(x)} (kept)", f" → {fmt(x)} (masked: weight 0)")), (
+                    step.key,
+                    i,
+                    j,
+                    text,
+                )
             else:
                 assert text.endswith(f" = {fmt(x)}"), (step.key, i, j, text)
 
 
-@pytest.mark.parametrize(("score", "options", "non_negative", "layout"),
-                         all_runs(MASKED_CONFIGS))
+@pytest.mark.parametrize(("score", "options", "non_negative", "layout"), all_runs(MASKED_CONFIGS))
 def test_masked_step_says_which_pairs_are_masked(score, options, non_negative, layout):
     r = run(score, options, non_negative, layout)
     user_mask = np.array(MASK) if layout == "column" else np.array(MASK).T
@@ -184,17 +201,20 @@ def strip_subscripts(text: str) -> str:
     return re.sub(f"[{SUBSCRIPTS}]", "", text)
 
 
-@pytest.mark.parametrize(("config_id", "score", "options", "non_negative"), CONFIGS,
-                         ids=[c[0] for c in CONFIGS])
-def test_row_layout_steps_are_transposes_with_the_same_arithmetic(config_id, score, options,
-                                                                  non_negative):
+@pytest.mark.parametrize(
+    ("config_id", "score", "options", "non_negative"), CONFIGS, ids=[c[0] for c in CONFIGS]
+)
+def test_row_layout_steps_are_transposes_with_the_same_arithmetic(
+    config_id, score, options, non_negative
+):
     column = run(score, options, non_negative, "column")
     row = run(score, options, non_negative, "row")
     assert [s.key for s in row.steps] == [s.key for s in column.steps]
     for c_step, r_step in zip(column.steps, row.steps, strict=True):
         assert r_step.value.shape == c_step.value.T.shape, c_step.key
-        np.testing.assert_allclose(r_step.value, c_step.value.T, rtol=1e-13, atol=1e-13,
-                                   err_msg=c_step.key)
+        np.testing.assert_allclose(
+            r_step.value, c_step.value.T, rtol=1e-13, atol=1e-13, err_msg=c_step.key
+        )
         for (i, j), _ in np.ndenumerate(c_step.value):
             # same numbers and operations; only the cell names' index order differs
             assert strip_subscripts(r_step.entry(j, i)) == strip_subscripts(c_step.entry(i, j))
@@ -208,6 +228,7 @@ def test_row_layout_names_a_score_with_its_indices_swapped():
 
 
 # ------------------------------------------------------------------------------------------
+
 
 def test_every_step_has_a_title_and_a_sentence_that_formats():
     made = set()

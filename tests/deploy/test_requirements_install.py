@@ -37,12 +37,20 @@ from tests.browser.conftest import (
 )
 from tests.conftest import APP, REPO
 
-OTHER_DEPENDENCY_FILES = ["uv.lock", "Pipfile", "Pipfile.lock", "environment.yml",
-                          "environment.yaml"]
+OTHER_DEPENDENCY_FILES = [
+    "uv.lock",
+    "Pipfile",
+    "Pipfile.lock",
+    "environment.yml",
+    "environment.yaml",
+]
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[A-Za-z0-9,._-]+\])?==([0-9][^\s;#]*)$")
-APP_CODE = [APP, *sorted((REPO / "pages").glob("*.py")),
-            *sorted((REPO / "attention_ui").rglob("*.py")),
-            *sorted((REPO / "attention_core").rglob("*.py"))]
+APP_CODE = [
+    APP,
+    *sorted((REPO / "pages").glob("*.py")),
+    *sorted((REPO / "attention_ui").rglob("*.py")),
+    *sorted((REPO / "attention_core").rglob("*.py")),
+]
 LOCAL_PACKAGES = {"attention_core", "attention_ui", "pages"}
 
 
@@ -65,8 +73,9 @@ def test_requirements_txt_is_the_one_dependency_file_community_cloud_reads():
     assert (REPO / "requirements.txt").is_file()
     if (REPO / "pyproject.toml").exists():
         text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
-        assert "[project]" not in text and "[tool.poetry" not in text, \
+        assert "[project]" not in text and "[tool.poetry" not in text, (
             "pyproject.toml declares dependencies: keep them in requirements.txt only"
+        )
 
 
 def test_every_requirement_is_an_exact_pin():
@@ -88,17 +97,27 @@ def test_every_module_the_app_imports_is_pinned():
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 modules.add(node.module.split(".")[0])
     third_party = modules - set(sys.stdlib_module_names) - LOCAL_PACKAGES - {"__future__"}
-    missing = {module: distributions.get(module, [module]) for module in third_party
-               if not {d.lower().replace("_", "-") for d in distributions.get(module, [module])}
-               & pinned}
+    missing = {
+        module: distributions.get(module, [module])
+        for module in third_party
+        if not {d.lower().replace("_", "-") for d in distributions.get(module, [module])} & pinned
+    }
     assert not missing, f"imported but not in requirements.txt: {missing}"
 
 
 def _copy_tracked_files(target: Path) -> None:
     """The files a clone would have once the work in progress is committed: tracked files and
     new ones git does not ignore (no venvs, caches, test artifacts or local secrets)."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=REPO, capture_output=True, check=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=REPO,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, listed):
         source = REPO / name
         if source.is_file():
@@ -129,11 +148,14 @@ def _open_every_page(url: str, paths: list[str]) -> list[str]:
                 shown = page.locator("[data-testid=stException]").count()
                 headings = page.locator("h1").count()
                 if shown or errors or not headings:
-                    problems.append(f"/{path}: {shown} exception box(es), console errors "
-                                    f"{errors}, {headings} title(s)")
+                    problems.append(
+                        f"/{path}: {shown} exception box(es), console errors "
+                        f"{errors}, {headings} title(s)"
+                    )
                     ARTIFACTS.mkdir(exist_ok=True)
-                    page.screenshot(path=str(ARTIFACTS / f"deploy-{path or 'root'}.png"),
-                                    full_page=True)
+                    page.screenshot(
+                        path=str(ARTIFACTS / f"deploy-{path or 'root'}.png"), full_page=True
+                    )
                 context.close()
         finally:
             browser.close()
@@ -148,20 +170,43 @@ def test_requirements_txt_alone_runs_every_page(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
-    env = {key: value for key, value in os.environ.items()
-           if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "PYTHONSTARTUP"}}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "PYTHONSTARTUP"}
+    }
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     install = subprocess.run(
-        [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--quiet",
-         "-r", "requirements.txt"], cwd=app_dir, env=env, capture_output=True, text=True,
-        timeout=420)
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "--quiet",
+            "-r",
+            "requirements.txt",
+        ],
+        cwd=app_dir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=420,
+    )
     assert install.returncode == 0, install.stderr[-3000:]
-    check = subprocess.run([str(python), "-m", "pip", "check"], cwd=app_dir, env=env,
-                           capture_output=True, text=True, timeout=60)
+    check = subprocess.run(
+        [str(python), "-m", "pip", "check"],
+        cwd=app_dir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert check.returncode == 0, f"inconsistent environment: {check.stdout}"
     # Nothing from the test environment may be importable in the app's environment.
-    leaked = subprocess.run([str(python), "-c", "import pytest"], cwd=app_dir, env=env,
-                            capture_output=True, timeout=60)
+    leaked = subprocess.run(
+        [str(python), "-c", "import pytest"], cwd=app_dir, env=env, capture_output=True, timeout=60
+    )
     assert leaked.returncode != 0, "the fresh environment sees the test requirements"
 
     process, url = start_app(python=str(python), cwd=app_dir, env=env)

@@ -7,8 +7,14 @@ from attention_ui.figures import SIGNED_SCALE, VALUE_SCALE, WEIGHT_SCALE, heatma
 
 
 def test_heatmap_draws_rows_top_down_with_labels_and_numbers():
-    figure = heatmap(np.array([[1.0, -2.5], [0.25, 3.0]]), ["q1", "q2"], ["k1", "k2"],
-                     title="S", x_title="queries", y_title="keys")
+    figure = heatmap(
+        np.array([[1.0, -2.5], [0.25, 3.0]]),
+        ["q1", "q2"],
+        ["k1", "k2"],
+        title="S",
+        x_title="queries",
+        y_title="keys",
+    )
     trace = figure.data[0]
     assert list(trace.x) == ["q1", "q2"] and list(trace.y) == ["k1", "k2"]
     assert trace.texttemplate == "%{text}"
@@ -36,19 +42,23 @@ def test_colour_scale_follows_the_values():
     signed_scale, _ = _scale_of([[0.0]], colorscale=SIGNED_SCALE)
     value_scale, _ = _scale_of([[0.0]], colorscale=VALUE_SCALE)
     assert _scale_of([[0.2, 0.8]]) == (weights_scale, None)  # weights: d2l's reds
-    assert _scale_of([[-1.0, 2.0]]) == (signed_scale, 0)     # signed: diverging around 0
+    assert _scale_of([[-1.0, 2.0]]) == (signed_scale, 0)  # signed: diverging around 0
     assert _scale_of([[3.0, 7.0]]) == (value_scale, None)
 
 
 def test_large_matrices_drop_the_cell_numbers():
-    figure = heatmap(np.zeros((13, 13)), [str(i) for i in range(13)],
-                     [str(i) for i in range(13)])
+    figure = heatmap(np.zeros((13, 13)), [str(i) for i in range(13)], [str(i) for i in range(13)])
     assert figure.data[0].texttemplate is None
 
 
 def test_user_text_in_labels_and_hover_is_escaped_not_rendered():
-    figure = heatmap(np.array([[1.0]]), ["<img src=x onerror=alert(1)>"], ["<b>k</b>"],
-                     title="<script>", hover=[["<script>alert(1)</script>"]])
+    figure = heatmap(
+        np.array([[1.0]]),
+        ["<img src=x onerror=alert(1)>"],
+        ["<b>k</b>"],
+        title="<script>",
+        hover=[["<script>alert(1)</script>"]],
+    )
     trace = figure.data[0]
     assert trace.x[0] == "&lt;img src=x onerror=alert(1)&gt;"
     assert trace.y[0] == "&lt;b&gt;k&lt;/b&gt;"
@@ -65,18 +75,40 @@ def test_step_heatmap_hover_is_the_engines_arithmetic_broken_into_lines():
 
 
 def _sample_figures() -> list:
-    result = attention(np.array([[1.0, -2.0], [0.5, 3.0]]), np.array([[1.0, 0.0, -1.5],
-                       [2.0, 1.0, 0.25]]), np.eye(2, 3), "dot",
-                       mask=np.array([[True, True], [False, True], [True, False]]))
+    result = attention(
+        np.array([[1.0, -2.0], [0.5, 3.0]]),
+        np.array([[1.0, 0.0, -1.5], [2.0, 1.0, 0.25]]),
+        np.eye(2, 3),
+        "dot",
+        mask=np.array([[True, True], [False, True], [True, False]]),
+    )
     return [
-        heatmap(np.array([[1.0, -2.5], [0.25, -np.inf]]), ["q1", "<b>q2</b>"], ["k1", "k2"],
-                title="S & <i>T</i>", x_title="queries", y_title="keys",
-                hover=[["a = 1", "b"], ["c", "d = <x>"]]),
-        heatmap(np.random.default_rng(0).random((13, 13)), list("abcdefghijklm"),
-                list("nopqrstuvwxyz"), colorscale=WEIGHT_SCALE, zmin=0, zmax=1),
-        *(step_heatmap(step, [f"x{c}" for c in range(step.value.shape[1])],
-                       [f"y{r}" for r in range(step.value.shape[0])], title=step.key)
-          for step in result.steps),
+        heatmap(
+            np.array([[1.0, -2.5], [0.25, -np.inf]]),
+            ["q1", "<b>q2</b>"],
+            ["k1", "k2"],
+            title="S & <i>T</i>",
+            x_title="queries",
+            y_title="keys",
+            hover=[["a = 1", "b"], ["c", "d = <x>"]],
+        ),
+        heatmap(
+            np.random.default_rng(0).random((13, 13)),
+            list("abcdefghijklm"),
+            list("nopqrstuvwxyz"),
+            colorscale=WEIGHT_SCALE,
+            zmin=0,
+            zmax=1,
+        ),
+        *(
+            step_heatmap(
+                step,
+                [f"x{c}" for c in range(step.value.shape[1])],
+                [f"y{r}" for r in range(step.value.shape[0])],
+                title=step.key,
+            )
+            for step in result.steps
+        ),
     ]
 
 
@@ -85,11 +117,14 @@ def test_figures_built_without_plotly_validation_equal_the_validated_ones():
     import plotly.io as pio
 
     for figure in _sample_figures():
-        validated = go.Figure(data=[trace.to_plotly_json() for trace in figure.data],
-                              layout=figure.layout.to_plotly_json())
+        validated = go.Figure(
+            data=[trace.to_plotly_json() for trace in figure.data],
+            layout=figure.layout.to_plotly_json(),
+        )
         assert go.Figure.to_dict(figure) == go.Figure.to_dict(validated)
         assert figure.to_dict() == go.Figure.to_dict(validated)
         # What Streamlit sends: plotly's own JSON of this figure, key order included.
         assert pio.to_json(figure.to_dict(), validate=False) == pio.to_json(
-            go.Figure.to_dict(figure), validate=False)
+            go.Figure.to_dict(figure), validate=False
+        )
         assert figure.to_dict() is figure.to_dict()  # made once, for every redraw

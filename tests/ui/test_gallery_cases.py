@@ -21,8 +21,9 @@ def test_each_case_outputs_its_weighted_sum_of_the_values():
     cases = special_cases(VALUES, alpha, np.array([1.5, 0.5, 1.0]), best)
     assert [case.name for case in cases] == list(CASES)
     by_name = {case.name: case for case in cases}
-    np.testing.assert_allclose(by_name["nonneg"].output, 1.5 * VALUES[0] + 0.5 * VALUES[1]
-                               + 1.0 * VALUES[2])
+    np.testing.assert_allclose(
+        by_name["nonneg"].output, 1.5 * VALUES[0] + 0.5 * VALUES[1] + 1.0 * VALUES[2]
+    )
     np.testing.assert_allclose(by_name["convex"].output, alpha @ VALUES)
     np.testing.assert_allclose(by_name["one_hot"].output, VALUES[best])
     np.testing.assert_allclose(by_name["uniform"].output, VALUES.mean(axis=0))

@@ -40,14 +40,20 @@ def test_panels_share_axes_and_only_outer_edges_carry_titles_and_ticks():
     # Shared: each top-row x axis follows the bottom one, each y axis follows the row's first.
     assert [xaxes[f"xaxis{i}"]["matches"] for i in ("", "2", "3")] == ["x4", "x5", "x6"]
     assert [yaxes[f"yaxis{i}"]["matches"] for i in ("2", "3", "5", "6")] == ["y", "y", "y4", "y4"]
-    hidden = [name for name, axis in {**xaxes, **yaxes}.items()
-              if axis.get("showticklabels") is False]
+    hidden = [
+        name for name, axis in {**xaxes, **yaxes}.items() if axis.get("showticklabels") is False
+    ]
     assert len(hidden) == 3 + 4  # inner x tick labels (top row) and inner y tick labels
 
 
 def test_one_title_per_column_and_row_titles_at_the_side():
-    figure = heatmap_grid(np.zeros((2, 2, 3, 3)), "k", "q", titles=["τ = 0.1", "τ = 1"],
-                          row_titles=["dot", "scaled dot"])
+    figure = heatmap_grid(
+        np.zeros((2, 2, 3, 3)),
+        "k",
+        "q",
+        titles=["τ = 0.1", "τ = 1"],
+        row_titles=["dot", "scaled dot"],
+    )
     texts = [a.text for a in figure.layout.annotations]
     assert texts == ["τ = 0.1", "τ = 1", "dot", "scaled dot"]
 
@@ -58,12 +64,19 @@ def test_one_shared_colour_axis_gives_exactly_one_colorbar():
     assert all(trace.showscale is None for trace in figure.data)
     assert figure.layout.coloraxis.cmin == 0.0
     assert figure.layout.coloraxis.cmax == pytest.approx(
-        max(float(np.max(np.array(t.z, dtype=float))) for t in figure.data))
+        max(float(np.max(np.array(t.z, dtype=float))) for t in figure.data)
+    )
 
 
 def test_labels_titles_and_hovers_are_plain_text():
-    figure = heatmap_grid(np.ones((1, 1, 1, 2)), "<b>k</b>", "q", titles=["<script>x</script>"],
-                          x_labels=["<img src=x onerror=alert(1)>", "Li"], y_labels=["Li"])
+    figure = heatmap_grid(
+        np.ones((1, 1, 1, 2)),
+        "<b>k</b>",
+        "q",
+        titles=["<script>x</script>"],
+        x_labels=["<img src=x onerror=alert(1)>", "Li"],
+        y_labels=["Li"],
+    )
     trace = figure.data[0]
     assert list(trace.x) == ["&lt;img src=x onerror=alert(1)&gt;", "Li"]
     assert figure.layout.annotations[0].text == "&lt;script&gt;x&lt;/script&gt;"
@@ -72,8 +85,9 @@ def test_labels_titles_and_hovers_are_plain_text():
 
 
 def test_custom_hover_explains_each_cell():
-    figure = heatmap_grid(np.ones((1, 2, 2, 2)), "k", "q",
-                          hover=lambda r, c, i, j: f"panel {c}, cell {i}{j}")
+    figure = heatmap_grid(
+        np.ones((1, 2, 2, 2)), "k", "q", hover=lambda r, c, i, j: f"panel {c}, cell {i}{j}"
+    )
     assert figure.data[1].customdata[1][0] == "panel 1, cell 10"
 
 

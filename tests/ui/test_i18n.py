@@ -61,8 +61,11 @@ def keys_of(lang: str, namespace: str) -> set[str]:
 
 
 def placeholders(template: str) -> set[str]:
-    return {name.split(".")[0].split("[")[0]
-            for _, name, _, _ in string.Formatter().parse(template) if name}
+    return {
+        name.split(".")[0].split("[")[0]
+        for _, name, _, _ in string.Formatter().parse(template)
+        if name
+    }
 
 
 def unescape(markdown: str) -> str:
@@ -72,8 +75,10 @@ def unescape(markdown: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # The files and their keys
 
-@pytest.mark.parametrize("path", sorted(LOCALES.glob("*/*.toml")),
-                         ids=lambda p: f"{p.parent.name}/{p.name}")
+
+@pytest.mark.parametrize(
+    "path", sorted(LOCALES.glob("*/*.toml")), ids=lambda p: f"{p.parent.name}/{p.name}"
+)
 def test_every_catalog_file_is_valid_toml_of_nonempty_strings(path):
     with path.open("rb") as file:
         tree = tomllib.load(file)
@@ -109,18 +114,24 @@ def test_every_key_exists_in_english_and_japanese(namespace):
 @pytest.mark.parametrize("namespace", sorted(namespaces("en") - set(ENGINE_ONLY_IN)))
 def test_placeholders_agree_between_english_and_japanese(namespace):
     en, ja = catalog("en"), catalog("ja")
-    mismatched = {key: (placeholders(en[key]), placeholders(ja[key]))
-                  for key in keys_of("en", namespace) & keys_of("ja", namespace)
-                  if placeholders(en[key]) != placeholders(ja[key])}
+    mismatched = {
+        key: (placeholders(en[key]), placeholders(ja[key]))
+        for key in keys_of("en", namespace) & keys_of("ja", namespace)
+        if placeholders(en[key]) != placeholders(ja[key])
+    }
     assert mismatched == {}
 
 
 def test_japanese_text_is_japanese():
     """A value copied from the English catalog and never translated is caught here."""
     en, ja = catalog("en"), catalog("ja")
-    same = [key for key in set(en) & set(ja)
-            if en[key] == ja[key] and re.search(r"[A-Za-z]{4,}", en[key])
-            and not JAPANESE.search(en[key])]
+    same = [
+        key
+        for key in set(en) & set(ja)
+        if en[key] == ja[key]
+        and re.search(r"[A-Za-z]{4,}", en[key])
+        and not JAPANESE.search(en[key])
+    ]
     assert same == []
 
 
@@ -149,8 +160,11 @@ _PAGE_HEADER = re.compile(r"""\bpage_header\(\s*["']([\w]+)["']""")
 def keys_used_in_code() -> list[tuple[str, str]]:
     """(file, key pattern) for every literal t("…") and page_header("…") in the app's code;
     an f-string's {…} parts match one dotted segment."""
-    files = [REPO / "app.py", *sorted((REPO / "pages").glob("*.py")),
-             *sorted((REPO / "attention_ui").rglob("*.py"))]
+    files = [
+        REPO / "app.py",
+        *sorted((REPO / "pages").glob("*.py")),
+        *sorted((REPO / "attention_ui").rglob("*.py")),
+    ]
     used = []
     for path in files:
         source = path.read_text(encoding="utf-8")
@@ -162,8 +176,10 @@ def keys_used_in_code() -> list[tuple[str, str]]:
                 pattern = re.escape(literal)
             used.append((path.name, pattern))
         for namespace in _PAGE_HEADER.findall(source):
-            used += [(path.name, re.escape(f"{namespace}.title")),
-                     (path.name, re.escape(f"{namespace}.intro"))]
+            used += [
+                (path.name, re.escape(f"{namespace}.title")),
+                (path.name, re.escape(f"{namespace}.intro")),
+            ]
     return used
 
 
@@ -176,8 +192,11 @@ def test_the_scan_finds_the_keys_the_frame_uses():
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_key_the_code_asks_for_is_in_the_catalog(lang):
     keys = list(catalog(lang))
-    missing = [(file, pattern) for file, pattern in keys_used_in_code()
-               if not any(re.fullmatch(pattern, key) for key in keys)]
+    missing = [
+        (file, pattern)
+        for file, pattern in keys_used_in_code()
+        if not any(re.fullmatch(pattern, key) for key in keys)
+    ]
     assert missing == []
 
 
@@ -187,17 +206,30 @@ def test_a_missing_key_shows_itself_and_a_present_one_is_filled_in():
     assert "«x»" in t("common.unknown_language", lang="en", value="«x»", language="English")
 
 
-@pytest.mark.parametrize(("tag", "expected"), [
-    ("ja", "ja"), ("JA", "ja"), ("ja-JP", "ja"), ("ja_JP", "ja"), (" en-GB ", "en"),
-    ("en-US", "en"), ("fr-FR", None), ("", None), (None, None), ("j" * 100, None),
-    ("jaa", None), (["ja"], None),
-])
+@pytest.mark.parametrize(
+    ("tag", "expected"),
+    [
+        ("ja", "ja"),
+        ("JA", "ja"),
+        ("ja-JP", "ja"),
+        ("ja_JP", "ja"),
+        (" en-GB ", "en"),
+        ("en-US", "en"),
+        ("fr-FR", None),
+        ("", None),
+        (None, None),
+        ("j" * 100, None),
+        ("jaa", None),
+        (["ja"], None),
+    ],
+)
 def test_language_tags_are_read_by_their_primary_language(tag, expected):
     assert language_from_tag(tag) == expected
 
 
 # ---------------------------------------------------------------------------------------------
 # Engine errors, raised for real
+
 
 def _raises(call: Callable[[], object]) -> AttentionInputError:
     with pytest.raises(AttentionInputError) as info:
@@ -225,18 +257,21 @@ REAL_ERRORS: list[tuple[str, Callable[[], object]]] = [
     ("empty", lambda: as_matrix("K", [])),
     ("empty", lambda: as_matrix("K", np.zeros((2, 0)))),
     ("query_key_size", lambda: attention([[1.0], [2.0], [3.0]], K3, V3, "dot")),
-    ("query_key_size", lambda: attention([[1.0, 2.0, 3.0]], [[1.0, 2.0]], [[5.0]], "scaled_dot",
-                                         layout="row")),
+    (
+        "query_key_size",
+        lambda: attention([[1.0, 2.0, 3.0]], [[1.0, 2.0]], [[5.0]], "scaled_dot", layout="row"),
+    ),
     ("key_value_count", lambda: attention(Q2, K3, [[1.0, 2.0]], "dot")),
-    ("key_value_count", lambda: attention([[1.0, 0.0]], [[1.0, 0.0]], [[1.0], [2.0]], "dot",
-                                          layout="row")),
+    (
+        "key_value_count",
+        lambda: attention([[1.0, 0.0]], [[1.0, 0.0]], [[1.0], [2.0]], "dot", layout="row"),
+    ),
     ("missing_parameter", lambda: attention(Q2, K3, V3, "general")),
     ("missing_parameter", lambda: attention(Q2, K3, V3, "concat", Wa=np.ones((2, 4)))),
     ("missing_parameter", lambda: attention(Q2, K3, V3, "location")),
     ("parameter_shape", lambda: attention(Q2, K3, V3, "general", W=np.ones((3, 2)))),
     ("parameter_shape", lambda: attention(Q2, K3, V3, "concat", Wa=np.ones((2, 3)), va=[1, 1])),
-    ("parameter_shape", lambda: attention(Q2, K3, V3, "concat", Wa=np.ones((2, 4)),
-                                          va=[1, 1, 1])),
+    ("parameter_shape", lambda: attention(Q2, K3, V3, "concat", Wa=np.ones((2, 4)), va=[1, 1, 1])),
     ("parameter_shape", lambda: attention(Q2, K3, V3, "location", Wa=np.ones((2, 2)))),
     ("unknown_score", lambda: attention(Q2, K3, V3, USER_TEXT)),
     ("unknown_layout", lambda: attention(Q2, K3, V3, "dot", layout="diagonal")),
@@ -250,8 +285,10 @@ REAL_ERRORS: list[tuple[str, Callable[[], object]]] = [
     ("negative_score", lambda: attention([[-1.0], [0.0]], K3, V3, "dot", normalization="sum")),
     ("negative_score", lambda: normalize_by_sum(np.array([[1.0, -2.0]]), axis=1)),
     ("zero_sum", lambda: attention([[0.0], [0.0]], K3, V3, "dot", normalization="sum")),
-    ("zero_sum", lambda: lookup_many([("Li", "Mu"), ("Hu", "Rachel")], ["Li", "Zx"],
-                                     normalization="sum")),
+    (
+        "zero_sum",
+        lambda: lookup_many([("Li", "Mu"), ("Hu", "Rachel")], ["Li", "Zx"], normalization="sum"),
+    ),
     ("overflow", lambda: attention([[1e300], [1e300]], [[1e300], [1e300]], [[1.0]], "dot")),
     ("overflow", lambda: attention([[1e200]], [[1e100]], [[1.0]], "dot", temperature=1e-10)),
     ("empty_database", lambda: lookup([], "Li")),
@@ -282,33 +319,68 @@ REAL_ERRORS: list[tuple[str, Callable[[], object]]] = [
 ]
 
 # Words Japanese messages may keep in Latin letters: names of matrices, functions and options.
-KEPT_IN_LATIN = {"NaN", "nan", "inf", "True", "False", "None", "tanh", "exp", "softmax", "sum",
-                 "column", "row", "dot", "scaled", "general", "concat", "location", "exact",
-                 "ngram", "edit", "yes", "three", "diagonal", "max", "soundex", "sigmoid",
-                 "train", "query", "LOO", *KERNELS}  # x_train, y_train, x_query: engine names
+KEPT_IN_LATIN = {
+    "NaN",
+    "nan",
+    "inf",
+    "True",
+    "False",
+    "None",
+    "tanh",
+    "exp",
+    "softmax",
+    "sum",
+    "column",
+    "row",
+    "dot",
+    "scaled",
+    "general",
+    "concat",
+    "location",
+    "exact",
+    "ngram",
+    "edit",
+    "yes",
+    "three",
+    "diagonal",
+    "max",
+    "soundex",
+    "sigmoid",
+    "train",
+    "query",
+    "LOO",
+    *KERNELS,
+}  # x_train, y_train, x_query: engine names
 
 
 def test_every_error_code_is_raised_somewhere_in_the_table():
     assert {code for code, _ in REAL_ERRORS} == set(MESSAGES)
 
 
-@pytest.mark.parametrize(("code", "call"), REAL_ERRORS,
-                         ids=[f"{code}-{i}" for i, (code, _) in enumerate(REAL_ERRORS)])
+@pytest.mark.parametrize(
+    ("code", "call"), REAL_ERRORS, ids=[f"{code}-{i}" for i, (code, _) in enumerate(REAL_ERRORS)]
+)
 def test_every_engine_error_reads_in_japanese(code, call):
     error = _raises(call)
     assert error.code == code
     text = unescape(error_text(error, "ja"))
     assert JAPANESE.search(text), text
-    leftover = set(re.findall(r"[A-Za-z]{3,}", text)) - KEPT_IN_LATIN - set(re.findall(
-        r"[A-Za-z]{3,}", USER_TEXT))
+    leftover = (
+        set(re.findall(r"[A-Za-z]{3,}", text))
+        - KEPT_IN_LATIN
+        - set(re.findall(r"[A-Za-z]{3,}", USER_TEXT))
+    )
     assert leftover == set(), f"English left in {text!r}"
     for name in {"matrix", "row", "col", "query", "key", "index"} & placeholders(MESSAGES[code]):
         if name in error.params:  # what to fix, and where, survives the translation
             assert str(error.params[name]) in text, (name, text)
 
 
-@pytest.mark.parametrize(("code", "call"), REAL_ERRORS[:12],
-                         ids=[f"{code}-{i}" for i, (code, _) in enumerate(REAL_ERRORS[:12])])
+@pytest.mark.parametrize(
+    ("code", "call"),
+    REAL_ERRORS[:12],
+    ids=[f"{code}-{i}" for i, (code, _) in enumerate(REAL_ERRORS[:12])],
+)
 def test_english_errors_are_the_engine_message_made_safe_for_markdown(code, call):
     error = _raises(call)
     assert unescape(error_text(error, "en")) == str(error)
@@ -337,13 +409,32 @@ def test_error_text_falls_back_to_english_for_a_code_without_translation():
 # ---------------------------------------------------------------------------------------------
 # Engine steps, computed for real
 
+
 def all_steps():
-    runs = [attention(Q2, K3, V3, score, W=np.ones((2, 2)), Wa=np.ones((3, 2)) if
-                      score == "location" else np.ones((2, 4)), va=[1.0, -1.0])
-            for score in SCORES]
+    runs = [
+        attention(
+            Q2,
+            K3,
+            V3,
+            score,
+            W=np.ones((2, 2)),
+            Wa=np.ones((3, 2)) if score == "location" else np.ones((2, 4)),
+            va=[1.0, -1.0],
+        )
+        for score in SCORES
+    ]
     runs.append(attention(Q2, K3, V3, "dot", temperature=0.5, mask=[[True, True]] * 3))
-    runs.append(attention([[1.0], [1.0]], K3, V3, "dot", normalization="sum", temperature=2.0,
-                          mask=[[True], [False], [True]]))
+    runs.append(
+        attention(
+            [[1.0], [1.0]],
+            K3,
+            V3,
+            "dot",
+            normalization="sum",
+            temperature=2.0,
+            mask=[[True], [False], [True]],
+        )
+    )
     return [step for run in runs for step in run.steps]
 
 
@@ -401,8 +492,11 @@ def test_engine_messages_name_score_functions_as_the_luong_page_does():
 
 
 def nadaraya_watson_steps():
-    return [step for kernel in KERNELS
-            for step in nadaraya_watson([0.0, 5.0], [0.0, 1.0], [1.0, 2.0], kernel, 0.5).steps]
+    return [
+        step
+        for kernel in KERNELS
+        for step in nadaraya_watson([0.0, 5.0], [0.0, 1.0], [1.0, 2.0], kernel, 0.5).steps
+    ]
 
 
 def test_the_regression_step_runs_cover_every_regression_step_text():

@@ -53,16 +53,20 @@ def test_distribution_sums_the_weight_of_each_first_name():
     result = lookup(records, "Li", "ngram", 1.0)
     bar = distribution_bar(result).data[0]
     assert list(bar.x) == ["Mu", "Rachel"]
-    np.testing.assert_allclose(np.array(bar.y, dtype=float),
-                               [result.weights[0] + result.weights[1], result.weights[2]])
+    np.testing.assert_allclose(
+        np.array(bar.y, dtype=float), [result.weights[0] + result.weights[1], result.weights[2]]
+    )
     assert "α1 + α2" in bar.customdata[0]
 
 
 def test_names_with_html_are_escaped_everywhere():
     records = [("<script>alert(1)</script>", "<img src=x onerror=alert(1)>")]
     result = lookup(records, "<script>alert(1)</script>", "exact")
-    figures = [weights_bar(result, 1, "softmax"), distribution_bar(result),
-               weights_heatmap(lookup_many(records, ["<b>x</b>"], "ngram"), 1, "softmax")]
+    figures = [
+        weights_bar(result, 1, "softmax"),
+        distribution_bar(result),
+        weights_heatmap(lookup_many(records, ["<b>x</b>"], "ngram"), 1, "softmax"),
+    ]
     for figure in figures:
         text = figure.to_json()
         assert "<script>" not in text and "<img" not in text and "<b>x" not in text
@@ -82,8 +86,15 @@ def test_long_names_are_cut_in_labels():
 
 
 def test_records_check_names_rows_cuts_long_names_and_skips_blank_rows():
-    checked = check_records([("Li", "Mu", 1.0), ("", "", None), ("", "Ann", None),
-                             ("K" * 150, "V", float("inf")), ("Li", "Ming", None)])
+    checked = check_records(
+        [
+            ("Li", "Mu", 1.0),
+            ("", "", None),
+            ("", "Ann", None),
+            ("K" * 150, "V", float("inf")),
+            ("Li", "Ming", None),
+        ]
+    )
     assert checked.rows == [1, 4, 5]
     assert checked.records[1][0] == "K" * 100 and checked.records[1][2] is None
     assert len(checked.problems) == 3  # row 3 without a key, row 4 too long, row 4's number
@@ -95,8 +106,14 @@ def test_records_check_names_rows_cuts_long_names_and_skips_blank_rows():
 def test_plane_figure_draws_values_hull_cone_and_the_output():
     values = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])
     output = np.array([1.2, 1.3])
-    figure = plane_figure(values, output, weights=[0.2, 0.3, 0.5], box=view_box(values),
-                          cone_shape=cone(values), query=np.array([1.0, 1.0]))
+    figure = plane_figure(
+        values,
+        output,
+        weights=[0.2, 0.3, 0.5],
+        box=view_box(values),
+        cone_shape=cone(values),
+        query=np.array([1.0, 1.0]),
+    )
     assert trace_named(figure, "convex hull of the values").fill == "toself"
     assert trace_named(figure, "cone of the values").fill == "toself"
     assert list(trace_named(figure, "output Σ αᵢ vᵢ").x) == [1.2]

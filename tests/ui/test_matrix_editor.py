@@ -7,8 +7,11 @@ from attention_ui.matrix_editor import apply_edits, check_matrix, resized
 
 def test_edits_are_applied_by_row_position_and_column_label():
     base = np.zeros((2, 3))
-    state = {"edited_rows": {1: {"q3": 4.5}, "0": {"q1": None, "q2": "abc"}},
-             "added_rows": [], "deleted_rows": []}
+    state = {
+        "edited_rows": {1: {"q3": 4.5}, "0": {"q1": None, "q2": "abc"}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     values = apply_edits(base, ["q1", "q2", "q3"], state)
     assert values[1, 2] == 4.5
     assert np.isnan(values[0, 0]) and np.isnan(values[0, 1])

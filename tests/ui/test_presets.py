@@ -28,8 +28,14 @@ def test_every_preset_fits_its_sizes_and_runs(key):
     for name in (*INPUTS, *ALL_PARAMETERS):
         assert matrices[name].shape == column_shape(name, preset.sizes), name
     mask = causal_mask(preset.sizes.m, preset.sizes.n) if preset.mask == "causal" else None
-    result = attention(matrices["Q"], matrices["K"], matrices["V"], preset.score, mask=mask,
-                       **engine_parameters(preset.score, matrices))
+    result = attention(
+        matrices["Q"],
+        matrices["K"],
+        matrices["V"],
+        preset.score,
+        mask=mask,
+        **engine_parameters(preset.score, matrices),
+    )
     np.testing.assert_allclose(result.weights.sum(axis=0), 1.0)
 
 
@@ -56,16 +62,20 @@ def test_the_stories_hold_for_the_numbers_the_engine_computes():
     assert np.argmax(run("rotation").weights, axis=0).tolist() == [1, 2]  # W turned them
     assert run("large_d", "dot").weights.max() > 0.85 > run("large_d").weights.max()
     location = PRESETS["location"].column_matrices()
-    moved = attention(location["Q"], -location["K"], location["V"], "location",
-                      Wa=location["Wa_location"])
+    moved = attention(
+        location["Q"], -location["K"], location["V"], "location", Wa=location["Wa_location"]
+    )
     np.testing.assert_array_equal(moved.weights, run("location").weights)  # K is never read
     assert run("causal", mask=causal_mask(4, 4)).weights[0, 0] == 1.0
 
 
 def test_random_fill_comes_from_the_seed_alone():
     sizes = Sizes(d_q=3, d_k=2, d_v=1, n=4, m=5, h=3)
-    first, again, other = random_matrices(sizes, 7), random_matrices(sizes, 7), random_matrices(
-        sizes, 8)
+    first, again, other = (
+        random_matrices(sizes, 7),
+        random_matrices(sizes, 7),
+        random_matrices(sizes, 8),
+    )
     for name, values in first.items():
         assert values.shape == column_shape(name, sizes)
         np.testing.assert_array_equal(values, again[name])
@@ -87,8 +97,10 @@ def test_inputs_transpose_in_row_layout_and_parameters_do_not():
     sizes = Sizes(d_q=2, d_k=3, d_v=1, n=4, m=5, h=2)
     assert labels("Q", sizes, "column") == (["1", "2"], ["q1", "q2", "q3", "q4"])
     assert labels("Q", sizes, "row") == (["q1", "q2", "q3", "q4"], ["1", "2"])
-    assert labels("mask", sizes, "row") == (["q1", "q2", "q3", "q4"],
-                                            ["k1", "k2", "k3", "k4", "k5"])
+    assert labels("mask", sizes, "row") == (
+        ["q1", "q2", "q3", "q4"],
+        ["k1", "k2", "k3", "k4", "k5"],
+    )
     for name in ALL_PARAMETERS:
         assert labels(name, sizes, "row") == labels(name, sizes, "column")
     assert labels("Wa_concat", sizes, "row")[1] == ["q:1", "q:2", "k:1", "k:2", "k:3"]
@@ -103,8 +115,10 @@ def test_default_parameters_make_general_equal_dot():
     sizes = Sizes(d_q=2, d_k=2, d_v=1, n=2, m=3)
     m = PRESETS["first"].column_matrices()
     W = default_parameters(sizes)["W"]
-    np.testing.assert_array_equal(attention(m["Q"], m["K"], m["V"], "general", W=W).weights,
-                                  attention(m["Q"], m["K"], m["V"], "dot").weights)
+    np.testing.assert_array_equal(
+        attention(m["Q"], m["K"], m["V"], "general", W=W).weights,
+        attention(m["Q"], m["K"], m["V"], "dot").weights,
+    )
 
 
 def test_comparison_reuses_the_chosen_result_and_names_the_defaults():
@@ -112,14 +126,24 @@ def test_comparison_reuses_the_chosen_result_and_names_the_defaults():
     m = preset.column_matrices()
     chosen = attention(m["Q"], m["K"], m["V"], "general", W=m["W"])
     learner = {"W": m["W"], "Wa_concat": None, "va": None, "Wa_location": None}
-    comparisons = compare_scores(m["Q"], m["K"], m["V"], preset.sizes, learner, temperature=1.0,
-                                 mask=None, layout="column", chosen=chosen)
+    comparisons = compare_scores(
+        m["Q"],
+        m["K"],
+        m["V"],
+        preset.sizes,
+        learner,
+        temperature=1.0,
+        mask=None,
+        layout="column",
+        chosen=chosen,
+    )
     assert [c.score for c in comparisons] == list(SCORES)
     by_score = {c.score: c for c in comparisons}
     assert by_score["general"].result is chosen and by_score["general"].defaults == ()
     assert by_score["concat"].defaults == ("Wa_concat", "va")
-    np.testing.assert_array_equal(by_score["dot"].result.weights,
-                                  attention(m["Q"], m["K"], m["V"]).weights)
+    np.testing.assert_array_equal(
+        by_score["dot"].result.weights, attention(m["Q"], m["K"], m["V"]).weights
+    )
     table = winner_table(comparisons, chosen, {s: s for s in SCORES})
     assert table.loc["q1", "general"].startswith("k2") and "◆" not in table.loc["q1", "general"]
     assert table.loc["q1", "dot"].startswith("k1") and table.loc["q1", "dot"].endswith("◆")

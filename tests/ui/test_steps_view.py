@@ -34,8 +34,9 @@ def test_every_step_has_one_label_per_row_and_column(score, layout):
         assert (len(axes.y_labels), len(axes.x_labels)) == step.value.shape, step.key
     weights = step_axes(result.step("weights_softmax"), layout, TITLES)
     queries, keys = ["q1", "q2"], ["k1", "k2", "k3"]
-    assert (weights.x_labels, weights.y_labels) == ((queries, keys) if layout == "column"
-                                                    else (keys, queries))
+    assert (weights.x_labels, weights.y_labels) == (
+        (queries, keys) if layout == "column" else (keys, queries)
+    )
 
 
 def test_scaled_scores_hover_shows_the_products_then_the_division():
@@ -48,8 +49,7 @@ def test_weight_hover_gives_exp_over_sum_and_says_masked():
     result = attention(np.eye(2), np.eye(2), np.eye(2), mask=mask)
     hover = weight_hover(result)
     assert hover[1][0] == "a₂₁ = exp(−∞) / Σ = 0 / 1 = 0 (masked: weight 0)"
-    assert hover[0][1] == ("a₁₂ = exp(s − max) / Σ exp = exp(−1) / 1.368 = 0.3679 / 1.368 = "
-                           "0.2689")
+    assert hover[0][1] == ("a₁₂ = exp(s − max) / Σ exp = exp(−1) / 1.368 = 0.3679 / 1.368 = 0.2689")
 
 
 def test_step_figure_keeps_weights_on_a_fixed_zero_to_one_scale():
@@ -70,8 +70,12 @@ def test_a_traced_entry_adds_up_to_the_engines_score_weight_and_output(score, la
         assert trace.vectors[-1][1].sum() == pytest.approx(trace.raw_score, rel=1e-12)
         assert trace.weight == weights[key, query]
         np.testing.assert_allclose(trace.output, output[:, query])
-        contributions = [trace_entry(result, Q, V, i, query, va=params.get("va"),
-                                     Wa=params.get("Wa")).contribution for i in range(3)]
+        contributions = [
+            trace_entry(
+                result, Q, V, i, query, va=params.get("va"), Wa=params.get("Wa")
+            ).contribution
+            for i in range(3)
+        ]
         np.testing.assert_allclose(np.sum(contributions, axis=0), trace.output, rtol=1e-12)
         assert [step.key for step, _ in trace.chain][-1] == "weights_softmax"
     assert trace.weight_name == ("a₃₂" if layout == "column" else "a₂₃")
