@@ -19,6 +19,10 @@ from .i18n import t
 from .page_state import keep_widgets, restore_widgets
 from .predict import NO_WINNER, Verdict, grade
 
+# Marks drawn with Streamlit's Material icons (emoji fonts are missing on some screens).
+RIGHT, WRONG = ":green[:material/check_circle:]", ":red[:material/cancel:]"
+NO_GUESS = ":gray[:material/remove_circle_outline:]"
+
 
 def predict_switch(page: str) -> bool:
     """The 'Predict, then reveal' switch (kept while the learner visits other pages)."""
@@ -91,7 +95,7 @@ def puzzle(
         t("predict.score", right=right, total=len(verdicts)), icon=":material/school:"
     )
     for verdict, weights in zip(verdicts, per_query, strict=True):
-        mark = "✅" if verdict.right else ("➖" if verdict.guess is None else "❌")
+        mark = RIGHT if verdict.right else (NO_GUESS if verdict.guess is None else WRONG)
         st.markdown(f"{mark} {describe(verdict, weights)}")
     st.button(
         t("predict.again"),

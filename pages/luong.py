@@ -57,6 +57,7 @@ if error is not None:
 if result is not None and teaching.reveal(result):  # predict-then-reveal hides what follows
     titles = view.axis_titles()
     figures = view.results(result, titles, cache)
+    teaching.export(result, values, sizes, mask, titles)
     tabs = view.tabs()
     if tabs["steps"].open:
         with tabs["steps"]:
@@ -67,6 +68,5 @@ if result is not None and teaching.reveal(result):  # predict-then-reveal hides 
     if tabs["compare"].open:
         with tabs["compare"]:
             view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
-    teaching.export(result, values, sizes, mask, titles)
 
 state.remember()

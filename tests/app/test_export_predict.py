@@ -12,6 +12,7 @@ from attention_ui.export import result_script, table_script
 from attention_ui.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from attention_ui.predict import typo_queries
+from attention_ui.predict_view import RIGHT, WRONG
 from attention_ui.records_editor import D2L_RECORDS
 from tests.conftest import APP
 
@@ -170,7 +171,7 @@ def test_luong_hides_every_answer_then_grades_each_query(lang):
     chosen_weight = words["predict.chosen_weight"].format(weight=fmt(weights[0, 1]))
     wrong = dict(question="q2", chosen="k1", chosen_weight=chosen_weight, best=best[1])
     assert words["predict.wrong"].format(**wrong) in feedback
-    assert "❌" in feedback and feedback.count("✅") == 1
+    assert WRONG in feedback and feedback.count(RIGHT) == 1
     assert len(at.get("plotly_chart")) >= 3  # revealed: the charts are back
     at.button(key="luong.predict.again").click().run()
     assert not at.get("plotly_chart")
@@ -227,7 +228,7 @@ def test_database_no_record_is_the_right_guess_when_no_key_matches():
     switch_on(at, "database")
     guess(at, "database", 0, -1)
     reveal(at, "database")
-    assert "✅" in texts(at.markdown)
+    assert RIGHT in texts(at.markdown)
 
 
 def test_database_a_seed_makes_the_same_misspelt_queries_on_every_screen():
