@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test, on a fresh machine: installs the Python test requirements into the active Python,
-# Debian's Chromium and a CJK font for the browser tests (where missing), then runs ruff and
-# pytest. Extra arguments go to pytest, e.g. `bash tools/test-all.sh tests/core`.
+# Debian's Chromium and a CJK font for the browser tests and nginx for the proxy test (where
+# missing), then runs ruff and pytest. Extra arguments go to pytest, e.g.
+# `bash tools/test-all.sh tests/core`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,7 @@ python -m pip install --quiet --disable-pip-version-check -r requirements-dev.tx
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
