@@ -75,6 +75,8 @@ def puzzle(
                 **extra,
             )
         )
+    # Whatever arrives as widget state is input: a guess that is not an option is no guess.
+    guesses = [guess if guess in options else None for guess in guesses]
     if not revealed:
         missing = sum(guess is None for guess in guesses)
         st.button(

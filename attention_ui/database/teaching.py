@@ -12,6 +12,7 @@ from attention_core import AttentionInputError, LookupTable, lookup_many
 from attention_ui.export import table_script
 from attention_ui.export_view import Export, Table, export_panel
 from attention_ui.i18n import t
+from attention_ui.page_state import keep_widgets, restore_widgets
 from attention_ui.predict import NO_WINNER, puzzle_id, typo_queries
 from attention_ui.predict_view import predict_switch, puzzle, verdict_text
 from attention_ui.records_editor import D2L_RECORDS, RecordsInput, current_records
@@ -23,6 +24,8 @@ from .view import Query
 PAGE = "database"
 SEED = "database.predict.seed"
 PUZZLE_QUERIES = 3
+# This module's widgets and their first values (for the shareable address, like state.DEFAULTS).
+DEFAULTS = {f"{PAGE}.predict": False, SEED: 0}
 
 
 def table_of(records_in: RecordsInput, query: Query) -> LookupTable | None:
@@ -41,12 +44,19 @@ def table_of(records_in: RecordsInput, query: Query) -> LookupTable | None:
         return None
 
 
+def puzzle_seed(value: object) -> int:
+    """The seed as the number input holds it; anything else (crafted state) counts as 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 2**31:
+        return 0
+    return int(value)
+
+
 def make_puzzle() -> None:
     """Button callback: misspelt keys of the current table as the queries (drawn with the
     seed), matched approximately so that a record can win."""
     rows = current_records(state.RECORDS) or D2L_RECORDS
     keys = [row[0] for row in rows if isinstance(row[0], str)]
-    queries = typo_queries(keys, int(st.session_state.get(SEED, 0)), PUZZLE_QUERIES)
+    queries = typo_queries(keys, puzzle_seed(st.session_state.get(SEED)), PUZZLE_QUERIES)
     if queries:
         st.session_state[state.QUERY] = ", ".join(queries)
     if st.session_state.get(state.SIMILARITY) == "exact":
@@ -62,15 +72,16 @@ def reveal(records_in: RecordsInput, query: Query) -> bool:
     st.subheader(t("predict.database.title"))
     st.caption(t("predict.database.ask"))
     seed_col, button_col = st.columns([1, 2], vertical_alignment="bottom")
+    restore_widgets({SEED: DEFAULTS[SEED]})
     seed_col.number_input(
         t("predict.database.seed"),
         min_value=0,
         max_value=2**31 - 1,
         step=1,
-        value=0,
         key=SEED,
         help=t("predict.database.seed_help"),
     )
+    keep_widgets({SEED: DEFAULTS[SEED]})
     button_col.button(
         t("predict.database.make"),
         key="database.predict.make",

@@ -24,6 +24,8 @@ from .model import PARAMETERS, Sizes, engine_parameters, keys, labels, queries
 from .presets import RANDOM
 
 PAGE = "luong"
+# This module's widgets and their first values (for the shareable address, like state.DEFAULTS).
+DEFAULTS = {f"{PAGE}.predict": False}
 TABLE_NAMES = {
     "Q": "Q",
     "K": "K",

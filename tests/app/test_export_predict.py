@@ -241,3 +241,12 @@ def test_database_a_seed_makes_the_same_misspelt_queries_on_every_screen():
     keys = [row[0] for row in D2L_RECORDS]
     assert screens == [", ".join(typo_queries(keys, 11, 3))] * 2
     assert at.session_state["database.similarity"] == "ngram"
+
+
+def test_crafted_puzzle_state_is_no_guess_and_seed_zero_never_a_traceback():
+    at = switch_on(open_page("database"), "database")
+    at.session_state["database.predict.seed"] = -5
+    at.button(key="database.predict.make").click().run()
+    assert not at.exception
+    keys = [row[0] for row in D2L_RECORDS]
+    assert at.session_state["database.query"] == ", ".join(typo_queries(keys, 0, 3))
