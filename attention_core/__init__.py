@@ -9,8 +9,8 @@
 No Streamlit and no Plotly in here: the app draws what this package computes.
 """
 
-from .attention import LAYOUTS, NORMALIZATIONS, SCORES, STEP_TEXT, AttentionResult, Step, attention
-from .errors import MESSAGES, AttentionInputError
+from .attention import LAYOUTS, NORMALIZATIONS, SCORES, STEP_KEYS, AttentionResult, Step, attention
+from .errors import ERROR_CODES, AttentionInputError
 from .formatting import fmt
 from .geometry import (
     Cone,
@@ -41,7 +41,7 @@ from .normalize import normalize_by_sum, softmax
 from .regression import (
     KERNEL_LATEX,
     KERNELS,
-    NW_STEP_TEXT,
+    NW_STEP_KEYS,
     LeaveOneOut,
     NadarayaWatsonResult,
     RegressionStep,
@@ -64,6 +64,7 @@ from .squeeze_excitation import GATES, SqueezeExcitation, squeeze_excitation
 
 __all__ = [
     "DEFAULT_SIMILARITY",
+    "ERROR_CODES",
     "GATES",
     "GRADIENT_SCORES",
     "KERNELS",
@@ -71,13 +72,12 @@ __all__ = [
     "LAYOUTS",
     "MAX_LEARNING_RATE",
     "MAX_SEARCH_STEPS",
-    "MESSAGES",
     "NORMALIZATIONS",
-    "NW_STEP_TEXT",
+    "NW_STEP_KEYS",
     "SCORES",
     "SIMILARITIES",
     "SIMILARITY_LATEX",
-    "STEP_TEXT",
+    "STEP_KEYS",
     "AttentionInputError",
     "AttentionResult",
     "Cone",

@@ -47,98 +47,37 @@ _W_Q = r"\mathbf{W}_q"
 _W_Q_T = r"\mathbf{W}_q^{\mathsf{T}}"
 _W_T = r"\mathbf{W}^{\mathsf{T}}"
 
-# English title and one plain sentence per step, keyed by `Step.key`; the UI translates by key.
-STEP_TEXT: dict[str, tuple[str, str]] = {
-    "keys_transposed": (
-        "Transpose the keys",
-        "Kᵀ holds the same numbers as K with rows and columns swapped, so each "
-        "key can be multiplied with every query.",
-    ),
-    "queries_transformed": (
-        "Transform the queries with W",
-        "W maps each query (size d_q = {d_q}) into the key space "
-        "(size d_k = {d_k}) before it meets the keys.",
-    ),
-    "queries_projected": (
-        "Project the queries",
-        "W_q, the first d_q = {d_q} columns of W_a, maps each query to the hidden size h = {h}.",
-    ),
-    "keys_projected": (
-        "Project the keys",
-        "W_k, the last d_k = {d_k} columns of W_a, maps each key to the hidden size h = {h}.",
-    ),
-    "scores_dot": (
-        "Scores: every key against every query",
-        "Each score is a dot product k·q: large when the key points the same way as the query.",
-    ),
-    "scores_general": (
-        "Scores: keys against transformed queries",
-        "Each score is kᵀ W q, a dot product after W has moved the query.",
-    ),
-    "scores_concat": (
-        "Scores: a small network per pair",
-        "Each score adds the projected query and key, squashes them with tanh and "
-        "weighs the result with v_a.",
-    ),
-    "scores_location": (
-        "Scores from the query alone",
-        "Location attention ignores the keys: W_a turns each query directly "
-        "into one score per key position.",
-    ),
-    "scaled": (
-        "Scale by √d_k",
-        "Dividing by √d_k = √{d_k} ≈ {sqrt_d_k} keeps scores from growing with the "
-        "vector size, so the softmax does not saturate.",
-    ),
-    "temperature_softmax": (
-        "Divide by the temperature τ",
-        "τ = {tau}: below 1 sharpens the weights towards the best key, "
-        "above 1 flattens them towards the average.",
-    ),
-    "temperature_sum": (
-        "Raise to the power 1/τ",
-        "τ = {tau}: each score is divided by its query's largest score (this "
-        "cancels later) and raised to 1/τ, which sharpens (τ < 1) or flattens "
-        "(τ > 1) the weights.",
-    ),
-    "masked": (
-        "Apply the mask",
-        "Masked pairs get −∞ (0 for divide-by-sum), so their weight will be exactly 0.",
-    ),
-    "shifted": (
-        "Subtract each query's largest score",
-        "This changes no weight (the factor cancels) but keeps exp() from overflowing: "
-        "the largest entry becomes 0.",
-    ),
-    "exponentials": (
-        "Exponentiate",
-        "exp() makes every entry positive; larger scores grow much larger.",
-    ),
-    "sums": (
-        "Sum over the keys",
-        "One total per query: the denominator that makes its weights sum to 1.",
-    ),
-    "weights_softmax": (
-        "Weights: divide by the sum",
-        "Softmax weights: each query's weights are positive and sum to 1.",
-    ),
-    "weights_sum": (
-        "Weights: divide by the sum",
-        "Divide-by-sum weights: non-negative, and each query's weights sum to 1.",
-    ),
-    "output": (
-        "Output: weighted sum of the values",
-        "Each query's output is a mix of the value vectors, weighted by its attention weights.",
-    ),
-}
+# The steps `attention` records, in the order they can occur; the interface words each by
+# its key (attention_ui/locales/<lang>/engine.toml, `step.<key>.title` and `.sentence`).
+STEP_KEYS: tuple[str, ...] = (
+    "keys_transposed",
+    "queries_transformed",
+    "queries_projected",
+    "keys_projected",
+    "scores_dot",
+    "scores_general",
+    "scores_concat",
+    "scores_location",
+    "scaled",
+    "temperature_softmax",
+    "temperature_sum",
+    "masked",
+    "shifted",
+    "exponentials",
+    "sums",
+    "weights_softmax",
+    "weights_sum",
+    "output",
+)
 
 
 @dataclass(frozen=True)
 class Step:
     """One intermediate matrix of the computation, as a teacher would write it on the board.
 
-    `value` is in the caller's layout. `entry(r, c)` spells out the arithmetic of one entry,
-    e.g. 's₂₁ = k₂·q₁ = 0.5×1 + (−1)×2 = −1.5'.
+    `key` names the step (one of STEP_KEYS); `params` are the numbers its explanation quotes
+    (the interface words it). `value` is in the caller's layout. `entry(r, c)` spells out the
+    arithmetic of one entry in symbols and numbers, e.g. 's₂₁ = k₂·q₁ = 0.5×1 + (−1)×2 = −1.5'.
     """
 
     key: str
@@ -146,14 +85,6 @@ class Step:
     value: np.ndarray
     params: Mapping[str, Any] = field(default_factory=dict)
     explain: Callable[[int, int], str] | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def title(self) -> str:
-        return STEP_TEXT[self.key][0]
-
-    @property
-    def sentence(self) -> str:
-        return STEP_TEXT[self.key][1].format(**self.params)
 
     def entry(self, row: int, col: int) -> str:
         """The arithmetic behind `value[row, col]` (0-based) as plain text."""
@@ -276,7 +207,6 @@ def attention(
 def _check_sizes(
     score: str, q: np.ndarray, k: np.ndarray, v: np.ndarray, layout: str
 ) -> dict[str, int]:
-    dim_word, count_word = ("rows", "columns") if layout == "column" else ("columns", "rows")
     (d_q, n), (d_k, m), (d_v, m_v) = q.shape, k.shape, v.shape
     if m != m_v:
         raise AttentionInputError(
@@ -285,24 +215,18 @@ def _check_sizes(
             m_values=m_v,
             K_shape=shape_text(_user_shape(k, layout)),
             V_shape=shape_text(_user_shape(v, layout)),
-            count_word=count_word,
         )
     if score in ("dot", "scaled_dot") and d_q != d_k:
         raise AttentionInputError(
             "query_key_size",
-            score=score.replace("_", " "),
-            q_size_words=f"Q has {_count(d_q, dim_word)} (d_q = {d_q})",
-            k_size_words=f"K has {_count(d_k, dim_word)} (d_k = {d_k})",
+            score=score,
+            axis="rows" if layout == "column" else "columns",  # where d_q and d_k are counted
+            Q_shape=shape_text(_user_shape(q, layout)),
+            K_shape=shape_text(_user_shape(k, layout)),
             d_q=d_q,
             d_k=d_k,
-            dim_word=dim_word,
         )
     return {"d_q": d_q, "d_k": d_k, "d_v": d_v, "n": n, "m": m}
-
-
-def _count(number: int, plural: str) -> str:
-    """'1 row', '3 rows'."""
-    return f"{number} {plural[:-1] if number == 1 else plural}"
 
 
 def _user_shape(a: np.ndarray, layout: str) -> tuple[int, int]:
@@ -320,7 +244,9 @@ def _check_parameters(
             "W",
             w,
             (d_k, d_q),
-            f"W maps a query of size d_q = {d_q} to the key size d_k = {d_k}",
+            reason="W_general",
+            d_q=d_q,
+            d_k=d_k,
         )
         return {"W": w}
     if score == "concat":
@@ -331,7 +257,8 @@ def _check_parameters(
             "W_a",
             wa,
             (h, d_q + d_k),
-            f"W_a multiplies [q; k], which has d_q + d_k = {d_q + d_k} entries",
+            reason="Wa_concat",
+            d_q_plus_d_k=d_q + d_k,
         )
         if va is None:
             raise AttentionInputError("missing_parameter", score=score, parameter="v_a")
@@ -342,8 +269,9 @@ def _check_parameters(
                 score=score,
                 parameter="v_a",
                 shape=shape_text(va_vec.shape),
-                expected=f"{h}",
-                why=f"v_a weighs the h = {h} rows of W_a",
+                expected=shape_text((h,)),
+                reason="va_concat",
+                h=h,
             )
         return {"Wa": wa, "va": va_vec}
     if score == "location":
@@ -353,7 +281,9 @@ def _check_parameters(
             "W_a",
             wa,
             (m, d_q),
-            f"W_a turns a query of size d_q = {d_q} into m = {m} scores, one per key",
+            reason="Wa_location",
+            d_q=d_q,
+            m=m,
         )
         return {"Wa": wa}
     return {}
@@ -366,8 +296,9 @@ def _required(score: str, name: str, data: Any) -> np.ndarray:
 
 
 def _expect_shape(
-    score: str, name: str, a: np.ndarray, expected: tuple[int, int], why: str
+    score: str, name: str, a: np.ndarray, expected: tuple[int, int], **reason: Any
 ) -> None:
+    """`reason` is the code of why the shape is needed (the UI words it) and its numbers."""
     if a.shape != expected:
         raise AttentionInputError(
             "parameter_shape",
@@ -376,7 +307,7 @@ def _expect_shape(
             parameter=name,
             shape=shape_text(a.shape),
             expected=shape_text(expected),
-            why=why,
+            **reason,
         )
 
 
@@ -387,7 +318,7 @@ def _check_finite(a: np.ndarray, name: str, layout: str) -> None:
     if bad.size:
         i, j = (int(x) for x in bad[0])
         cell = (i, j) if layout == "column" else (j, i)
-        raise AttentionInputError("overflow", matrix=name, cell=cell, value=fmt(a[i, j]))
+        raise AttentionInputError("overflow", matrix=name, cell=cell, value=float(a[i, j]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -420,6 +351,11 @@ class _StepBuilder:
         """'s₂₁' for key 2, query 1: indices in the order of the caller's matrix."""
         first, second = (i, j) if self.layout == "column" else (j, i)
         return f"{name}{subscript(first + 1)}{subscript(second + 1)}"
+
+    def column_sum(self, name: str, j: int) -> str:
+        """'Σᵢ eᵢ₁' (column layout) or 'Σᵢ e₁ᵢ' (row layout): query j's sum over the keys."""
+        q = subscript(j + 1)
+        return f"Σᵢ {name}ᵢ{q}" if self.layout == "column" else f"Σᵢ {name}{q}ᵢ"
 
     def sized(self, symbol: str, rows: int, cols: int) -> str:
         """\\underbrace{symbol}_{rows × cols}, with the sizes swapped in row layout."""
@@ -479,7 +415,7 @@ def _score_steps(
                     f"{fmt(root)} = {fmt(scaled[i, j])}"
                 ),
                 d_k=d_k,
-                sqrt_d_k=fmt(root),
+                sqrt_d_k=root,
             )
             return scaled
         return dots
@@ -633,7 +569,7 @@ def _divide_by_temperature(b: _StepBuilder, scores: np.ndarray, tau: float) -> n
         lambda i, j: (
             f"{b.s(i, j)}/τ = {operand(scores[i, j])} / {fmt(tau)} = {fmt(tempered[i, j])}"
         ),
-        tau=fmt(tau),
+        tau=tau,
     )
     return tempered
 
@@ -645,8 +581,8 @@ def _apply_mask(
 
     def explain(i: int, j: int) -> str:
         if mask[i, j]:
-            return f"{b.s(i, j)} = {fmt(masked[i, j])} (kept)"
-        return f"{b.s(i, j)} → {fmt(masked[i, j])} (masked: weight 0)"
+            return f"{b.s(i, j)} = {fmt(masked[i, j])}"
+        return f"{b.s(i, j)} → {fmt(masked[i, j])}  ⇒  {b.s(i, j, 'a')} = 0"
 
     b.add(
         "masked",
@@ -698,7 +634,7 @@ def _power_of_temperature(b: _StepBuilder, scores: np.ndarray, tau: float) -> np
         lambda i, j: (
             f"({fmt(scores[i, j])} / {fmt(peak[j])})^(1/{fmt(tau)}) = {fmt(powered[i, j])}"
         ),
-        tau=fmt(tau),
+        tau=tau,
     )
     return powered
 
@@ -713,7 +649,7 @@ def _sum_over_keys(b: _StepBuilder, numerators: np.ndarray, name: str) -> np.nda
         rf"\left[{total} {name}_{{ji}}\right]_{{j=1..{n}}}",
         sums,
         lambda _, j: (
-            f"Σ{name} for {_vec('q', j)} = "
+            f"{b.column_sum(name, j)} = "
             f"{' + '.join(fmt(x) for x in numerators[:, j])} = {fmt(sums[0, j])}"
         ),
     )

@@ -169,18 +169,20 @@ def score_jacobian(query: np.ndarray, keys: np.ndarray, score: str, W: Any = Non
                 parameter="W",
                 shape=shape_text(w.shape),
                 expected=shape_text((d_k, d_q)),
-                why=f"W maps a query of size d_q = {d_q} to the key size d_k = {d_k}",
+                reason="W_general",
+                d_q=d_q,
+                d_k=d_k,
             )
         return keys.T @ w  # m × d_q
     if d_q != d_k:
         raise AttentionInputError(
             "query_key_size",
-            score=score.replace("_", " "),
-            q_size_words=f"q has {d_q} entries (d_q = {d_q})",
-            k_size_words=f"K has {d_k} rows (d_k = {d_k})",
+            score=score,
+            axis="rows",
+            Q_shape=shape_text(query.shape),
+            K_shape=shape_text(keys.shape),
             d_q=d_q,
             d_k=d_k,
-            dim_word="rows",
         )
     return keys.T / math.sqrt(d_k) if score == "scaled_dot" else keys.T.copy()
 
@@ -194,7 +196,6 @@ def _check_key_values(keys: np.ndarray, values: np.ndarray) -> None:
             m_values=m_v,
             K_shape=shape_text(keys.shape),
             V_shape=shape_text(values.shape),
-            count_word="columns",
         )
 
 
@@ -213,7 +214,6 @@ def weighted_covariance(points: Any, weights: Any) -> np.ndarray:
             m_values=p.size,
             K_shape=shape_text(x.shape),
             V_shape=shape_text(p.shape),
-            count_word="columns",
         )
     mean = x @ p
     centred = x - mean[:, None]

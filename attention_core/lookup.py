@@ -166,7 +166,7 @@ def similarity_score(query: str, key: str, similarity: str = DEFAULT_SIMILARITY)
 
 
 def explain_similarity(query: str, key: str, similarity: str = DEFAULT_SIMILARITY) -> str:
-    """The arithmetic of a(q, k) as text, e.g. "shared pairs {⟨l, li} : 2 of 8 = 0.25"."""
+    """The arithmetic of a(q, k) in symbols, e.g. "|{⟨l, li}| / |P(q) ∪ P(k)| = 2 / 8 = 0.25"."""
     score = similarity_score(query, key, similarity)
     if similarity == "exact":
         relation = "=" if score else "≠"
@@ -175,8 +175,9 @@ def explain_similarity(query: str, key: str, similarity: str = DEFAULT_SIMILARIT
         grams_q, grams_k = _bigrams(query), _bigrams(key)
         reading_order = _START + _fuzzy_form(query) + _END  # list pairs as the query spells them
         shared = sorted(grams_q & grams_k, key=reading_order.find)
+        # |P(q) ∩ P(k)| / |P(q) ∪ P(k)| over the letter pairs P, the shared ones listed
         return (
-            f"shared pairs {{{', '.join(shared)}}}: {len(shared)} of "
+            f"|{{{', '.join(shared)}}}| / |P(q) ∪ P(k)| = {len(shared)} / "
             f"{len(grams_q | grams_k)} = {fmt(score)}"
         )
     q, k = _fuzzy_form(query), _fuzzy_form(key)

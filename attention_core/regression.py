@@ -40,65 +40,23 @@ KERNEL_LATEX: dict[str, str] = {
     "epanechnikov": r"\kappa(u) = \max(0,\ 1 - |u|)",
 }
 
-# English title and one plain sentence per step, keyed by `Step.key`; the UI translates by key.
-NW_STEP_TEXT: dict[str, tuple[str, str]] = {
-    "nw_differences": (
-        "Differences: every query against every training point",
-        "d = x* − xᵢ: how far query x* lies from training point xᵢ "
-        "({n} queries × {m} training points).",
-    ),
-    "nw_scaled": (
-        "Divide by the bandwidth σ",
-        "u = d / σ with σ = {sigma}: distances measured in bandwidths, so σ decides "
-        "what counts as near.",
-    ),
-    "nw_scores": (
-        "Gaussian scores −u²/2",
-        "The Gaussian kernel is exp(−u²/2), so its weights are the softmax of the "
-        "scores −u²/2 = −d²/(2σ²): σ² plays the role of the temperature.",
-    ),
-    "nw_shifted": (
-        "Subtract each query's largest score",
-        "This changes no weight (the factor cancels) but keeps exp() from "
-        "underflowing: the nearest training point gets 0.",
-    ),
-    "nw_exponentials": (
-        "Exponentiate",
-        "exp() gives each training point a positive kernel value; the nearest gets 1.",
-    ),
-    "nw_kernel": (
-        "Apply the kernel κ(u)",
-        "Each training point gets the kernel value κ(u) of its scaled distance: near points "
-        "count, far points count less or not at all.",
-    ),
-    "nw_sums": (
-        "Sum over the training points",
-        "One total per query: the denominator that makes its weights sum to 1. A total "
-        "of 0 means no training point reaches that query.",
-    ),
-    "nw_weights": (
-        "Weights: divide by the sum",
-        "Each query's weights are non-negative and sum to 1; a query that no "
-        "training point reaches keeps weights 0.",
-    ),
-    "nw_prediction": (
-        "Prediction: weighted mean of the y values",
-        "ŷ(x*) = Σᵢ αᵢ yᵢ, a mix of the observed yᵢ; a query with no weights has no prediction.",
-    ),
-}
+# The steps `nadaraya_watson` records, in order; the interface words each by its key.
+NW_STEP_KEYS: tuple[str, ...] = (
+    "nw_differences",
+    "nw_scaled",
+    "nw_scores",
+    "nw_shifted",
+    "nw_exponentials",
+    "nw_kernel",
+    "nw_sums",
+    "nw_weights",
+    "nw_prediction",
+)
 
 
 @dataclass(frozen=True)
 class RegressionStep(Step):
-    """A step of `nadaraya_watson`; its English text comes from NW_STEP_TEXT."""
-
-    @property
-    def title(self) -> str:
-        return NW_STEP_TEXT[self.key][0]
-
-    @property
-    def sentence(self) -> str:
-        return NW_STEP_TEXT[self.key][1].format(**self.params)
+    """A step of `nadaraya_watson` (its key is one of NW_STEP_KEYS)."""
 
 
 @dataclass(frozen=True)
@@ -207,7 +165,7 @@ def nadaraya_watson(
         squares = scaled**2
     if not np.isfinite(squares).all():
         j, i = (int(v) for v in np.argwhere(~np.isfinite(squares))[0])
-        raise AttentionInputError("overflow", matrix="u²", cell=(j, i), value=fmt(squares[j, i]))
+        raise AttentionInputError("overflow", matrix="u²", cell=(j, i), value=float(squares[j, i]))
     add(
         "nw_scaled",
         rf"U = D / \sigma = D / {fmt(sigma)}",
@@ -216,7 +174,7 @@ def nadaraya_watson(
             f"{d(j, i, 'u')} = {d(j, i, 'd')} / σ = {fmt(differences[j, i])} / "
             f"{fmt(sigma)} = {fmt(scaled[j, i])}"
         ),
-        sigma=fmt(sigma),
+        sigma=sigma,
     )
 
     if kernel == "gaussian":
@@ -240,7 +198,7 @@ def nadaraya_watson(
         rf"\left[\textstyle\sum_{{i=1}}^{{{m}}} {_tex(name)}_{{ji}}\right]_{{j=1..{n}}}",
         sums[:, None],
         lambda j, _: (
-            f"Σ{name} for x*{subscript(j + 1)} = "
+            f"Σᵢ {name}{subscript(j + 1)}ᵢ = "
             f"{' + '.join(fmt(v) for v in numerators[j])} = "
             f"{fmt(sums[j])}"
         ),
@@ -252,7 +210,7 @@ def nadaraya_watson(
 
     def explain_weight(j: int, i: int) -> str:
         if not reached[j]:
-            return f"{d(j, i, 'α')} = 0 (no training point reaches x*{subscript(j + 1)})"
+            return f"{d(j, i, 'α')} = 0  (Σᵢ {name}{subscript(j + 1)}ᵢ = 0)"
         return (
             f"{d(j, i, 'α')} = {d(j, i, name)} / Σ = {fmt(numerators[j, i])} / "
             f"{fmt(sums[j])} = {fmt(weights[j, i])}"
@@ -271,7 +229,7 @@ def nadaraya_watson(
     def explain_prediction(j: int, _: int) -> str:
         label = f"ŷ{subscript(j + 1)}"
         if not reached[j]:
-            return f"{label}: no prediction (no training point reaches x*{subscript(j + 1)})"
+            return f"{label} = —  (Σᵢ {name}{subscript(j + 1)}ᵢ = 0)"
         return f"{label} = Σᵢ αᵢ·yᵢ = {product_sum(weights[j], y)} = {fmt(prediction[j])}"
 
     add(
@@ -470,7 +428,7 @@ def _as_data(name: str, data: Any) -> np.ndarray:
         if entry is None or isinstance(entry, str):
             raise AttentionInputError("data_not_numeric", vector=name, index=index + 1, value=entry)
         raise AttentionInputError(
-            "data_not_finite", vector=name, index=index + 1, value=fmt(array[index])
+            "data_not_finite", vector=name, index=index + 1, value=float(array[index])
         )
     return array
 

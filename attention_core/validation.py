@@ -25,7 +25,7 @@ def as_matrix(name: str, data: Any) -> np.ndarray:
         raise AttentionInputError("empty", matrix=name, shape=_shape_text(array.shape))
     if array.ndim != 2:
         _as_nested_rows(name, data)  # raises the precise dimension or raggedness error
-        raise AttentionInputError("bad_ndim", matrix=name, ndim=array.ndim, expected="a 2-D matrix")
+        raise AttentionInputError("bad_ndim", matrix=name, ndim=array.ndim, expected="matrix")
     finite = np.isfinite(array)
     if not finite.all():
         if not (isinstance(data, np.ndarray) and data.dtype.kind in "fiub"):
@@ -52,9 +52,7 @@ def as_vector(name: str, data: Any) -> np.ndarray:
     else:
         matrix = as_matrix(name, data)
         if 1 not in matrix.shape:
-            raise AttentionInputError(
-                "bad_ndim", matrix=name, ndim=2, expected="a vector (one row or one column)"
-            )
+            raise AttentionInputError("bad_ndim", matrix=name, ndim=2, expected="vector")
     return matrix.reshape(-1)
 
 
@@ -103,23 +101,21 @@ def _as_nested_rows(name: str, data: Any) -> list[list[Any]]:
     """Split `data` into rows without converting entries, so a bad entry can be located."""
     if isinstance(data, np.ndarray):
         if data.ndim != 2:
-            raise AttentionInputError(
-                "bad_ndim", matrix=name, ndim=data.ndim, expected="a 2-D matrix"
-            )
+            raise AttentionInputError("bad_ndim", matrix=name, ndim=data.ndim, expected="matrix")
         if data.dtype.kind in "fiub":  # fast path: already numeric
             return data.astype(float, copy=False).tolist() if data.size else [[]] * data.shape[0]
         return data.tolist()
     if hasattr(data, "to_numpy"):  # a pandas DataFrame from an editor
         return _as_nested_rows(name, data.to_numpy())
     if not isinstance(data, (list, tuple)):
-        raise AttentionInputError("bad_ndim", matrix=name, ndim=0, expected="a 2-D matrix")
+        raise AttentionInputError("bad_ndim", matrix=name, ndim=0, expected="matrix")
     if not data:
         return []
     if not all(isinstance(row, (list, tuple, np.ndarray)) for row in data):
-        raise AttentionInputError("bad_ndim", matrix=name, ndim=1, expected="a 2-D matrix")
+        raise AttentionInputError("bad_ndim", matrix=name, ndim=1, expected="matrix")
     rows = [list(row) for row in data]
     if any(isinstance(x, (list, tuple, np.ndarray)) for row in rows for x in row):
-        raise AttentionInputError("bad_ndim", matrix=name, ndim=3, expected="a 2-D matrix")
+        raise AttentionInputError("bad_ndim", matrix=name, ndim=3, expected="matrix")
     if len({len(row) for row in rows}) > 1:
         raise AttentionInputError("ragged", matrix=name)
     return rows

@@ -16,8 +16,6 @@ import plotly.graph_objects as go
 
 from attention_core import Step, fmt
 
-from .i18n import current_language, localize_arithmetic
-
 SIGNED_SCALE = "RdBu_r"
 WEIGHT_SCALE = "Reds"
 VALUE_SCALE = "Cividis"
@@ -150,11 +148,8 @@ def step_heatmap(
 
 
 def hover_texts(shape: tuple[int, int], explain: Callable[[int, int], str]) -> list[list[str]]:
-    """One text per cell from an engine explainer, its few words in the learner's language."""
-    lang = current_language()  # once, not per cell: it reads the session state
-    return [
-        [localize_arithmetic(explain(i, j), lang) for j in range(shape[1])] for i in range(shape[0])
-    ]
+    """One text per cell from an engine explainer (symbols and numbers: no words to translate)."""
+    return [[explain(i, j) for j in range(shape[1])] for i in range(shape[0])]
 
 
 def _scale(name: str) -> list[list]:

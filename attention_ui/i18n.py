@@ -5,26 +5,26 @@ folder per language, one file per page or shared part. A key is the namespace pl
 path, e.g. `luong.sizes.n` for `[sizes] n = "…"` in `luong.toml`. Templates use `{name}`
 placeholders filled by `t(key, name=…)`.
 
-The English text of engine errors and steps lives in `attention_core` (MESSAGES, STEP_TEXT), so
-that the engine stays usable on its own; `locales/ja/engine.toml` translates them by code:
-`engine.error.<code>`, `engine.step.<key>.title` / `.sentence`, `engine.value.<param>.<value>`
-for the few parameters whose values are English words (e.g. `dim_word = "rows"`), and
-`engine.entry.*` for the few words inside the engine's arithmetic texts (hover texts).
+The engine speaks in codes and numbers; `locales/<lang>/engine.toml` words them in each
+language: `engine.error.<code>`, `engine.step.<key>.title` / `.sentence`,
+`engine.value.<param>.<value>` for parameters that are codes (e.g. `score = "scaled_dot"`) and
+`engine.reason.<code>` for why a parameter needs its shape. The engine's arithmetic texts
+(hover texts) are symbols and numbers only, the same in every language.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 import string
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
-from attention_core import MESSAGES, NW_STEP_TEXT, STEP_TEXT, AttentionInputError, Step
+from attention_core import ERROR_CODES, NW_STEP_KEYS, STEP_KEYS, AttentionInputError, Step, fmt
 
 from .text import escape_markdown
 
@@ -96,26 +96,34 @@ _SAFE = _MarkdownSafeFormatter()
 def error_text(error: AttentionInputError, lang: str | None = None) -> str:
     """An engine error in the current language, ready for Markdown (st.error, st.markdown).
 
-    English comes from the engine's MESSAGES, other languages from `engine.error.<code>`;
-    parameter values that are English words are translated by `engine.value.<param>.<value>`.
-    Every inserted value (the user's text included) is escaped.
+    The template is `engine.error.<code>`; parameters that are codes (a score name, what a
+    matrix must be) are worded by `engine.value.<param>.<value>`, numbers are written as the
+    rest of the app writes them (attention_core.fmt), and a `reason` code becomes `{why}`,
+    worded by `engine.reason.<reason>`. Every inserted value (the user's text included) is
+    escaped.
     """
     lang = lang or current_language()
     texts = catalog(lang)
-    template = texts.get(f"engine.error.{error.code}")
-    if lang == DEFAULT_LANGUAGE or template is None:
-        template = MESSAGES[error.code]
-        params: Mapping[str, Any] = error.params
-    else:
-        params = _translated_params(error.params, texts)
+    template = texts.get(f"engine.error.{error.code}") or catalog(DEFAULT_LANGUAGE).get(
+        f"engine.error.{error.code}", error.code
+    )
+    params = _worded_params(error.params, texts)
+    reason = error.params.get("reason")
+    if reason is not None:
+        params["why"] = texts.get(f"engine.reason.{reason}", str(reason)).format(**params)
     return _SAFE.format(template, **params)
 
 
-def _translated_params(params: Mapping[str, Any], texts: Mapping[str, str]) -> dict[str, Any]:
-    return {
-        name: texts.get(f"engine.value.{name}.{value}", value) if isinstance(value, str) else value
-        for name, value in params.items()
-    }
+def _worded_params(params: Mapping[str, Any], texts: Mapping[str, str]) -> dict[str, Any]:
+    return {name: _worded(name, value, texts) for name, value in params.items()}
+
+
+def _worded(name: str, value: Any, texts: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        return texts.get(f"engine.value.{name}.{value}", value)
+    if isinstance(value, float | np.floating):
+        return fmt(value)
+    return value
 
 
 def step_title(step: Step, lang: str | None = None) -> str:
@@ -124,51 +132,21 @@ def step_title(step: Step, lang: str | None = None) -> str:
 
 
 def step_sentence(step: Step, lang: str | None = None) -> str:
-    """The step's one-sentence explanation, with its sizes filled in, in the current language."""
+    """The step's one-sentence explanation, with its numbers filled in, in the current
+    language."""
     return _step_text(step, "sentence", lang)
 
 
 def _step_text(step: Step, part: str, lang: str | None) -> str:
-    lang = lang or current_language()
-    template = catalog(lang).get(f"engine.step.{step.key}.{part}")
-    if lang == DEFAULT_LANGUAGE or template is None:
-        return step.title if part == "title" else step.sentence
-    return template.format(**step.params)
-
-
-# The words in the engine's arithmetic (Step.entry, explain_similarity); the rest of those
-# texts is numbers and symbols. Each match is replaced by its catalog template, filled with
-# the match's named groups.
-_ARITHMETIC_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\(kept\)"), "engine.entry.kept"),
-    (re.compile(r"\(masked: weight 0\)"), "engine.entry.masked"),
-    (re.compile(r"Σ(?P<name>\S+?) for (?P<query>\S+)"), "engine.entry.sum_for"),
-    (
-        re.compile(r"shared pairs \{(?P<pairs>.*)\}: (?P<shared>\d+) of (?P<total>\d+)"),
-        "engine.entry.shared_pairs",
-    ),
-)
-ARITHMETIC_KEYS = frozenset(key for _, key in _ARITHMETIC_WORDS)
-
-
-def localize_arithmetic(text: str, lang: str | None = None) -> str:
-    """An engine arithmetic text ("Σe for q₁ = 1 + 0.5 = 1.5") with its words in the current
-    language ("q₁ の Σe = 1 + 0.5 = 1.5"); numbers and symbols are left as they are."""
-    lang = lang or current_language()
-    if lang == DEFAULT_LANGUAGE:
-        return text
-    texts = catalog(lang)
-    for pattern, key in _ARITHMETIC_WORDS:
-        template = texts.get(key)
-        if template is not None:
-            text = pattern.sub(lambda match, t=template: t.format(**match.groupdict()), text)
-    return text
+    texts = catalog(lang or current_language())
+    template = texts.get(f"engine.step.{step.key}.{part}", f"engine.step.{step.key}.{part}")
+    return template.format(**_worded_params(step.params, texts))
 
 
 def engine_keys() -> set[str]:
-    """The keys a non-English catalog must have to translate every engine error and step
-    (the optional `engine.value.*` translations of English parameter values come on top)."""
-    keys = {f"engine.error.{code}" for code in MESSAGES}
-    for step_key in (*STEP_TEXT, *NW_STEP_TEXT):
+    """The keys every catalog must have to word every engine error and step (the
+    `engine.value.*` and `engine.reason.*` wordings of parameter codes come on top)."""
+    keys = {f"engine.error.{code}" for code in ERROR_CODES}
+    for step_key in (*STEP_KEYS, *NW_STEP_KEYS):
         keys |= {f"engine.step.{step_key}.title", f"engine.step.{step_key}.sentence"}
     return keys

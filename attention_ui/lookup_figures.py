@@ -7,7 +7,7 @@ carry the table row as well, so two records with the same surname stay two bars.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,8 +36,6 @@ class LookupCaptions:
     first_names: str = "first name (value)"
     total_weight: str = "total weight"
     exact_weight: str = "exact: the matching keys share the weight equally"
-    # Translates the words inside the engine's arithmetic (i18n.localize_arithmetic).
-    localize: Callable[[str], str] = str
 
 
 def short(text: str, limit: int = LABEL_LIMIT) -> str:
@@ -85,7 +83,7 @@ def cell_explanation(
     """Hover text for one record: the match arithmetic, then the weight arithmetic."""
     captions = captions or LookupCaptions()
     record = result.records[index]
-    match = captions.localize(explain_similarity(result.query, record.key, result.similarity))
+    match = explain_similarity(result.query, record.key, result.similarity)
     return (
         f"q = {short(result.query, 60)} · k = {short(record.key, 60)} → "
         f"v = {short(record.value, 60)}\n{captions.score}: {match}\n"

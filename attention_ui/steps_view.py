@@ -22,7 +22,7 @@ from attention_core.formatting import subscript
 
 from .charts import show_chart
 from .figures import WEIGHT_SCALE, heatmap, hover_texts
-from .i18n import localize_arithmetic, step_sentence, step_title, t
+from .i18n import step_sentence, step_title, t
 
 # What the rows and columns of each step's matrix are, in column layout (rows, columns).
 # Kinds: key, query, dim (a vector entry), hidden (a unit of the concat layer), sum.
@@ -146,7 +146,7 @@ def weight_hover(result: AttentionResult) -> list[list[str]]:
         name = f"a{subscript(r + 1)}{subscript(c + 1)}"
         total = fmt(sums[c if column else r])
         if not np.isfinite(shifted[r, c]):
-            return f"{name} = exp(−∞) / Σ = 0 / {total} = 0 (masked: weight 0)"
+            return f"{name} = exp(−∞) / Σ = 0 / {total} = 0"
         return (
             f"{name} = exp(s − max) / Σ exp = exp({fmt(shifted[r, c])}) / {total} = "
             f"{fmt(exponentials[r, c])} / {total} = {fmt(weights.value[r, c])}"
@@ -316,7 +316,7 @@ def show_entry_trace(trace: EntryTrace, *, namespace: str) -> None:
     st.markdown(t(f"{namespace}.steps.chain"))
     st.markdown(
         "\n".join(
-            f"{number}. {step_title(step)}: `{localize_arithmetic(text)}`"
+            f"{number}. {step_title(step)}: `{text}`"
             for number, (step, text) in enumerate(trace.chain, start=1)
         )
     )

@@ -23,7 +23,7 @@ from attention_core import (
 )
 from attention_ui.charts import show_chart
 from attention_ui.frame import show_error
-from attention_ui.i18n import localize_arithmetic, t
+from attention_ui.i18n import t
 from attention_ui.lookup_figures import (
     LookupCaptions,
     distribution_bar,
@@ -239,7 +239,6 @@ def captions() -> LookupCaptions:
         first_names=t("database.chart.first_names"),
         total_weight=t("database.chart.total_weight"),
         exact_weight=t("database.chart.exact_weight"),
-        localize=localize_arithmetic,
     )
 
 
@@ -326,8 +325,7 @@ def similarity_table(result: LookupResult, rows: list[int]) -> pd.DataFrame:
             t("database.table.value"): [r.value for r in result.records],
             t("database.numbers.score"): [fmt(s) for s in result.scores],
             t("database.numbers.how"): [
-                localize_arithmetic(explain_similarity(result.query, r.key, result.similarity))
-                for r in result.records
+                explain_similarity(result.query, r.key, result.similarity) for r in result.records
             ],
             t("database.numbers.weight"): [fmt(w) for w in result.weights],
         }

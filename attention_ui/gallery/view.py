@@ -27,7 +27,7 @@ from attention_ui.charts import show_chart
 from attention_ui.figures import WEIGHT_SCALE, step_heatmap
 from attention_ui.frame import show_error
 from attention_ui.grid import heatmap_grid
-from attention_ui.i18n import localize_arithmetic, t
+from attention_ui.i18n import t
 from attention_ui.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.page_state import option_labels
 from attention_ui.plane_figures import PlaneCaptions, plane_figure, view_box
@@ -341,7 +341,7 @@ def luong_grid(taus: list[float]) -> None:
         zmin=0,
         zmax=1,
         colorbar_title="α",
-        hover=lambda r, c, i, j: localize_arithmetic(runs[r][c].step(step).entry(j, i)),
+        hover=lambda r, c, i, j: runs[r][c].step(step).entry(j, i),
     )
     show_chart(figure, key="gallery.chart.grid")
 

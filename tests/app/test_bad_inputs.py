@@ -28,7 +28,6 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import MESSAGES
 from attention_ui import matrix_editor
 from attention_ui.i18n import catalog
 from attention_ui.matrix_editor import matrix_values
@@ -39,6 +38,8 @@ EN = catalog("en")
 LONG_NAME = "x" * 10_000
 SCRIPT = "<script>alert('x')</script>"
 IMG = "<img src=x onerror=alert(1)>"
+
+ENGLISH = catalog("en")
 
 
 def en(key: str, **params: Any) -> str:
@@ -263,7 +264,7 @@ BAD_INPUTS = [
             choose("selectbox", "luong.mask.kind", "cells"),
             both(*(grid("luong.mask.cells", i, f"q{j}", False) for i in range(3) for j in (1, 2))),
         ),
-        (MESSAGES["all_masked"].format(query=1),),
+        (ENGLISH["engine.error.all_masked"].format(query=1),),
     ),
     # Database lookup: the records table and the query.
     Case(
@@ -401,7 +402,7 @@ BAD_INPUTS = [
             choose("slider", "gallery.q1", 0.0),
             choose("slider", "gallery.q2", 0.0),
         ),
-        (MESSAGES["zero_sum"].format(query=1),),
+        (ENGLISH["engine.error.zero_sum"].format(query=1),),
         prior="gallery.values",
     ),
     Case(

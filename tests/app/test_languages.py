@@ -297,8 +297,8 @@ def test_region_and_case_variants_of_a_language_are_accepted():
     assert at.query_params["lang"] == "ja"
 
 
-# The engine's arithmetic ("Σe for q₁", "(masked: weight 0)", "shared pairs … of …") in a
-# Japanese page's hover texts and tables means it skipped i18n.localize_arithmetic.
+# English words in the arithmetic of a Japanese page's hover texts and tables (the engine's
+# arithmetic is symbols and numbers only; round 1 had "Σe for q₁", "(masked: weight 0)").
 ENGINE_ENGLISH = re.compile(r"\(kept\)|masked: weight|Σ\S* for |shared pairs| of \d+ =")
 
 

@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import SCORES, attention, fmt
-from attention_ui.i18n import catalog
+from attention_ui.i18n import catalog, step_title
 from attention_ui.luong.model import Sizes, causal_mask, default_parameters, padding_mask
 from attention_ui.luong.presets import PRESETS, random_matrices
 from attention_ui.matrix_editor import editor_key
@@ -224,7 +224,9 @@ def test_a_size_mismatch_is_explained(at):
     at.session_state["luong.size.d_q"] = 3  # as a stale session could leave it
     at.run()
     assert not at.exception
-    assert "Q has 3 rows (d_q = 3) but K has 2 rows (d_k = 2)" in errors(at)
+    assert "Q has 3 rows (d_q = 3, shape 3 × 2) but K has 2 rows (d_k = 2, shape 2 × 3)" in errors(
+        at
+    )
 
 
 def test_a_fully_masked_query_is_explained(at):
@@ -251,7 +253,9 @@ def test_every_step_is_shown_in_the_engines_order(at):
     at.select_slider(key="luong.tau").set_value(2.0).run()
     result = attention(FIRST["Q"], FIRST["K"], FIRST["V"], "scaled_dot", temperature=2.0)
     titles = [m.value for m in at.markdown if re.match(r"\*\*\d+\. ", m.value)]
-    assert titles == [f"**{n}. {step.title}**" for n, step in enumerate(result.steps, 1)]
+    assert titles == [
+        f"**{n}. {step_title(step, 'en')}**" for n, step in enumerate(result.steps, 1)
+    ]
     for step in result.steps:
         np.testing.assert_allclose(z(at, f"luong.step.{step.key}"), step.value, rtol=1e-12)
     latex = [element.value for element in at.latex]
@@ -316,7 +320,7 @@ def test_japanese_page_has_every_text(at):
     at.sidebar.radio[0].set_value("ja").run()
     assert not at.exception
     assert at.title[0].value == "ルオン・アテンション探検"
-    assert at.selectbox(key="luong.score").options[0] == "内積 (dot)"
+    assert at.selectbox(key="luong.score").options[0] == "ドットプロダクト・アテンション (dot)"
     at.selectbox(key="luong.score").set_value("general").run()  # labels work after a switch
     assert not at.exception
     texts = [e.value for kind in ("markdown", "caption", "info", "subheader") for e in at.get(kind)]

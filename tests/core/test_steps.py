@@ -12,7 +12,8 @@ import re
 import numpy as np
 import pytest
 
-from attention_core import STEP_TEXT, attention, fmt
+from attention_core import STEP_KEYS, attention, fmt
+from attention_ui.i18n import step_sentence, step_title
 
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
 SOFTMAX_TAIL = ["shifted", "exponentials", "sums", "weights_softmax", "output"]
@@ -136,8 +137,8 @@ def test_every_cells_arithmetic_ends_with_the_value_it_shows(score, options, non
     for step in r.steps:
         for (i, j), x in np.ndenumerate(step.value):
             text = step.entry(i, j)
-            if step.key == "masked":  # "s₁₂ = 0.31 (kept)" or "s₁₂ → −∞ (masked: weight 0)"
-                assert text.endswith((f" = {fmt(x)} (kept)", f" → {fmt(x)} (masked: weight 0)")), (
+            if step.key == "masked":  # "s₁₂ = 0.31" or "s₁₂ → −∞  ⇒  a₁₂ = 0"
+                assert text.endswith(f" = {fmt(x)}") or f" → {fmt(x)}  ⇒  a" in text, (
                     step.key,
                     i,
                     j,
@@ -153,7 +154,7 @@ def test_masked_step_says_which_pairs_are_masked(score, options, non_negative, l
     user_mask = np.array(MASK) if layout == "column" else np.array(MASK).T
     step = r.step("masked")
     for (i, j), keep in np.ndenumerate(user_mask):
-        assert step.entry(i, j).endswith("(kept)" if keep else "(masked: weight 0)")
+        assert ("⇒" in step.entry(i, j)) != bool(keep)  # "s₁₂ → −∞  ⇒  a₁₂ = 0"
 
 
 # ------------------------------------------------------------------------------------------
@@ -173,7 +174,7 @@ def test_known_example_spells_out_each_step_in_column_layout():
     assert r.step("scaled").entry(0, 0) == "s₁₁ / √2 = (−1.5) / 1.414 = −1.061"
     assert r.step("shifted").entry(0, 0) == "s₁₁ − max = −1.061 − 0.7071 = −1.768"
     assert r.step("exponentials").entry(0, 0) == "e₁₁ = exp(−1.768) = 0.1707"
-    assert r.step("sums").entry(0, 0) == "Σe for q₁ = 0.1707 + 1 = 1.171"
+    assert r.step("sums").entry(0, 0) == "Σᵢ eᵢ₁ = 0.1707 + 1 = 1.171"
     assert r.step("weights_softmax").entry(1, 0) == "a₂₁ = e₂₁ / Σ = 1 / 1.171 = 0.8542"
     assert r.step("output").entry(0, 0) == "o₁₁ = Σᵢ aᵢ₁·v₁ᵢ = 0.1458×1 + 0.8542×2 = 1.854"
     assert r.output[0, 0] == pytest.approx(1.8541, abs=1e-4)
@@ -194,7 +195,7 @@ def test_known_example_formulas_carry_the_users_sizes():
     assert column.step("scores_dot").latex.startswith(r"\underbrace{\mathbf{S}}_{2 \times 1}")
     assert row.step("scores_dot").latex.startswith(r"\underbrace{\mathbf{S}}_{1 \times 2}")
     assert r"\sqrt{2}" in column.step("scaled").latex
-    assert column.step("scaled").sentence.startswith("Dividing by √d_k = √2 ≈ 1.414 ")
+    assert step_sentence(column.step("scaled"), "en").startswith("Dividing by √d_k = √2 ≈ 1.414 ")
 
 
 def strip_subscripts(text: str) -> str:
@@ -235,13 +236,13 @@ def test_every_step_has_a_title_and_a_sentence_that_formats():
     for _, score, options, non_negative in CONFIGS:
         for layout in ("column", "row"):
             for step in run(score, options, non_negative, layout).steps:
-                assert step.key in STEP_TEXT
-                assert step.title == STEP_TEXT[step.key][0] and step.title
-                sentence = step.sentence  # raises KeyError if a placeholder has no parameter
+                assert step.key in STEP_KEYS
+                assert step_title(step, "en") != f"engine.step.{step.key}.title"
+                sentence = step_sentence(step, "en")  # KeyError if a placeholder has no parameter
                 assert sentence and "{" not in sentence and "}" not in sentence, step.key
                 assert step.latex, step.key
                 made.add(step.key)
-    assert made == set(STEP_TEXT), f"STEP_TEXT entries no run produces: {set(STEP_TEXT) - made}"
+    assert made == set(STEP_KEYS), f"STEP_KEYS no run produces: {set(STEP_KEYS) - made}"
 
 
 def test_asking_for_a_step_this_run_does_not_have_raises_key_error():

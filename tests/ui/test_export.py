@@ -24,6 +24,7 @@ from attention_ui.export import (
     matrix_csv,
     numpy_script,
 )
+from attention_ui.i18n import step_sentence, step_title
 
 
 def run(script: str) -> dict:
@@ -86,14 +87,14 @@ def test_the_derivation_lists_every_step_with_its_formula_and_matrix():
     )
     tex = derivation_latex(
         r.steps,
-        title_of=lambda s: s.title,
-        sentence_of=lambda s: s.sentence,
+        title_of=lambda s: step_title(s, "en"),
+        sentence_of=lambda s: step_sentence(s, "en"),
         heading="Luong explorer",
     )
     assert tex.count(r"\item") == len(r.steps)
     for step in r.steps:
         assert step.latex in tex
-        assert latex_text(step.title) in tex
+        assert latex_text(step_title(step, "en")) in tex
     assert r"-\infty" in tex  # the masked score
     assert tex.count(r"\begin{bmatrix}") == len(r.steps)
 

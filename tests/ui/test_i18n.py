@@ -14,15 +14,16 @@ import numpy as np
 import pytest
 
 from attention_core import (
+    ERROR_CODES,
     KERNELS,
-    MESSAGES,
-    NW_STEP_TEXT,
+    NW_STEP_KEYS,
     SCORES,
     SIMILARITIES,
-    STEP_TEXT,
+    STEP_KEYS,
     AttentionInputError,
     attention,
     explain_similarity,
+    fmt,
     gradient_search,
     leave_one_out,
     lookup,
@@ -34,13 +35,11 @@ from attention_core import (
 from attention_core.normalize import normalize_by_sum
 from attention_core.validation import as_mask, as_matrix, as_temperature, as_vector
 from attention_ui.i18n import (
-    ARITHMETIC_KEYS,
     LANGUAGES,
     catalog,
     engine_keys,
     error_text,
     language_from_tag,
-    localize_arithmetic,
     step_sentence,
     step_title,
     t,
@@ -49,7 +48,6 @@ from attention_ui.i18n import (
 REPO = Path(__file__).resolve().parents[2]
 LOCALES = REPO / "attention_ui" / "locales"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-ENGINE_ONLY_IN = {"engine": {"ja"}}  # English engine text lives in attention_core
 
 
 def namespaces(lang: str) -> set[str]:
@@ -99,19 +97,19 @@ def test_both_languages_have_the_same_namespaces():
     assert set(LANGUAGES) == {p.name for p in LOCALES.iterdir() if p.is_dir()}
     shared = namespaces("en") | namespaces("ja")
     for namespace in shared:
-        expected = ENGINE_ONLY_IN.get(namespace, set(LANGUAGES))
+        expected = set(LANGUAGES)
         present = {lang for lang in LANGUAGES if namespace in namespaces(lang)}
         assert present == expected, f"namespace {namespace!r} is in {present}, not {expected}"
 
 
-@pytest.mark.parametrize("namespace", sorted(namespaces("en") - set(ENGINE_ONLY_IN)))
+@pytest.mark.parametrize("namespace", sorted(namespaces("en")))
 def test_every_key_exists_in_english_and_japanese(namespace):
     english, japanese = keys_of("en", namespace), keys_of("ja", namespace)
     assert sorted(english - japanese) == [], "keys missing in Japanese"
     assert sorted(japanese - english) == [], "keys missing in English"
 
 
-@pytest.mark.parametrize("namespace", sorted(namespaces("en") - set(ENGINE_ONLY_IN)))
+@pytest.mark.parametrize("namespace", sorted(namespaces("en")))
 def test_placeholders_agree_between_english_and_japanese(namespace):
     en, ja = catalog("en"), catalog("ja")
     mismatched = {
@@ -137,11 +135,11 @@ def test_japanese_text_is_japanese():
 
 def test_japanese_engine_catalog_covers_exactly_the_engine_codes_and_steps():
     japanese = keys_of("ja", "engine")
-    extras = {key for key in japanese if key.startswith(("engine.value.", "engine.entry."))}
+    extras = {key for key in japanese if key.startswith(("engine.value.", "engine.reason."))}
     assert japanese - extras == engine_keys()
-    assert japanese >= ARITHMETIC_KEYS
-    assert {f"engine.error.{code}" for code in MESSAGES} <= engine_keys()
-    assert {f"engine.step.{key}.title" for key in STEP_TEXT} <= engine_keys()
+    assert keys_of("en", "engine") == japanese
+    assert {f"engine.error.{code}" for code in ERROR_CODES} <= engine_keys()
+    assert {f"engine.step.{key}.title" for key in STEP_KEYS} <= engine_keys()
 
 
 def test_the_interface_uses_the_textbook_terms():
@@ -354,7 +352,7 @@ KEPT_IN_LATIN = {
 
 
 def test_every_error_code_is_raised_somewhere_in_the_table():
-    assert {code for code, _ in REAL_ERRORS} == set(MESSAGES)
+    assert {code for code, _ in REAL_ERRORS} == set(ERROR_CODES)
 
 
 @pytest.mark.parametrize(
@@ -371,7 +369,8 @@ def test_every_engine_error_reads_in_japanese(code, call):
         - set(re.findall(r"[A-Za-z]{3,}", USER_TEXT))
     )
     assert leftover == set(), f"English left in {text!r}"
-    for name in {"matrix", "row", "col", "query", "key", "index"} & placeholders(MESSAGES[code]):
+    english = catalog("en")[f"engine.error.{code}"]
+    for name in {"matrix", "row", "col", "query", "key", "index"} & placeholders(english):
         if name in error.params:  # what to fix, and where, survives the translation
             assert str(error.params[name]) in text, (name, text)
 
@@ -381,9 +380,13 @@ def test_every_engine_error_reads_in_japanese(code, call):
     REAL_ERRORS[:12],
     ids=[f"{code}-{i}" for i, (code, _) in enumerate(REAL_ERRORS[:12])],
 )
-def test_english_errors_are_the_engine_message_made_safe_for_markdown(code, call):
+def test_english_errors_name_what_the_engine_reports(code, call):
     error = _raises(call)
-    assert unescape(error_text(error, "en")) == str(error)
+    text = unescape(error_text(error, "en"))
+    assert not re.search(r"\{\w+\}", text), text  # every placeholder filled
+    for name in {"matrix", "row", "col", "query", "key", "index", "shape", "K_shape", "V_shape"}:
+        if name in error.params:
+            assert str(error.params[name]) in text, (name, text)
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
@@ -395,15 +398,45 @@ def test_user_text_in_an_error_is_escaped_not_rendered(lang):
     assert r"\*\*x\*\*" in text and r"\<b\>" in text and r"\$z\$" in text
 
 
-def test_error_text_falls_back_to_english_for_a_code_without_translation():
-    error = AttentionInputError("empty_database")
-    assert error_text(error, "ja") != error_text(error, "en")
-    error.code = "not_a_code_in_any_catalog"
-    MESSAGES["not_a_code_in_any_catalog"] = "English only."
-    try:
-        assert error_text(error, "ja") == "English only."
-    finally:
-        del MESSAGES["not_a_code_in_any_catalog"]
+def test_the_engine_error_itself_holds_a_code_and_numbers_not_a_sentence():
+    error = _raises(lambda: attention([[1.0], [2.0]], [[1.0, 0.0]], [[1.0, 2.0]], "dot"))
+    assert error.code == "query_key_size"
+    assert str(error).startswith("query_key_size(")
+    assert {
+        "d_q": 2,
+        "d_k": 1,
+        "Q_shape": "2 × 1",
+        "K_shape": "1 × 2",
+    }.items() <= error.params.items()
+    with pytest.raises(KeyError):
+        AttentionInputError("not_a_code")
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_error_numbers_are_written_as_the_app_writes_them(lang):
+    """Found 10: a negative score showed as -0.10047396331229035."""
+    error = _raises(
+        lambda: attention([[1.0]], [[1.0, -0.10047396331229035]], [[1.0, 2.0]], normalization="sum")
+    )
+    text = unescape(error_text(error, lang))
+    assert "0.10047396331229035" not in text
+    assert fmt(-0.10047396331229035) in text  # −0.1005
+
+
+def test_parameter_shape_explains_why_in_both_languages():
+    error = _raises(
+        lambda: attention([[1.0], [2.0]], [[1.0, 0.0]], [[1.0, 2.0]], "general", W=[[1.0]])
+    )
+    english, japanese = unescape(error_text(error, "en")), unescape(error_text(error, "ja"))
+    assert "d_q = 2" in english and "d_k = 1" in english
+    assert "d_q = 2" in japanese and "d_k = 1" in japanese and "写します" in japanese
+
+
+def test_key_value_count_names_the_shapes_of_k_and_v():
+    error = _raises(lambda: attention([[1.0]], [[1.0, 2.0]], [[1.0, 2.0, 3.0]]))
+    for lang in LANGUAGES:
+        text = unescape(error_text(error, lang))
+        assert "1 × 2" in text and "1 × 3" in text, text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -439,7 +472,7 @@ def all_steps():
 
 
 def test_the_step_runs_cover_every_step_text():
-    assert {step.key for step in all_steps()} == set(STEP_TEXT)
+    assert {step.key for step in all_steps()} == set(STEP_KEYS)
 
 
 @pytest.mark.parametrize("step", all_steps(), ids=lambda s: s.key)
@@ -447,9 +480,9 @@ def test_every_engine_step_reads_in_japanese_with_its_numbers(step):
     title, sentence = step_title(step, "ja"), step_sentence(step, "ja")
     assert JAPANESE.search(title) and JAPANESE.search(sentence)
     for value in step.params.values():  # d_k = 2, τ = 0.5 … appear in the sentence
-        assert str(value) in sentence
-    assert step_title(step, "en") == step.title
-    assert step_sentence(step, "en") == step.sentence
+        assert fmt(value) in sentence
+    english = step_sentence(step, "en")
+    assert not JAPANESE.search(english) and "{" not in english
 
 
 # Symbols of the arithmetic that are the same in every language.
@@ -457,38 +490,34 @@ MATH_WORDS = {"max", "exp", "tanh", "lev"}
 
 
 @pytest.mark.parametrize("step", all_steps(), ids=lambda s: s.key)
-def test_the_arithmetic_in_hover_texts_has_no_english_words_in_japanese(step):
+def test_the_engines_arithmetic_is_symbols_and_numbers_only(step):
+    """No regular expression translates engine text: it holds no words to translate."""
     rows, cols = step.value.shape
     for r in range(rows):
         for c in range(cols):
-            english = step.entry(r, c)
-            japanese = localize_arithmetic(english, "ja")
-            assert set(re.findall(r"[A-Za-z]{3,}", japanese)) <= MATH_WORDS, japanese
-            assert localize_arithmetic(english, "en") == english
-            # the numbers are the engine's, untouched
-            assert re.findall(r"[−\d.]+", japanese)[-1] == re.findall(r"[−\d.]+", english)[-1]
+            text = step.entry(r, c)
+            assert set(re.findall(r"[A-Za-z]{3,}", text)) <= MATH_WORDS, text
 
 
 @pytest.mark.parametrize("similarity", SIMILARITIES)
 @pytest.mark.parametrize(("query", "key"), [("Li", "Lipton"), ("佐藤", "佐藤さん"), ("Li", "Li")])
-def test_the_similarity_arithmetic_reads_in_japanese(similarity, query, key):
-    japanese = localize_arithmetic(explain_similarity(query, key, similarity), "ja")
-    words = set(re.findall(r"[A-Za-z]{3,}", japanese)) - MATH_WORDS
-    assert words <= {query.lower(), key.lower(), query, key}, japanese
-    assert japanese.endswith(explain_similarity(query, key, similarity).rsplit(" ", 1)[-1])
+def test_the_similarity_arithmetic_is_symbols_and_numbers_only(similarity, query, key):
+    text = explain_similarity(query, key, similarity)
+    words = set(re.findall(r"[A-Za-z]{3,}", text)) - MATH_WORDS
+    assert words <= {query.lower(), key.lower(), query, key}, text
 
 
-def test_masked_and_summed_entries_are_translated():
+def test_masked_and_summed_entries_say_what_happens_in_symbols():
     run = attention([[1.0], [1.0]], K3, V3, "dot", mask=[[True], [False], [True]])
-    assert localize_arithmetic(run.step("masked").entry(1, 0), "ja").endswith("(マスク: 重み 0)")
-    assert localize_arithmetic(run.step("sums").entry(0, 0), "ja").startswith("q₁ の Σe = ")
+    assert run.step("masked").entry(1, 0).endswith("a₂₁ = 0")
+    assert run.step("sums").entry(0, 0).startswith("Σᵢ eᵢ₁ = ")
 
 
 def test_engine_messages_name_score_functions_as_the_luong_page_does():
-    ja = catalog("ja")
-    for score in SCORES:  # the engine passes 'scaled dot' for scaled_dot
-        engine_name = ja[f"engine.value.score.{score.replace('_', ' ')}"]
-        assert engine_name == ja[f"luong.score_name.{score}"]
+    for lang in LANGUAGES:
+        texts = catalog(lang)
+        for score in SCORES:  # the engine passes the code, e.g. scaled_dot
+            assert texts[f"engine.value.score.{score}"] == texts[f"luong.score_name.{score}"]
 
 
 def nadaraya_watson_steps():
@@ -500,7 +529,7 @@ def nadaraya_watson_steps():
 
 
 def test_the_regression_step_runs_cover_every_regression_step_text():
-    assert {step.key for step in nadaraya_watson_steps()} == set(NW_STEP_TEXT)
+    assert {step.key for step in nadaraya_watson_steps()} == set(NW_STEP_KEYS)
 
 
 @pytest.mark.parametrize("step", nadaraya_watson_steps(), ids=lambda s: s.key)
@@ -508,6 +537,4 @@ def test_every_regression_step_reads_in_japanese_with_its_numbers(step):
     title, sentence = step_title(step, "ja"), step_sentence(step, "ja")
     assert JAPANESE.search(title) and JAPANESE.search(sentence)
     for value in step.params.values():
-        assert str(value) in sentence
-    assert step_title(step, "en") == step.title
-    assert step_sentence(step, "en") == step.sentence
+        assert fmt(value) in sentence

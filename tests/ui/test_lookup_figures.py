@@ -30,7 +30,7 @@ def test_weights_bar_draws_the_engines_weights_and_marks_the_best():
 def test_hover_spells_out_the_similarity_and_the_weight():
     result = lookup(WITHOUT_LI, "Li", "ngram", 0.1)
     hover = weights_bar(result, 0.1, "softmax").data[0].customdata[1]
-    assert "shared pairs" in hover and "2 of 8 = 0.25" in hover
+    assert "|{⟨l, li}| / |P(q) ∪ P(k)| = 2 / 8 = 0.25" in hover
     assert "exp(0.25/0.1) / Σⱼ exp(aⱼ/0.1) = 0.7528" in hover
 
 
