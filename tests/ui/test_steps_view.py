@@ -44,11 +44,11 @@ def test_scaled_scores_hover_shows_the_products_then_the_division():
     assert score_hover(result)[0][0] == "s₁₁ = k₁·q₁ = 3×1 + 4×2 = 11 → ÷√2 (≈ 1.414) = 7.778"
 
 
-def test_weight_hover_gives_exp_over_sum_and_says_masked():
+def test_weight_hover_gives_exp_over_sum_and_a_masked_weight_0():
     mask = causal_mask(2, 2)
     result = attention(np.eye(2), np.eye(2), np.eye(2), mask=mask)
     hover = weight_hover(result)
-    assert hover[1][0] == "a₂₁ = exp(−∞) / Σ = 0 / 1 = 0 (masked: weight 0)"
+    assert hover[1][0] == "a₂₁ = exp(−∞) / Σ = 0 / 1 = 0"  # masked: s = −∞
     assert hover[0][1] == ("a₁₂ = exp(s − max) / Σ exp = exp(−1) / 1.368 = 0.3679 / 1.368 = 0.2689")
 
 
