@@ -28,8 +28,11 @@ luong.mask.cells for the per-cell mask; each grid's widget key is
 In column layout Q's columns are q1…qn and its rows 1…d_q; in row layout the reverse.
 """
 
+import streamlit as st
+
 from attention_ui.frame import page_header, show_error
 from attention_ui.luong import state, teaching, view
+from attention_ui.luong.model import Sizes
 
 page_header("luong")
 state.restore()
@@ -37,36 +40,49 @@ state.restore()
 settings = view.settings()
 sizes = view.size_controls(settings.score)
 view.formula_panel(settings.score, settings.layout)
-entered = view.input_grids(settings.score, sizes, settings.layout)
-mask = view.mask_input(settings.mask_kind, sizes, settings.layout)
+above = view.settings_above()
 
-# Compute once per set of inputs: every chart and table below reads this result, and reruns
-# that change none of the inputs (another tab, another followed entry) reuse it and its charts.
-problems = [problem for matrix in entered.values() for problem in matrix.problems]
-values = {name: matrix.values for name, matrix in entered.items()}
-learner = view.learner_parameters(values, sizes)
-cache = state.run_cache(view.fingerprint(settings, values, learner, mask))
-result = error = None
-if problems:
-    view.show_problems(problems)
-else:
-    result, error = view.compute(cache, settings, values, mask)
-if error is not None:
-    show_error(error)
 
-if result is not None and teaching.reveal(result):  # predict-then-reveal hides what follows
-    titles = view.axis_titles()
-    figures = view.results(result, titles, cache)
-    teaching.export(result, values, sizes, mask, titles)
-    tabs = view.tabs()
-    if tabs["steps"].open:
-        with tabs["steps"]:
-            view.steps_tab(result, titles, figures, cache)
-    if tabs["follow"].open:
-        with tabs["follow"]:
-            view.follow_tab(result, values, sizes)
-    if tabs["compare"].open:
-        with tabs["compare"]:
-            view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
+@st.fragment
+def grids_and_results(settings: view.Settings, sizes: Sizes, above: tuple) -> None:
+    """Everything an edit of a grid changes, as an st.fragment: editing a grid (or the mask's
+    length, the open tab, the followed entry, a prediction) reruns this alone, not the settings
+    above it; changing those reruns the whole page, this included."""
+    if view.settings_above() != above:  # a callback in here changed a setting above
+        st.rerun()
+    entered = view.input_grids(settings.score, sizes, settings.layout)
+    mask = view.mask_input(settings.mask_kind, sizes, settings.layout)
 
+    # Compute once per set of inputs: every chart and table below reads this result, and reruns
+    # that change none of the inputs (another tab, another followed entry) reuse it and its charts.
+    problems = [problem for matrix in entered.values() for problem in matrix.problems]
+    values = {name: matrix.values for name, matrix in entered.items()}
+    learner = view.learner_parameters(values, sizes)
+    cache = state.run_cache(view.fingerprint(settings, values, learner, mask))
+    result = error = None
+    if problems:
+        view.show_problems(problems)
+    else:
+        result, error = view.compute(cache, settings, values, mask)
+    if error is not None:
+        show_error(error)
+
+    if result is not None and teaching.reveal(result):  # predict-then-reveal hides what follows
+        titles = view.axis_titles()
+        figures = view.results(result, titles, cache)
+        teaching.export(result, values, sizes, mask, titles)
+        tabs = view.tabs()
+        if tabs["steps"].open:
+            with tabs["steps"]:
+                view.steps_tab(result, titles, figures, cache)
+        if tabs["follow"].open:
+            with tabs["follow"]:
+                view.follow_tab(result, values, sizes)
+        if tabs["compare"].open:
+            with tabs["compare"]:
+                view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
+    state.remember()  # a run of this alone keeps its widgets too
+
+
+grids_and_results(settings, sizes, above)
 state.remember()
