@@ -10,6 +10,7 @@ No Streamlit and no Plotly in here: the app draws what this package computes.
 """
 
 from .attention import LAYOUTS, NORMALIZATIONS, SCORES, STEP_KEYS, AttentionResult, Step, attention
+from .entry import score_terms
 from .errors import ERROR_CODES, AttentionInputError
 from .formatting import fmt
 from .geometry import (
@@ -49,6 +50,7 @@ from .regression import (
     leave_one_out,
     nadaraya_watson,
 )
+from .scaling import MAX_DEMO_SIZE, ScalingDemo, scaling_demo
 from .search import (
     MAX_LEARNING_RATE,
     MAX_SEARCH_STEPS,
@@ -70,6 +72,7 @@ __all__ = [
     "KERNELS",
     "KERNEL_LATEX",
     "LAYOUTS",
+    "MAX_DEMO_SIZE",
     "MAX_LEARNING_RATE",
     "MAX_SEARCH_STEPS",
     "NORMALIZATIONS",
@@ -89,6 +92,7 @@ __all__ = [
     "QueryGradient",
     "Record",
     "RegressionStep",
+    "ScalingDemo",
     "SearchPath",
     "SqueezeExcitation",
     "Step",
@@ -114,6 +118,8 @@ __all__ = [
     "normalize_by_sum",
     "plane_projection",
     "query_gradient",
+    "scaling_demo",
+    "score_terms",
     "search_loss",
     "similarity_score",
     "softmax",

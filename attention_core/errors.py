@@ -51,6 +51,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "data_length_mismatch",
         "unknown_kernel",
         "bad_bandwidth",
+        "bad_demo_size",
         "loo_too_few",
     }
 )

@@ -17,7 +17,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core import AttentionResult, Step, fmt
+from attention_core import AttentionResult, Step, fmt, score_terms
 from attention_core.formatting import subscript
 
 from .charts import show_chart
@@ -169,6 +169,7 @@ class EntryTrace:
     share of the output: a·v_i next to o_j = Σ a·v.
     """
 
+    score: str
     key: int  # 0-based key index i
     query: int  # 0-based query index j
     weight_name: str  # a₂₁ for key 2, query 1 in column layout; a₁₂ in row layout
@@ -195,45 +196,15 @@ def trace_entry(
     """Follow score, weight and output share of key `key` for query `query` (0-based).
 
     Q and V are the inputs in the result's layout; `va` (concat) and `Wa` (location) are the
-    score parameters. Vectors come from the engine's steps where it made them (Kᵀ, W·q,
-    W_q·q, W_k·k) and from the inputs otherwise.
+    score parameters. The vectors and their products come from the engine
+    (`attention_core.score_terms`).
     """
     column = result.layout == "column"
-    q, v = (Q, V) if column else (Q.T, V.T)  # column layout from here on
+    v = V if column else V.T  # column layout from here on
     i, j = key, query
-    q_j = q[:, j]
     sub_i, sub_j = subscript(i + 1), subscript(j + 1)
 
-    def col(step_key: str) -> np.ndarray:
-        value = result.step(step_key).value
-        return value if column else value.T
-
-    if result.score == "concat":
-        pq, pk = col("queries_projected")[:, j], col("keys_projected")[:, i]
-        hidden = np.tanh(pq + pk)
-        va_vec = np.asarray(va, dtype=float).reshape(-1)
-        vectors = [
-            (f"W_q·q{sub_j}", pq),
-            (f"W_k·k{sub_i}", pk),
-            (f"W_q·q{sub_j} + W_k·k{sub_i}", pq + pk),
-            ("tanh(…)", hidden),
-            ("v_a", va_vec),
-            ("v_a ⊙ tanh(…)", va_vec * hidden),
-        ]
-    elif result.score == "location":
-        row = np.asarray(Wa, dtype=float)[i]
-        vectors = [
-            (f"W_a[{i + 1}, :]", row),
-            (f"q{sub_j}", q_j),
-            (f"W_a[{i + 1}, :] ⊙ q{sub_j}", row * q_j),
-        ]
-    else:
-        k_i = col("keys_transposed")[i]
-        if result.score == "general":
-            left, left_name = col("queries_transformed")[:, j], f"W·q{sub_j}"
-        else:
-            left, left_name = q_j, f"q{sub_j}"
-        vectors = [(f"k{sub_i}", k_i), (left_name, left), (f"k{sub_i} ⊙ {left_name}", k_i * left)]
+    vectors = list(score_terms(result, Q, i, j, Wa=Wa, va=va))
 
     chain = []
     for step in result.steps:
@@ -252,6 +223,7 @@ def trace_entry(
     first, second = (sub_i, sub_j) if column else (sub_j, sub_i)
     index = [str(a) for a in range(1, len(vectors[0][1]) + 1)]
     return EntryTrace(
+        score=result.score,
         key=i,
         query=j,
         weight_name=f"a{first}{second}",
@@ -307,10 +279,19 @@ def show_steps(
                 )
 
 
+def vectors_sentence(trace: EntryTrace, namespace: str, lang: str | None = None) -> str:
+    """What the table of vectors shows, for this score function: k and q (dot, scaled dot),
+    k and W·q (general), a row of W_a and q (location: no key), the network (concat)."""
+    variant = {"general": "_general", "location": "_location", "concat": "_concat"}
+    key = f"{namespace}.steps.vectors{variant.get(trace.score, '')}"
+    i, j = subscript(trace.key + 1), subscript(trace.query + 1)
+    return t(key, lang, kname=f"k{i}", qname=f"q{j}", row=trace.key + 1)
+
+
 def show_entry_trace(trace: EntryTrace, *, namespace: str) -> None:
     """The side-by-side vectors, the chain of arithmetic, and the output share of one pair."""
     i, j = subscript(trace.key + 1), subscript(trace.query + 1)
-    st.markdown(t(f"{namespace}.steps.vectors", kname=f"k{i}", qname=f"q{j}"))
+    st.markdown(vectors_sentence(trace, namespace))
     st.dataframe(_vector_table(trace.index, trace.vectors, total=trace.raw_score))
     st.markdown(t(f"{namespace}.steps.raw_sum", value=fmt(trace.raw_score)))
     st.markdown(t(f"{namespace}.steps.chain"))

@@ -155,15 +155,29 @@ def query_controls() -> Query:
             rf"\quad \tau = {fmt(temperature)}"
         )
     else:
-        st.latex(
-            rf"\alpha_i = \frac{{a(q, k_i)^{{1/\tau}}}}{{\sum_j a(q, k_j)^{{1/\tau}}}},"
-            rf"\quad \tau = {fmt(temperature)}"
-        )
+        for formula in divide_by_sum_latex(temperature):
+            st.latex(formula)
+        if temperature != 1:
+            power = fmt(1 / temperature)
+            st.caption(t("database.normalization.power_note", tau=fmt(temperature), power=power))
         st.caption(t("database.normalization.sum_note"))
     queries, query_notes = parse_queries(st.session_state[state.QUERY])
     for note in query_notes:
         st.warning(note, icon="✏️")
     return Query(queries, similarity, temperature, normalization)
+
+
+def divide_by_sum_latex(temperature: float) -> tuple[str, ...]:
+    """d2l's divide-by-the-sum α / Σα; at τ ≠ 1 beside it this app's extension with the power
+    1/τ (which d2l does not have), so the learner sees which is which."""
+    d2l = r"\alpha_i = \frac{a(q, k_i)}{\sum_j a(q, k_j)}"
+    if temperature == 1:
+        return (d2l,)
+    power = (
+        rf"\alpha_i = \frac{{a(q, k_i)^{{1/\tau}}}}{{\sum_j a(q, k_j)^{{1/\tau}}}},"
+        rf"\quad \tau = {fmt(temperature)}"
+    )
+    return d2l, power
 
 
 def parse_queries(text: str) -> tuple[list[str], list[str]]:

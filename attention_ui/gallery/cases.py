@@ -41,6 +41,19 @@ def special_cases(
     return [Case(name, weights[name], combine(values, weights[name])) for name in CASES]
 
 
+def outside_hull_but_in_cone(case: Case, values: np.ndarray) -> bool:
+    """Whether case 1's note "left the hull, but not the cone" is true: weights that are all
+    non-negative (so the output stays in the cone) but do not sum to 1, and an output that is
+    in the cone and outside the hull. Negative weights can leave the cone too: no note then."""
+    found = weight_cases(case.weights)
+    return bool(
+        case.name == "nonneg"
+        and found.non_negative
+        and in_cone(case.output, values)
+        and not in_hull(case.output, values)
+    )
+
+
 def holds(case: Case, values: np.ndarray, best: int) -> bool:
     """Whether the output is where the case says: in the cone, in the hull, on v_best, at the
     mean. The weights are checked too, except for the cone (the page warns about those)."""

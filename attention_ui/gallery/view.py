@@ -19,7 +19,6 @@ from attention_core import (
     attention,
     cone,
     fmt,
-    in_hull,
     lookup_many,
     weight_cases,
 )
@@ -33,7 +32,7 @@ from attention_ui.page_state import option_labels
 from attention_ui.plane_figures import PlaneCaptions, plane_figure, view_box
 
 from . import state
-from .cases import Case, holds, special_cases
+from .cases import Case, holds, outside_hull_but_in_cone, special_cases
 
 TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 PATH_TEMPERATURES = np.geomspace(0.01, 100.0, 61)
@@ -268,7 +267,7 @@ def show_case(
     if name == "nonneg" and not weight_cases(w).non_negative:
         st.warning(t("gallery.cases.nonneg.negative"))
     verdict(holds(case, values, best), *VERDICTS[name])
-    if name == "nonneg" and not in_hull(out, values):
+    if outside_hull_but_in_cone(case, values):
         st.caption(t("gallery.cases.nonneg.outside_hull"))
     elif name == "one_hot":
         st.caption(t("gallery.cases.one_hot.which", index=best + 1))

@@ -48,6 +48,8 @@ MASK_CELLS = "luong.mask.cells"
 FOLLOW_KEY = "luong.follow.key"
 FOLLOW_QUERY = "luong.follow.query"
 TAB = "luong.tab"
+SCALING_D_K = "luong.scaling.d_k"  # the √d_k demonstration (scaled dot only)
+SCALING_SEED = "luong.scaling.seed"
 _TAB_INDEX = "luong.tab.index"  # which tab is open, whatever the language of its label
 _CACHE = "luong.cache"
 SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
@@ -64,6 +66,8 @@ DEFAULTS = {
     FOLLOW_KEY: 0,
     FOLLOW_QUERY: 0,
     _TAB_INDEX: 0,
+    SCALING_D_K: 64,
+    SCALING_SEED: 0,
     **{key: getattr(_FIRST.sizes, name) for name, key in SIZE_KEYS.items()},
 }
 

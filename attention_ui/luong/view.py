@@ -15,7 +15,17 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core import LAYOUTS, SCORES, AttentionInputError, AttentionResult, attention, fmt
+from attention_core import (
+    LAYOUTS,
+    MAX_DEMO_SIZE,
+    SCORES,
+    AttentionInputError,
+    AttentionResult,
+    ScalingDemo,
+    attention,
+    fmt,
+    scaling_demo,
+)
 from attention_ui.charts import show_chart
 from attention_ui.frame import show_error
 from attention_ui.i18n import current_language, t
@@ -174,8 +184,44 @@ def formula_panel(score: str, layout: str) -> None:
             st.latex(formulas.D2L_ADDITIVE)
         elif score == "location":
             st.caption(t("luong.formula.location_note"))
+        elif score == "scaled_dot":
+            scaling_demo_panel()
         st.caption(t(f"luong.formula.layout_{layout}"))
         st.latex(formulas.LAYOUT_RELATION)
+
+
+def scaling_demo_panel() -> None:
+    """Item 8 of issue 9: the argument for 1/√d_k, seen on random vectors the learner draws."""
+    st.caption(t("luong.scaling.why"))
+    size, seed = st.columns(2)
+    d_k = size.number_input(
+        t("luong.scaling.d_k"), min_value=1, max_value=MAX_DEMO_SIZE, step=1, key=state.SCALING_D_K
+    )
+    chosen_seed = seed.number_input(
+        t("luong.scaling.seed"), min_value=0, max_value=2**32 - 1, step=1, key=state.SCALING_SEED
+    )
+    try:
+        demo = scaling_demo(int(d_k), int(chosen_seed))
+    except AttentionInputError as error:
+        show_error(error)
+        return
+    st.markdown(scaling_demo_text(demo))
+
+
+def scaling_demo_text(demo: ScalingDemo, lang: str | None = None) -> str:
+    """The demo's numbers in a sentence; the claim is only the measured numbers."""
+    return t(
+        "luong.scaling.result",
+        lang,
+        n=demo.queries,
+        m=demo.keys,
+        d_k=demo.d_k,
+        std=fmt(demo.std_unscaled, 3),
+        root=fmt(np.sqrt(demo.d_k), 3),
+        std_scaled=fmt(demo.std_scaled, 3),
+        top=fmt(demo.top_weight_unscaled, 3),
+        top_scaled=fmt(demo.top_weight_scaled, 3),
+    )
 
 
 def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
