@@ -23,6 +23,7 @@ from attention_core import (
     lookup,
     lookup_many,
     nadaraya_watson,
+    scaling_demo,
     squeeze_excitation,
 )
 from attention_ui.i18n import error_text
@@ -566,6 +567,8 @@ CASES = [
         cell=(0, 0),
     ),
     case("nw-loo-one-point", lambda: leave_one_out([1.0], [2.0]), "loo_too_few", "there are 1"),
+    case("demo-d_k-zero", lambda: scaling_demo(0, 1), "bad_demo_size", "d_k", "from 1 to 4096"),
+    case("demo-seed-text", lambda: scaling_demo(8, "x"), "bad_demo_size", "seed", "'x'"),
 ]
 
 

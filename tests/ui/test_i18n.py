@@ -29,6 +29,7 @@ from attention_core import (
     lookup,
     lookup_many,
     nadaraya_watson,
+    scaling_demo,
     similarity_score,
     squeeze_excitation,
 )
@@ -314,6 +315,7 @@ REAL_ERRORS: list[tuple[str, Callable[[], object]]] = [
     ("bad_bandwidth", lambda: nadaraya_watson([0.0], [1.0], [1.0], bandwidth=-1.0)),
     ("overflow", lambda: nadaraya_watson([1e300], [-1e300], [1.0], bandwidth=1e-10)),
     ("loo_too_few", lambda: leave_one_out([1.0], [1.0])),
+    ("bad_demo_size", lambda: scaling_demo(0, 1)),
 ]
 
 # Words Japanese messages may keep in Latin letters: names of matrices, functions and options.
