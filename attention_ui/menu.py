@@ -31,5 +31,6 @@ PAGES: tuple[MenuPage, ...] = (
     MenuPage("luong", ":material/calculate:"),
     MenuPage("database", ":material/table_view:"),
     MenuPage("gallery", ":material/grid_view:"),
+    MenuPage("exercises", ":material/edit_note:"),
 )
 HOME = PAGES[0]

@@ -167,6 +167,11 @@ PRIOR_EDITS: dict[str, Prior] = {
         set_widget(gallery__q1=0.5), lambda at: at.slider(key="gallery.q1").value == 0.5
     ),
     "home": Prior(set_widget(home__q1=1.0), lambda at: at.slider(key="home.q1").value == 1.0),
+    # The feature map's first pixel set to 5.
+    "exercises": Prior(
+        then(set_widget(exercises__section="se"), grid("exercises.se.X", 0, "p1", 5.0)),
+        lambda at: _shadow(at, "exercises.se.X", 0, 0) == 5.0,
+    ),
 }
 
 
@@ -415,6 +420,37 @@ BAD_INPUTS = [
         ),
         ("Divide-by-sum normalization needs non-negative scores", "key 1 for query 1"),
         prior="gallery.values",
+    ),
+    # Exercises: the search engine's settings and the Squeeze-and-Excitation feature map.
+    Case(
+        "learning rate 0",
+        "exercises",
+        set_widget(exercises__section="search", exercises__search__rate=0.0),
+        ("The learning rate must be a positive finite number",),
+    ),
+    Case(
+        "learning rate 1e6",
+        "exercises",
+        set_widget(exercises__section="search", exercises__search__rate=1e6),
+        ("is too large", "between 0 and 100"),
+    ),
+    Case(
+        "10,000 gradient steps",
+        "exercises",
+        set_widget(exercises__section="search", exercises__search__steps=10_000),
+        (en("exercises.search.capped", requested=10_000, cap=200),),
+    ),
+    Case(
+        "empty feature map",
+        "exercises",
+        set_widget(exercises__section="se", exercises__se__channels=0),
+        ("X is empty",),
+    ),
+    Case(
+        "NaN in the feature map",
+        "exercises",
+        both(set_widget(exercises__section="se"), grid("exercises.se.X", 1, "p2", math.nan)),
+        cell_empty("X", "c2", "p2"),
     ),
     # The address: malformed or oversized query parameters.
     Case("unknown language", "home", nothing, ("xx",), query={"lang": "xx"}),

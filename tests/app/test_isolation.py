@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_ui.matrix_editor import matrix_values
 from attention_ui.records_editor import current_records
-from tests.app.test_bad_inputs import PRIOR_EDITS, Prior, grid, set_widget
+from tests.app.test_bad_inputs import PRIOR_EDITS, Prior, grid, set_widget, then
 from tests.conftest import APP
 
 
@@ -22,7 +22,8 @@ def records(at: AppTest) -> list:
 
 
 def values(at: AppTest, page: str):
-    return matrix_values({"luong": "luong.K", "gallery": "gallery.values"}[page], at.session_state)
+    keys = {"luong": "luong.K", "gallery": "gallery.values", "exercises": "exercises.se.X"}
+    return matrix_values(keys[page], at.session_state)
 
 
 # Per page: the edit session A makes, and a different edit of the same thing by session B.
@@ -40,6 +41,13 @@ EDITS: dict[str, tuple[Prior, Prior]] = {
         Prior(
             grid("gallery.values", 2, "y", -1.5),
             lambda at: float(values(at, "gallery")[2, 1]) == -1.5,
+        ),
+    ),
+    "exercises": (
+        PRIOR_EDITS["exercises"],
+        Prior(
+            then(set_widget(exercises__section="se"), grid("exercises.se.X", 0, "p1", -3.0)),
+            lambda at: float(values(at, "exercises")[0, 0]) == -3.0,
         ),
     ),
     "home": (

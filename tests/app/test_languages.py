@@ -23,6 +23,7 @@ PAGES = {
     "luong": "pages/luong.py",
     "database": "pages/database.py",
     "gallery": "pages/gallery.py",
+    "exercises": "pages/exercises.py",
 }
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 ALL_KEYS = set(catalog("en")) | set(catalog("ja"))

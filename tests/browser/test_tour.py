@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core import attention, lookup
+from attention_core import attention, fmt, lookup, query_gradient
 from attention_ui.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from attention_ui.menu import PAGES
@@ -32,7 +32,7 @@ from tests.browser.conftest import (
 )
 
 EN = catalog("en")
-TOURED = {"home", "luong", "database", "gallery"}
+TOURED = {"home", "luong", "database", "gallery", "exercises"}
 
 
 def routed_pages() -> set[str]:
@@ -205,4 +205,32 @@ def test_gallery_typing_a_value_moving_the_query_and_picking_values(page, server
     page.get_by_role("button", name=EN["gallery.preset.around_origin"]).click()
     wait_idle(page)
     wait_for_chart(page, title, gallery_weights(AROUND_ORIGIN, 1.0, 0.5))
+    assert_no_exception(page)
+
+
+# --- Exercises ------------------------------------------------------------------------------
+
+EXERCISE_VALUES = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])  # the gallery's first preset
+
+
+def test_exercises_query_slider_moves_the_jacobian_and_one_huge_score_shrinks_it(page, server):
+    open_page(page, server, "exercises")
+    page.get_by_text(EN["exercises.section_name.grad"], exact=True).click()
+    wait_idle(page)
+    title = EN["exercises.grad.jac_name"]
+    keys = EXERCISE_VALUES.T
+    wait_for_chart(page, title, query_gradient([1.0, 0.5], keys, keys).jacobian)
+
+    # Five steps right on q₁ (1.0 → 1.5): the Jacobian is recomputed.
+    move_slider(page, EN["exercises.grad.q1"], 5)
+    wait_for_chart(page, title, query_gradient([1.5, 0.5], keys, keys).jacobian)
+
+    # "One huge score": the norm printed is tiny but not 0, and the page says it is gone.
+    page.get_by_role("button", name=EN["exercises.grad.huge_button"]).click()
+    wait_idle(page)
+    huge = query_gradient(
+        [10.0, 0.0], [[5.0, 1.0, 0.0], [0.0, 1.0, 1.0]], [[5.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
+    )
+    page.get_by_text(EN["exercises.grad.gone"].split(":")[0]).wait_for()
+    assert page.get_by_text(fmt(huge.norm, 3)).count() >= 1
     assert_no_exception(page)

@@ -1,0 +1,1 @@
+"""The exercises page: d2l's four exercises, live (state.py holds its keys, view.py draws it)."""

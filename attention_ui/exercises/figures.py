@@ -1,0 +1,214 @@
+"""The exercises page's figures, as pure functions (arrays and words in, go.Figure out).
+
+Colours are colour-blind safe (the plane figures' palette): values dark blue, query purple,
+output black, covariance ellipse orange, Jacobian ellipse dashed blue, target record orange.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from attention_core import fmt
+from attention_ui.figures import plotly_text
+from attention_ui.plane_figures import (
+    CONE_LINE,
+    HULL_LINE,
+    QUERY_COLOUR,
+    VALUE_COLOUR,
+    PlaneCaptions,
+    plane_figure,
+    view_box,
+)
+
+
+@dataclass(frozen=True)
+class EllipseCaptions:
+    covariance: str = "covariance Cov_p(k)"
+    jacobian: str = "Jacobian ∂o/∂q"
+
+
+def ellipse_points(centre: np.ndarray, matrix: np.ndarray, count: int = 73) -> np.ndarray:
+    """(count, 2): the ellipse {centre + M^½ u : |u| = 1} of a symmetric 2 × 2 matrix M.
+
+    For a covariance it is the one-standard-deviation ellipse; negative eigenvalues (none for a
+    covariance) are drawn as 0.
+    """
+    symmetric = (np.asarray(matrix, dtype=float) + np.asarray(matrix, dtype=float).T) / 2
+    eigenvalues, eigenvectors = np.linalg.eigh(symmetric)
+    half_axes = eigenvectors * np.sqrt(np.clip(eigenvalues, 0.0, None))  # columns: half axes
+    angles = np.linspace(0.0, 2 * np.pi, count)
+    circle = np.vstack([np.cos(angles), np.sin(angles)])  # 2 × count
+    return (np.asarray(centre, dtype=float)[:, None] + half_axes @ circle).T
+
+
+def gradient_figure(
+    values: np.ndarray,
+    output: np.ndarray,
+    query: np.ndarray,
+    weights: np.ndarray,
+    covariance: np.ndarray,
+    jacobian: np.ndarray,
+    *,
+    captions: PlaneCaptions,
+    ellipses: EllipseCaptions,
+) -> go.Figure:
+    """The values (= keys), q, the output o and, around o, the ellipses of Cov_p(k) and ∂o/∂q."""
+    cov_line = ellipse_points(output, covariance)
+    jac_line = ellipse_points(output, jacobian)
+    box = view_box(values, query, output, cov_line, jac_line)
+    figure = plane_figure(
+        values, output, weights=weights, box=box, show_hull=True, query=query, captions=captions
+    )
+    for line, name, matrix, style in (
+        (cov_line, ellipses.covariance, covariance, {"color": HULL_LINE, "width": 3}),
+        (jac_line, ellipses.jacobian, jacobian, {"color": CONE_LINE, "width": 2, "dash": "dash"}),
+    ):
+        entries = "; ".join(fmt(x, 3) for x in np.asarray(matrix).ravel())
+        figure.add_trace(
+            go.Scatter(
+                x=line[:, 0],
+                y=line[:, 1],
+                mode="lines",
+                name=plotly_text(name),
+                line=style,
+                hovertemplate=plotly_text(f"{name} = [{entries}]") + "<extra></extra>",
+            )
+        )
+    return figure
+
+
+def search_figure(
+    keys_2d: np.ndarray,
+    labels: Sequence[str],
+    target: int,
+    path_2d: np.ndarray,
+    losses: np.ndarray,
+    *,
+    x_title: str,
+    y_title: str,
+    key_name: str,
+    path_name: str,
+    loss_word: str,
+    step_word: str,
+) -> go.Figure:
+    """Records' keys and the query's descent path in the plane (or its projection)."""
+    figure = go.Figure()
+    colours = [HULL_LINE if i == target else VALUE_COLOUR for i in range(len(labels))]
+    figure.add_trace(
+        go.Scatter(
+            x=keys_2d[:, 0],
+            y=keys_2d[:, 1],
+            mode="markers+text",
+            name=plotly_text(key_name),
+            text=[plotly_text(label) for label in labels],
+            textposition="top center",
+            marker={
+                "color": colours,
+                "size": [16 if i == target else 11 for i in range(len(labels))],
+                "symbol": ["star" if i == target else "circle" for i in range(len(labels))],
+            },
+            hovertemplate="%{text}: (%{x:.3g}, %{y:.3g})<extra></extra>",
+        )
+    )
+    hover = [
+        plotly_text(
+            f"{step_word} {t}: q = ({fmt(x, 3)}, {fmt(y, 3)}), {loss_word} = {fmt(loss, 4)}"
+        )
+        for t, ((x, y), loss) in enumerate(zip(path_2d, losses, strict=True))
+    ]
+    figure.add_trace(
+        go.Scatter(
+            x=path_2d[:, 0],
+            y=path_2d[:, 1],
+            mode="lines+markers",
+            name=plotly_text(path_name),
+            line={"color": QUERY_COLOUR, "width": 2},
+            marker={"size": 5, "color": QUERY_COLOUR},
+            customdata=hover,
+            hovertemplate="%{customdata}<extra></extra>",
+        )
+    )
+    x0, x1, y0, y1 = view_box(keys_2d, path_2d)
+    figure.update_layout(
+        height=420,
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        legend={"orientation": "h", "y": -0.12},
+    )
+    figure.update_xaxes(range=[x0, x1], title_text=plotly_text(x_title), zeroline=True)
+    figure.update_yaxes(
+        range=[y0, y1],
+        title_text=plotly_text(y_title),
+        scaleanchor="x",
+        scaleratio=1,
+        zeroline=True,
+    )
+    return figure
+
+
+def loss_figure(losses: np.ndarray, *, x_title: str, y_title: str) -> go.Figure:
+    """The loss −log p(target) after each step."""
+    steps = np.arange(len(losses))
+    figure = go.Figure(
+        go.Scatter(
+            x=steps,
+            y=losses,
+            mode="lines+markers",
+            name=plotly_text(y_title),
+            line={"color": QUERY_COLOUR},
+            marker={"size": 4},
+            customdata=[
+                plotly_text(f"{x_title} {t}: {y_title} = {fmt(v, 4)}") for t, v in enumerate(losses)
+            ],
+            hovertemplate="%{customdata}<extra></extra>",
+        )
+    )
+    figure.update_layout(height=300, margin={"l": 10, "r": 10, "t": 10, "b": 10})
+    figure.update_xaxes(title_text=plotly_text(x_title))
+    figure.update_yaxes(title_text=plotly_text(y_title), rangemode="tozero")
+    return figure
+
+
+def gates_figure(
+    labels: Sequence[str],
+    sigmoid: np.ndarray,
+    softmax: np.ndarray,
+    *,
+    sigmoid_name: str,
+    softmax_name: str,
+    x_title: str,
+    y_title: str,
+) -> go.Figure:
+    """The channel weights of SE's sigmoid next to a softmax's, as grouped bars."""
+    figure = go.Figure()
+    for gates, name, colour in (
+        (sigmoid, sigmoid_name, HULL_LINE),
+        (softmax, softmax_name, VALUE_COLOUR),
+    ):
+        figure.add_trace(
+            go.Bar(
+                x=[plotly_text(label) for label in labels],
+                y=gates,
+                name=plotly_text(name),
+                marker_color=colour,
+                text=[fmt(g, 3) for g in gates],
+                textposition="outside",
+                customdata=[
+                    plotly_text(f"{name}, {label} = {fmt(g)}")
+                    for label, g in zip(labels, gates, strict=True)
+                ],
+                hovertemplate="%{customdata}<extra></extra>",
+            )
+        )
+    figure.update_layout(
+        barmode="group",
+        height=320,
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        legend={"orientation": "h", "y": -0.2},
+    )
+    figure.update_xaxes(title_text=plotly_text(x_title))
+    figure.update_yaxes(title_text=plotly_text(y_title), range=[0, 1.15])
+    return figure

@@ -1,0 +1,164 @@
+"""The exercises page's session state: every widget key and its default in ONE dict, the
+matrices it edits, and the inputs it borrows from the database and gallery pages.
+
+DEFAULTS lists the widgets (kept across visits to other pages by `page_state`); MATRICES lists
+the grids (kept by `matrix_editor`), with their default contents. Whatever arrives in a widget
+key is input: `restore` puts back a default for a value of the wrong kind, and clamps sliders
+into their range (number inputs are left as typed: the engine says what is wrong with them).
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+import streamlit as st
+
+from attention_core import SIMILARITIES
+from attention_ui.database import state as database
+from attention_ui.gallery import state as gallery
+from attention_ui.matrix_editor import matrix_values, set_matrix
+from attention_ui.page_state import keep_widgets, restore_widgets, widget_value
+from attention_ui.records_editor import D2L_RECORDS, check_records, current_records
+
+SECTION = "exercises.section"
+SECTIONS = ("match", "grad", "search", "se")
+MATCH_QUERY = "exercises.match.query"
+MATCH_SIMILARITY = "exercises.match.similarity"
+MATCH_TAU = "exercises.match.tau"
+MATCH_ANSWER = "exercises.match.answer"
+GRAD_POINTS = "exercises.grad.points"
+GRAD_Q1, GRAD_Q2 = "exercises.grad.q1", "exercises.grad.q2"
+GRAD_TAU = "exercises.grad.tau"
+GRAD_ANSWER = "exercises.grad.answer"
+SEARCH_SOURCE = "exercises.search.source"
+SEARCH_M = "exercises.search.m"
+SEARCH_TARGET = "exercises.search.target"
+SEARCH_Q1, SEARCH_Q2 = "exercises.search.q1", "exercises.search.q2"
+SEARCH_RATE = "exercises.search.rate"
+SEARCH_STEPS = "exercises.search.steps"
+SE_CHANNELS = "exercises.se.channels"
+SE_PIXELS = "exercises.se.pixels"
+SE_R = "exercises.se.r"
+
+DEFAULTS: dict[str, object] = {
+    SECTION: "match",
+    MATCH_QUERY: "Li",
+    MATCH_SIMILARITY: "ngram",
+    MATCH_TAU: 0.25,
+    MATCH_ANSWER: False,
+    GRAD_POINTS: "gallery",
+    GRAD_Q1: 1.0,
+    GRAD_Q2: 0.5,
+    GRAD_TAU: 1.0,
+    GRAD_ANSWER: False,
+    SEARCH_SOURCE: "vectors",
+    SEARCH_M: 4,
+    SEARCH_TARGET: 1,
+    SEARCH_Q1: -1.0,
+    SEARCH_Q2: -1.0,
+    SEARCH_RATE: 0.5,
+    SEARCH_STEPS: 30,
+    SE_CHANNELS: 3,
+    SE_PIXELS: 4,
+    SE_R: 2,
+}
+# The grids: state key → default content (the editors resize them, keeping what fits).
+SEARCH_KEYS, SE_X, SE_W1, SE_W2 = (
+    "exercises.search.keys",
+    "exercises.se.X",
+    "exercises.se.W1",
+    "exercises.se.W2",
+)
+MATRICES: dict[str, np.ndarray] = {
+    SEARCH_KEYS: np.array([[2.0, 0.0], [0.0, 2.0], [-2.0, 0.0], [1.0, 1.0]]),  # one row per record
+    SE_X: np.array([[1.0, 2.0, 3.0, 2.0], [0.0, -1.0, 1.0, 0.0], [4.0, 4.0, 0.0, 0.0]]),
+    SE_W1: np.array([[1.0, 0.5, -0.5], [0.0, 1.0, 1.0]]),
+    SE_W2: np.array([[1.0, -1.0], [0.5, 0.5], [-1.0, 2.0]]),
+}
+
+# Slider ranges and option lists, for `restore` and the view.
+GRAD_Q_RANGE = (-12.0, 12.0)
+GRAD_TAU_RANGE = (0.05, 5.0)
+SEARCH_Q_RANGE = (-5.0, 5.0)
+MATCH_TAU_RANGE = (0.05, 5.0)
+OPTIONS = {
+    MATCH_SIMILARITY: SIMILARITIES,
+    GRAD_POINTS: ("gallery", "huge"),
+    SEARCH_SOURCE: ("vectors", "names"),
+}
+RANGES = {
+    GRAD_Q1: GRAD_Q_RANGE,
+    GRAD_Q2: GRAD_Q_RANGE,
+    GRAD_TAU: GRAD_TAU_RANGE,
+    SEARCH_Q1: SEARCH_Q_RANGE,
+    SEARCH_Q2: SEARCH_Q_RANGE,
+    MATCH_TAU: MATCH_TAU_RANGE,
+}
+MAX_CHANNELS, MAX_PIXELS, MAX_HIDDEN, MAX_RECORDS = 4, 8, 4, 8
+
+# d2l's exercise 2 meets the Luong page's "One huge score": keys = values = its K's columns,
+# q = its q₁, so the scores are 50, 10 and 0.
+HUGE_POINTS = np.array([[5.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+HUGE_QUERY = (10.0, 0.0)
+
+
+def restore() -> None:
+    """Before the widgets are drawn: put back kept values, then make each one usable."""
+    restore_widgets(DEFAULTS)
+    for key, default in DEFAULTS.items():
+        st.session_state[key] = sanitized(key, st.session_state[key], default)
+
+
+def sanitized(key: str, value: object, default: object) -> object:
+    """`value` if a widget can show it, a clamped or default one otherwise."""
+    if key in OPTIONS:
+        return value if value in OPTIONS[key] else default
+    if isinstance(default, bool):
+        return value if isinstance(value, bool) else default
+    if isinstance(default, str):
+        return value if isinstance(value, str) else default
+    if not isinstance(value, Real) or isinstance(value, bool) or math.isnan(value):
+        return default
+    if key in RANGES:
+        low, high = RANGES[key]
+        return float(min(max(value, low), high))
+    if isinstance(default, int):  # counts; ±inf is not a count
+        return int(value) if math.isfinite(value) and float(value).is_integer() else default
+    return value  # learning rate: as typed, the engine judges it (0, 1e6, inf get a message)
+
+
+def remember() -> None:
+    """After the widgets are drawn: keep their values."""
+    keep_widgets(DEFAULTS)
+
+
+def load_huge_score() -> None:
+    """Button callback: the "One huge score" case (q = (10, 0), τ = 1)."""
+    st.session_state.update(
+        {GRAD_POINTS: "huge", GRAD_Q1: HUGE_QUERY[0], GRAD_Q2: HUGE_QUERY[1], GRAD_TAU: 1.0}
+    )
+
+
+def reset_matrix(key: str) -> None:
+    """Button callback: a grid back to its default content."""
+    set_matrix(key, MATRICES[key])
+
+
+def gallery_values() -> tuple[np.ndarray, bool]:
+    """The gallery's values (m × 2) as the learner left them, or its first preset (False)."""
+    values = matrix_values(gallery.VALUES)
+    m = widget_value(gallery.M)
+    if values is not None and isinstance(m, int) and 1 <= m <= values.shape[0]:
+        values = values[:m]
+        if values.shape[1] == 2 and np.isfinite(values).all():
+            return values, True
+    return np.array(gallery.PRESETS["first_quadrant"]), False
+
+
+def database_records() -> tuple[list, bool]:
+    """The database page's usable records, or d2l's table (False) when it has none."""
+    rows = current_records(database.RECORDS)
+    records = check_records(rows).records if rows else []
+    return (records, True) if records else (list(D2L_RECORDS), False)

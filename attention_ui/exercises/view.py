@@ -1,0 +1,636 @@
+"""The four exercises of d2l's "Queries, Keys, and Values", in the order pages/exercises.py
+draws them. Every number comes from attention_core; this module only lays it out in words.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attention_core import (
+    MAX_SEARCH_STEPS,
+    SIMILARITIES,
+    SIMILARITY_LATEX,
+    AttentionInputError,
+    fmt,
+    gradient_search,
+    hard_lookup,
+    letter_pair_vectors,
+    lookup,
+    plane_projection,
+    query_gradient,
+    squeeze_excitation,
+    weighted_covariance,
+)
+from attention_ui.charts import show_chart
+from attention_ui.figures import WEIGHT_SCALE, heatmap
+from attention_ui.frame import show_error
+from attention_ui.i18n import t
+from attention_ui.lookup_figures import LookupCaptions, weights_bar
+from attention_ui.matrix_editor import matrix_editor
+from attention_ui.page_state import option_labels
+from attention_ui.plane_figures import PlaneCaptions
+from attention_ui.text import escape_markdown
+
+from . import state
+from .figures import EllipseCaptions, gates_figure, gradient_figure, loss_figure, search_figure
+
+# Below this norm a change of q no longer moves the output by anything double precision shows
+# next to the output's own size (its relative precision is about 2e-16).
+NUMERICALLY_GONE = 1e-12
+
+
+def _labels(prefix: str, count: int) -> list[str]:
+    return [f"{prefix}{i + 1}" for i in range(count)]
+
+
+def _matrix(
+    values: np.ndarray, rows: list[str], cols: list[str], title: str, chart_key: str
+) -> None:
+    show_chart(heatmap(values, cols, rows, title=title), key=chart_key)
+
+
+def chosen_section() -> str:
+    """One exercise at a time: each is a page's worth of charts, and drawing all four on every
+    rerun would make every slider move slow."""
+    return st.radio(
+        t("exercises.section"),
+        list(state.SECTIONS),
+        key=state.SECTION,
+        horizontal=True,
+        format_func=option_labels("exercises.section_name."),
+    )
+
+
+def section(name: str) -> None:
+    {"match": matching, "grad": gradient, "search": search, "se": squeeze}[name]()
+
+
+# ---------------------------------------------------------------------------------------------
+# Exercise 1: which attention function reproduces approximate matching?
+
+
+def matching() -> None:
+    st.subheader(t("exercises.match.title"))
+    st.markdown(t("exercises.match.question"))
+    records, learners = state.database_records()
+    st.caption(
+        t(
+            "exercises.match.source_learner" if learners else "exercises.match.source_d2l",
+            count=len(records),
+        )
+    )
+    controls, result_column = st.columns([2, 3], gap="large")
+    with controls:
+        query = st.text_input(t("exercises.match.query"), key=state.MATCH_QUERY, max_chars=100)
+        similarity = st.radio(
+            t("exercises.match.similarity"),
+            SIMILARITIES,
+            key=state.MATCH_SIMILARITY,
+            horizontal=True,
+            format_func=option_labels("exercises.match.similarity_name."),
+        )
+        tau = st.slider(
+            t("exercises.match.tau"), *state.MATCH_TAU_RANGE, step=0.05, key=state.MATCH_TAU
+        )
+    st.latex(
+        SIMILARITY_LATEX[similarity] + r",\qquad \alpha(q, k_i) = "
+        r"\frac{\exp(a(q, k_i)/\tau)}{\sum_j \exp(a(q, k_j)/\tau)}"
+    )
+    with result_column:
+        try:
+            result = lookup(records, query, similarity, temperature=tau)
+        except AttentionInputError as error:
+            show_error(error)
+            result = None
+        if result is not None:
+            order = sorted(range(len(result.records)), key=lambda i: -result.weights[i])
+            st.dataframe(
+                pd.DataFrame(
+                    {
+                        t("exercises.match.rank"): range(1, len(order) + 1),
+                        t("exercises.match.key"): [result.records[i].key for i in order],
+                        t("exercises.match.value"): [result.records[i].value for i in order],
+                        "a(q, k)": [fmt(result.scores[i]) for i in order],
+                        "α": [fmt(result.weights[i]) for i in order],
+                    }
+                ),
+                hide_index=True,
+            )
+            if result.best is None:
+                st.markdown(t("exercises.match.no_answer", query=escape_markdown(query)))
+            else:
+                best = result.best_index
+                st.markdown(
+                    t(
+                        "exercises.match.best",
+                        record=escape_markdown(result.records[best].key),
+                        value=escape_markdown(result.records[best].value),
+                        weight=fmt(result.weights[best], 3),
+                    )
+                )
+            show_chart(
+                weights_bar(
+                    result,
+                    tau,
+                    "softmax",
+                    captions=LookupCaptions(
+                        weight=t("exercises.match.weight"),
+                        records=t("exercises.match.records"),
+                        best=t("exercises.match.best_word"),
+                    ),
+                ),
+                key="exercises.chart.match",
+            )
+    if st.toggle(t("exercises.match.answer_toggle"), key=state.MATCH_ANSWER):
+        st.markdown(t("exercises.match.answer"))
+        try:
+            exact = lookup(records, query, "exact")
+            approximate = lookup(records, query, "ngram", temperature=tau)
+        except AttentionInputError:
+            return
+        best = approximate.best_index
+        st.markdown(
+            t(
+                "exercises.match.answer_exact_hit"
+                if exact.best is not None
+                else "exercises.match.answer_exact_miss",
+                query=escape_markdown(query),
+            )
+        )
+        if best is not None:
+            st.markdown(
+                t(
+                    "exercises.match.answer_ngram",
+                    record=escape_markdown(approximate.records[best].key),
+                    weight=fmt(approximate.weights[best], 3),
+                    tau=fmt(tau),
+                )
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# Exercise 2: ∇_q Attention = Cov
+
+
+def gradient() -> None:
+    st.subheader(t("exercises.grad.title"))
+    st.markdown(t("exercises.grad.question"))
+    st.latex(
+        r"\frac{\partial \mathbf{o}}{\partial \mathbf{q}} = \frac{1}{\tau}\,\mathbf{V}"
+        r"\left(\operatorname{diag}(\mathbf{p}) - \mathbf{p}\mathbf{p}^{\mathsf{T}}\right)"
+        r"\mathbf{K}^{\mathsf{T}} \;\overset{\mathbf{k}_i = \mathbf{v}_i}{=}\; "
+        r"\frac{1}{\tau}\operatorname{Cov}_{p}(\mathbf{k}) = \frac{1}{\tau}\sum_i p_i\,"
+        r"(\mathbf{k}_i - \bar{\mathbf{k}})(\mathbf{k}_i - \bar{\mathbf{k}})^{\mathsf{T}}"
+    )
+    controls, chart = st.columns([2, 3], gap="large")
+    with controls:
+        points = st.radio(
+            t("exercises.grad.points"),
+            list(state.OPTIONS[state.GRAD_POINTS]),
+            key=state.GRAD_POINTS,
+            format_func=option_labels("exercises.grad.points_name."),
+        )
+        st.button(
+            t("exercises.grad.huge_button"),
+            key="exercises.grad.huge",
+            on_click=state.load_huge_score,
+        )
+        q1 = st.slider(t("exercises.grad.q1"), *state.GRAD_Q_RANGE, step=0.1, key=state.GRAD_Q1)
+        q2 = st.slider(t("exercises.grad.q2"), *state.GRAD_Q_RANGE, step=0.1, key=state.GRAD_Q2)
+        tau = st.slider(
+            t("exercises.grad.tau"), *state.GRAD_TAU_RANGE, step=0.05, key=state.GRAD_TAU
+        )
+    if points == "huge":
+        values, source = state.HUGE_POINTS, "exercises.grad.source_huge"
+    else:
+        values, learners = state.gallery_values()
+        source = "exercises.grad.source_gallery" if learners else "exercises.grad.source_default"
+    with controls:
+        st.caption(t(source, m=values.shape[0]))
+    labels = _labels("k", values.shape[0])
+    query = np.array([q1, q2])
+    try:
+        result = query_gradient(query, values.T, values.T, "dot", temperature=tau)
+    except AttentionInputError as error:
+        with chart:
+            show_error(error)
+        return
+    covariance = weighted_covariance(values.T, result.weights)
+    with chart:
+        show_chart(
+            gradient_figure(
+                values,
+                result.output,
+                query,
+                result.weights,
+                covariance,
+                result.jacobian,
+                captions=PlaneCaptions(
+                    values=t("exercises.grad.values"),
+                    output=t("exercises.grad.output"),
+                    query=t("exercises.grad.query"),
+                    hull=t("exercises.grad.hull"),
+                    weight="p",
+                ),
+                ellipses=EllipseCaptions(
+                    covariance=t("exercises.grad.cov_name"), jacobian=t("exercises.grad.jac_name")
+                ),
+            ),
+            key="exercises.chart.gradient",
+        )
+        st.caption(t("exercises.grad.ellipse_note"))
+    left, right = st.columns(2)
+    with left:
+        st.latex(r"\underbrace{\frac{\partial \mathbf{o}}{\partial \mathbf{q}}}_{2 \times 2}")
+        _matrix(
+            result.jacobian,
+            ["o₁", "o₂"],
+            ["q₁", "q₂"],
+            t("exercises.grad.jac_name"),
+            "exercises.chart.jacobian",
+        )
+    with right:
+        st.latex(
+            r"\underbrace{\tfrac{1}{\tau}\operatorname{Cov}_{p}(\mathbf{k})}_{2 \times 2}"
+            rf",\quad \tau = {fmt(tau)}"
+        )
+        _matrix(
+            covariance / tau,
+            ["x", "y"],
+            ["x", "y"],
+            t("exercises.grad.cov_over_tau"),
+            "exercises.chart.covariance",
+        )
+    difference = float(np.abs(result.jacobian - covariance / tau).max())
+    st.markdown(t("exercises.grad.agree", difference=fmt(difference, 2)))
+    _matrix(
+        result.weights[None, :],
+        ["p"],
+        labels,
+        t("exercises.grad.weights"),
+        "exercises.chart.grad_weights",
+    )
+    norm = result.norm
+    best = int(np.argmax(result.weights))
+    others = float(np.delete(result.weights, best).sum())
+    st.markdown(
+        t(
+            "exercises.grad.norm",
+            norm=fmt(norm, 3),
+            best=labels[best],
+            p=fmt(result.weights[best], 6),
+            others=fmt(others, 3),
+        )
+    )
+    if norm == 0:
+        st.info(t("exercises.grad.exactly_zero"))
+    elif norm < NUMERICALLY_GONE:
+        st.warning(t("exercises.grad.gone", norm=fmt(norm, 3), limit=fmt(NUMERICALLY_GONE)))
+    else:
+        st.markdown(t("exercises.grad.alive", limit=fmt(NUMERICALLY_GONE)))
+    if st.toggle(t("exercises.grad.answer_toggle"), key=state.GRAD_ANSWER):
+        st.markdown(t("exercises.grad.answer"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Exercise 3: a differentiable search engine
+
+
+def search() -> None:
+    st.subheader(t("exercises.search.title"))
+    st.markdown(t("exercises.search.question"))
+    st.latex(
+        r"L(\mathbf{q}) = -\log p_t,\quad p = \operatorname{softmax}(\mathbf{K}^{\mathsf{T}}"
+        r"\mathbf{q}),\quad \nabla_{\mathbf{q}} L = -\Big(\mathbf{k}_t - \sum_j p_j "
+        r"\mathbf{k}_j\Big),\quad \mathbf{q} \leftarrow \mathbf{q} - \eta\,"
+        r"\nabla_{\mathbf{q}} L"
+    )
+    controls, chart = st.columns([2, 3], gap="large")
+    with controls:
+        source = st.radio(
+            t("exercises.search.source"),
+            list(state.OPTIONS[state.SEARCH_SOURCE]),
+            key=state.SEARCH_SOURCE,
+            horizontal=True,
+            format_func=option_labels("exercises.search.source_name."),
+        )
+        if source == "vectors":
+            keys, labels, start, names = _vector_records()
+        else:
+            keys, labels, start, names = _name_records()
+    if keys is None:
+        return
+    m = keys.shape[1]
+    with controls:
+        if not 0 <= st.session_state[state.SEARCH_TARGET] < m:
+            st.session_state[state.SEARCH_TARGET] = 0
+        target = st.selectbox(
+            t("exercises.search.target"),
+            list(range(m)),
+            key=state.SEARCH_TARGET,
+            format_func=lambda i: _label(labels, i),
+        )
+        rate = st.number_input(
+            t("exercises.search.rate"),
+            key=state.SEARCH_RATE,
+            format="%g",
+            help=t("exercises.search.rate_help"),
+        )
+        steps = st.number_input(
+            t("exercises.search.steps"),
+            key=state.SEARCH_STEPS,
+            step=1,
+            help=t("exercises.search.steps_help", cap=MAX_SEARCH_STEPS),
+        )
+    try:
+        path = gradient_search(start, keys, target, learning_rate=rate, steps=steps)
+    except AttentionInputError as error:
+        with chart:
+            show_error(error)
+        return
+    if path.capped:
+        st.warning(
+            t("exercises.search.capped", requested=path.requested_steps, cap=MAX_SEARCH_STEPS)
+        )
+    if "diverged" in path.notices:
+        st.warning(t("exercises.search.diverged", steps=path.steps))
+    centre, axes = plane_projection(keys)
+    keys_2d = (keys.T - centre) @ axes
+    path_2d = (path.queries - centre) @ axes
+    projected = keys.shape[0] > 2
+    with chart:
+        show_chart(
+            search_figure(
+                keys_2d,
+                labels,
+                target,
+                path_2d,
+                path.losses,
+                x_title=t("exercises.search.axis1" if projected else "exercises.search.x"),
+                y_title=t("exercises.search.axis2" if projected else "exercises.search.y"),
+                key_name=t("exercises.search.records"),
+                path_name=t("exercises.search.path"),
+                loss_word=t("exercises.search.loss"),
+                step_word=t("exercises.search.step"),
+            ),
+            key="exercises.chart.search",
+        )
+        if projected:
+            st.caption(
+                t(
+                    "exercises.search.projection",
+                    d=keys.shape[0],
+                    pairs=escape_markdown(", ".join(f"'{p}'" for p in names[:12]), 200),
+                )
+            )
+    losses, weights = path.losses, path.weights
+    st.markdown(
+        t(
+            "exercises.search.summary",
+            steps=path.steps,
+            first=fmt(losses[0], 3),
+            last=fmt(losses[-1], 3),
+            target=escape_markdown(labels[target]),
+            p0=fmt(weights[0, target], 3),
+            p=fmt(weights[-1, target], 3),
+        )
+    )
+    if int(np.argmax(weights[-1])) == target:
+        st.success(t("exercises.search.found", target=escape_markdown(labels[target])))
+    else:
+        st.info(
+            t(
+                "exercises.search.not_yet",
+                target=escape_markdown(labels[target]),
+                best=escape_markdown(labels[int(np.argmax(weights[-1]))]),
+            )
+        )
+    iterations = [str(i) for i in range(len(losses))]
+    hover = [
+        [
+            f"{t('exercises.search.step')} {j}, {labels[i]}: p = {fmt(weights[j, i])}"
+            for j in range(len(iterations))
+        ]
+        for i in range(m)
+    ]
+    left, right = st.columns(2)
+    with left:
+        show_chart(
+            heatmap(
+                weights.T,
+                iterations,
+                labels,
+                title=t("exercises.search.weights_title"),
+                x_title=t("exercises.search.step"),
+                y_title=t("exercises.search.records"),
+                hover=hover,
+                colorscale=WEIGHT_SCALE,
+                zmin=0,
+                zmax=1,
+            ),
+            key="exercises.chart.search_weights",
+        )
+    with right:
+        show_chart(
+            loss_figure(
+                losses, x_title=t("exercises.search.step"), y_title=t("exercises.search.loss")
+            ),
+            key="exercises.chart.loss",
+        )
+    hard = hard_lookup(start, keys, target)
+    st.markdown("#### " + t("exercises.search.hard_title"))
+    st.latex(
+        r"\alpha_i = \begin{cases} 1 & i = \arg\max_j \mathbf{k}_j^{\mathsf{T}}\mathbf{q} "
+        r"\\ 0 & \text{otherwise} \end{cases},\qquad \nabla_{\mathbf{q}}(-\log \alpha_t) "
+        r"= \mathbf{0} \text{ or undefined}"
+    )
+    gradient_text = (
+        "("
+        + ", ".join(fmt(g) for g in hard.gradient[:4])
+        + (", …)" if hard.gradient.size > 4 else ")")
+    )
+    st.markdown(
+        t(
+            "exercises.search.hard_result",
+            best=escape_markdown(labels[hard.best]),
+            target=escape_markdown(labels[target]),
+            gradient=gradient_text,
+        )
+    )
+    st.markdown(
+        t("exercises.search.hard_hit" if hard.best == target else "exercises.search.hard_miss")
+    )
+
+
+def _label(labels: list[str], index: object) -> str:
+    """A record's name for the target box (a crafted index is shown as itself, not raised)."""
+    return labels[index] if isinstance(index, int) and 0 <= index < len(labels) else str(index)
+
+
+def _vector_records():
+    """The learner's table of 2-D keys, the record names r1…rm and the start (sliders)."""
+    m = st.number_input(
+        t("exercises.search.m"),
+        min_value=1,
+        max_value=state.MAX_RECORDS,
+        step=1,
+        key=state.SEARCH_M,
+    )
+    m = int(min(max(m, 1), state.MAX_RECORDS))
+    labels = _labels("r", m)
+    keys_in = matrix_editor(
+        "K",
+        state.SEARCH_KEYS,
+        state.MATRICES[state.SEARCH_KEYS],
+        labels,
+        ["x", "y"],
+        help=t("exercises.search.keys_help"),
+    )
+    q1 = st.slider(
+        t("exercises.search.start1"), *state.SEARCH_Q_RANGE, step=0.1, key=state.SEARCH_Q1
+    )
+    q2 = st.slider(
+        t("exercises.search.start2"), *state.SEARCH_Q_RANGE, step=0.1, key=state.SEARCH_Q2
+    )
+    for problem in keys_in.problems:
+        st.error(problem)
+    if not keys_in.ok:
+        return None, labels, None, ()
+    return keys_in.values.T, labels, np.array([q1, q2]), ()
+
+
+def _name_records():
+    """The database page's keys as letter-pair count vectors; the search starts at q = 0."""
+    records, learners = state.database_records()
+    names = [record[0] for record in records][: state.MAX_RECORDS * 2]
+    st.caption(
+        t(
+            "exercises.search.names_source_learner"
+            if learners
+            else "exercises.search.names_source_d2l",
+            count=len(names),
+        )
+    )
+    try:
+        keys, pairs = letter_pair_vectors(names)
+    except AttentionInputError as error:
+        show_error(error)
+        return None, names, None, ()
+    st.caption(t("exercises.search.names_start", d=keys.shape[0]))
+    return keys, names, np.zeros(keys.shape[0]), pairs
+
+
+# ---------------------------------------------------------------------------------------------
+# Exercise 4: Squeeze-and-Excitation as attention
+
+
+def squeeze() -> None:
+    st.subheader(t("exercises.se.title"))
+    st.markdown(t("exercises.se.question"))
+    sizes = st.columns(3)
+    channels = sizes[0].number_input(
+        t("exercises.se.channels"),
+        min_value=0,
+        max_value=state.MAX_CHANNELS,
+        step=1,
+        key=state.SE_CHANNELS,
+    )
+    pixels = sizes[1].number_input(
+        t("exercises.se.pixels"),
+        min_value=0,
+        max_value=state.MAX_PIXELS,
+        step=1,
+        key=state.SE_PIXELS,
+    )
+    hidden = sizes[2].number_input(
+        t("exercises.se.r"), min_value=1, max_value=state.MAX_HIDDEN, step=1, key=state.SE_R
+    )
+    limits = (
+        (channels, state.MAX_CHANNELS, "exercises.se.channels"),
+        (pixels, state.MAX_PIXELS, "exercises.se.pixels"),
+        (hidden, state.MAX_HIDDEN, "exercises.se.r"),
+    )
+    for value, limit, name in limits:  # the browser's max is not enforced on the server
+        if value > limit:
+            st.warning(t("exercises.se.too_many", name=t(name), value=value, limit=limit))
+    channels, pixels = min(int(channels), state.MAX_CHANNELS), min(int(pixels), state.MAX_PIXELS)
+    hidden = max(1, min(int(hidden), state.MAX_HIDDEN))
+    if channels < 1 or pixels < 1:  # nothing to edit: the engine names what is empty
+        try:
+            squeeze_excitation(
+                np.zeros((channels, pixels)),
+                np.zeros((hidden, channels)),
+                np.zeros((channels, hidden)),
+            )
+        except AttentionInputError as error:
+            show_error(error)
+        return
+    c_labels, p_labels, r_labels = (
+        _labels("c", channels),
+        _labels("p", pixels),
+        _labels("h", hidden),
+    )
+    grids = st.columns([3, 2, 2])
+    with grids[0]:
+        x_in = matrix_editor(
+            "X",
+            state.SE_X,
+            state.MATRICES[state.SE_X],
+            c_labels,
+            p_labels,
+            help=t("exercises.se.x_help"),
+        )
+    with grids[1]:
+        w1_in = matrix_editor("W1", state.SE_W1, state.MATRICES[state.SE_W1], r_labels, c_labels)
+    with grids[2]:
+        w2_in = matrix_editor("W2", state.SE_W2, state.MATRICES[state.SE_W2], c_labels, r_labels)
+    problems = x_in.problems + w1_in.problems + w2_in.problems
+    for problem in problems:
+        st.error(problem)
+    if problems:
+        return
+    try:
+        se = squeeze_excitation(x_in.values, w1_in.values, w2_in.values)
+        soft = squeeze_excitation(x_in.values, w1_in.values, w2_in.values, gate="softmax")
+    except AttentionInputError as error:
+        show_error(error)
+        return
+    for step in se.steps:
+        rows = c_labels if step.value.shape[0] == channels else r_labels
+        cols = p_labels if step.value.shape[1] == pixels and step.value.shape[1] > 1 else [""]
+        formula, matrix = st.columns([2, 3])
+        with formula:
+            st.markdown("**" + t(f"exercises.se.step.{step.key}") + "**")
+            st.latex(step.latex)
+        with matrix:
+            _matrix(step.value, rows, cols, "", f"exercises.chart.{step.key}")
+    st.markdown("#### " + t("exercises.se.reading_title"))
+    st.markdown(t("exercises.se.reading"))
+    show_chart(
+        gates_figure(
+            c_labels,
+            se.gates,
+            soft.gates,
+            sigmoid_name=t("exercises.se.sigmoid"),
+            softmax_name=t("exercises.se.softmax"),
+            x_title=t("exercises.se.channel"),
+            y_title=t("exercises.se.weight"),
+        ),
+        key="exercises.chart.gates",
+    )
+    total = se.gate_sum
+    st.markdown(
+        t(
+            "exercises.se.sigmoid_sum",
+            total=fmt(total, 4),
+            low=fmt(se.gates.min(), 3),
+            high=fmt(se.gates.max(), 3),
+        )
+    )
+    if abs(total - 1) > 1e-9:
+        st.markdown(t("exercises.se.cone"))
+    else:
+        st.markdown(t("exercises.se.sum_one_by_chance"))
+    st.markdown(t("exercises.se.softmax_sum", total=fmt(soft.gate_sum, 4)))

@@ -1,0 +1,18 @@
+"""Exercises: the four exercises that close d2l's "Queries, Keys, and Values", live.
+
+1. Which attention function reproduces approximate matching? (the database's similarities)
+2. ∇_q Attention = Cov: the Jacobian beside the keys' covariance, in the gallery's plane
+3. A differentiable search engine: gradient descent on −log p(target), and the hard argmax
+4. Squeeze-and-Excitation read as attention: sigmoid weights (a cone) against softmax (a hull)
+
+Every widget key and default is in attention_ui/exercises/state.py (DEFAULTS, MATRICES);
+the sections are drawn by attention_ui/exercises/view.py.
+"""
+
+from attention_ui.exercises import state, view
+from attention_ui.frame import page_header
+
+page_header("exercises")
+state.restore()
+view.section(view.chosen_section())
+state.remember()
