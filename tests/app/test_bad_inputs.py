@@ -170,7 +170,10 @@ PRIOR_EDITS: dict[str, Prior] = {
     # The feature map's first pixel set to 5.
     "exercises": Prior(
         then(set_widget(exercises__section="se"), grid("exercises.se.X", 0, "p1", 5.0)),
-        lambda at: _shadow(at, "exercises.se.X", 0, 0) == 5.0,
+        lambda at: (
+            matrix_values("exercises.se.X", at.session_state) is not None
+            and _shadow(at, "exercises.se.X", 0, 0) == 5.0
+        ),
     ),
 }
 

@@ -47,7 +47,9 @@ EDITS: dict[str, tuple[Prior, Prior]] = {
         PRIOR_EDITS["exercises"],
         Prior(
             then(set_widget(exercises__section="se"), grid("exercises.se.X", 0, "p1", -3.0)),
-            lambda at: float(values(at, "exercises")[0, 0]) == -3.0,
+            lambda at: (
+                values(at, "exercises") is not None and values(at, "exercises")[0, 0] == -3.0
+            ),
         ),
     ),
     "home": (
