@@ -79,6 +79,12 @@ class NadarayaWatsonResult:
     layout: str = "row"
 
     @property
+    def score(self) -> str:
+        """The kernel, under the name `AttentionResult` gives its score function (so the app's
+        step display and export read both results alike)."""
+        return self.kernel
+
+    @property
     def reached(self) -> np.ndarray:
         """n booleans: True where some training point reaches the query (a prediction exists)."""
         return self.sums > 0

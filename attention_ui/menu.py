@@ -32,5 +32,6 @@ PAGES: tuple[MenuPage, ...] = (
     MenuPage("database", ":material/table_view:"),
     MenuPage("gallery", ":material/grid_view:"),
     MenuPage("exercises", ":material/edit_note:"),
+    MenuPage("regression", ":material/show_chart:"),
 )
 HOME = PAGES[0]

@@ -32,9 +32,12 @@ from attention_ui import matrix_editor
 from attention_ui.i18n import catalog
 from attention_ui.matrix_editor import matrix_values
 from attention_ui.records_editor import current_records
+from attention_ui.regression.data import preset_points
+from attention_ui.regression.table import current_points
 from tests.conftest import APP
 
 EN = catalog("en")
+FIRST_X = float(preset_points("noisy")[0][0])  # the regression page's first training x
 LONG_NAME = "x" * 10_000
 SCRIPT = "<script>alert('x')</script>"
 IMG = "<img src=x onerror=alert(1)>"
@@ -174,6 +177,15 @@ PRIOR_EDITS: dict[str, Prior] = {
             matrix_values("exercises.se.X", at.session_state) is not None
             and _shadow(at, "exercises.se.X", 0, 0) == 5.0
         ),
+    ),
+    # The first training point's y set to 9.5; or σ set to 0.8.
+    "regression": Prior(
+        grid("regression.points", 0, "y", 9.5),
+        lambda at: current_points("regression.points", at.session_state)[0][1] == 9.5,
+    ),
+    "regression.sigma": Prior(
+        set_widget(regression__sigma=0.8),
+        lambda at: at.number_input(key="regression.sigma").value == 0.8,
     ),
 }
 
@@ -454,6 +466,52 @@ BAD_INPUTS = [
         "exercises",
         both(set_widget(exercises__section="se"), grid("exercises.se.X", 1, "p2", math.nan)),
         cell_empty("X", "c2", "p2"),
+    ),
+    # Nadaraya–Watson regression: the training table and σ.
+    Case(
+        "empty training table",
+        "regression",
+        lambda at: delete_rows(at, "regression.points", list(range(20))),
+        (en("regression.check.no_points"),),
+        prior="regression.sigma",
+    ),
+    Case(
+        "text in a training cell",
+        "regression",
+        grid("regression.points", 2, "y", "abc"),
+        ("Training data, row 3, column y",),
+    ),
+    Case(
+        "NaN in a training cell",
+        "regression",
+        grid("regression.points", 4, "x", math.nan),
+        ("Training data, row 5, column x",),
+    ),
+    Case(
+        "infinite x",
+        "regression",
+        grid("regression.points", 1, "x", math.inf),
+        ("Training data, row 2, column x", "∞", "outside"),
+    ),
+    Case(
+        "duplicate x",
+        "regression",
+        grid("regression.points", 3, "x", FIRST_X),
+        ("Repeated x (allowed)",),
+        ok=True,
+    ),
+    Case(
+        "10⁶ as σ",
+        "regression",
+        set_widget(regression__sigma=1e6),
+        ("σ = 1000000 cannot be used", "0.001", "1000"),
+    ),
+    Case("σ = 0", "regression", set_widget(regression__sigma=0.0), ("σ = 0 cannot be used",)),
+    Case(
+        "NaN as σ",
+        "regression",
+        set_widget(regression__sigma=math.nan),
+        ("cannot be used: the bandwidth must be a number from 0.001 to 1000",),
     ),
     # The address: malformed or oversized query parameters.
     Case("unknown language", "home", nothing, ("xx",), query={"lang": "xx"}),

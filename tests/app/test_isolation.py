@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_ui.matrix_editor import matrix_values
 from attention_ui.records_editor import current_records
+from attention_ui.regression.table import current_points
 from tests.app.test_bad_inputs import PRIOR_EDITS, Prior, grid, set_widget, then
 from tests.conftest import APP
 
@@ -55,6 +56,13 @@ EDITS: dict[str, tuple[Prior, Prior]] = {
     "home": (
         PRIOR_EDITS["home"],
         Prior(set_widget(home__q1=-2.0), lambda at: at.slider(key="home.q1").value == -2.0),
+    ),
+    "regression": (
+        PRIOR_EDITS["regression"],
+        Prior(
+            grid("regression.points", 0, "y", -3.5),
+            lambda at: current_points("regression.points", at.session_state)[0][1] == -3.5,
+        ),
     ),
 }
 

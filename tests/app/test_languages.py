@@ -16,6 +16,7 @@ from streamlit.testing.v1.element_tree import Widget
 from attention_ui.i18n import LANGUAGES, catalog
 from attention_ui.matrix_editor import grid_columns, matrix_values
 from attention_ui.records_editor import current_records
+from attention_ui.regression.table import current_points
 from tests.conftest import APP
 
 PAGES = {
@@ -24,6 +25,7 @@ PAGES = {
     "database": "pages/database.py",
     "gallery": "pages/gallery.py",
     "exercises": "pages/exercises.py",
+    "regression": "pages/regression.py",
 }
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 ALL_KEYS = set(catalog("en")) | set(catalog("ja"))
@@ -180,6 +182,8 @@ def test_switching_language_keeps_what_the_learner_changed(name):
         state_key = editor.rsplit(".editor.", 1)[0]
         if state_key == "database.records":  # the records table keeps a copy
             assert current_records(state_key, at.session_state)[0][1] == "Edited"
+        elif state_key == "regression.points":  # so does the training table
+            assert current_points(state_key, at.session_state)[0][0] == 7.25
         else:
             assert at.session_state[editor]["edited_rows"] == state["edited_rows"]
 
@@ -189,6 +193,8 @@ def _an_edit(at: AppTest, editor: str) -> dict[str, Any]:
     state_key = editor.rsplit(".editor.", 1)[0]
     if grid_columns(state_key, at.session_state):
         return {grid_columns(state_key, at.session_state)[0]: 7.25}
+    if state_key == "regression.points":
+        return {"x": 7.25}
     return {"value": "Edited"}
 
 
@@ -300,7 +306,9 @@ def test_region_and_case_variants_of_a_language_are_accepted():
 
 # English words in the arithmetic of a Japanese page's hover texts and tables (the engine's
 # arithmetic is symbols and numbers only; round 1 had "Σe for q₁", "(masked: weight 0)").
-ENGINE_ENGLISH = re.compile(r"\(kept\)|masked: weight|Σ\S* for |shared pairs| of \d+ =")
+ENGINE_ENGLISH = re.compile(
+    r"\(kept\)|masked: weight|Σ\S* for |shared pairs| of \d+ =|no training point|no prediction"
+)
 
 
 @pytest.mark.parametrize(
@@ -308,6 +316,7 @@ ENGINE_ENGLISH = re.compile(r"\(kept\)|masked: weight|Σ\S* for |shared pairs| o
     [
         ("luong", "luong.mask.kind", "causal"),
         ("database", "database.similarity", "ngram"),
+        ("regression", "regression.kernel", "epanechnikov"),
     ],
 )
 def test_the_arithmetic_in_japanese_hovers_and_tables_is_japanese(name, widget, value):

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core import attention, fmt, lookup, query_gradient
+from attention_core import attention, fmt, lookup, nadaraya_watson, query_gradient
 from attention_ui.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from attention_ui.menu import PAGES
 from attention_ui.records_editor import D2L_RECORDS
+from attention_ui.regression.data import preset_points, queries_along
 from tests.browser.conftest import (
     assert_no_exception,
     grid,
@@ -32,7 +33,7 @@ from tests.browser.conftest import (
 )
 
 EN = catalog("en")
-TOURED = {"home", "luong", "database", "gallery", "exercises"}
+TOURED = {"home", "luong", "database", "gallery", "exercises", "regression"}
 
 
 def routed_pages() -> set[str]:
@@ -233,4 +234,26 @@ def test_exercises_query_slider_moves_the_jacobian_and_one_huge_score_shrinks_it
     )
     page.get_by_text(EN["exercises.grad.gone"].split(":")[0]).wait_for()
     assert page.get_by_text(fmt(huge.norm, 3)).count() >= 1
+
+
+# --- Nadaraya–Watson regression -----------------------------------------------------------------
+
+
+def test_regression_sigma_box_redraws_the_weights(page, server):
+    open_page(page, server, "regression")
+    title = EN["regression.heatmap.chart"]
+    x, y = preset_points("noisy")  # the default data, seed 0
+    queries = queries_along(x, 12)
+    order = np.argsort(x, kind="stable")
+
+    def weights(sigma: float) -> np.ndarray:
+        return nadaraya_watson(queries, x, y, "gaussian", sigma).weights[:, order]
+
+    # A generous wait: the page draws four charts, and the machine may be busy.
+    wait_for_plot(page, title, weights(0.5).tolist(), timeout=60_000)
+    box = page.get_by_role("spinbutton", name=EN["regression.controls.sigma"])
+    box.fill("2")
+    box.press("Enter")
+    wait_idle(page, timeout=60_000)
+    wait_for_plot(page, title, weights(2.0).tolist(), timeout=60_000)
     assert_no_exception(page)

@@ -1,0 +1,251 @@
+"""The regression page's charts, as pure functions: arrays and words in, `go.Figure` out.
+
+Colours come from the Okabe–Ito palette, which stays distinguishable with colour-blind vision;
+the weights heatmap uses the app's shared 0…1 red scale (d2l's picture).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from attention_core import fmt
+from attention_ui.figures import WEIGHT_SCALE, heatmap, plotly_text
+
+# Okabe–Ito: blue, orange, bluish green, vermillion, grey
+BLUE, ORANGE, GREEN, RED, GREY = "#0072B2", "#E69F00", "#009E73", "#D55E00", "#7f7f7f"
+MAX_HEIGHT = 640
+
+
+def data_figure(
+    x_train: np.ndarray,
+    y_train: np.ndarray,
+    curve_x: np.ndarray,
+    curve_y: np.ndarray,
+    words: Mapping[str, str],
+    *,
+    truth_y: np.ndarray | None = None,
+    chosen_x: float | None = None,
+    chosen_weights: np.ndarray | None = None,
+    rows: Sequence[int] | None = None,
+) -> go.Figure:
+    """Top: the training points, the true function, the prediction curve (None where there is
+    no prediction, so the line has a gap). Bottom: the chosen query's weights as bars at the
+    training points' x (d2l's attention pooling seen from one query)."""
+    rows = list(rows) if rows is not None else list(range(1, len(x_train) + 1))
+    figure = make_subplots(
+        rows=2, cols=1, shared_xaxes=True, row_heights=[0.68, 0.32], vertical_spacing=0.06
+    )
+    if truth_y is not None:
+        figure.add_trace(
+            go.Scatter(
+                x=curve_x,
+                y=truth_y,
+                mode="lines",
+                name=words["truth"],
+                line={"color": GREY, "dash": "dash"},
+                hovertemplate="x = %{x:.3g}<br>f(x) = %{y:.4g}<extra></extra>",
+            ),
+            row=1,
+            col=1,
+        )
+    gap_y = [None if not np.isfinite(v) else float(v) for v in curve_y]
+    figure.add_trace(
+        go.Scatter(
+            x=curve_x,
+            y=gap_y,
+            mode="lines",
+            name=words["prediction"],
+            connectgaps=False,
+            line={"color": BLUE, "width": 3},
+            hovertemplate="x* = %{x:.3g}<br>ŷ = %{y:.4g}<extra></extra>",
+        ),
+        row=1,
+        col=1,
+    )
+    weights = chosen_weights if chosen_weights is not None else np.zeros(len(x_train))
+    point_hover = [
+        plotly_text(words["point_hover"].format(row=row, x=fmt(x), y=fmt(y), weight=fmt(w)))
+        for row, x, y, w in zip(rows, x_train, y_train, weights, strict=True)
+    ]
+    figure.add_trace(
+        go.Scatter(
+            x=x_train,
+            y=y_train,
+            mode="markers",
+            name=words["data"],
+            marker={"color": ORANGE, "size": 9, "line": {"color": "black", "width": 1}},
+            customdata=point_hover,
+            hovertemplate="%{customdata}<extra></extra>",
+        ),
+        row=1,
+        col=1,
+    )
+    if chosen_x is not None and chosen_weights is not None:
+        figure.add_trace(
+            go.Bar(
+                x=x_train,
+                y=chosen_weights,
+                name=words["weights"],
+                marker={"color": GREEN},
+                width=_bar_width(x_train),
+                customdata=point_hover,
+                hovertemplate="%{customdata}<extra></extra>",
+            ),
+            row=2,
+            col=1,
+        )
+        for row in (1, 2):
+            figure.add_vline(x=chosen_x, line={"color": RED, "dash": "dot"}, row=row, col=1)
+    figure.update_xaxes(title_text=plotly_text(words["x_axis"]), row=2, col=1)
+    figure.update_yaxes(title_text=plotly_text(words["y_axis"]), row=1, col=1)
+    figure.update_yaxes(title_text=plotly_text(words["weight_axis"]), range=[0, 1.05], row=2, col=1)
+    figure.update_layout(
+        height=560,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        legend={"orientation": "h", "y": 1.08},
+        hovermode="closest",
+    )
+    return figure
+
+
+def _bar_width(x: np.ndarray) -> float:
+    distinct = np.unique(x)
+    span = float(distinct[-1] - distinct[0]) if distinct.size > 1 else 1.0
+    return max(span / 80, 1e-3)
+
+
+def weights_heatmap(
+    weights: np.ndarray,
+    x_query: np.ndarray,
+    x_train: np.ndarray,
+    rows: Sequence[int],
+    hover: Sequence[Sequence[str]],
+    words: Mapping[str, str],
+) -> go.Figure:
+    """d2l's picture: queries × training points, the training points in the order of x."""
+    order = np.argsort(x_train, kind="stable")
+    x_labels = [f"x{rows[i]} = {fmt(x_train[i], 3)}" for i in order]
+    y_labels = [f"x*{j + 1} = {fmt(q, 3)}" for j, q in enumerate(x_query)]
+    return capped(
+        heatmap(
+            weights[:, order],
+            x_labels,
+            y_labels,
+            title=words["title"],
+            x_title=words["x_title"],
+            y_title=words["y_title"],
+            hover=[[row[i] for i in order] for row in hover],
+            colorscale=WEIGHT_SCALE,
+            zmin=0,
+            zmax=1,
+        )
+    )
+
+
+def capped(figure: go.Figure, height: int = MAX_HEIGHT) -> go.Figure:
+    """A heatmap no taller than `height` (many queries make rows thin, not the page long)."""
+    if figure.layout.height is None or figure.layout.height <= height:
+        return figure
+    copy = go.Figure(figure.to_dict())
+    copy.update_layout(height=height)
+    return copy
+
+
+def without_nan_text(figure: go.Figure) -> go.Figure:
+    """A heatmap whose missing entries (no prediction) show '—', never 'NaN'."""
+    copy = go.Figure(figure.to_dict())
+    for trace in copy.data:
+        if trace.text is not None:
+            trace.text = [["—" if cell == "NaN" else cell for cell in row] for row in trace.text]
+    return copy
+
+
+def sigma_figure(
+    sigmas: np.ndarray,
+    predictions: np.ndarray,
+    sigma: float,
+    nearest_y: float,
+    mean_y: float,
+    words: Mapping[str, str],
+) -> go.Figure:
+    """One query's prediction as σ sweeps from tiny to huge (log axis): it starts at the
+    nearest point's y (or has no prediction) and ends at the mean of all y."""
+    figure = go.Figure()
+    values = [None if not np.isfinite(v) else float(v) for v in predictions]
+    figure.add_trace(
+        go.Scatter(
+            x=sigmas,
+            y=values,
+            mode="lines",
+            name=words["prediction"],
+            connectgaps=False,
+            line={"color": BLUE, "width": 3},
+            hovertemplate="σ = %{x:.3g}<br>ŷ = %{y:.4g}<extra></extra>",
+        )
+    )
+    figure.add_hline(
+        y=nearest_y,
+        line={"color": ORANGE, "dash": "dash"},
+        annotation_text=plotly_text(words["nearest"]),
+        annotation_position="top left",
+    )
+    figure.add_hline(
+        y=mean_y,
+        line={"color": GREEN, "dash": "dot"},
+        annotation_text=plotly_text(words["mean"]),
+        annotation_position="bottom right",
+    )
+    figure.add_vline(
+        x=sigma, line={"color": RED, "dash": "dot"}, annotation_text=plotly_text(words["current"])
+    )
+    figure.update_xaxes(type="log", title_text=plotly_text(words["x_axis"]))
+    figure.update_yaxes(title_text=plotly_text(words["y_axis"]))
+    figure.update_layout(height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10}, showlegend=False)
+    return figure
+
+
+def loo_figure(
+    sigmas: np.ndarray, errors: np.ndarray, best: int | None, sigma: float, words: Mapping[str, str]
+) -> go.Figure:
+    """Leave-one-out error against σ (log axis), its minimum marked."""
+    figure = go.Figure()
+    values = [None if not np.isfinite(v) else float(v) for v in errors]
+    figure.add_trace(
+        go.Scatter(
+            x=sigmas,
+            y=values,
+            mode="lines+markers",
+            name=words["error"],
+            connectgaps=False,
+            line={"color": BLUE},
+            hovertemplate="σ = %{x:.3g}<br>"
+            + plotly_text(words["hover"])
+            + " = %{y:.4g}<extra></extra>",
+        )
+    )
+    if best is not None:
+        figure.add_trace(
+            go.Scatter(
+                x=[float(sigmas[best])],
+                y=[float(errors[best])],
+                mode="markers",
+                name=words["best"],
+                marker={"color": RED, "size": 14, "symbol": "star"},
+                hovertemplate=plotly_text(words["best"]) + "<br>σ = %{x:.3g}<extra></extra>",
+            )
+        )
+    figure.add_vline(
+        x=sigma, line={"color": GREY, "dash": "dot"}, annotation_text=plotly_text(words["current"])
+    )
+    figure.update_xaxes(type="log", title_text=plotly_text(words["x_axis"]))
+    figure.update_yaxes(title_text=plotly_text(words["y_axis"]))
+    figure.update_layout(
+        height=340,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        legend={"orientation": "h", "y": 1.12},
+    )
+    return figure

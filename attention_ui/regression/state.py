@@ -1,0 +1,107 @@
+"""The regression page's session state: every widget key and its default in ONE dict, the
+training table's key, the bounds checked on the server, and the callbacks.
+
+Widget values are kept across pages by `page_state.restore_widgets` / `keep_widgets`; the
+training table keeps its rows itself (attention_ui/regression/table.py).
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+from typing import Any
+
+import streamlit as st
+
+from attention_core import KERNELS
+from attention_ui.page_state import keep_widgets, restore_widgets
+
+from . import data
+from .table import set_points
+
+POINTS = "regression.points"  # the training table (x, y)
+PRESET = "regression.preset"  # where the data came from (set by the preset buttons)
+SEED = "regression.seed"
+COUNT = "regression.count"
+KERNEL = "regression.kernel"
+SIGMA = "regression.sigma"
+QUERIES = "regression.queries"
+CHOSEN = "regression.chosen"
+LOO_BUTTON = "regression.loo.use"
+SHOW_STEPS = "regression.steps.show"
+
+DEFAULTS: dict[str, Any] = {
+    PRESET: "noisy",
+    SEED: 0,
+    COUNT: 20,
+    KERNEL: "gaussian",
+    SIGMA: 0.5,
+    QUERIES: 12,
+    CHOSEN: 6,
+    SHOW_STEPS: False,
+}
+SEED_MAX = 2**31 - 1
+COUNT_RANGE = (2, 50)
+QUERIES_RANGE = (1, 60)
+SIGMA_RANGE = (0.001, 1000.0)
+# The σ the charts use while the box holds something unusable.
+LAST_GOOD_SIGMA = "regression.sigma.last_good"
+
+
+def restore() -> list[tuple[str, Any]]:
+    """Before the widgets are drawn: their remembered values (or defaults), checked."""
+    restore_widgets(DEFAULTS)
+    return sanitize()
+
+
+def remember() -> None:
+    """After the widgets are drawn: keep their values for the next visit."""
+    keep_widgets(DEFAULTS)
+
+
+def default_points() -> tuple:
+    return data.preset_points(DEFAULTS[PRESET], DEFAULTS[SEED], DEFAULTS[COUNT])
+
+
+def load_preset(preset: str) -> None:
+    """Callback of the preset buttons and the seed and count boxes: the table gets the
+    preset's points (the learner's edits of the table are replaced, as asked)."""
+    st.session_state[PRESET] = preset
+    seed = whole_number(st.session_state.get(SEED), 0, SEED_MAX, DEFAULTS[SEED])
+    count = whole_number(st.session_state.get(COUNT), *COUNT_RANGE, DEFAULTS[COUNT])
+    set_points(POINTS, *data.preset_points(preset, seed, count))
+
+
+def use_sigma(sigma: float) -> None:
+    """Callback of 'use the leave-one-out σ'."""
+    st.session_state[SIGMA] = float(f"{sigma:.4g}")
+
+
+def whole_number(value: Any, low: int, high: int, default: int) -> int:
+    """A widget's integer as sent (a crafted client may send anything), clamped to its range."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        return default
+    return int(min(max(int(value), low), high))
+
+
+def checked_sigma(value: Any) -> float | None:
+    """σ if it is a number within SIGMA_RANGE, else None (the page says why)."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        return None
+    low, high = SIGMA_RANGE
+    return float(value) if low <= value <= high else None
+
+
+def sanitize() -> list[tuple[str, Any]]:
+    """Before the widgets are drawn: replace values no widget could send (a crafted client,
+    an old address) by the defaults, and return (key, value) of each replaced one."""
+    state, replaced = st.session_state, []
+    for key, options in ((PRESET, data.PRESETS), (KERNEL, KERNELS)):
+        if state.get(key) not in options:
+            replaced.append((key, state.get(key)))
+            state[key] = DEFAULTS[key]
+    for key, (low, high) in ((SEED, (0, SEED_MAX)), (COUNT, COUNT_RANGE), (QUERIES, QUERIES_RANGE)):
+        state[key] = whole_number(state.get(key), low, high, DEFAULTS[key])
+    queries = state[QUERIES]
+    state[CHOSEN] = whole_number(state.get(CHOSEN), 1, queries, min(DEFAULTS[CHOSEN], queries))
+    return replaced

@@ -1,0 +1,436 @@
+"""The sections of the Nadaraya–Watson page, in the order pages/regression.py draws them.
+
+Every number comes from `attention_core.nadaraya_watson` / `leave_one_out` applied to the
+learner's table and controls; each function draws one part and returns what the next needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from attention_core import (
+    KERNEL_LATEX,
+    KERNELS,
+    AttentionInputError,
+    NadarayaWatsonResult,
+    bandwidth_range,
+    fmt,
+    leave_one_out,
+    nadaraya_watson,
+)
+from attention_ui.charts import show_chart
+from attention_ui.figures import heatmap, hover_texts
+from attention_ui.frame import show_error
+from attention_ui.i18n import t
+from attention_ui.page_state import option_labels
+from attention_ui.steps_view import show_steps
+from attention_ui.text import escape_markdown
+
+from . import data, figures, state
+from .table import PointsInput, points_editor
+
+
+@dataclass(frozen=True)
+class Settings:
+    kernel: str
+    sigma: float
+    queries: int
+    chosen: int  # 0-based index of the chosen query
+
+
+def replaced_values(replaced: list[tuple[str, object]]) -> None:
+    """Say which values a widget could not have sent were put back to their defaults."""
+    for key, value in replaced:
+        st.warning(
+            t(
+                "regression.replaced",
+                value=escape_markdown(str(value), 40),
+                default=t(f"regression.{key.split('.')[-1]}.{state.DEFAULTS[key]}"),
+            )
+        )
+
+
+def formula() -> None:
+    """Nadaraya–Watson as attention pooling: keys xᵢ, values yᵢ, the query x*."""
+    st.latex(
+        r"\hat{y}(x^*) = \sum_{i=1}^{m} \alpha(x^*, x_i)\, y_i,\qquad "
+        r"\alpha(x^*, x_i) = \frac{\kappa\!\left(\frac{x^* - x_i}{\sigma}\right)}"
+        r"{\sum_{j=1}^{m} \kappa\!\left(\frac{x^* - x_j}{\sigma}\right)}"
+    )
+    st.caption(t("regression.formula_note"))
+
+
+def training_data() -> PointsInput:
+    """The preset, its seed and size, and the editable table of (x, y)."""
+    st.subheader(t("regression.data.title"))
+    st.caption(t("regression.data.preset"))
+    buttons = st.columns(3)
+    for index, name in enumerate(data.PRESETS):
+        buttons[index % 3].button(
+            t(f"regression.preset.{name}"),
+            key=f"{state.PRESET}.{name}",
+            on_click=state.load_preset,
+            args=(name,),
+            width="stretch",
+        )
+    preset = st.session_state[state.PRESET]
+    noisy = preset == "noisy"
+    seed_col, count_col = st.columns(2)
+    seed_col.number_input(
+        t("regression.data.seed"),
+        min_value=0,
+        max_value=state.SEED_MAX,
+        step=1,
+        key=state.SEED,
+        on_change=state.load_preset,
+        args=("noisy",),
+        disabled=not noisy,
+        help=t("regression.data.seed_help"),
+    )
+    count_col.number_input(
+        t("regression.data.count"),
+        min_value=state.COUNT_RANGE[0],
+        max_value=state.COUNT_RANGE[1],
+        step=1,
+        key=state.COUNT,
+        on_change=state.load_preset,
+        args=("noisy",),
+        disabled=not noisy,
+    )
+    st.caption(
+        t(
+            f"regression.preset_text.{preset}",
+            seed=st.session_state[state.SEED],
+            count=st.session_state[state.COUNT],
+        )
+    )
+    st.latex(data.TRUE_FUNCTIONS[preset][1])
+    st.caption(t("regression.data.table_help", limit=50))
+    points = points_editor(state.POINTS, state.default_points())
+    for problem in points.problems:
+        st.error(problem)
+    if not points.ok:
+        st.error(t("regression.check.no_points"))
+        return points
+    repeated = data.duplicate_positions(points.x, points.rows)
+    if repeated:
+        st.info(
+            t(
+                "regression.check.duplicates",
+                places="; ".join(
+                    t("regression.check.duplicate", x=fmt(x), rows=", ".join(map(str, rows)))
+                    for x, rows in repeated.items()
+                ),
+            )
+        )
+    return points
+
+
+def controls() -> Settings:
+    """Kernel, σ (checked on the server), the number of queries and the chosen query."""
+    st.subheader(t("regression.controls.title"))
+    kernel = st.radio(
+        t("regression.controls.kernel"),
+        KERNELS,
+        key=state.KERNEL,
+        format_func=option_labels("regression.kernel."),
+        horizontal=True,
+    )
+    st.latex(KERNEL_LATEX[kernel])
+    st.number_input(
+        t("regression.controls.sigma"),
+        key=state.SIGMA,
+        step=0.1,
+        format="%g",
+        help=t(
+            "regression.controls.sigma_help",
+            low=fmt(state.SIGMA_RANGE[0]),
+            high=fmt(state.SIGMA_RANGE[1]),
+        ),
+    )
+    entered = st.session_state.get(state.SIGMA)
+    sigma = state.checked_sigma(entered)
+    if sigma is None:
+        fallback = st.session_state.get(state.LAST_GOOD_SIGMA, state.DEFAULTS[state.SIGMA])
+        shown = entered if isinstance(entered, (int, float)) else escape_markdown(entered, 30)
+        st.error(
+            t(
+                "regression.controls.sigma_bad",
+                value=_number_text(shown),
+                low=fmt(state.SIGMA_RANGE[0]),
+                high=fmt(state.SIGMA_RANGE[1]),
+                used=fmt(fallback),
+            )
+        )
+        sigma = fallback
+    else:
+        st.session_state[state.LAST_GOOD_SIGMA] = sigma
+    queries = st.slider(t("regression.controls.queries"), *state.QUERIES_RANGE, key=state.QUERIES)
+    chosen = st.slider(
+        t("regression.controls.chosen"), 1, max(queries, 2), key=state.CHOSEN, disabled=queries < 2
+    )
+    return Settings(kernel, sigma, queries, min(chosen, queries) - 1)
+
+
+def _number_text(value: object) -> str:
+    if isinstance(value, float):
+        return fmt(value, 10)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Runs:
+    queries: NadarayaWatsonResult  # at the learner's queries (heatmap, steps)
+    curve: NadarayaWatsonResult  # at many queries (the prediction curve)
+
+
+def compute(points: PointsInput, settings: Settings) -> Runs | None:
+    """The engine at the queries and along the curve, or its message."""
+    x_query = data.queries_along(points.x, settings.queries)
+    low, high = data.axis_range(points.x)
+    curve_x = np.linspace(low, high, data.CURVE_POINTS)
+    try:
+        return Runs(
+            nadaraya_watson(x_query, points.x, points.y, settings.kernel, settings.sigma),
+            nadaraya_watson(curve_x, points.x, points.y, settings.kernel, settings.sigma),
+        )
+    except AttentionInputError as error:
+        show_error(error)
+        return None
+
+
+def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset: str) -> None:
+    """Data, true function, prediction curve with its gaps; the chosen query's weights."""
+    st.subheader(t("regression.chart.title"))
+    curve, queries = runs.curve, runs.queries
+    chosen_x = float(queries.x_query[settings.chosen])
+    weights = queries.weights[settings.chosen]
+    truth = data.TRUE_FUNCTIONS[preset][0](curve.x_query)
+    words = {
+        key: t(f"regression.chart.{key}")
+        for key in (
+            "truth",
+            "prediction",
+            "data",
+            "weights",
+            "x_axis",
+            "y_axis",
+            "weight_axis",
+            "point_hover",
+        )
+    }
+    show_chart(
+        figures.data_figure(
+            points.x,
+            points.y,
+            curve.x_query,
+            curve.prediction,
+            words,
+            truth_y=truth,
+            chosen_x=chosen_x,
+            chosen_weights=weights,
+            rows=points.rows,
+        ),
+        "regression.chart.data",
+        details=(settings.kernel,),
+    )
+    st.caption(t("regression.chart.caption"))
+    stretches = data.gaps(curve.x_query, curve.reached)
+    if stretches:
+        st.warning(
+            t(
+                "regression.chart.gaps",
+                count=len(stretches),
+                stretches=", ".join(
+                    t("regression.chart.stretch", low=fmt(a, 3), high=fmt(b, 3))
+                    if a != b
+                    else t("regression.chart.stretch_one", x=fmt(a, 3))
+                    for a, b in stretches
+                ),
+            )
+        )
+    name = rf"x\*{settings.chosen + 1}"  # escaped: Markdown must not start emphasis here
+    if queries.reached[settings.chosen]:
+        best = int(np.argmax(weights))
+        st.markdown(
+            t(
+                "regression.chart.chosen",
+                name=name,
+                x=fmt(chosen_x),
+                prediction=fmt(queries.prediction[settings.chosen]),
+                row=points.rows[best],
+                weight=fmt(weights[best], 3),
+            )
+        )
+    else:
+        st.markdown(t("regression.chart.chosen_none", name=name, x=fmt(chosen_x)))
+
+
+def weights_map(points: PointsInput, runs: Runs) -> None:
+    """d2l's heatmap of the weights: queries × training points."""
+    st.subheader(t("regression.heatmap.title"))
+    st.caption(t("regression.heatmap.caption"))
+    result = runs.queries
+    hover = entry_hover(result.step("nw_weights"))
+    words = {
+        "title": t("regression.heatmap.chart"),
+        "x_title": t("regression.axis.key"),
+        "y_title": t("regression.axis.query"),
+    }
+    show_chart(
+        figures.weights_heatmap(
+            result.weights, result.x_query, points.x, points.rows, hover, words
+        ),
+        "regression.chart.weights",
+        details=(result.kernel,),
+    )
+
+
+def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
+    """σ as the temperature: the chosen query's prediction from tiny σ to huge σ."""
+    st.subheader(t("regression.temperature.title"))
+    st.markdown(t("regression.temperature.text"))
+    st.latex(
+        r"\alpha_i = \frac{\exp\!\left(-\frac{(x^* - x_i)^2}{2\sigma^2}\right)}"
+        r"{\sum_j \exp\!\left(-\frac{(x^* - x_j)^2}{2\sigma^2}\right)} = "
+        r"\operatorname{softmax}_i\!\left(\frac{-\tfrac12 (x^* - x_i)^2}{\tau}\right),"
+        r"\quad \tau = \sigma^2"
+    )
+    query = runs.queries.x_query[settings.chosen]
+    distances = np.abs(points.x - query)
+    nearest = int(np.argmin(distances))
+    low, high = state.SIGMA_RANGE
+    sigmas = np.geomspace(max(low, float(bandwidth_range(points.x)[0]) / 10), high, 61)
+    predictions = np.array(
+        [
+            nadaraya_watson([query], points.x, points.y, settings.kernel, s).prediction[0]
+            for s in sigmas
+        ]
+    )
+    words = {
+        "prediction": t("regression.temperature.prediction"),
+        "nearest": t(
+            "regression.temperature.nearest_line",
+            row=points.rows[nearest],
+            y=fmt(points.y[nearest]),
+        ),
+        "mean": t("regression.temperature.mean_line", y=fmt(float(np.mean(points.y)))),
+        "current": f"σ = {fmt(settings.sigma)}",
+        "x_axis": t("regression.axis.sigma"),
+        "y_axis": t("regression.temperature.y_axis", name=f"x*{settings.chosen + 1}", x=fmt(query)),
+    }
+    show_chart(
+        figures.sigma_figure(
+            sigmas,
+            predictions,
+            settings.sigma,
+            float(points.y[nearest]),
+            float(np.mean(points.y)),
+            words,
+        ),
+        "regression.chart.sigma",
+        details=(settings.kernel,),
+    )
+    claim = data.sigma_claim(runs.queries.weights[settings.chosen], points.y)
+    params = {
+        "name": rf"x\*{settings.chosen + 1}",
+        "sigma": fmt(settings.sigma),
+        "row": points.rows[claim.point],
+        "share": fmt(100 * claim.share, 3),
+        "y": fmt(claim.value),
+        "m": points.x.size,
+        "uniform": fmt(1 / points.x.size, 3),
+    }
+    (st.success if claim.kind in ("nearest", "mean") else st.info)(
+        t(f"regression.temperature.claim.{claim.kind}", **params)
+    )
+
+
+def learned_sigma(points: PointsInput, settings: Settings) -> None:
+    """Leave-one-out error against σ, its minimum, and a button that uses it."""
+    st.subheader(t("regression.loo.title"))
+    st.markdown(t("regression.loo.text"))
+    if points.x.size < 2:
+        st.info(t("regression.loo.too_few"))
+        return
+    low, high = state.SIGMA_RANGE
+    sigmas = np.clip(bandwidth_range(points.x, 41), low, high)
+    result = leave_one_out(points.x, points.y, settings.kernel, np.unique(sigmas))
+    words = {
+        "error": t("regression.loo.error"),
+        "hover": t("regression.loo.error"),
+        "best": t("regression.loo.best"),
+        "current": f"σ = {fmt(settings.sigma)}",
+        "x_axis": t("regression.axis.sigma"),
+        "y_axis": t("regression.loo.y_axis"),
+    }
+    show_chart(
+        figures.loo_figure(result.bandwidths, result.errors, result.best, settings.sigma, words),
+        "regression.chart.loo",
+        details=(settings.kernel,),
+    )
+    if result.best is None:
+        st.info(t("regression.loo.no_best"))
+        return
+    best = result.best_bandwidth
+    st.markdown(
+        t(
+            "regression.loo.found",
+            sigma=fmt(best, 3),
+            error=fmt(result.errors[result.best]),
+            m=points.x.size,
+        )
+    )
+    st.button(
+        t("regression.loo.use", sigma=fmt(best, 3)),
+        key=state.LOO_BUTTON,
+        on_click=state.use_sigma,
+        args=(best,),
+    )
+
+
+def steps(runs: Runs, points: PointsInput) -> None:
+    """The engine's steps at the learner's queries, via the shared step view; drawn only when
+    asked for (eight heatmaps more on every rerun are a cost the browser feels)."""
+    result = runs.queries
+    st.subheader(t("regression.steps.title", count=len(result.steps)))
+    if not st.toggle(t("regression.steps.show"), key=state.SHOW_STEPS):
+        return
+    st.caption(t("regression.steps.intro"))
+    show_steps(
+        result,
+        {},
+        namespace="regression",
+        key_prefix="regression.step",
+        figures=step_figures(result, points),
+    )
+
+
+def step_figures(result: NadarayaWatsonResult, points: PointsInput) -> dict[str, go.Figure]:
+    """Each step's matrix with the page's labels: queries down, training points across."""
+    y_labels = [f"x*{j + 1}" for j in range(result.x_query.size)]
+    x_labels = [f"x{row}" for row in points.rows]
+    built = {}
+    for step in result.steps:
+        columns = {"nw_sums": ["Σ"], "nw_prediction": ["ŷ"]}.get(step.key, x_labels)
+        figure = heatmap(
+            step.value,
+            columns,
+            y_labels,
+            x_title=t("regression.axis.key") if len(columns) > 1 else "",
+            y_title=t("regression.axis.query"),
+            hover=entry_hover(step),
+        )
+        built[step.key] = figures.capped(
+            figures.without_nan_text(figure) if step.key == "nw_prediction" else figure
+        )
+    return built
+
+
+def entry_hover(step) -> list[list[str]]:
+    """The engine's arithmetic for every entry of a step (symbols and numbers only)."""
+    return hover_texts(step.value.shape, step.entry)

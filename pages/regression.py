@@ -1,0 +1,38 @@
+"""Nadaraya–Watson regression: attention pooling where the keys are the positions xᵢ of the
+training data, the values their yᵢ and a query x* asks for a prediction (d2l, the section after
+"Queries, Keys, and Values"). Thin: the sections are in attention_ui/regression/view.py.
+
+Main session-state keys (for tests and the browser tour), all listed with their defaults in
+attention_ui/regression/state.py DEFAULTS:
+- "regression.points.editor.<version>": the training table (columns "x", "y"; rows added and
+  deleted by the learner);
+- "regression.preset.<name>": preset buttons (noisy, sine, step, few, outlier); the chosen one
+  is kept under "regression.preset"; "regression.seed", "regression.count" (noisy preset);
+- "regression.kernel" (gaussian, boxcar, constant, epanechnikov), "regression.sigma" (σ);
+- "regression.queries" (how many queries x*), "regression.chosen" (the query whose weights are
+  drawn as bars); "regression.loo.use": the button that takes the leave-one-out σ;
+- "regression.steps.show": the toggle that draws every step.
+"""
+
+import streamlit as st
+
+from attention_ui.frame import page_header
+from attention_ui.regression import state, view
+
+page_header("regression")
+replaced = state.restore()
+view.replaced_values(replaced)
+view.formula()
+data_column, control_column = st.columns([2, 3], gap="large")
+with data_column:
+    points = view.training_data()
+with control_column:
+    settings = view.controls()
+runs = view.compute(points, settings) if points.ok else None
+if runs is not None:
+    view.prediction_chart(points, settings, runs, st.session_state[state.PRESET])
+    view.weights_map(points, runs)
+    view.temperature(points, settings, runs)
+    view.learned_sigma(points, settings)
+    view.steps(runs, points)
+state.remember()
