@@ -85,6 +85,10 @@ def page_frame(name: str) -> None:
     st.set_page_config(
         page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"
     )
+    from .share import check_widgets, open_address  # share's page schemas import the views
+
+    open_address(name)  # a shared link or a reload: the page's state comes from the address
+    check_widgets(name)  # a value the page does not offer (a crafted client) is not drawn
     language = {_LANG_PARAM: current_language()}
     for page in PAGES:
         st.sidebar.page_link(
@@ -99,6 +103,15 @@ def page_header(namespace: str) -> None:
     page_frame(namespace)
     st.title(t(f"{namespace}.title"))
     st.markdown(t(f"{namespace}.intro"))
+
+
+def page_footer(name: str) -> None:
+    """What every page ends with: the address is rewritten with the page's state (so a reload
+    or a copied link shows it; no save step) and the sidebar's Share box is drawn."""
+    from .share import share_panel, update_address
+
+    update_address(name)
+    share_panel(name)
 
 
 def show_error(error: AttentionInputError) -> None:

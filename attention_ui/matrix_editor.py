@@ -26,6 +26,7 @@ import streamlit as st
 from attention_core import fmt
 
 from . import page_state
+from .editor_state import editor_state_ok
 from .i18n import t
 
 # Entries are limited to a range a learner can read; the limit is checked here on the server,
@@ -58,6 +59,16 @@ def set_matrix(state_key: str, values: np.ndarray, session: Session = None) -> N
     _new_content(state_key, values, values.shape, session)
 
 
+def forget_matrix(state_key: str, session: Session = None) -> None:
+    """Forget the matrix: the next draw starts from the page's default."""
+    state = _state(session)
+    for suffix in (".base", ".shape", ".columns"):
+        if state_key + suffix in state:
+            del state[state_key + suffix]
+    page_state.forget(state_key, session)
+    state[f"{state_key}.version"] = state.get(f"{state_key}.version", 0) + 1
+
+
 def matrix_values(state_key: str, session: Session = None) -> np.ndarray | None:
     """The matrix as the learner last saw it, edits included, even while its grid is hidden
     (None before it was first set)."""
@@ -65,9 +76,10 @@ def matrix_values(state_key: str, session: Session = None) -> np.ndarray | None:
     base = state.get(f"{state_key}.base")
     if base is None:
         return None
-    editor = state.get(editor_key(state_key, session))
-    if editor is not None:
-        return apply_edits(base, state.get(f"{state_key}.columns", []), editor)
+    editor = _editor_state(state_key, session)
+    columns = state.get(f"{state_key}.columns", [])
+    if editor is not None and editor_state_ok(editor, base.shape[0], columns, fixed=True):
+        return apply_edits(base, columns, editor)
     rows, cols = state[f"{state_key}.shape"]
     return np.array(page_state.kept(state_key, base, session), dtype=float)[:rows, :cols]
 
@@ -106,6 +118,14 @@ def restore_dropped_edits(state_key: str) -> None:
     if visible.shape != base.shape or np.array_equal(visible, base, equal_nan=True):
         return
     _new_content(state_key, _memory(state_key), visible.shape)
+
+
+def _editor_state(state_key: str, session: Session = None) -> Any:
+    """What arrived as the editor's state (a crafted client's too: see editor_state)."""
+    try:
+        return _state(session).get(editor_key(state_key, session))
+    except Exception:  # a state Streamlit cannot even read is not an edit
+        return ["unreadable"]
 
 
 def _memory(state_key: str, session: Session = None) -> np.ndarray:
@@ -190,6 +210,14 @@ def matrix_editor(
     ticks (stored as 1.0 / 0.0, e.g. a per-cell mask) instead of numbers.
     """
     shape = (len(row_labels), len(col_labels))
+    crafted = not editor_state_ok(_editor_state(state_key), len(row_labels), col_labels, fixed=True)
+    if crafted:
+        # Not an edit the grid can hold (a crafted client): back to what the learner last saw.
+        if f"{state_key}.base" in st.session_state:
+            _new_content(state_key, _memory(state_key), st.session_state[f"{state_key}.shape"])
+        else:
+            set_matrix(state_key, resized(np.asarray(default, dtype=float), shape, fill))
+        st.warning(t("editor.crafted_state", matrix=name), icon="⚠️")
     restore_dropped_edits(state_key)
     if f"{state_key}.base" not in st.session_state:
         set_matrix(state_key, resized(np.asarray(default, dtype=float), shape, fill))

@@ -27,6 +27,7 @@ import streamlit as st
 from attention_core import duplicate_keys, fmt
 
 from . import page_state
+from .editor_state import editor_state_ok
 from .i18n import current_language, t
 from .text import escape_markdown
 
@@ -71,6 +72,13 @@ def set_records(state_key: str, rows: Sequence[Row], session: Any = None) -> Non
     state[f"{state_key}.version"] = state.get(f"{state_key}.version", 0) + 1
 
 
+def forget_records(state_key: str) -> None:
+    """Forget the table: the next draw starts from the page's default rows."""
+    st.session_state.pop(f"{state_key}.base", None)
+    page_state.forget(state_key)
+    st.session_state[f"{state_key}.version"] = st.session_state.get(f"{state_key}.version", 0) + 1
+
+
 def editor_key(state_key: str, session: Any = None) -> str:
     state = st.session_state if session is None else session
     return f"{state_key}.editor.{state.get(f'{state_key}.version', 0)}"
@@ -85,6 +93,10 @@ def records_editor(
     state_key: str, default: Sequence[Row], *, help: str | None = None
 ) -> RecordsInput:
     """Draw the records table and return its checked content."""
+    if f"{state_key}.base" in st.session_state and not _editor_state_sane(state_key):
+        # Not an edit the table can hold (a crafted client): back to the rows last seen.
+        set_records(state_key, current_records(state_key))
+        st.warning(t("editor.crafted_state", matrix=t("database.table.title")), icon="⚠️")
     if f"{state_key}.base" not in st.session_state:
         set_records(state_key, default)
     else:
@@ -137,6 +149,15 @@ def records_editor(
     rows = [_row(values) for values in edited[list(COLUMNS)].itertuples(index=False)]
     page_state.keep(state_key, rows)
     return check_records(rows, [_label(i, n) for n, i in enumerate(edited.index, start=1)])
+
+
+def _editor_state_sane(state_key: str) -> bool:
+    try:
+        state = st.session_state.get(editor_key(state_key))
+    except Exception:  # a state Streamlit cannot even read is not an edit
+        return False
+    rows = len(st.session_state[f"{state_key}.base"])
+    return editor_state_ok(state, rows, COLUMNS, fixed=False)
 
 
 def check_records(

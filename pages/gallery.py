@@ -21,7 +21,7 @@ Main session-state keys (for tests and the browser tour):
 - "gallery.export": the export expander of the plane's attention (script, CSV, LaTeX).
 """
 
-from attention_ui.frame import page_header
+from attention_ui.frame import page_footer, page_header
 from attention_ui.gallery import state, teaching, view
 
 page_header("gallery")
@@ -32,3 +32,5 @@ teaching.export(plane)
 view.cases(plane)
 view.heatmap_grids()
 state.remember()
+
+page_footer("gallery")  # the address follows the page: a reload or a copied link shows it

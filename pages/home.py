@@ -6,11 +6,14 @@ import streamlit as st
 from attention_core import AttentionInputError, attention, fmt
 from attention_ui.charts import show_chart
 from attention_ui.figures import WEIGHT_SCALE, step_heatmap
-from attention_ui.frame import page_header, show_error
+from attention_ui.frame import page_footer, page_header, show_error
+from attention_ui.home import state
 from attention_ui.i18n import current_language, t
 from attention_ui.menu import PAGES
+from attention_ui.page_state import keep_widgets, restore_widgets
 
 page_header("home")
+restore_widgets(state.DEFAULTS)
 st.markdown(t("home.analogy"))
 st.latex(
     r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
@@ -23,8 +26,9 @@ keys = np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])  # three 2-D keys, one per 
 values = np.array([[10.0, 20.0, 30.0]])  # one number stored under each key
 controls, chart = st.columns([1, 2])
 with controls:
-    q1 = st.slider(t("home.example.q1"), -3.0, 3.0, 2.0, 0.1, key="home.q1")
-    q2 = st.slider(t("home.example.q2"), -3.0, 3.0, 0.5, 0.1, key="home.q2")
+    q1 = st.slider(t("home.example.q1"), -3.0, 3.0, step=0.1, key=state.Q1)
+    q2 = st.slider(t("home.example.q2"), -3.0, 3.0, step=0.1, key=state.Q2)
+    keep_widgets(state.DEFAULTS)
     st.latex(
         r"\mathbf{K} = \begin{bmatrix} 1 & 0 & -1 \\ 0 & 1 & 0 \end{bmatrix},\quad "
         r"\mathbf{V} = \begin{bmatrix} 10 & 20 & 30 \end{bmatrix}"
@@ -67,3 +71,5 @@ for listed in PAGES[1:]:  # every page but this one, in menu order
         query_params={"lang": current_language()},
     )
     st.caption(t(f"home.pages.{listed.name}"))
+
+page_footer("home")  # the address follows the page: a reload or a copied link shows it

@@ -30,7 +30,7 @@ In column layout Q's columns are q1…qn and its rows 1…d_q; in row layout the
 
 import streamlit as st
 
-from attention_ui.frame import page_header, show_error
+from attention_ui.frame import page_footer, page_header, show_error
 from attention_ui.luong import state, teaching, view
 from attention_ui.luong.model import Sizes
 
@@ -82,6 +82,8 @@ def grids_and_results(settings: view.Settings, sizes: Sizes, above: tuple) -> No
             with tabs["compare"]:
                 view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
     state.remember()  # a run of this alone keeps its widgets too
+    # The address and the Share box follow an edit made in here too.
+    page_footer("luong")  # the address follows the page: a reload or a copied link shows it
 
 
 grids_and_results(settings, sizes, above)

@@ -18,6 +18,7 @@ SIMILARITY = "database.similarity"
 TEMPERATURE = "database.temperature"
 NORMALIZATION = "database.normalization"
 STORY_STEP = "database.story.step"
+PREDICT = "database.predict"  # attention_ui.predict_view's switch
 QUERIES = "database.queries.current"  # the parsed queries of the last run (the gallery reads them)
 KEPT = {QUERY: "Li", SIMILARITY: "exact", TEMPERATURE: 0.1, NORMALIZATION: "softmax"}
 

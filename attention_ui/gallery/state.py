@@ -13,8 +13,8 @@ import streamlit as st
 
 from attention_ui.database import state as database
 from attention_ui.luong import state as luong
-from attention_ui.matrix_editor import set_matrix
-from attention_ui.page_state import keep_widgets, restore_widgets
+from attention_ui.matrix_editor import VALUE_LIMIT, set_matrix
+from attention_ui.page_state import keep, keep_widgets, kept, restore_widgets
 from attention_ui.records_editor import D2L_RECORDS, Row, check_records, current_records
 
 VALUES, CONE_WEIGHTS = "gallery.values", "gallery.cone"
@@ -24,6 +24,10 @@ TEMPERATURE = "gallery.temperature"
 NORMALIZATION = "gallery.normalization"
 GRID_SOURCE = "gallery.grid.source"
 GRID_TAUS = "gallery.grid.temperatures"
+# The other pages' inputs the live grid last showed: kept here, so that a shared address of
+# this page shows the same grid in a session that never opened those pages.
+LIVE_Q, LIVE_K = "gallery.live.Q", "gallery.live.K"
+LIVE_RECORDS, LIVE_QUERIES = "gallery.live.records", "gallery.live.queries"
 KEPT = {
     M: 3,
     Q1: 1.0,
@@ -53,8 +57,18 @@ def restore() -> None:
 
 
 def remember() -> None:
-    """After the widgets are drawn: keep their values."""
+    """After the widgets are drawn: keep their values, and the other pages' inputs."""
     keep_widgets(KEPT)
+    entered = luong.query_and_keys()
+    if entered is not None:
+        keep(LIVE_Q, entered[0])
+        keep(LIVE_K, entered[1])
+    rows = current_records(database.RECORDS)
+    if rows is not None:
+        keep(LIVE_RECORDS, rows)
+    queries = st.session_state.get(database.QUERIES)
+    if queries is not None:
+        keep(LIVE_QUERIES, queries)
 
 
 def load_values(name: str) -> None:
@@ -67,14 +81,17 @@ def load_values(name: str) -> None:
 def luong_inputs() -> tuple[np.ndarray, np.ndarray, bool]:
     """The Luong page's current Q and K in column layout, or the built-in example (False)."""
     entered = luong.query_and_keys()
+    if entered is None and kept(LIVE_Q) is not None and kept(LIVE_K) is not None:
+        entered = kept(LIVE_Q), kept(LIVE_K)  # from a shared address
     if entered is None:
         return EXAMPLE_Q, EXAMPLE_K, False
-    Q, K = entered
+    Q, K = np.asarray(entered[0], dtype=float), np.asarray(entered[1], dtype=float)
     if (
         Q.ndim != 2
         or K.ndim != 2
         or Q.shape[0] != K.shape[0]
         or not (np.isfinite(Q).all() and np.isfinite(K).all())
+        or max(np.abs(Q).max(initial=0), np.abs(K).max(initial=0)) > VALUE_LIMIT
     ):
         return EXAMPLE_Q, EXAMPLE_K, False
     return Q, K, True
@@ -84,8 +101,10 @@ def database_inputs() -> tuple[list[Row], list[str], bool]:
     """The database page's records and queries as last seen, or d2l's table (False) when the
     learner's table has no usable record. Queries default to a few of d2l's surnames."""
     rows = current_records(database.RECORDS)
+    if rows is None:
+        rows = kept(LIVE_RECORDS)  # from a shared address
     records = check_records(rows).records if rows else []
-    queries = st.session_state.get(database.QUERIES) or DEFAULT_QUERIES
+    queries = st.session_state.get(database.QUERIES) or kept(LIVE_QUERIES) or DEFAULT_QUERIES
     if not records:
         return list(D2L_RECORDS), queries, False
     return records, queries, True

@@ -325,8 +325,8 @@ def luong_grid(taus: list[float]) -> None:
     try:
         runs = [[attention(Q, K, K, score, temperature=tau) for tau in taus] for score in scores]
     except AttentionInputError as error:
-        show_error(error)
-        st.stop()
+        show_error(error)  # and the rest of the page (its kept state too) carries on
+        return
     matrices = np.array([[r.weights.T for r in row] for row in runs])  # (score, τ, n, m)
     step = "weights_softmax"
     figure = heatmap_grid(

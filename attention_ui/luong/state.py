@@ -9,10 +9,12 @@ Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import streamlit as st
 
+from attention_core import LAYOUTS
 from attention_ui.matrix_editor import (
     MatrixInput,
     check_matrix,
@@ -25,15 +27,24 @@ from attention_ui.matrix_editor import (
 from attention_ui.page_state import keep_widgets, kept, restore_widgets
 
 from .model import (
+    ALL_PARAMETERS,
     DISPLAY_NAMES,
     DOT_SCORES,
     INPUTS,
+    MAX_SIZE,
     Sizes,
     column_shape,
     in_layout,
     labels,
 )
-from .presets import DEFAULT_PRESET, DEFAULT_SEED, PRESETS, RANDOM, random_matrices
+from .presets import (
+    DEFAULT_PRESET,
+    DEFAULT_SEED,
+    PRESET_KEYS,
+    PRESETS,
+    RANDOM,
+    random_matrices,
+)
 
 PRESET = "luong.preset"
 RESET = "luong.reset"
@@ -50,6 +61,7 @@ FOLLOW_QUERY = "luong.follow.query"
 TAB = "luong.tab"
 SCALING_D_K = "luong.scaling.d_k"  # the √d_k demonstration (scaled dot only)
 SCALING_SEED = "luong.scaling.seed"
+PREDICT = "luong.predict"  # attention_ui.predict_view's switch
 _TAB_INDEX = "luong.tab.index"  # which tab is open, whatever the language of its label
 _CACHE = "luong.cache"
 SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
@@ -74,6 +86,9 @@ DEFAULTS = {
 
 def matrix_key(name: str) -> str:
     return f"luong.{name}"
+
+
+MATRIX_KEYS = tuple(matrix_key(name) for name in (*INPUTS, *ALL_PARAMETERS, "mask.cells"))
 
 
 def restore() -> None:
@@ -116,32 +131,62 @@ def sizes() -> Sizes:
 # Callbacks (they run before the page script, so they may set widget keys)
 
 
+def preset_state(preset: str, seed: int, layout: str, sizes: Sizes) -> dict[str, Any]:
+    """What a preset sets, by session key: settings (widget keys) and matrices (matrix keys).
+    The random preset fills the given sizes from `seed`; a named preset brings its own sizes."""
+    state: dict[str, Any] = {FOLLOW_KEY: 0, FOLLOW_QUERY: 0}
+    if preset == RANDOM:
+        matrices = random_matrices(sizes, seed)
+    else:
+        chosen = PRESETS[preset]
+        sizes = chosen.sizes
+        state.update({key: getattr(sizes, name) for name, key in SIZE_KEYS.items()})
+        state.update(
+            {
+                SCORE: chosen.score,
+                TEMPERATURE: chosen.temperature,
+                MASK_KIND: chosen.mask,
+                MASK_LENGTH: chosen.mask_length,
+            }
+        )
+        matrices = chosen.column_matrices()
+    for name, values in matrices.items():
+        state[matrix_key(name)] = in_layout(values, layout) if name in INPUTS else values
+    state[matrix_key("mask.cells")] = np.ones(_mask_shape(sizes, layout))
+    return state
+
+
 def load_preset() -> None:
     """Replace sizes, settings and every grid with the selected preset (or a seeded random
     fill at the current sizes). Also the reset button: it reloads the selected preset."""
-    key = st.session_state[PRESET]
-    layout = st.session_state[LAYOUT]
-    if key == RANDOM:
-        matrices = random_matrices(sizes(), int(st.session_state[SEED]))
-    else:
-        preset = PRESETS[key]
-        for name, size_key in SIZE_KEYS.items():
-            st.session_state[size_key] = getattr(preset.sizes, name)
-        st.session_state[SCORE] = preset.score
-        st.session_state[TEMPERATURE] = preset.temperature
-        st.session_state[MASK_KIND] = preset.mask
-        st.session_state[MASK_LENGTH] = preset.mask_length
-        matrices = preset.column_matrices()
-    for name, values in matrices.items():
-        _set(name, in_layout(values, layout) if name in INPUTS else values)
-    current = sizes()
-    _set("mask.cells", np.ones(_mask_shape(current, layout), dtype=bool))
-    st.session_state[FOLLOW_KEY] = 0
-    st.session_state[FOLLOW_QUERY] = 0
+    for key in (PRESET, SEED, LAYOUT, *SIZE_KEYS.values()):  # a crafted client's values
+        if not _valid(key, st.session_state.get(key)):
+            st.session_state[key] = kept(key) if _valid(key, kept(key)) else DEFAULTS[key]
+    chosen = preset_state(
+        st.session_state[PRESET], int(st.session_state[SEED]), st.session_state[LAYOUT], sizes()
+    )
+    for key, value in chosen.items():
+        if key in MATRIX_KEYS:
+            set_matrix(key, value)
+        else:
+            st.session_state[key] = value
+
+
+def _valid(key: str, value: Any) -> bool:
+    """Whether a setting the preset depends on holds a value the page offers."""
+    if key == PRESET:
+        return value in PRESET_KEYS
+    if key == LAYOUT:
+        return value in LAYOUTS
+    upper = 2**31 - 2 if key == SEED else MAX_SIZE
+    lower = 0 if key == SEED else 1
+    return isinstance(value, int) and not isinstance(value, bool) and lower <= value <= upper
 
 
 def redraw() -> None:
     """A new random draw: the next seed."""
+    if not _valid(SEED, st.session_state.get(SEED)):
+        st.session_state[SEED] = DEFAULT_SEED
     st.session_state[SEED] = int(st.session_state[SEED]) + 1
     load_preset()
 
@@ -161,10 +206,6 @@ def keep_dot_sizes() -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Matrices
-
-
-def _set(name: str, values: np.ndarray) -> None:
-    set_matrix(matrix_key(name), values)
 
 
 def latest(name: str) -> np.ndarray | None:
@@ -236,3 +277,29 @@ def mask_cells(
         fill=1.0,
     )
     return entered.values > 0.5
+
+
+# ---------------------------------------------------------------------------------------------
+# The page's state in the shareable address (attention_ui.share)
+
+
+def prepare_shared(values: dict[str, Any]) -> None:
+    """Before a shared state is stored: load its preset (at its sizes, for the random fill), so
+    that the matrices the address leaves out are the preset's."""
+    for key in (PRESET, SEED, LAYOUT, *SIZE_KEYS.values()):
+        st.session_state[key] = values.get(key, DEFAULTS[key])
+    load_preset()
+    st.session_state.pop(TAB, None)  # the tab is chosen by its position (TAB_INDEX)
+
+
+def shared_baseline(values: dict[str, Any]) -> dict[str, Any]:
+    """The matrices `prepare_shared` gives for these values: the address leaves them out."""
+    try:
+        current = Sizes(**{name: int(values[key]) for name, key in SIZE_KEYS.items()})
+        chosen = preset_state(values[PRESET], int(values[SEED]), values[LAYOUT], current)
+    except (KeyError, TypeError, ValueError):
+        return {}
+    return {key: value for key, value in chosen.items() if key in MATRIX_KEYS}
+
+
+TAB_INDEX = _TAB_INDEX

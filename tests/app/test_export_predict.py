@@ -38,7 +38,7 @@ def open_export(at: AppTest, page: str) -> dict[str, str]:
     at.session_state[f"{page}.export"] = True
     at.run()
     assert not at.exception
-    return {code.language: code.value for code in at.code}
+    return {code.language: code.value for code in at.main.code}
 
 
 def texts(elements) -> str:
@@ -80,7 +80,7 @@ def test_the_luong_script_is_the_engines_result_and_runs(layout):
     run_script(code["python"])
     for step in r.steps:
         assert step.latex in code["latex"]
-    labels = [b.label for b in at.get("download_button")]
+    labels = [b.label for b in at.main.get("download_button")]
     assert {
         "Python script (.py)",
         "LaTeX (.tex)",
@@ -100,7 +100,7 @@ def test_the_luong_export_follows_score_temperature_and_mask_in_japanese():
     assert "score: general" in code["python"] and "mask = np.array(" in code["python"]
     run_script(code["python"])
     assert catalog("ja")["engine.step.temperature_softmax.title"] in code["latex"]
-    labels = [b.label for b in at.get("download_button")]
+    labels = [b.label for b in at.main.get("download_button")]
     assert (
         catalog("ja")["export.script"] in labels
         and catalog("ja")["export.csv"].format(name="W") in labels
@@ -154,7 +154,7 @@ def test_luong_hides_every_answer_then_grades_each_query(lang):
     words = catalog(lang)
     at = switch_on(open_page("luong", lang), "luong")
     assert not at.get("plotly_chart")  # S, A, O and every tab's chart are hidden
-    assert not at.get("download_button") and not at.code
+    assert not at.main.get("download_button") and not at.main.code  # the sidebar shares inputs only
     assert words["predict.hidden"] in texts(at.info)
     # first preset: q1 = (2, 0.5) attends to k1, q2 = (0, 1.5) to k2
     guess(at, "luong", 0, 0)

@@ -1,0 +1,290 @@
+"""The shareable address: every page's state → the address → a fresh session shows the same
+charts (Plotly JSON compared), and a bad address never shows a traceback (issue 12, 14.3c)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_ui.i18n import catalog
+from attention_ui.matrix_editor import editor_key, matrix_values
+from attention_ui.records_editor import current_records
+from attention_ui.share import APP_NAME, read_state_file
+from attention_ui.share_codec import pack
+from tests.conftest import APP
+
+Action = Callable[[AppTest], None]
+
+
+def session(page: str, params: dict[str, str] | None = None, lang: str = "en") -> AppTest:
+    """A new session opening /<page>?<params>, as a pasted address does."""
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.query_params["lang"] = lang
+    for name, value in (params or {}).items():
+        at.query_params[name] = value
+    at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def screen(at: AppTest) -> list[dict]:
+    """Every chart's Plotly JSON, in order (the numbers, labels and hovers on screen)."""
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def cell(state_key: str, row: int, column: str, value) -> Action:
+    def act(at: AppTest) -> None:
+        at.session_state[editor_key(state_key, at.session_state)] = {
+            "edited_rows": {row: {column: value}},
+            "added_rows": [],
+            "deleted_rows": [],
+        }
+
+    return act
+
+
+def widget(key: str, value) -> Action:
+    def act(at: AppTest) -> None:
+        at.session_state[key] = value
+
+    return act
+
+
+def click(key: str) -> Action:
+    return lambda at: at.button(key=key).click()
+
+
+def tab(name: str) -> Action:
+    def act(at: AppTest) -> None:
+        at.session_state["luong.tab"] = catalog("en")[f"luong.tabs.{name}"]
+
+    return act
+
+
+STATES: dict[str, tuple[str, str, list[Action]]] = {
+    "luong default": ("luong", "en", []),
+    "luong rotation preset, ja": ("luong", "ja", [widget("luong.preset", "rotation")]),
+    "luong random seed 7 at 3x4": (
+        "luong",
+        "en",
+        [
+            widget("luong.size.n", 3),
+            widget("luong.size.m", 4),
+            widget("luong.preset", "random"),
+            widget("luong.seed", 7),
+        ],
+    ),
+    "luong edited cells, row layout, general, tau": (
+        "luong",
+        "en",
+        [
+            widget("luong.layout", "row"),
+            widget("luong.score", "general"),
+            widget("luong.tau", 0.5),
+            cell("luong.Q", 0, "1", -2.5),
+            cell("luong.W", 1, "2", 3.25),
+        ],
+    ),
+    "luong causal preset, compare tab": (
+        "luong",
+        "en",
+        [widget("luong.preset", "causal"), tab("compare")],
+    ),
+    "luong per-cell mask, follow tab": (
+        "luong",
+        "ja",
+        [
+            widget("luong.mask.kind", "cells"),
+            cell("luong.mask.cells", 0, "q1", False),
+            tab("follow"),
+            widget("luong.follow.key", 1),
+        ],
+    ),
+    "database default": ("database", "en", []),
+    "database story step 3": ("database", "ja", [click("database.story.3")]),
+    "database edited table and queries": (
+        "database",
+        "en",
+        [
+            click("database.preset.ja"),
+            cell("database.records", 0, "value", "<b>次郎</b>"),
+            widget("database.query", "山田, 田中"),
+            widget("database.similarity", "ngram"),
+            widget("database.temperature", 0.5),
+            widget("database.normalization", "sum"),
+        ],
+    ),
+    "gallery default": ("gallery", "en", []),
+    "gallery around the origin, query, m": (
+        "gallery",
+        "en",
+        [
+            click("gallery.preset.around_origin"),
+            widget("gallery.q1", -1.5),
+            widget("gallery.temperature", 0.2),
+            cell("gallery.cone", 0, "v2", -0.5),
+        ],
+    ),
+    "gallery grid of the database's records": (
+        "gallery",
+        "ja",
+        [
+            widget("gallery.grid.source", "database"),
+            widget("gallery.grid.temperatures", [0.1, 10.0]),
+        ],
+    ),
+    "home query": ("home", "ja", [widget("home.q1", -1.0), widget("home.q2", 2.5)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATES))
+def test_the_address_opens_the_same_page_in_a_fresh_session(name):
+    page, lang, actions = STATES[name]
+    a = session(page, lang=lang)
+    for act in actions:
+        act(a)
+        a.run()
+        assert not a.exception, [e.value for e in a.exception]
+    address = dict(a.query_params)
+    assert address["v"] == "1" and address["lang"] == lang
+    b = session(page, address, lang=lang)
+    assert screen(b) == screen(a)
+    assert dict(b.query_params) == address  # the address stays as it was
+    assert not b.sidebar.warning  # every parameter was read
+    if page == "luong":
+        assert b.session_state["luong.tab"] == a.session_state["luong.tab"]
+
+
+def test_an_edit_made_on_the_luong_page_reaches_the_gallerys_shared_grid():
+    a = session("luong")
+    cell("luong.K", 1, "k2", 4.0)(a)
+    a.run()
+    a.switch_page("pages/gallery.py").run()
+    address = dict(a.query_params)
+    assert "lQ" in address and "lK" in address
+    b = session("gallery", address)
+    assert screen(b) == screen(a)
+
+
+def test_the_address_follows_every_edit_without_a_save_step():
+    at = session("gallery")
+    cell("gallery.values", 0, "x", -0.75)(at)
+    at.run()
+    assert at.query_params["V"].startswith("-0.75_0.5~")
+
+
+def test_a_reload_keeps_an_edit_hidden_by_the_preset_buttons_untouched():
+    at = session("luong")
+    cell("luong.Q", 1, "q2", 9.0)(at)
+    at.run()
+    reloaded = session("luong", dict(at.query_params))
+    assert matrix_values("luong.Q", reloaded.session_state)[1, 1] == 9.0
+
+
+def test_the_copy_link_is_the_address_in_a_code_block():
+    at = session("luong")
+    link = at.sidebar.code[0].value
+    assert link.startswith("/luong?lang=en&v=1&preset=first")
+
+
+# --- Bad addresses: a message, the defaults, never a traceback ------------------------------
+
+BAD_ADDRESSES = [
+    ("luong", {"v": "1", "n": "abc"}, "n"),
+    ("luong", {"v": "1", "n": "0"}, "n"),
+    ("luong", {"v": "1", "score": "softmax"}, "score"),
+    ("luong", {"v": "1", "tau": "1e308"}, "tau"),
+    ("luong", {"v": "1", "Q": "1_2~3"}, "Q"),
+    ("luong", {"v": "1", "Q": "1e308_0~0_1"}, None),  # read: the grid names the cell
+    ("luong", {"v": "1", "preset": "__import__('os')"}, "preset"),
+    ("luong", {"v": "1", "mc": "2~x"}, "mc"),
+    ("luong", {"v": "1", "seed": "-1"}, "seed"),
+    ("luong", {"v": "1", "fk": "7", "m": "2"}, None),  # a followed key the grid lacks
+    ("luong", {"v": "1", "dq": "3", "dk": "2", "score": "dot"}, None),  # sizes dot refuses
+    ("luong", {"v": "1", "Q": "1_0~0_1", "n": "5"}, None),  # a matrix smaller than its sizes
+    ("database", {"v": "1", "db": "!!!"}, "db"),
+    ("database", {"v": "1", "db": pack([["a", "b", "c", "d"]])}, "db"),
+    ("database", {"v": "1", "q": "x" * 401}, "q"),
+    ("database", {"v": "1", "step": "9"}, "step"),
+    ("gallery", {"v": "1", "m": "9"}, "m"),
+    ("gallery", {"v": "1", "q1": "4"}, "q1"),
+    ("gallery", {"v": "1", "V": "1_2_3~4_5_6"}, "V"),
+    ("gallery", {"v": "1", "taus": "0.3"}, "taus"),
+    ("gallery", {"v": "1", "lQ": "1_0~0_1", "lK": "1_2_3"}, None),  # Q and K do not fit
+    ("home", {"v": "1", "q1": "nan"}, "q1"),
+    ("home", {"v": "2", "q1": "1"}, "newer"),
+    ("luong", {"v": "1", **{f"x{i}": "1" for i in range(80)}}, "x0"),
+]
+
+
+@pytest.mark.parametrize(
+    ("page", "params", "named"),
+    BAD_ADDRESSES,
+    ids=[f"{p}-{str(q)[:50]}" for p, q, _ in BAD_ADDRESSES],
+)
+def test_a_bad_address_opens_the_page_with_a_sentence_and_no_traceback(page, params, named):
+    at = session(page, params)
+    assert (at.title and at.get("plotly_chart")) or at.error, "the page was drawn"
+    warnings = [w.value for w in at.sidebar.warning]
+    if named == "newer":
+        assert any("newer version" in w for w in warnings)
+    elif named is not None:
+        assert len(warnings) == 1 and named in warnings[0], warnings
+    at.run()  # and keeps working
+    assert not at.exception
+
+
+def test_a_bad_address_parameter_leaves_the_good_ones_in_use():
+    at = session("luong", {"v": "1", "preset": "rotation", "tau": "bogus", "layout": "row"})
+    assert at.radio(key="luong.layout").value == "row"
+    assert at.selectbox(key="luong.preset").value == "rotation"
+
+
+# --- State files ----------------------------------------------------------------------------
+
+
+def state_document(page: str = "luong", **state) -> bytes:
+    return json.dumps({"app": APP_NAME, "v": 1, "page": page, "state": state}).encode()
+
+
+BAD_FILES = [
+    b"",
+    b"\xff\xfe not utf-8",
+    b"{not json",
+    b"[1, 2, 3]",
+    b'{"app": "something else", "v": 1, "page": "luong", "state": {}}',
+    b'{"app": "attention-explorer", "v": 1, "page": "../../etc", "state": {}}',
+    b'{"app": "attention-explorer", "v": 1, "page": "luong", "state": [1]}',
+    b'{"app": "attention-explorer", "v": 1, "page": "luong", "state": {"n": NaN}}'[:40],
+    b"[" * 100_000,
+    b'{"app": "attention-explorer", "v": 1, "page": "luong", "state": {"n": "2"}}' + b" " * 300_000,
+]
+
+
+@pytest.mark.parametrize("data", BAD_FILES, ids=range(len(BAD_FILES)))
+def test_a_bad_state_file_is_refused_without_an_exception(data):
+    assert read_state_file(data) is None
+
+
+def test_a_state_file_with_bad_entries_keeps_the_good_ones():
+    page, params, skipped = read_state_file(state_document(n=3, m="4", score="<b>"))
+    assert page == "luong" and params["m"] == "4" and skipped == ["n"]
+
+
+def test_the_downloaded_file_is_the_addresss_state():
+    at = session("gallery")
+    cell("gallery.values", 0, "x", -0.75)(at)
+    at.run()
+    data = at.sidebar.get("download_button")[0].proto
+    assert data is not None
+    address = dict(at.query_params)
+    page, params, skipped = read_state_file(
+        state_document("gallery", **{k: v for k, v in address.items() if k not in ("v", "lang")})
+    )
+    assert page == "gallery" and not skipped and params["V"] == address["V"]
+    assert np.isclose(float(params["V"].split("_")[0]), -0.75)
+    assert current_records("database.records", at.session_state) is None
