@@ -20,6 +20,7 @@ import numpy as np
 from attention_core import LAYOUTS, MAX_DEMO_SIZE, SCORES
 
 from .database import state as database
+from .database import teaching as database_teaching
 from .database import view as database_view
 from .exercises import state as exercises
 from .gallery import state as gallery
@@ -125,9 +126,10 @@ DATABASE = PageSchema(
         Choice("norm", database.NORMALIZATION, options=("softmax", "sum")),
         Integer("step", database.STORY_STEP, 1, len(database.STORY)),
         Flag("predict", database.PREDICT),
+        Integer("pseed", database_teaching.SEED, 0, 2**31 - 1),
     ),
     baseline=lambda values: {database.RECORDS: database.D2L_RECORDS},
-    defaults={**database.KEPT, database.PREDICT: False},
+    defaults={**database.KEPT, **database_teaching.DEFAULTS},
 )
 
 _LIVE_LUONG = (gallery.GRID_SOURCE, "luong")
