@@ -232,7 +232,7 @@ def share_panel(page: str) -> None:
         st.code(link(page), language=None, wrap_lines=True)
         st.download_button(
             t("share.download"),
-            data=state_file(page),
+            data=_deferred(state_file(page)),
             file_name=f"attention-explorer-{page}.json",
             mime="application/json",
             key="share.download",
@@ -246,6 +246,12 @@ def share_panel(page: str) -> None:
             on_change=_pick_upload,
             help=t("share.open_help"),
         )
+
+
+def _deferred(text: str):
+    """The file's text handed over only when the button is clicked: no media file is stored
+    (and replaced) on every run, which the browser would otherwise fetch stale."""
+    return lambda: text
 
 
 def _pick_upload() -> None:
