@@ -44,6 +44,8 @@ _OPENED = "share.opened"
 _NOTICE = "share.notice"
 _UPLOAD = "share.upload"
 _FILE_PAGE = "share.file_page"
+_BOX = "share.box"  # the Share box's expander (open or not)
+_WHOLE_RUN = "share.whole_run"
 MAX_NAMES_SHOWN = 6
 
 
@@ -148,11 +150,27 @@ def check_widgets(page: str) -> None:
         st.session_state[f.key] = fallback if f.accepts(fallback) else schema.defaults[f.key]
 
 
-def update_address(page: str) -> None:
-    """After the page is drawn: the address holds its state (a reload or a link shows it)."""
+def update_address(page: str) -> bool:
+    """After the page is drawn: the address holds its state (a reload or a link shows it).
+    True when it changed."""
     params = address_params(page)
-    if st.query_params.to_dict() != params:
-        st.query_params.from_dict(params)
+    if st.query_params.to_dict() == params:
+        return False
+    st.query_params.from_dict(params)
+    return True
+
+
+def start_run() -> None:
+    """At the top of a whole-page run (the frame): fragment runs do not pass here."""
+    st.session_state[_WHOLE_RUN] = True
+
+
+def follow_address(page: str) -> None:
+    """At the end of a part of a page that reruns alone (an `st.fragment`): the address follows
+    its edits too, and an open Share box, which only a whole run redraws, is redrawn."""
+    changed = update_address(page)
+    if changed and st.session_state.get(_BOX) and not st.session_state.get(_WHOLE_RUN):
+        st.rerun(scope="app")
 
 
 def link(page: str) -> str:
@@ -225,9 +243,14 @@ def share_panel(page: str) -> None:
     if opened is not None and opened != page:
         st.sidebar.info(t("share.file_other_page", page=t(f"nav.{opened}")))
         st.sidebar.page_link(f"pages/{opened}.py", label=t(f"nav.{opened}"))
+    st.session_state.pop(_WHOLE_RUN, None)
     if page not in SCHEMAS:
         return
-    with st.sidebar.expander(t("share.title"), icon=":material/link:"):
+    # Drawn only while open (opening it reruns the page), so its link is always the address.
+    box = st.sidebar.expander(t("share.title"), icon=":material/link:", key=_BOX, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         st.caption(t("share.link_help"))
         st.code(link(page), language=None, wrap_lines=True)
         st.download_button(

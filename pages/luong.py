@@ -33,6 +33,7 @@ import streamlit as st
 from attention_ui.frame import page_footer, page_header, show_error
 from attention_ui.luong import state, teaching, view
 from attention_ui.luong.model import Sizes
+from attention_ui.share import follow_address
 
 page_header("luong")
 state.restore()
@@ -82,9 +83,10 @@ def grids_and_results(settings: view.Settings, sizes: Sizes, above: tuple) -> No
             with tabs["compare"]:
                 view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
     state.remember()  # a run of this alone keeps its widgets too
-    # The address and the Share box follow an edit made in here too.
-    page_footer("luong")  # the address follows the page: a reload or a copied link shows it
+    follow_address("luong")  # an edit made in here reruns this alone: the address follows it
 
 
 grids_and_results(settings, sizes, above)
 state.remember()
+
+page_footer("luong")  # the address follows the page: a reload or a copied link shows it

@@ -138,6 +138,11 @@ STATES: dict[str, tuple[str, str, list[Action]]] = {
         ],
     ),
     "home query": ("home", "ja", [widget("home.q1", -1.0), widget("home.q2", 2.5)]),
+    "exercises gradient section": (
+        "exercises",
+        "en",
+        [widget("exercises.section", "grad"), widget("exercises.grad.q1", -0.5)],
+    ),
 }
 
 
@@ -170,6 +175,15 @@ def test_an_edit_made_on_the_luong_page_reaches_the_gallerys_shared_grid():
     assert screen(b) == screen(a)
 
 
+def test_a_luong_grid_edit_updates_the_address_and_the_open_share_box():
+    """The Luong grids rerun alone (an st.fragment): the address, and the link, follow."""
+    at = open_share_box(session("luong"))
+    cell("luong.K", 0, "k1", 6.5)(at)
+    at.run()
+    assert at.query_params["K"].startswith("6.5_")
+    assert "K=6.5_" in at.sidebar.code[0].value
+
+
 def test_the_address_follows_every_edit_without_a_save_step():
     at = session("gallery")
     cell("gallery.values", 0, "x", -0.75)(at)
@@ -185,8 +199,15 @@ def test_a_reload_keeps_an_edit_hidden_by_the_preset_buttons_untouched():
     assert matrix_values("luong.Q", reloaded.session_state)[1, 1] == 9.0
 
 
+def open_share_box(at: AppTest) -> AppTest:
+    at.session_state["share.box"] = True
+    at.run()
+    assert not at.exception
+    return at
+
+
 def test_the_copy_link_is_the_address_in_a_code_block():
-    at = session("luong")
+    at = open_share_box(session("luong"))
     link = at.sidebar.code[0].value
     assert link.startswith("/luong?lang=en&v=1&preset=first")
 
@@ -276,7 +297,7 @@ def test_a_state_file_with_bad_entries_keeps_the_good_ones():
 
 
 def test_the_downloaded_file_is_the_addresss_state():
-    at = session("gallery")
+    at = open_share_box(session("gallery"))
     cell("gallery.values", 0, "x", -0.75)(at)
     at.run()
     data = at.sidebar.get("download_button")[0].proto

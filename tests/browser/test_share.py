@@ -27,7 +27,8 @@ def test_a_copied_link_opens_the_same_charts_in_a_new_browser(page, server, brow
     # The address follows the page (no save step) ...
     page.wait_for_function("() => location.search.includes('preset=rotation')")
     # ... and the Share box shows it, as the text its copy button copies.
-    page.get_by_text(EN["share.title"]).click()
+    page.get_by_text(EN["share.title"]).click()  # opening it reruns the page (drawn lazily)
+    wait_idle(page)
     code = page.locator("[data-testid=stSidebar] [data-testid=stCode] code").first
     code.wait_for()
     link = code.inner_text().strip()
