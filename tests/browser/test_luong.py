@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from playwright.sync_api import expect
 
 from attention_core import attention
 from attention_ui.luong.presets import PRESETS
@@ -99,3 +100,22 @@ def test_switching_layout_transposes_every_matrix(page, server):
     row = chart(page, "A: weights", changed_from=column)
     np.testing.assert_allclose(row["z"], np.array(column["z"]).T)
     assert (row["x"], row["y"]) == (column["y"], column["x"])
+
+
+def test_a_new_puzzle_from_below_the_grids_updates_the_example_above(page, server):
+    """The grids and results are an st.fragment (an edit reruns them alone); the predict
+    section's new-puzzle button in it sets the example and the seed drawn above the grids,
+    so that click must run the whole page: the example selector and the seed follow."""
+    open_page(page, server, "luong")
+    switch = page.get_by_text("Predict, then reveal")
+    switch.wait_for(timeout=60_000)  # the page runs twice on a first visit (?lang= is added)
+    switch.click()
+    wait_idle(page)
+    page.get_by_role("button", name="New random puzzle").click()
+    wait_idle(page)
+    seed = page.get_by_label("Seed", exact=True)
+    seed.wait_for(timeout=30_000)  # drawn above the grids only when the example is random
+    first = int(seed.input_value())
+    page.get_by_role("button", name="New random puzzle").click()
+    wait_idle(page)
+    expect(seed).to_have_value(str(first + 1), timeout=30_000)
