@@ -109,7 +109,7 @@ def points_editor(state_key: str, default: tuple[np.ndarray, np.ndarray]) -> Poi
             t(f"regression.table.{name}"),
             help=t(f"regression.table.{name}_help"),
             format="%g",
-            width=110,
+            width="medium",
         )
         for name in COLUMNS
     }
