@@ -11,10 +11,12 @@ the sections are drawn by attention_ui/exercises/view.py.
 
 from attention_ui.exercises import state, view
 from attention_ui.frame import page_footer, page_header
+from attention_ui.task_panel import panel as task_panel
 
 page_header("exercises")
 state.restore()
 view.section(view.chosen_section())
+task_panel("exercises")
 state.remember()
 
 page_footer("exercises")  # the address follows the page: a reload or a copied link shows it

@@ -23,6 +23,7 @@ Main session-state keys (for tests and the browser tour):
 
 from attention_ui.frame import page_footer, page_header
 from attention_ui.gallery import state, teaching, view
+from attention_ui.task_panel import panel as task_panel
 
 page_header("gallery")
 state.restore()
@@ -32,5 +33,6 @@ teaching.export(plane)
 view.cases(plane)
 view.heatmap_grids()
 state.remember()
+task_panel("gallery")
 
 page_footer("gallery")  # the address follows the page: a reload or a copied link shows it

@@ -34,6 +34,7 @@ from attention_ui.frame import page_footer, page_header, show_error
 from attention_ui.luong import state, teaching, view
 from attention_ui.luong.model import Sizes
 from attention_ui.share import follow_address
+from attention_ui.task_panel import panel as task_panel
 
 page_header("luong")
 state.restore()
@@ -82,6 +83,7 @@ def grids_and_results(settings: view.Settings, sizes: Sizes, above: tuple) -> No
         if tabs["compare"].open:
             with tabs["compare"]:
                 view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
+    task_panel("luong")  # in the fragment, so an edit of a grid rechecks the tasks
     state.remember()  # a run of this alone keeps its widgets too
     follow_address("luong")  # an edit made in here reruns this alone: the address follows it
 
