@@ -1,10 +1,11 @@
 """attention_core: the pure NumPy engine of Attention Explorer.
 
-    from attention_core import attention, lookup
+    from attention_core import attention, lookup, multi_head
 
     r = attention(Q, K, V, score="scaled_dot")   # r.scores, r.weights, r.output, r.steps
     res = lookup([("Zhang", "Aston"), ("Lipton", "Zachary")], "Li")   # res.weights, res.best
     nw = nadaraya_watson([0.5], [0.0, 1.0], [2.0, 4.0])   # nw.weights, nw.prediction
+    mh = multi_head(X, W_q, W_k, W_v, W_o, heads=2, causal=True)   # mh.weights, mh.output
 
 No Streamlit and no Plotly in here: the app draws what this package computes.
 """
@@ -37,6 +38,14 @@ from .lookup import (
     lookup,
     lookup_many,
     similarity_score,
+)
+from .multi_head import (
+    MULTI_HEAD_STEP_KEYS,
+    MultiHeadResult,
+    causal_mask,
+    multi_head,
+    positional_encoding,
+    positional_encoding_entry,
 )
 from .normalize import normalize_by_sum, softmax
 from .regression import (
@@ -75,6 +84,7 @@ __all__ = [
     "MAX_DEMO_SIZE",
     "MAX_LEARNING_RATE",
     "MAX_SEARCH_STEPS",
+    "MULTI_HEAD_STEP_KEYS",
     "NORMALIZATIONS",
     "NW_STEP_KEYS",
     "SCORES",
@@ -88,6 +98,7 @@ __all__ = [
     "LeaveOneOut",
     "LookupResult",
     "LookupTable",
+    "MultiHeadResult",
     "NadarayaWatsonResult",
     "QueryGradient",
     "Record",
@@ -99,6 +110,7 @@ __all__ = [
     "WeightCases",
     "attention",
     "bandwidth_range",
+    "causal_mask",
     "combine",
     "cone",
     "cone_polygon",
@@ -114,9 +126,12 @@ __all__ = [
     "letter_pair_vectors",
     "lookup",
     "lookup_many",
+    "multi_head",
     "nadaraya_watson",
     "normalize_by_sum",
     "plane_projection",
+    "positional_encoding",
+    "positional_encoding_entry",
     "query_gradient",
     "scaling_demo",
     "score_terms",

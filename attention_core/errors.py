@@ -53,6 +53,10 @@ ERROR_CODES: frozenset[str] = frozenset(
         "bad_bandwidth",
         "bad_demo_size",
         "loo_too_few",
+        "bad_heads",
+        "heads_not_dividing",
+        "projection_shape",
+        "bad_count",
     }
 )
 

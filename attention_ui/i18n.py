@@ -24,7 +24,15 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from attention_core import ERROR_CODES, NW_STEP_KEYS, STEP_KEYS, AttentionInputError, Step, fmt
+from attention_core import (
+    ERROR_CODES,
+    MULTI_HEAD_STEP_KEYS,
+    NW_STEP_KEYS,
+    STEP_KEYS,
+    AttentionInputError,
+    Step,
+    fmt,
+)
 
 from .text import escape_markdown
 
@@ -147,6 +155,6 @@ def engine_keys() -> set[str]:
     """The keys every catalog must have to word every engine error and step (the
     `engine.value.*` and `engine.reason.*` wordings of parameter codes come on top)."""
     keys = {f"engine.error.{code}" for code in ERROR_CODES}
-    for step_key in (*STEP_KEYS, *NW_STEP_KEYS):
+    for step_key in (*STEP_KEYS, *NW_STEP_KEYS, *MULTI_HEAD_STEP_KEYS):
         keys |= {f"engine.step.{step_key}.title", f"engine.step.{step_key}.sentence"}
     return keys

@@ -22,7 +22,9 @@ from attention_core import (
     leave_one_out,
     lookup,
     lookup_many,
+    multi_head,
     nadaraya_watson,
+    positional_encoding,
     scaling_demo,
     squeeze_excitation,
 )
@@ -569,6 +571,46 @@ CASES = [
     case("nw-loo-one-point", lambda: leave_one_out([1.0], [2.0]), "loo_too_few", "there are 1"),
     case("demo-d_k-zero", lambda: scaling_demo(0, 1), "bad_demo_size", "d_k", "from 1 to 4096"),
     case("demo-seed-text", lambda: scaling_demo(8, "x"), "bad_demo_size", "seed", "'x'"),
+    # multi-head self-attention (row layout: X is n × d_model)
+    case(
+        "heads-not-dividing",
+        lambda: multi_head(np.ones((2, 8)), *[np.eye(8)] * 4, heads=3),
+        "heads_not_dividing",
+        "3 heads",
+        "d_model = 8",
+    ),
+    case("heads-zero", lambda: multi_head(W, W, W, W, W, heads=0), "bad_heads", "not 0"),
+    case(
+        "projection-shape",
+        lambda: multi_head(W, W, np.eye(3), W, W, heads=1),
+        "projection_shape",
+        "W_K has shape 3 × 3",
+        "must be 2 × 2",
+        matrix="W_K",
+    ),
+    case(
+        "multi-head-nan",
+        lambda: multi_head([[1.0, NAN]], W, W, W, W, heads=1),
+        "not_finite",
+        "X, row 1, column 2",
+        matrix="X",
+        cell=(0, 1),
+    ),
+    case(
+        "multi-head-overflow",
+        lambda: multi_head([[1e300, 1e300]], [[1e300, 0.0], [1e300, 0.0]], W, W, W, heads=1),
+        "overflow",
+        "Q, row 1, column 1",
+        matrix="Q",
+        cell=(0, 0),
+    ),
+    case(
+        "multi-head-row-masked",
+        lambda: multi_head(W, W, W, W, W, heads=1, mask=[[True, True], [False, False]]),
+        "all_masked",
+        "Query 2",
+    ),
+    case("positions-none", lambda: positional_encoding(0, 4), "bad_count", "n must be", "not 0"),
 ]
 
 

@@ -16,6 +16,7 @@ import pytest
 from attention_core import (
     ERROR_CODES,
     KERNELS,
+    MULTI_HEAD_STEP_KEYS,
     NW_STEP_KEYS,
     SCORES,
     SIMILARITIES,
@@ -28,7 +29,9 @@ from attention_core import (
     leave_one_out,
     lookup,
     lookup_many,
+    multi_head,
     nadaraya_watson,
+    positional_encoding,
     scaling_demo,
     similarity_score,
     squeeze_excitation,
@@ -316,6 +319,10 @@ REAL_ERRORS: list[tuple[str, Callable[[], object]]] = [
     ("overflow", lambda: nadaraya_watson([1e300], [-1e300], [1.0], bandwidth=1e-10)),
     ("loo_too_few", lambda: leave_one_out([1.0], [1.0])),
     ("bad_demo_size", lambda: scaling_demo(0, 1)),
+    ("bad_heads", lambda: multi_head(Q2, Q2, Q2, Q2, Q2, 0)),
+    ("heads_not_dividing", lambda: multi_head(np.ones((2, 8)), *[np.eye(8)] * 4, heads=3)),
+    ("projection_shape", lambda: multi_head(Q2, np.eye(3), Q2, Q2, Q2, 1)),
+    ("bad_count", lambda: positional_encoding(0, 4)),
 ]
 
 # Words Japanese messages may keep in Latin letters: names of matrices, functions and options.
@@ -349,6 +356,7 @@ KEPT_IN_LATIN = {
     "train",
     "query",
     "LOO",
+    "model",  # d_model
     *KERNELS,
 }  # x_train, y_train, x_query: engine names
 
@@ -540,3 +548,25 @@ def test_every_regression_step_reads_in_japanese_with_its_numbers(step):
     assert JAPANESE.search(title) and JAPANESE.search(sentence)
     for value in step.params.values():
         assert fmt(value) in sentence
+
+
+def multi_head_steps():
+    return list(multi_head(Q2, Q2, Q2, Q2, Q2, 2, positions=True).steps)
+
+
+def test_the_multi_head_step_run_covers_every_multi_head_step_text():
+    assert [step.key for step in multi_head_steps()] == list(MULTI_HEAD_STEP_KEYS)
+
+
+@pytest.mark.parametrize("step", multi_head_steps(), ids=lambda s: s.key)
+def test_every_multi_head_step_reads_in_both_languages_with_its_numbers(step):
+    title, sentence = step_title(step, "ja"), step_sentence(step, "ja")
+    assert JAPANESE.search(title) and JAPANESE.search(sentence)
+    for value in step.params.values():
+        assert fmt(value) in sentence
+    english = step_sentence(step, "en")
+    assert not JAPANESE.search(english) and "{" not in english
+    rows, cols = step.value.shape
+    for r in range(rows):
+        for c in range(cols):
+            assert set(re.findall(r"[A-Za-z]{3,}", step.entry(r, c))) <= MATH_WORDS
