@@ -33,5 +33,6 @@ PAGES: tuple[MenuPage, ...] = (
     MenuPage("gallery", ":material/grid_view:"),
     MenuPage("exercises", ":material/edit_note:"),
     MenuPage("regression", ":material/show_chart:"),
+    MenuPage("transformer", ":material/hub:"),
 )
 HOME = PAGES[0]

@@ -187,6 +187,14 @@ PRIOR_EDITS: dict[str, Prior] = {
         set_widget(regression__sigma=0.8),
         lambda at: at.number_input(key="regression.sigma").value == 0.8,
     ),
+    # W_Q's cell (1, 1) set to 7.
+    "transformer": Prior(
+        grid("transformer.W_Q", 0, "1", 7.0), lambda at: _shadow(at, "transformer.W_Q", 0, 0) == 7.0
+    ),
+    # A new d_model draws new matrices from the seed: the causal mask is the edit to keep.
+    "transformer.causal": Prior(
+        set_widget(transformer__causal=True), lambda at: at.checkbox(key="transformer.causal").value
+    ),
 }
 
 
@@ -512,6 +520,75 @@ BAD_INPUTS = [
         "regression",
         set_widget(regression__sigma=math.nan),
         ("cannot be used: the bandwidth must be a number from 0.001 to 1000",),
+    ),
+    # Self-attention and multi-head: the sentence, the heads, the grids.
+    Case(
+        "0 tokens",
+        "transformer",
+        set_widget(transformer__sentence=""),
+        (en("transformer.sentence.no_tokens", low=2, high=8),),
+    ),
+    Case(
+        "1 token",
+        "transformer",
+        set_widget(transformer__sentence="hello"),
+        (en("transformer.sentence.too_few", count=1, low=2),),
+    ),
+    Case(
+        "50 tokens",
+        "transformer",
+        set_widget(transformer__sentence=" ".join(["w"] * 50)),
+        (en("transformer.sentence.too_many", count=50, high=8),),
+    ),
+    Case(
+        "20 Japanese characters",
+        "transformer",
+        set_widget(transformer__sentence="あ" * 20),
+        (en("transformer.sentence.too_many", count=20, high=8),),
+    ),
+    Case(
+        "a 20-character token",
+        "transformer",
+        set_widget(transformer__sentence="a " + "x" * 20),
+        (en("transformer.sentence.token_too_long", index=2, token="x" * 20, length=20, limit=12),),
+    ),
+    Case(
+        "h = 3 with d_model = 8",
+        "transformer",
+        set_widget(transformer__d_model=8, transformer__heads=3),
+        (en("transformer.heads_not_dividing", heads=3, d_model=8, choices="1, 2, 4, 8"),),
+        prior="transformer.causal",
+    ),
+    Case(
+        "NaN in X",
+        "transformer",
+        grid("transformer.X", 0, "1", math.nan),
+        cell_empty("X", "1 · the", "1"),
+    ),
+    Case(
+        "text in W_K",
+        "transformer",
+        grid("transformer.W_K", 1, "2", "abc"),
+        cell_empty("W_K", "2", "2"),
+    ),
+    Case(
+        "+inf in W_O",
+        "transformer",
+        grid("transformer.W_O", 1, "3", math.inf),
+        out_of_range("W_O", "2", "3", "∞"),
+    ),
+    Case(
+        "d_model at its limits with h = d_model",
+        "transformer",
+        set_widget(transformer__d_model=8, transformer__heads=8),
+        ok=True,
+        prior="transformer.causal",
+    ),
+    Case(
+        "<script> as a token",
+        "transformer",
+        set_widget(transformer__sentence=f"{SCRIPT[:8]} {IMG[:10]}"),
+        ok=True,
     ),
     # The address: malformed or oversized query parameters.
     Case("unknown language", "home", nothing, ("xx",), query={"lang": "xx"}),

@@ -45,7 +45,7 @@ def texts(elements) -> str:
     return "\n".join(str(e.value) for e in elements)
 
 
-@pytest.mark.parametrize("page", ["home", "luong", "database", "gallery"])
+@pytest.mark.parametrize("page", ["home", "luong", "database", "gallery", "transformer"])
 def test_every_chart_saves_a_png_named_after_the_page_and_chart(page):
     import json
 

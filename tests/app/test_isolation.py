@@ -64,6 +64,13 @@ EDITS: dict[str, tuple[Prior, Prior]] = {
             lambda at: current_points("regression.points", at.session_state)[0][1] == -3.5,
         ),
     ),
+    "transformer": (
+        PRIOR_EDITS["transformer"],
+        Prior(
+            grid("transformer.W_Q", 0, "1", -4.0),
+            lambda at: float(matrix_values("transformer.W_Q", at.session_state)[0, 0]) == -4.0,
+        ),
+    ),
 }
 
 

@@ -26,6 +26,7 @@ PAGES = {
     "gallery": "pages/gallery.py",
     "exercises": "pages/exercises.py",
     "regression": "pages/regression.py",
+    "transformer": "pages/transformer.py",
 }
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 ALL_KEYS = set(catalog("en")) | set(catalog("ja"))

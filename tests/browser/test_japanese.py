@@ -14,7 +14,13 @@ from attention_ui.i18n import catalog
 from tests.app_server import start_app, stop_app
 from tests.browser.conftest import ARTIFACTS, IDLE, open_page, wait_idle
 
-PAGES = {"home": "", "luong": "luong", "database": "database", "gallery": "gallery"}
+PAGES = {
+    "home": "",
+    "luong": "luong",
+    "database": "database",
+    "gallery": "gallery",
+    "transformer": "transformer",
+}
 JA = catalog("ja")
 NAV_LABELS = [JA[f"nav.{name}"] for name in PAGES]
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core import attention, fmt, lookup, nadaraya_watson, query_gradient
+from attention_core import attention, fmt, lookup, multi_head, nadaraya_watson, query_gradient
 from attention_ui.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from attention_ui.menu import PAGES
 from attention_ui.records_editor import D2L_RECORDS
 from attention_ui.regression.data import preset_points, queries_along
+from attention_ui.transformer.model import embeddings, projections
 from tests.browser.conftest import (
     assert_no_exception,
     grid,
@@ -33,7 +34,7 @@ from tests.browser.conftest import (
 )
 
 EN = catalog("en")
-TOURED = {"home", "luong", "database", "gallery", "exercises", "regression"}
+TOURED = {"home", "luong", "database", "gallery", "exercises", "regression", "transformer"}
 
 
 def routed_pages() -> set[str]:
@@ -260,4 +261,39 @@ def test_regression_sigma_box_redraws_the_weights(page, server):
     box.press("Enter")
     wait_idle(page, timeout=60_000)
     wait_for_plot(page, title, weights(2.0).tolist(), timeout=60_000)
+
+
+# The head grid has no layout title: it is found by its first panel's title (an annotation).
+_HEAD_GRID = """(first) => {
+    const plot = Array.from(document.querySelectorAll('.js-plotly-plot')).find(
+        p => p._fullLayout && (p._fullLayout.annotations || []).some(
+            a => (a.text || '').replace(/<[^>]*>/g, '') === first));
+    if (!plot) return null;
+    return plot._fullData.filter(t => t.type === 'heatmap').map(
+        t => ({x: Array.from(t.x), z: Array.from(t.z, row => Array.from(row))}));
+}"""
+
+
+def test_transformer_typing_a_sentence_draws_one_panel_per_head(page, server):
+    open_page(page, server, "transformer")
+    first = EN["transformer.heads_grid.head"].format(number=1, d_head=2)
+    box = page.get_by_label(EN["transformer.sentence.label"], exact=True)
+    box.fill("a dog sees a cat")
+    box.press("Enter")
+    wait_idle(page)
+    tokens = ["a", "dog", "sees", "a", "cat"]
+    X, W = embeddings(tokens, 4, 0), projections(4, 0)
+    expected = multi_head(X, W["W_Q"], W["W_K"], W["W_V"], W["W_O"], 2).weights
+    labels = [f"{i + 1} · {token}" for i, token in enumerate(tokens)]
+    page.wait_for_function(
+        f"""([first, labels]) => {{
+            const panels = ({_HEAD_GRID})(first);
+            return panels !== null && panels.length === 2
+                && JSON.stringify(panels[0].x) === JSON.stringify(labels);
+        }}""",
+        arg=[first, labels],
+        timeout=15_000,
+    )
+    panels = page.evaluate(_HEAD_GRID, first)
+    np.testing.assert_allclose([panel["z"] for panel in panels], expected, rtol=1e-9)
     assert_no_exception(page)

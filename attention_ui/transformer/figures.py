@@ -1,0 +1,111 @@
+"""The transformer page's figures, pure: arrays, labels and words in, go.Figure out.
+
+Tokens label every axis ('1 · the'); each cell's hover is the engine's arithmetic for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from attention_core import MultiHeadResult, Step
+from attention_ui.figures import WEIGHT_SCALE, heatmap
+from attention_ui.grid import heatmap_grid
+
+# What the rows and columns of each step's matrix are, as the page shows it (row layout).
+# Kinds: query (a token asking), key (a token asked), dim (an entry), sum.
+STEP_AXES: dict[str, tuple[str, str]] = {
+    "keys_transposed": ("dim", "key"),
+    "sums": ("query", "sum"),
+    "output": ("query", "dim"),
+    "positions_added": ("query", "dim"),
+    "queries_from_x": ("query", "dim"),
+    "keys_from_x": ("key", "dim"),
+    "values_from_x": ("key", "dim"),
+    "heads_concatenated": ("query", "dim"),
+    "output_projected": ("query", "dim"),
+}
+WEIGHT_STEPS = ("weights_softmax",)
+
+
+def axis_labels(kind: str, count: int, tokens: Sequence[str]) -> list[str]:
+    if kind in ("query", "key"):
+        return list(tokens)
+    if kind == "sum":
+        return ["Σ"] * count
+    return [str(a) for a in range(1, count + 1)]
+
+
+def step_figure(
+    step: Step,
+    tokens: Sequence[str],
+    titles: Mapping[str, str],
+    hover: Callable[[tuple[int, int], Callable[[int, int], str]], list[list[str]]],
+    *,
+    title: str = "",
+) -> go.Figure:
+    """One engine step as a heatmap with token labels; `hover(shape, explain)` makes the
+    cell texts (in the learner's language). Weights keep the fixed 0…1 red scale."""
+    rows, cols = STEP_AXES.get(step.key, ("query", "key"))
+    n_rows, n_cols = step.value.shape
+    weights = step.key in WEIGHT_STEPS
+    return heatmap(
+        step.value,
+        axis_labels(cols, n_cols, tokens),
+        axis_labels(rows, n_rows, tokens),
+        title=title,
+        x_title=titles[cols],
+        y_title=titles[rows],
+        hover=hover(step.value.shape, step.entry),
+        colorscale=WEIGHT_SCALE if weights else None,
+        zmin=0 if weights else None,
+        zmax=1 if weights else None,
+    )
+
+
+def matrix_figure(
+    values: np.ndarray,
+    tokens: Sequence[str],
+    titles: Mapping[str, str],
+    hover: Sequence[Sequence[str]] | None = None,
+    *,
+    title: str = "",
+    rows: str = "query",
+    cols: str = "dim",
+) -> go.Figure:
+    """A tokens × entries matrix that is not a step of its own (P, Q_i, K_i, V_i)."""
+    n_rows, n_cols = values.shape
+    return heatmap(
+        values,
+        axis_labels(cols, n_cols, tokens),
+        axis_labels(rows, n_rows, tokens),
+        title=title,
+        x_title=titles[cols],
+        y_title=titles[rows],
+        hover=hover,
+    )
+
+
+def head_grid(
+    mh: MultiHeadResult,
+    tokens: Sequence[str],
+    titles: Mapping[str, str],
+    head_titles: Sequence[str],
+    hover: Callable[[int, int, int], str] | None = None,
+) -> go.Figure:
+    """d2l's show_heatmaps for the heads: one panel per head (queries × keys), tokens as
+    labels, one shared 0…1 colour scale. `hover(head, i, j)` explains one weight."""
+    return heatmap_grid(
+        mh.weights[None],  # 1 × heads × n × n
+        titles["key"],
+        titles["query"],
+        titles=list(head_titles),
+        x_labels=list(tokens),
+        y_labels=list(tokens),
+        zmin=0,
+        zmax=1,
+        colorbar_title="α",
+        hover=None if hover is None else (lambda _, c, i, j: hover(c, i, j)),
+    )

@@ -1,0 +1,84 @@
+"""The transformer page's session state: every widget key with its default (DEFAULTS, the one
+list of them), the matrix grids, and the callbacks that reseed or reset them.
+
+Widget values are kept across page visits by `page_state.restore_widgets/keep_widgets`; the
+grids (X and the four W's) keep their edits through `matrix_editor`. The grids are seeded from
+the seed shown on the page: all of them when the seed or d_model changes, X alone when the
+sentence's tokens change (each token's row is drawn from the seed and the token).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from attention_ui.matrix_editor import set_matrix
+from attention_ui.page_state import keep_widgets, restore_widgets
+
+from .model import EXAMPLES, PROJECTIONS, embeddings, projections
+
+SENTENCE = "transformer.sentence"
+D_MODEL = "transformer.d_model"
+HEADS = "transformer.heads"
+SEED = "transformer.seed"
+POSITIONS = "transformer.positions"
+CAUSAL = "transformer.causal"
+DETAIL = "transformer.detail"
+DETAIL_HEAD = "transformer.detail.head"
+# Every widget of the page that holds a value, with its default: the one place to read them.
+DEFAULTS: dict[str, Any] = {
+    SENTENCE: EXAMPLES["en"],
+    D_MODEL: 4,
+    HEADS: 2,
+    SEED: 0,
+    POSITIONS: False,
+    CAUSAL: False,
+    DETAIL: False,
+    DETAIL_HEAD: 0,
+}
+# Buttons (no value to keep): an example sentence per language, and W = I with one head.
+EXAMPLE_BUTTONS = {lang: f"transformer.example.{lang}" for lang in EXAMPLES}
+IDENTITY = "transformer.identity"
+# Grids: matrix_editor state keys; widget key "<state key>.editor.<version>".
+MATRIX_KEYS = {name: f"transformer.{name}" for name in ("X", *PROJECTIONS)}
+_SEEDED = "transformer.seeded"  # (seed, d_model, tokens) the grids were last drawn from
+
+
+def restore() -> None:
+    """Before the widgets are drawn: put back the values Streamlit forgot while away."""
+    restore_widgets(DEFAULTS)
+
+
+def remember() -> None:
+    """After the widgets are drawn: keep their values."""
+    keep_widgets(DEFAULTS)
+
+
+def sync_grids(tokens: list[str], d_model: int, seed: int) -> None:
+    """Seed the grids for these tokens, size and seed, keeping the learner's edits otherwise:
+    a new seed or d_model redraws every matrix, new tokens redraw X only."""
+    seeded = st.session_state.get(_SEEDED)
+    if seeded is None or seeded[:2] != (seed, d_model):
+        for name, values in projections(d_model, seed).items():
+            set_matrix(MATRIX_KEYS[name], values)
+    if seeded is None or seeded != (seed, d_model, tuple(tokens)):
+        set_matrix(MATRIX_KEYS["X"], embeddings(tokens, d_model, seed))
+    st.session_state[_SEEDED] = (seed, d_model, tuple(tokens))
+
+
+# ---------------------------------------------------------------------------------------------
+# Callbacks (they run before the page script, so they may set widget keys)
+
+
+def load_example(lang: str) -> None:
+    st.session_state[SENTENCE] = EXAMPLES[lang]
+
+
+def identity_weights() -> None:
+    """h = 1 and W_Q = W_K = W_V = W_O = I: the page reduces to plain scaled dot attention."""
+    d_model = int(st.session_state[D_MODEL])
+    st.session_state[HEADS] = 1
+    for name in PROJECTIONS:
+        set_matrix(MATRIX_KEYS[name], np.eye(d_model))

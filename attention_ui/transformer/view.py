@@ -1,0 +1,415 @@
+"""The sections of the self-attention and multi-head page, in the order pages/transformer.py
+draws them. Each draws one part and returns what the next part needs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from attention_core import (
+    AttentionInputError,
+    MultiHeadResult,
+    attention,
+    fmt,
+    multi_head,
+    positional_encoding,
+    positional_encoding_entry,
+)
+from attention_ui.charts import show_chart
+from attention_ui.figures import hover_texts
+from attention_ui.frame import show_error
+from attention_ui.i18n import t
+from attention_ui.matrix_editor import MatrixInput, matrix_editor
+from attention_ui.steps_view import show_steps
+from attention_ui.text import escape_markdown
+
+from . import state
+from .figures import head_grid, matrix_figure, step_figure
+from .model import (
+    MAX_D_MODEL,
+    MAX_HEADS,
+    MAX_SENTENCE_LENGTH,
+    MIN_D_MODEL,
+    PROJECTIONS,
+    Tokens,
+    divisors,
+    split_sentence,
+    token_labels,
+)
+
+AXIS_KINDS = ("query", "key", "dim", "sum")
+MAX_PROBLEMS_SHOWN = 8
+
+
+@dataclass(frozen=True)
+class Settings:
+    d_model: int
+    heads: int
+    seed: int
+    positions: bool
+    causal: bool
+
+
+@dataclass(frozen=True)
+class Inputs:
+    X: MatrixInput
+    weights: dict[str, MatrixInput]
+
+    @property
+    def problems(self) -> list[str]:
+        return [p for m in (self.X, *self.weights.values()) for p in m.problems]
+
+
+def axis_titles() -> dict[str, str]:
+    return {kind: t(f"transformer.axis.{kind}") for kind in AXIS_KINDS}
+
+
+def formula() -> None:
+    """The whole computation in four lines, and what changes from the Luong page."""
+    st.latex(
+        r"\mathbf{Q} = \mathbf{X}\mathbf{W}_Q,\quad \mathbf{K} = \mathbf{X}\mathbf{W}_K,"
+        r"\quad \mathbf{V} = \mathbf{X}\mathbf{W}_V"
+    )
+    st.latex(
+        r"\mathbf{A}_i = \operatorname{softmax}_{\text{rows}}\!\left("
+        r"\frac{\mathbf{Q}_i \mathbf{K}_i^{\mathsf{T}}}{\sqrt{d_h}}\right),\quad "
+        r"\mathbf{O}_i = \mathbf{A}_i \mathbf{V}_i,\quad "
+        r"\mathbf{Y} = \operatorname{concat}(\mathbf{O}_1, \ldots, \mathbf{O}_h)\,"
+        r"\mathbf{W}_O"
+    )
+    st.info(t("transformer.luong_diff"), icon=":material/compare_arrows:")
+
+
+def sentence() -> Tokens:
+    """The sentence box, the example buttons, and the tokens as the page split them."""
+    text_col, *buttons = st.columns([4, 1, 1], vertical_alignment="bottom")
+    text_col.text_input(
+        t("transformer.sentence.label"),
+        key=state.SENTENCE,
+        max_chars=MAX_SENTENCE_LENGTH,
+        help=t("transformer.sentence.help"),
+    )
+    for column, (lang, key) in zip(buttons, state.EXAMPLE_BUTTONS.items(), strict=True):
+        column.button(
+            t(f"transformer.sentence.example_{lang}"),
+            key=key,
+            on_click=state.load_example,
+            args=(lang,),
+            width="stretch",
+        )
+    tokens = split_sentence(st.session_state.get(state.SENTENCE))
+    if tokens.split != "none":
+        shown = " | ".join(escape_markdown(token, 20) for token in tokens.tokens[:20])
+        st.caption(
+            t(f"transformer.sentence.split_{tokens.split}", count=len(tokens.tokens), tokens=shown)
+        )
+    for problem in tokens.problems:
+        params = dict(problem.params)
+        if "token" in params:  # the learner's text: shown, never rendered
+            params["token"] = escape_markdown(str(params["token"]), 30)
+        st.error(t(f"transformer.sentence.{problem.code}", **params), icon="⚠️")
+    return tokens
+
+
+def settings() -> Settings:
+    """d_model, h, the seed, positions, causal mask, and the identity check's button."""
+    numbers = st.columns(3, vertical_alignment="bottom")
+    numbers[0].number_input(
+        t("transformer.d_model"),
+        min_value=MIN_D_MODEL,
+        max_value=MAX_D_MODEL,
+        step=1,
+        key=state.D_MODEL,
+        help=t("transformer.d_model_help"),
+    )
+    numbers[1].number_input(
+        t("transformer.heads"),
+        min_value=1,
+        max_value=MAX_HEADS,
+        step=1,
+        key=state.HEADS,
+        help=t("transformer.heads_help"),
+    )
+    numbers[2].number_input(
+        t("transformer.seed"),
+        min_value=0,
+        max_value=2**31 - 1,
+        step=1,
+        key=state.SEED,
+        help=t("transformer.seed_help"),
+    )
+    switches = st.columns(3, vertical_alignment="center")
+    switches[0].checkbox(
+        t("transformer.positions"), key=state.POSITIONS, help=t("transformer.positions_help")
+    )
+    switches[1].checkbox(
+        t("transformer.causal"), key=state.CAUSAL, help=t("transformer.causal_help")
+    )
+    switches[2].button(
+        t("transformer.identity"),
+        key=state.IDENTITY,
+        on_click=state.identity_weights,
+        help=t("transformer.identity_help"),
+    )
+    d_model = _whole(st.session_state[state.D_MODEL], MIN_D_MODEL, MAX_D_MODEL)
+    return Settings(
+        d_model=d_model,
+        heads=_whole(st.session_state[state.HEADS], 1, MAX_HEADS),
+        seed=_whole(st.session_state[state.SEED], 0, 2**31 - 1),
+        positions=bool(st.session_state[state.POSITIONS]),
+        causal=bool(st.session_state[state.CAUSAL]),
+    )
+
+
+def _whole(value: object, low: int, high: int) -> int:
+    """A widget's number as a whole number within its limits (a crafted client may send more)."""
+    try:
+        number = int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError, OverflowError):
+        return low
+    return min(max(number, low), high)
+
+
+def inputs(tokens: list[str], settings: Settings) -> Inputs:
+    """X (one row per token), P when positions are on, and the four W's."""
+    labels = token_labels(tokens)
+    d = settings.d_model
+    state.sync_grids(tokens, d, settings.seed)
+    entries = [str(c) for c in range(1, d + 1)]
+    st.subheader(t("transformer.inputs.title"))
+    x_col, p_col = st.columns(2)
+    with x_col:
+        st.markdown(t("transformer.inputs.x", n=len(tokens), d=d))
+        st.latex(rf"\underbrace{{\mathbf{{X}}}}_{{{len(tokens)} \times {d}}}")
+        x_in = matrix_editor(
+            "X",
+            state.MATRIX_KEYS["X"],
+            np.zeros((len(tokens), d)),
+            labels,
+            entries,
+            help=t("transformer.inputs.x_help"),
+        )
+    if settings.positions:
+        with p_col:
+            st.markdown(t("transformer.inputs.p", n=len(tokens), d=d))
+            st.latex(
+                r"p_{i,2c} = \sin\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad "
+                r"p_{i,2c+1} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}}"
+            )
+            table = positional_encoding(len(tokens), d)
+            hover = hover_texts(table.shape, lambda i, c: positional_encoding_entry(i, c, d))
+            show_chart(
+                matrix_figure(
+                    table, labels, axis_titles(), hover, title=t("transformer.inputs.p_title")
+                ),
+                key="transformer.chart.P",
+            )
+    else:
+        p_col.caption(t("transformer.inputs.no_positions"))
+    st.markdown(t("transformer.inputs.w", d=d))
+    weights = {}
+    for column, name in zip(st.columns(2) * 2, PROJECTIONS, strict=True):
+        with column:
+            st.latex(rf"\underbrace{{\mathbf{{W}}_{name[-1]}}}_{{{d} \times {d}}}")
+            weights[name] = matrix_editor(
+                name, state.MATRIX_KEYS[name], np.eye(d), entries, entries
+            )
+    return Inputs(x_in, weights)
+
+
+def show_problems(problems: list[str]) -> None:
+    for problem in problems[:MAX_PROBLEMS_SHOWN]:
+        st.error(problem, icon="⚠️")
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        st.caption(t("transformer.more_problems", count=len(problems) - MAX_PROBLEMS_SHOWN))
+
+
+def compute(entered: Inputs, settings: Settings) -> MultiHeadResult | None:
+    """The engine's run, or a message (h not dividing d_model names the h that do)."""
+    w = {name: m.values for name, m in entered.weights.items()}
+    try:
+        return multi_head(
+            entered.X.values,
+            w["W_Q"],
+            w["W_K"],
+            w["W_V"],
+            w["W_O"],
+            settings.heads,
+            causal=settings.causal,
+            positions=settings.positions,
+        )
+    except AttentionInputError as error:
+        if error.code == "heads_not_dividing":
+            st.error(
+                t(
+                    "transformer.heads_not_dividing",
+                    heads=settings.heads,
+                    d_model=settings.d_model,
+                    choices=", ".join(str(h) for h in divisors(settings.d_model)),
+                ),
+                icon="⚠️",
+            )
+        else:
+            show_error(error)
+        return None
+
+
+def head_titles(heads: int, d_head: int) -> list[str]:
+    return [t("transformer.heads_grid.head", number=i + 1, d_head=d_head) for i in range(heads)]
+
+
+def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs) -> None:
+    """The heads' weights as a grid, the identity check's sentence, and the output Y."""
+    labels = token_labels(tokens)
+    titles = axis_titles()
+    n, h = len(tokens), mh.head_count
+    st.subheader(t("transformer.heads_grid.title", heads=h))
+    st.caption(
+        t("transformer.heads_grid.caption", heads=h, d_head=mh.d_head, sqrt=fmt(np.sqrt(mh.d_head)))
+    )
+
+    def hover(head: int, i: int, j: int) -> str:
+        return mh.heads[head].step("weights_softmax").entry(i, j)
+
+    show_chart(
+        head_grid(mh, labels, titles, head_titles(h, mh.d_head), hover),
+        key="transformer.chart.heads",
+    )
+    if mh.mask is not None:
+        st.caption(t("transformer.heads_grid.causal"))
+    _repeated_word(mh, tokens)
+    _identity_check(mh, {name: m.values for name, m in entered.weights.items()})
+    st.subheader(t("transformer.output.title"))
+    st.latex(
+        rf"\underbrace{{\mathbf{{Y}}}}_{{{n} \times {mh.output.shape[1]}}} = "
+        rf"\operatorname{{concat}}(\mathbf{{O}}_1, \ldots, \mathbf{{O}}_{{{h}}})\,"
+        rf"\mathbf{{W}}_O"
+    )
+    output = mh.step("output_projected")
+    show_chart(
+        step_figure(output, labels, titles, hover_texts, title=t("transformer.output.chart")),
+        key="transformer.chart.output",
+    )
+
+
+def _repeated_word(mh: MultiHeadResult, tokens: list[str]) -> None:
+    """For the first word that appears twice: whether its two rows of weights are the same,
+    and why, said only when the engine's numbers show it."""
+    first_seen: dict[str, int] = {}
+    for second, token in enumerate(tokens):
+        if token not in first_seen:
+            first_seen[token] = second
+            continue
+        first = first_seen[token]
+        same_x = np.array_equal(mh.inputs[first], mh.inputs[second])
+        same_weights = np.array_equal(mh.weights[:, first], mh.weights[:, second])
+        if same_x and same_weights and mh.mask is None:
+            key = "same"
+        elif same_x and not same_weights and mh.mask is not None:
+            key = "masked"
+        elif not same_x and not same_weights and mh.steps[0].key == "positions_added":
+            key = "positions"
+        else:
+            return  # the learner's edits made the two rows differ: nothing general to say
+        st.caption(
+            t(
+                f"transformer.repeat.{key}",
+                token=escape_markdown(token, 20),
+                first=first + 1,
+                second=second + 1,
+            )
+        )
+        return
+
+
+def _identity_check(mh: MultiHeadResult, weights: Mapping[str, np.ndarray]) -> None:
+    """Said only when it holds: with h = 1 and every W = I the engine's weights are those of
+    plain scaled dot attention of X with itself (checked here, not assumed)."""
+    identity = np.eye(mh.inputs.shape[1])
+    if mh.head_count != 1 or not all(np.array_equal(w, identity) for w in weights.values()):
+        return
+    X = mh.inputs
+    plain = attention(X, X, X, "scaled_dot", layout="row", mask=mh.mask)
+    if np.array_equal(plain.weights, mh.weights[0]) and np.array_equal(plain.output, mh.output):
+        st.success(t("transformer.identity_holds"), icon=":material/check_circle:")
+
+
+def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
+    """Every step: the projections, one head in full detail (toggle), the concatenation and
+    W_O. Each with its formula at these sizes, its matrix and hover arithmetic."""
+    labels = token_labels(tokens)
+    titles = axis_titles()
+    st.subheader(t("transformer.steps.title"))
+    st.caption(t("transformer.steps.intro"))
+    shared = {step.key: step for step in mh.steps}
+    before = [s for s in mh.steps if s.key not in ("heads_concatenated", "output_projected")]
+    after = [shared["heads_concatenated"], shared["output_projected"]]
+    _show(before, labels, titles, "transformer.step")
+
+    st.toggle(t("transformer.detail.toggle"), key=state.DETAIL, help=t("transformer.detail.help"))
+    if st.session_state[state.DETAIL]:
+        if st.session_state.get(state.DETAIL_HEAD) not in range(mh.head_count):
+            st.session_state[state.DETAIL_HEAD] = 0  # fewer heads than before
+        names = head_titles(mh.head_count, mh.d_head)
+        head = st.radio(
+            t("transformer.detail.head"),
+            range(mh.head_count),
+            key=state.DETAIL_HEAD,
+            horizontal=True,
+            format_func=names.__getitem__,
+        )
+        _head_detail(mh, head, labels, titles)
+    else:
+        st.caption(t("transformer.detail.off"))
+    _show(after, labels, titles, "transformer.step")
+
+
+def _show(step_list: list, labels: list[str], titles: Mapping[str, str], prefix: str) -> None:
+    figures = {s.key: step_figure(s, labels, titles, hover_texts) for s in step_list}
+    show_steps(
+        _Steps(tuple(step_list)),
+        titles,
+        namespace="transformer",
+        key_prefix=prefix,
+        figures=figures,
+    )
+
+
+@dataclass(frozen=True)
+class _Steps:
+    """What show_steps reads of a result: its steps, its layout and a name for the PNGs."""
+
+    steps: tuple
+    layout: str = "row"
+    score: str = "multi_head"
+
+
+def _head_detail(
+    mh: MultiHeadResult, head: int, labels: list[str], titles: Mapping[str, str]
+) -> None:
+    """Head `head`'s columns of Q, K, V, then every step of its scaled dot attention."""
+    columns = mh.head_columns(head)
+    first, last = columns.start + 1, columns.stop
+    st.markdown(
+        t("transformer.detail.split", number=head + 1, first=first, last=last, d_head=mh.d_head)
+    )
+    for column, (name, values) in zip(
+        st.columns(3), zip("QKV", mh.head_inputs(head), strict=True), strict=True
+    ):
+        with column:
+            st.latex(
+                rf"\underbrace{{\mathbf{{{name}}}_{{{head + 1}}}}}_{{{len(labels)} \times "
+                rf"{mh.d_head}}} = \mathbf{{{name}}}[:, {first}..{last}]"
+            )
+            show_chart(
+                matrix_figure(values, labels, titles, rows="query" if name == "Q" else "key"),
+                key=f"transformer.chart.head{head}.{name}",
+            )
+    run = mh.heads[head]
+    figures = {s.key: step_figure(s, labels, titles, hover_texts) for s in run.steps}
+    show_steps(
+        run, titles, namespace="transformer", key_prefix=f"transformer.head{head}", figures=figures
+    )

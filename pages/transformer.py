@@ -1,0 +1,41 @@
+"""Self-attention and multi-head attention: a sentence's tokens attend to each other.
+
+The learner types a short sentence; each token gets an embedding row of X (seeded, editable),
+optionally plus sinusoidal positional encodings; Q, K, V are three projections of the same X
+(editable W_Q, W_K, W_V); h heads each run scaled dot attention on their own columns, with an
+optional causal mask; the heads' outputs are concatenated and mixed by W_O. Every number comes
+from `attention_core.multi_head`. Each section is drawn by attention_ui/transformer/view.py;
+attention_ui/transformer/state.py lists every widget key with its default (DEFAULTS).
+
+Widget keys (for tests and tours)
+---------------------------------
+transformer.sentence       text box (split on spaces; Japanese without spaces by characters)
+transformer.example.en/ja  example sentence buttons
+transformer.d_model, transformer.heads, transformer.seed   number inputs
+transformer.positions, transformer.causal                  checkboxes
+transformer.identity       button: h = 1 and every W = I
+transformer.detail         toggle: one head in full detail; transformer.detail.head picks it
+Grids: state keys transformer.X, transformer.W_Q, transformer.W_K, transformer.W_V,
+transformer.W_O; each grid's widget key is "<state key>.editor.<version>" with the version in
+session_state["<state key>.version"]. X's rows are the tokens ("1 · the"), its columns 1…d_model.
+Charts: transformer.chart.heads (the heads' weights), transformer.chart.output, and one per step.
+"""
+
+from attention_ui.frame import page_header
+from attention_ui.transformer import state, view
+
+page_header("transformer")
+state.restore()
+view.formula()
+tokens = view.sentence()
+settings = view.settings()
+if tokens.ok:
+    entered = view.inputs(tokens.tokens, settings)
+    if entered.problems:
+        view.show_problems(entered.problems)
+    else:
+        result = view.compute(entered, settings)
+        if result is not None:
+            view.results(result, tokens.tokens, entered)
+            view.steps(result, tokens.tokens)
+state.remember()
