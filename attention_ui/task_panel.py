@@ -37,7 +37,14 @@ def luong_snapshot() -> dict | None:
         q, k, v = q.T, k.T, v.T
     score = widget_value(luong.SCORE, "dot")
     params = {"W": "W", "Wa": "Wa_concat" if score == "concat" else "Wa_location", "va": "va"}
-    snapshot = {"Q": q, "K": k, "V": v, "score": score, "tau": widget_value(luong.TEMPERATURE, 1.0)}
+    snapshot = {
+        "Q": q,
+        "K": k,
+        "V": v,
+        "score": score,
+        "tau": widget_value(luong.TEMPERATURE, 1.0),
+        "mask": widget_value(luong.MASK_KIND, "none"),
+    }
     for name, matrix in params.items():
         values = luong.latest(matrix)
         snapshot[name] = values if _finite(values) else None

@@ -68,6 +68,8 @@ def _luong_result(s: Snapshot):
 
 def luong_focus(s: Snapshot) -> Progress:
     """General score: q₂ puts at least 0.9 of its weight on k₃."""
+    if s.get("mask", "none") != "none":
+        return _unfit("needs_no_mask")
     if s["score"] != "general":
         return _unfit("needs_general")
     if s["Q"].shape[1] < 2 or s["K"].shape[1] < 3:
@@ -78,6 +80,8 @@ def luong_focus(s: Snapshot) -> Progress:
 
 def luong_mean(s: Snapshot) -> Progress:
     """Every query's output is the mean of the values (within 0.01 in each entry)."""
+    if s.get("mask", "none") != "none":
+        return _unfit("needs_no_mask")
     result = _luong_result(s)
     mean = s["V"].mean(axis=1, keepdims=True)
     gap = float(np.abs(result.output - mean).max())

@@ -90,6 +90,7 @@ def test_every_task_has_a_case_and_the_pages_share_them_out():
             {"records": WITHOUT_LI, "query": "Hu", "similarity": "ngram", "tau": 0.1},
             "needs_query_li",
         ),
+        ("luong_mean", {**LUONG, "Q": np.zeros((2, 2)), "mask": "causal"}, "needs_no_mask"),
         ("exercise_quick_search", {**EXERCISES, "steps": 200}, "needs_few_steps"),
         ("exercise_quick_search", {**EXERCISES, "rate": 0.0}, "engine_refuses"),
         ("gallery_mean", None, "no_inputs"),
