@@ -200,7 +200,7 @@ def test_japanese_interface_and_names(at):
     at.session_state["database.similarity"] = "ngram"
     at.text_input(key="database.query").set_value("山田").run()
     assert not at.exception
-    assert at.title[0].value == "データベース検索"
+    assert at.title[0].value == "やわらかいデータベース検索としてのアテンション"
     assert "**山田 → 太郎**" in texts(at.success)
     records = [tuple(r) for r in current_records("database.records", at.session_state)]
     np.testing.assert_allclose(bar_weights(at), lookup(records, "山田", "ngram", 0.1).weights)

@@ -319,7 +319,7 @@ def test_only_the_open_tab_is_drawn_and_it_stays_open_in_the_other_language(at):
 def test_japanese_page_has_every_text(at):
     at.sidebar.radio[0].set_value("ja").run()
     assert not at.exception
-    assert at.title[0].value == "ルオン・アテンション探検"
+    assert at.title[0].value == "ルオン・アテンションを動かしてみる"
     assert at.selectbox(key="luong.score").options[0] == "ドットプロダクト・アテンション (dot)"
     at.selectbox(key="luong.score").set_value("general").run()  # labels work after a switch
     assert not at.exception
