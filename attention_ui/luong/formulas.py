@@ -59,8 +59,8 @@ D2L_ADDITIVE = (
     r"\right],\ \mathbf{v}_a = \mathbf{w}_v"
 )
 # Every row-layout result is the transpose of the column-layout one.
+# Short enough for a phone's width (390 px): one tuple instead of three equations.
 LAYOUT_RELATION = (
-    r"\mathbf{S}_{\text{row}} = \mathbf{S}_{\text{col}}^{\mathsf{T}},\quad "
-    r"\mathbf{A}_{\text{row}} = \mathbf{A}_{\text{col}}^{\mathsf{T}},\quad "
-    r"\mathbf{O}_{\text{row}} = \mathbf{O}_{\text{col}}^{\mathsf{T}}"
+    r"(\mathbf{S}, \mathbf{A}, \mathbf{O})_{\text{row}} = "
+    r"(\mathbf{S}^{\mathsf{T}}, \mathbf{A}^{\mathsf{T}}, \mathbf{O}^{\mathsf{T}})_{\text{col}}"
 )
