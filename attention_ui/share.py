@@ -57,7 +57,9 @@ def current_state(schema: PageSchema) -> dict[str, Any]:
     """The page's state now, by session key, as its fields keep it."""
     values = {}
     for f in schema.fields:
-        if f.store == "matrix":
+        if f.store == "custom":
+            value = f.read()
+        elif f.store == "matrix":
             value = matrix_values(f.key)
         elif f.store == "records":
             value = current_records(f.key)
@@ -73,7 +75,9 @@ def current_state(schema: PageSchema) -> dict[str, Any]:
 def apply_state(schema: PageSchema, values: Mapping[str, Any]) -> None:
     """Replace the page's state: what `values` lacks goes back to the page's default."""
     for f in schema.fields:
-        if f.store == "matrix":
+        if f.store == "custom":
+            f.write(None)
+        elif f.store == "matrix":
             forget_matrix(f.key)
         elif f.store == "records":
             forget_records(f.key)
@@ -86,7 +90,9 @@ def apply_state(schema: PageSchema, values: Mapping[str, Any]) -> None:
         if f.key not in values:
             continue
         value = values[f.key]
-        if f.store == "matrix":
+        if f.store == "custom":
+            f.write(value)
+        elif f.store == "matrix":
             set_matrix(f.key, value)
         elif f.store == "records":
             set_records(f.key, value)

@@ -79,6 +79,9 @@ class Field:
     # (key, value): only in the address while another field has that value (e.g. the gallery's
     # borrowed Q only while its grid shows the Luong page's weights)
     only_if: tuple[str, Any] | None = field(default=None, kw_only=True)
+    # store "custom": how the page reads the value and stores one (None: back to its default)
+    read: Callable[[], Any] | None = field(default=None, kw_only=True, compare=False)
+    write: Callable[[Any], None] | None = field(default=None, kw_only=True, compare=False)
 
     def encode(self, value: Any) -> str | None:  # None: leave the parameter out
         raise NotImplementedError

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from attention_core import LAYOUTS, MAX_DEMO_SIZE, SCORES
+from attention_core import KERNELS, LAYOUTS, MAX_DEMO_SIZE, SCORES
 
 from .database import state as database
 from .database import teaching as database_teaching
@@ -30,6 +30,9 @@ from .luong import state as luong
 from .luong.model import MASK_KINDS, MAX_SIZE, TEMPERATURES
 from .luong.presets import PRESET_KEYS
 from .records_editor import NAME_LIMIT, NUMBER_LIMIT, RECORD_LIMIT
+from .regression import data as regression_data
+from .regression import state as regression
+from .regression import table as regression_table
 from .share_codec import (
     Choice,
     Field,
@@ -198,6 +201,44 @@ EXERCISES = from_defaults(
     },
 )
 
+
+def _regression_points() -> np.ndarray | None:
+    rows = regression_table.current_points(regression.POINTS)
+    return None if rows is None else np.array(rows, dtype=float).reshape(-1, 2)
+
+
+def _store_regression_points(values: np.ndarray | None) -> None:
+    if values is None:
+        regression_table.set_points(regression.POINTS, *regression.default_points())
+    else:
+        regression_table.set_rows(regression.POINTS, [(float(x), float(y)) for x, y in values])
+
+
+REGRESSION = from_defaults(
+    "regression",
+    regression.DEFAULTS,
+    fields=(
+        Choice("preset", regression.PRESET, options=regression_data.PRESETS),
+        Choice("kernel", regression.KERNEL, options=tuple(KERNELS)),
+        Integer("seed", regression.SEED, 0, regression.SEED_MAX),
+        Integer("count", regression.COUNT, *regression.COUNT_RANGE),
+        Integer("queries", regression.QUERIES, *regression.QUERIES_RANGE),
+        Integer("chosen", regression.CHOSEN, 1, regression.QUERIES_RANGE[1]),
+        Number("sigma", regression.SIGMA, *regression.SIGMA_RANGE),
+    ),
+    matrices={
+        regression.POINTS: Matrix(
+            "xy",
+            regression.POINTS,
+            max_rows=regression_table.MAX_POINTS,
+            max_cols=2,
+            store="custom",
+            read=_regression_points,
+            write=_store_regression_points,
+        )
+    },
+)
+
 # the page's name (pages/<name>.py, attention_ui.menu) → the page's schema
 SCHEMAS: dict[str, PageSchema] = {
     "home": HOME,
@@ -205,4 +246,5 @@ SCHEMAS: dict[str, PageSchema] = {
     "database": DATABASE,
     "gallery": GALLERY,
     "exercises": EXERCISES,
+    "regression": REGRESSION,
 }

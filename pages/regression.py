@@ -16,7 +16,7 @@ attention_ui/regression/state.py DEFAULTS:
 
 import streamlit as st
 
-from attention_ui.frame import page_header
+from attention_ui.frame import page_footer, page_header
 from attention_ui.regression import state, view
 
 page_header("regression")
@@ -36,3 +36,5 @@ if runs is not None:
     view.learned_sigma(points, settings)
     view.steps(runs, points)
 state.remember()
+
+page_footer("regression")  # the address follows the page: a reload or a copied link shows it

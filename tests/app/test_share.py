@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from attention_ui.i18n import catalog
 from attention_ui.matrix_editor import editor_key, matrix_values
 from attention_ui.records_editor import current_records
+from attention_ui.regression.table import editor_key as points_key
 from attention_ui.share import APP_NAME, read_state_file
 from attention_ui.share_codec import pack
 from tests.conftest import APP
@@ -38,7 +39,10 @@ def screen(at: AppTest) -> list[dict]:
 
 def cell(state_key: str, row: int, column: str, value) -> Action:
     def act(at: AppTest) -> None:
-        at.session_state[editor_key(state_key, at.session_state)] = {
+        key = editor_key(state_key, at.session_state)
+        if state_key == "regression.points":
+            key = points_key(state_key, at.session_state)
+        at.session_state[key] = {
             "edited_rows": {row: {column: value}},
             "added_rows": [],
             "deleted_rows": [],
@@ -138,6 +142,16 @@ STATES: dict[str, tuple[str, str, list[Action]]] = {
         ],
     ),
     "home query": ("home", "ja", [widget("home.q1", -1.0), widget("home.q2", 2.5)]),
+    "regression default": ("regression", "en", []),
+    "regression boxcar, sigma, edited point": (
+        "regression",
+        "ja",
+        [
+            widget("regression.kernel", "boxcar"),
+            widget("regression.sigma", 1.5),
+            cell("regression.points", 0, "y", 2.25),
+        ],
+    ),
     "exercises gradient section": (
         "exercises",
         "en",
