@@ -53,6 +53,7 @@ def from_defaults(
     defaults: Mapping[str, Any],
     fields: tuple[Field, ...] = (),
     matrices: Mapping[str, Field] | None = None,
+    checked_by_page: tuple[str, ...] = (),
 ) -> PageSchema:
     """A schema from a page's DEFAULTS: one field per key, its kind from the default's type
     (bool, int, float, str, a list of numbers, a 2-D array), its parameter name the key without
@@ -76,7 +77,10 @@ def from_defaults(
             inferred.append(Matrix(param, key, max_rows=16, max_cols=16, store="widget"))
         elif isinstance(default, list | tuple) and all(isinstance(v, int | float) for v in default):
             inferred.append(NumberSet(param, key, options=tuple(default)))
-    return PageSchema(page, (*inferred, *(matrices or {}).values()), defaults=dict(defaults))
+    # share.check_widgets resets a crafted value to its default, except where the page checks
+    # the value itself and says what is wrong (checked_by_page)
+    checked = {key: value for key, value in defaults.items() if key not in checked_by_page}
+    return PageSchema(page, (*inferred, *(matrices or {}).values()), defaults=checked)
 
 
 LUONG = PageSchema(
@@ -237,6 +241,7 @@ REGRESSION = from_defaults(
             write=_store_regression_points,
         )
     },
+    checked_by_page=(regression.SIGMA,),  # the page names a bad σ in a message
 )
 
 # the page's name (pages/<name>.py, attention_ui.menu) → the page's schema
