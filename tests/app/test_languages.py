@@ -56,7 +56,7 @@ def shown_texts(at: AppTest) -> Iterator[tuple[str, str]]:
     """(where, text) for every string the run sends to the browser: element bodies, widget
     labels, help and options, tab and expander labels, and every string of every Plotly spec
     (titles, axis titles, hover texts) and data editor column configuration."""
-    for node in _nodes(at._tree):
+    for node in (item for root in (at.main, at.sidebar) for item in _nodes(root)):
         proto = getattr(node, "proto", None)
         if isinstance(proto, Message):
             yield from _proto_strings(proto, type(node).__name__)
@@ -120,7 +120,7 @@ def raw_keys(at: AppTest) -> list[tuple[str, str]]:
 
 def keyed_widget_values(at: AppTest) -> dict[str, Any]:
     values = {}
-    for node in _nodes(at._tree):
+    for node in (item for root in (at.main, at.sidebar) for item in _nodes(root)):
         if isinstance(node, Widget) and node.key and not node.key.startswith("lang."):
             values[node.key] = node.value
     return values
