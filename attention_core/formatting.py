@@ -31,6 +31,16 @@ def _fmt(x: float, digits: int) -> str:
     return text.replace("-", MINUS)
 
 
+def fmt_latex(x: float, digits: int = 4) -> str:
+    """`fmt(x)` for LaTeX: '4.2 \\times 10^{-44}' (the whole exponent raised, not just its
+    sign), '-1.5', '\\infty'."""
+    text = fmt(x, digits).replace(MINUS, "-").replace("∞", r"\infty ")
+    if "×10^" in text:
+        mantissa, exponent = text.split("×10^")
+        text = rf"{mantissa} \times 10^{{{exponent}}}"
+    return text.strip()
+
+
 def operand(x: float, digits: int = 4) -> str:
     """`x` ready to stand inside a product: negatives in parentheses, '(−1)×2'."""
     text = fmt(x, digits)

@@ -9,6 +9,7 @@ softmax over the records, exp(a(q, k_i)/τ) / Σ_j exp(a(q, k_j)/τ), or divide 
 
 from __future__ import annotations
 
+import functools
 import math
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -17,6 +18,7 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
+from rapidfuzz.distance import Levenshtein
 
 from .errors import AttentionInputError
 from .formatting import fmt
@@ -150,6 +152,10 @@ def lookup_many(
     return LookupTable(parsed, table, results)
 
 
+# A page shows each a(q, k) several times (the lookup, a hover, the table, the heatmap, each
+# τ column of the gallery): the similarities are pure functions of their text, so each is
+# computed once and remembered (bounded caches, shared by every session).
+@functools.lru_cache(maxsize=8192)
 def similarity_score(query: str, key: str, similarity: str = DEFAULT_SIMILARITY) -> float:
     """a(q, k) in [0, 1] for one query and one key."""
     if similarity == "exact":
@@ -165,6 +171,7 @@ def similarity_score(query: str, key: str, similarity: str = DEFAULT_SIMILARITY)
     )
 
 
+@functools.lru_cache(maxsize=8192)
 def explain_similarity(query: str, key: str, similarity: str = DEFAULT_SIMILARITY) -> str:
     """The arithmetic of a(q, k) in symbols, e.g. "|{⟨l, li}| / |P(q) ∪ P(k)| = 2 / 8 = 0.25"."""
     score = similarity_score(query, key, similarity)
@@ -211,7 +218,7 @@ def _lookup_one(
         )
     if normalization not in ("softmax", "sum"):
         raise AttentionInputError("unknown_normalization", normalization=normalization)
-    scores = np.array([similarity_score(query, r.key, similarity) for r in table])
+    scores = _scores(query, tuple(r.key for r in table), similarity).copy()
     if similarity == "exact":  # the classic lookup: all of the weight on the match, or none
         total = scores.sum()
         weights = scores / total if total > 0 else np.zeros_like(scores)
@@ -224,6 +231,12 @@ def _lookup_one(
             params = {**error.params, "query": f"{query_number} (“{query}”)"}
             raise AttentionInputError(error.code, **params) from None
     return LookupResult(query, table, similarity, scores, weights)
+
+
+@functools.lru_cache(maxsize=512)
+def _scores(query: str, keys: tuple[str, ...], similarity: str) -> np.ndarray:
+    """a(q, kᵢ) for every key, computed once per (query, keys, similarity)."""
+    return np.array([similarity_score(query, key, similarity) for key in keys])
 
 
 def _parse_records(records: Iterable[Any]) -> tuple[Record, ...]:
@@ -256,31 +269,25 @@ def _parse_query(query: Any, number: int) -> str:
     return query
 
 
+@functools.lru_cache(maxsize=4096)
 def _exact_form(text: str) -> str:
     """Exact matching ignores only surrounding spaces and Unicode encoding differences."""
     return unicodedata.normalize("NFC", text).strip()
 
 
+@functools.lru_cache(maxsize=4096)
 def _fuzzy_form(text: str) -> str:
     """Approximate matching also folds case and width (Ｌｉ = Li = li)."""
     return unicodedata.normalize("NFKC", text).casefold().strip()
 
 
-def _bigrams(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def _bigrams(text: str) -> frozenset[str]:
     padded = _START + _fuzzy_form(text) + _END
-    return {padded[i : i + 2] for i in range(len(padded) - 1)}
+    return frozenset(padded[i : i + 2] for i in range(len(padded) - 1))
 
 
 def _levenshtein(a: str, b: str) -> int:
-    """Edits (insert, delete, substitute one character) that turn a into b; two-row DP."""
-    if len(a) < len(b):
-        a, b = b, a
-    previous = list(range(len(b) + 1))
-    for i, char_a in enumerate(a, start=1):
-        current = [i]
-        for j, char_b in enumerate(b, start=1):
-            current.append(
-                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
-            )
-        previous = current
-    return previous[-1]
+    """Edits (insert, delete, substitute one character) that turn a into b: RapidFuzz's
+    compiled Levenshtein distance (unit costs, by Unicode code point)."""
+    return Levenshtein.distance(a, b)

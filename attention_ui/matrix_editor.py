@@ -10,6 +10,10 @@ and `.columns` are the grid last drawn. What the learner last saw is kept with
 `page_state.keep(state_key, ...)` at the largest size the grid ever had: shrinking a size and
 growing it back brings the hidden cells back ("−" then "+" is an undo), and the values survive a
 visit to another page, where Streamlit forgets the editor's own state.
+
+The cells hold text, read on the server by `number_text.read_number`: the browser's number
+editor would rewrite `1e-3`, `0,5` or `1001` before the server saw them. Text that is not a
+number, or a number out of range, leaves the cell's previous value in use, with a message.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from attention_core import fmt
 from . import page_state
 from .editor_state import editor_state_ok
 from .i18n import t
+from .number_text import MAX_CHARS, NotANumberError, read_number
+from .text import escape_markdown
 
 # Entries are limited to a range a learner can read; the limit is checked here on the server,
 # since the editor's own min/max only hold in the browser.
@@ -79,7 +85,9 @@ def matrix_values(state_key: str, session: Session = None) -> np.ndarray | None:
     editor = _editor_state(state_key, session)
     columns = state.get(f"{state_key}.columns", [])
     if editor is not None and editor_state_ok(editor, base.shape[0], columns, fixed=True):
-        return apply_edits(base, columns, editor)
+        return apply_edits(
+            base, columns, editor, previous=_previous_values(state_key, base.shape, session)
+        )
     rows, cols = state[f"{state_key}.shape"]
     return np.array(page_state.kept(state_key, base, session), dtype=float)[:rows, :cols]
 
@@ -90,7 +98,7 @@ def transpose_matrix(state_key: str, session: Session = None) -> None:
         return
     full = _memory(state_key, session).T
     rows, cols = _state(session)[f"{state_key}.shape"]
-    _new_content(state_key, full, (cols, rows), session)
+    _new_content(state_key, full, (cols, rows), session, late_edits=True)
 
 
 def editor_key(state_key: str, session: Session = None) -> str:
@@ -138,10 +146,30 @@ def _memory(state_key: str, session: Session = None) -> np.ndarray:
 
 
 def _new_content(
-    state_key: str, full: np.ndarray, shape: tuple[int, int], session: Session = None
+    state_key: str,
+    full: np.ndarray,
+    shape: tuple[int, int],
+    session: Session = None,
+    *,
+    late_edits: bool = False,
 ) -> None:
-    """`full[:shape]` becomes the editor's content under a new widget key; `full` is kept."""
+    """`full[:shape]` becomes the editor's content under a new widget key; `full` is kept.
+
+    With `late_edits` (the same numbers resized or transposed, not new content), an edit the
+    browser still sends for the grid being replaced goes into the new one (`apply_late_edits`).
+    """
     state = _state(session)
+    old_key = editor_key(state_key, session)
+    if late_edits and f"{state_key}.base" in state:
+        state[f"{state_key}.replaced"] = {
+            "key": old_key,
+            "base": state[f"{state_key}.base"],
+            "rows": list(state.get(f"{state_key}.rows", [])),
+            "columns": list(state.get(f"{state_key}.columns", [])),
+            "seen": _plain_state(_read(state, old_key)),
+        }
+    elif f"{state_key}.replaced" in state:
+        del state[f"{state_key}.replaced"]
     full = np.array(full, dtype=float)
     rows, cols = shape
     state[f"{state_key}.base"] = full[:rows, :cols].copy()
@@ -157,7 +185,7 @@ def _resize(state_key: str, shape: tuple[int, int], fill: float) -> None:
     full = _memory(state_key)
     grown = np.full((max(shape[0], full.shape[0]), max(shape[1], full.shape[1])), fill)
     grown[: full.shape[0], : full.shape[1]] = full
-    _new_content(state_key, grown, shape)
+    _new_content(state_key, grown, shape, late_edits=True)
 
 
 def _keep_visible(state_key: str, values: np.ndarray) -> None:
@@ -167,19 +195,184 @@ def _keep_visible(state_key: str, values: np.ndarray) -> None:
     page_state.keep(state_key, full)
 
 
-def apply_edits(base: np.ndarray, columns: Sequence[str], editor_state: dict | None) -> np.ndarray:
-    """`base` with the editor's edited cells applied (a cleared or unparsable cell → NaN).
+def apply_edits(
+    base: np.ndarray,
+    columns: Sequence[str],
+    editor_state: dict | None,
+    *,
+    previous: np.ndarray | None = None,
+    limit: float = VALUE_LIMIT,
+) -> np.ndarray:
+    """`base` with the editor's edited cells applied (a cleared cell → NaN).
 
-    The editor reports edits as {row position: {column label: value}}.
+    The editor reports edits as {row position: {column label: text}}. A cell whose text is not
+    a number, or is a number beyond ±`limit`, keeps its `previous` value (default: `base`).
     """
+    return read_edits(base, columns, editor_state, previous=previous, limit=limit)[0]
+
+
+@dataclass(frozen=True)
+class RejectedCell:
+    """An edit the matrix did not take: where, what was typed, and why (a catalog key's tail:
+    'text', 'thousands', 'too_long' or 'range')."""
+
+    row: int
+    col: int
+    typed: str
+    reason: str
+
+
+def read_edits(
+    base: np.ndarray,
+    columns: Sequence[str],
+    editor_state: dict | None,
+    *,
+    previous: np.ndarray | None = None,
+    limit: float = VALUE_LIMIT,
+) -> tuple[np.ndarray, list[RejectedCell]]:
+    """`apply_edits`, and the edits that were rejected (in row, column order)."""
     values = np.array(base, dtype=float)
+    kept = values if previous is None or previous.shape != values.shape else previous
     positions = {label: j for j, label in enumerate(columns)}
-    for row, changes in (editor_state or {}).get("edited_rows", {}).items():
-        for label, value in changes.items():
-            i, j = int(row), positions.get(label)
-            if j is not None and 0 <= i < values.shape[0] and j < values.shape[1]:
-                values[i, j] = _as_float(value)
-    return values
+    rejected = []
+    edited = editor_state.get("edited_rows") if isinstance(editor_state, dict) else None
+    for row, changes in (edited if isinstance(edited, dict) else {}).items():
+        if not isinstance(changes, dict):
+            continue
+        for label, typed in changes.items():
+            i, j = _position(row), positions.get(label)
+            if i is None or j is None or not (0 <= i < values.shape[0] and j < values.shape[1]):
+                continue
+            try:
+                number = cell_number(typed)
+            except NotANumberError as error:
+                rejected.append(RejectedCell(i, j, str(typed), error.reason))
+                values[i, j] = kept[i, j]
+                continue
+            if math.isnan(number) or abs(number) <= limit:
+                values[i, j] = number
+            else:
+                rejected.append(RejectedCell(i, j, fmt(number, 10), "range"))
+                values[i, j] = kept[i, j]
+    return values, sorted(rejected, key=lambda cell: (cell.row, cell.col))
+
+
+def cell_number(typed: object) -> float:
+    """What a grid cell's content means: text as people write numbers, or a number already
+    (a crafted client may send JSON numbers, a checkbox grid sends ticks); None → NaN (a
+    cleared cell)."""
+    if typed is None:
+        return math.nan
+    if isinstance(typed, bool | int | float):  # a tick is 1 or 0
+        return float(typed)
+    return read_number(str(typed))
+
+
+def cell_text(value: float) -> str:
+    """A number as the grid shows it: as the app writes numbers (true minus, up to 6 digits, as
+    the grid's '%g' did), which `read_number` reads back."""
+    return "" if math.isnan(value) else fmt(value, 6)
+
+
+def rejection_message(
+    name: str,
+    cell: RejectedCell,
+    kept: float,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    limit: float = VALUE_LIMIT,
+) -> str:
+    """What was typed into which cell, why the matrix did not take it, and what it uses."""
+    # A number out of range is written by `fmt` (safe in Markdown); typed text is escaped.
+    typed = cell.typed if cell.reason == "range" else escape_markdown(cell.typed, 40)
+    return t(
+        f"editor.rejected_{cell.reason}",
+        matrix=name,
+        row=row_labels[cell.row],
+        col=col_labels[cell.col],
+        typed=typed,
+        limit=fmt(limit),
+        kept=fmt(kept, 10) if math.isfinite(kept) else t("editor.kept_nothing"),
+    )
+
+
+def apply_late_edits(state_key: str, row_labels: Sequence[str], col_labels: Sequence[str]) -> None:
+    """Put an edit that came late, for the grid a resize or layout switch replaced, into the
+    new grid.
+
+    The browser sends a grid's edit 150 ms after Enter. A click on "+" or on the layout switch
+    within that time reruns the page without the edit; the rerun replaces the grid, and the
+    edit then arrives for the old grid's key. The cells it changed are found by their row and
+    column labels (either way round: a layout switch transposes) and set in the new grid.
+    """
+    state = st.session_state
+    replaced = state.get(f"{state_key}.replaced")
+    late = _plain_state(_read(state, replaced["key"])) if replaced else None
+    if not replaced or late is None or late == replaced["seen"]:
+        return
+    state[f"{state_key}.replaced"] = {**replaced, "seen": late}
+    base, rows, columns = replaced["base"], replaced["rows"], replaced["columns"]
+    values = matrix_values(state_key)
+    shape_now = (len(row_labels), len(col_labels))
+    if values is None or values.shape != shape_now or base.shape != (len(rows), len(columns)):
+        return
+    before = apply_edits(base, columns, replaced["seen"])
+    after = apply_edits(base, columns, late)
+    rows_now, cols_now = list(row_labels), list(col_labels)
+    changed = False
+    for (i, j), value in np.ndenumerate(after):
+        if value == before[i, j] or (math.isnan(value) and math.isnan(before[i, j])):
+            continue
+        for row, col in ((rows[i], columns[j]), (columns[j], rows[i])):
+            if row in rows_now and col in cols_now:
+                values[rows_now.index(row), cols_now.index(col)] = value
+                changed = True
+                break
+    if changed:
+        full = _memory(state_key)
+        full[: values.shape[0], : values.shape[1]] = values
+        _new_content(state_key, full, shape_now)
+        state[f"{state_key}.replaced"] = {**replaced, "seen": late}
+
+
+def _read(state: MutableMapping[str, Any], key: str) -> Any:
+    """A widget's state, or None when Streamlit cannot read it (a crafted client's)."""
+    try:
+        return state.get(key)
+    except Exception:
+        return None
+
+
+def _plain_state(editor_state: object) -> dict | None:
+    """A copy of an editor's edits as plain dicts (to compare two of them)."""
+    if not isinstance(editor_state, dict):
+        return None
+    edited = editor_state.get("edited_rows") or {}
+    return {
+        "edited_rows": {
+            str(row): dict(cells) for row, cells in edited.items() if isinstance(cells, dict)
+        }
+    }
+
+
+def _previous_values(
+    state_key: str, shape: tuple[int, int], session: Session = None
+) -> np.ndarray | None:
+    """The values the app used on the last run (what a rejected edit leaves in place)."""
+    kept = page_state.kept(state_key, None, session)
+    if kept is None:
+        return None
+    kept = np.array(kept, dtype=float)
+    if kept.ndim != 2 or kept.shape[0] < shape[0] or kept.shape[1] < shape[1]:
+        return None
+    return kept[: shape[0], : shape[1]]
+
+
+def _position(row: object) -> int | None:
+    try:
+        return int(row)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return None
 
 
 def resized(values: np.ndarray, shape: tuple[int, int], fill: float = 0.0) -> np.ndarray:
@@ -219,21 +412,29 @@ def matrix_editor(
             set_matrix(state_key, resized(np.asarray(default, dtype=float), shape, fill))
         st.warning(t("editor.crafted_state", matrix=name), icon="⚠️")
     restore_dropped_edits(state_key)
+    apply_late_edits(state_key, row_labels, col_labels)
     if f"{state_key}.base" not in st.session_state:
         set_matrix(state_key, resized(np.asarray(default, dtype=float), shape, fill))
     elif st.session_state[f"{state_key}.base"].shape != shape:
         _resize(state_key, shape, fill)
     base = st.session_state[f"{state_key}.base"]
     st.session_state[f"{state_key}.columns"] = list(col_labels)
+    st.session_state[f"{state_key}.rows"] = list(row_labels)
     if checkbox:
         frame = pd.DataFrame(base > 0.5, index=list(row_labels), columns=list(col_labels))
         config = {label: st.column_config.CheckboxColumn(label, help=help) for label in col_labels}
     else:
-        frame = pd.DataFrame(base, index=list(row_labels), columns=list(col_labels))
-        # st.data_editor takes no `help`: it becomes the tooltip of every column header.
+        frame = pd.DataFrame(
+            [[cell_text(v) for v in row] for row in base],
+            index=list(row_labels),
+            columns=list(col_labels),
+            dtype=object,
+        )
+        # Text, not NumberColumn: the browser's number editor rewrites what is typed (see the
+        # module's docstring). st.data_editor takes no `help`: it becomes every header's tooltip.
         config = {
-            label: st.column_config.NumberColumn(
-                label, min_value=-limit, max_value=limit, format="%g", help=help
+            label: st.column_config.TextColumn(
+                label, help=help, max_chars=MAX_CHARS, alignment="right"
             )
             for label in col_labels
         }
@@ -253,10 +454,24 @@ def matrix_editor(
                 for row in edited.to_numpy(dtype=object)
             ]
         ).reshape(edited.shape)
+        rejected = []
     else:
-        values = edited.to_numpy(dtype=float, na_value=np.nan)
-    if values.shape != shape:  # rows added or deleted by a crafted client: the grid is fixed
+        values, rejected = read_edits(
+            base,
+            col_labels,
+            _editor_state(state_key),
+            previous=_previous_values(state_key, shape),
+            limit=limit,
+        )
+    if edited.shape != shape:  # rows added or deleted by a crafted client: the grid is fixed
         values = matrix_values(state_key)
+    for cell in rejected:
+        st.warning(
+            rejection_message(
+                name, cell, values[cell.row, cell.col], row_labels, col_labels, limit
+            ),
+            icon="✏️",
+        )
     _keep_visible(state_key, values)
     problems = [] if checkbox else check_matrix(name, values, row_labels, col_labels, limit)
     return MatrixInput(name, values, problems)
@@ -281,11 +496,3 @@ def check_matrix(
                 t("editor.cell_out_of_range", value=fmt(value, 10), limit=fmt(limit), **cell)
             )
     return problems
-
-
-def _as_float(value: object) -> float:
-    try:
-        number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return math.nan
-    return number

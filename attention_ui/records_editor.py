@@ -2,8 +2,11 @@
 
 Rows can be added and deleted in the browser. Everything is checked here, on the server:
 a row without a key is left out (and the message says which row), names longer than
-NAME_LIMIT characters are cut (and the message says so), numbers outside ±NUMBER_LIMIT are
-dropped, keys that occur twice are reported (exact lookup then splits the weight between them).
+NAME_LIMIT characters once normalised (NFKC, as the similarities compare them: "ﷺ" is 18
+characters) are cut (and the message says so), numbers outside ±NUMBER_LIMIT are dropped, keys
+that occur twice are reported (exact lookup then splits the weight between them), and a table
+of more than RECORD_LIMIT rows (a paste) is cut to that many, so that no later rerun pays for
+the rest. Numbers are text cells read by `number_text.read_number`, as in the matrix grids.
 Names are shown as plain text everywhere: messages escape them with `escape_markdown`.
 
 State (`state_key`, e.g. "database.records"; this module owns these keys, others call
@@ -17,6 +20,7 @@ forgets a widget's edits when it is not drawn).
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +33,7 @@ from attention_core import duplicate_keys, fmt
 from . import page_state
 from .editor_state import editor_state_ok
 from .i18n import current_language, t
+from .number_text import MAX_CHARS, NotANumberError, read_number
 from .text import escape_markdown
 
 NAME_LIMIT = 100
@@ -111,6 +116,7 @@ def records_editor(
         if forgotten and current != st.session_state[f"{state_key}.base"]:
             set_records(state_key, current)
     st.session_state[f"{state_key}.lang"] = current_language()
+    _cut_a_paste(state_key)
     base = st.session_state[f"{state_key}.base"]
     # Rows are numbered from 1 as people count; added rows continue the numbering.
     frame = pd.DataFrame(
@@ -118,8 +124,8 @@ def records_editor(
         columns=list(COLUMNS),
         index=pd.RangeIndex(1, len(base) + 1),
     )
-    frame["number"] = pd.to_numeric(frame["number"], errors="coerce").astype(float)
-    frame[["key", "value"]] = frame[["key", "value"]].astype(object)
+    frame["number"] = [number_text(x) for x in frame["number"]]
+    frame = frame.astype(object)
     config = {
         "key": st.column_config.TextColumn(
             t("database.table.key"), width=150, help=t("database.table.key_help")
@@ -127,8 +133,13 @@ def records_editor(
         "value": st.column_config.TextColumn(
             t("database.table.value"), width=150, help=t("database.table.value_help")
         ),
-        "number": st.column_config.NumberColumn(
-            t("database.table.number"), width=120, help=t("database.table.number_help"), format="%g"
+        # Text, read on the server: the browser's number editor rewrites what is typed.
+        "number": st.column_config.TextColumn(
+            t("database.table.number"),
+            width=120,
+            help=t("database.table.number_help"),
+            max_chars=MAX_CHARS,
+            alignment="right",
         ),
     }
     if help:
@@ -147,8 +158,79 @@ def records_editor(
         set_records(state_key, current_records(state_key))
         st.rerun()
     rows = [_row(values) for values in edited[list(COLUMNS)].itertuples(index=False)]
+    filled = [row for row in rows if not _blank(row)]
+    if len(filled) > RECORD_LIMIT:
+        # A paste of thousands of rows: keep what the message says, so that no later rerun
+        # pays for the rest (Streamlit would re-apply every added row on every run).
+        set_records(state_key, filled[:RECORD_LIMIT])
+        st.session_state[f"{state_key}.cut"] = (
+            st.session_state[f"{state_key}.version"],
+            len(filled),
+        )
+        st.rerun()
     page_state.keep(state_key, rows)
-    return check_records(rows, [_label(i, n) for n, i in enumerate(edited.index, start=1)])
+    checked = check_records(rows, [_label(i, n) for n, i in enumerate(edited.index, start=1)])
+    cut = st.session_state.get(f"{state_key}.cut")
+    if cut and cut[0] == st.session_state[f"{state_key}.version"]:
+        checked.problems.insert(0, t("database.check.cut", count=cut[1], limit=RECORD_LIMIT))
+    return checked
+
+
+def _cut_a_paste(state_key: str) -> None:
+    """Before the table is drawn: a paste of more rows than the table keeps becomes a fresh
+    table of the first RECORD_LIMIT of them. Streamlit would otherwise add the pasted rows one
+    by one (thousands of rows cost seconds), on this run and on every later one."""
+    state = st.session_state.get(editor_key(state_key))
+    added = state.get("added_rows") if isinstance(state, dict) else None
+    if not isinstance(added, list) or len(added) <= RECORD_LIMIT:
+        return
+    rows = [
+        row for row in _rows_after(st.session_state[f"{state_key}.base"], state) if not _blank(row)
+    ]
+    set_records(state_key, rows[:RECORD_LIMIT])
+    st.session_state[f"{state_key}.cut"] = (st.session_state[f"{state_key}.version"], len(rows))
+
+
+def _rows_after(base: Sequence[Row], state: dict) -> list[Row]:
+    """The table's rows once the editor's state is applied, as Streamlit applies it: edits by
+    row position, deleted positions, then the added rows ({column: cell})."""
+    rows = [list(row) for row in base]
+    for position, changes in (state.get("edited_rows") or {}).items():
+        try:
+            row = rows[int(position)]
+        except (TypeError, ValueError, IndexError):
+            continue
+        for column, cell in changes.items() if isinstance(changes, dict) else ():
+            if column in COLUMNS:
+                row[COLUMNS.index(column)] = cell
+    deleted = {d for d in state.get("deleted_rows") or [] if isinstance(d, int)}
+    kept = [row for i, row in enumerate(rows) if i not in deleted]
+    added = [
+        [cells.get(column) for column in COLUMNS]
+        for cells in state.get("added_rows") or []
+        if isinstance(cells, dict)
+    ]
+    return [_row(row) for row in kept + added]
+
+
+def cut_name(text: str, limit: int = NAME_LIMIT) -> tuple[str, int]:
+    """(`text` cut to at most `limit` characters once normalised, its normalised length).
+
+    The similarities compare NFKC forms, where one character may become many ("ﷺ" becomes 18):
+    the limit counts those, so that no name costs more than `limit` characters' work.
+    """
+    length = len(unicodedata.normalize("NFKC", text))
+    if length <= limit:
+        return text, length
+    cut, total = text, 0
+    for index, char in enumerate(text):
+        total += len(unicodedata.normalize("NFKC", char))
+        if total > limit:
+            cut = text[:index]
+            break
+    while len(unicodedata.normalize("NFKC", cut)) > limit:  # composed sequences, rarely
+        cut = cut[:-1]
+    return cut, length
 
 
 def _editor_state_sane(state_key: str) -> bool:
@@ -183,18 +265,20 @@ def check_records(
         if not key.strip():
             checked.problems.append(t("database.check.empty_key", row=row_number))
             continue
+        cut = {}
         for column, text in (("key", key), ("value", value)):
-            if len(text) > NAME_LIMIT:
+            cut[column], length = cut_name(text)
+            if length > NAME_LIMIT:
                 checked.problems.append(
                     t(
                         "database.check.too_long",
                         row=row_number,
                         column=t(f"database.table.{column}"),
-                        length=len(text),
+                        length=length,
                         limit=NAME_LIMIT,
                     )
                 )
-        key, value = key[:NAME_LIMIT], value[:NAME_LIMIT]
+        key, value = cut["key"], cut["value"]
         if number is not None and (not math.isfinite(number) or abs(number) > NUMBER_LIMIT):
             checked.problems.append(
                 t(
@@ -212,6 +296,17 @@ def check_records(
     if checked.records:
         checked.duplicates = [escape_markdown(k, 40) for k in duplicate_keys(checked.records)]
     return checked
+
+
+def number_text(number: Any) -> str:
+    """A record's number as its cell shows it (as the app writes numbers), '' when none."""
+    number = _number(number)
+    return "" if number is None else fmt(number, 10)
+
+
+def _blank(row: Row) -> bool:
+    key, value, number = row
+    return not key.strip() and not value.strip() and number is None
 
 
 def _row(values: Sequence[Any]) -> Row:
@@ -235,10 +330,12 @@ def _text(cell: Any) -> str:
 
 
 def _number(cell: Any) -> float | None:
+    """A number cell: text as people write numbers (`1e-3`, `−0,5`), or a number; None when
+    empty or not a number (the table then says the row has no number)."""
     if cell is None or isinstance(cell, bool):
         return None
     try:
-        number = float(cell)
-    except (TypeError, ValueError):
+        number = read_number(cell) if isinstance(cell, str) else float(cell)
+    except (TypeError, ValueError, NotANumberError):
         return None
     return None if math.isnan(number) else number

@@ -7,6 +7,7 @@ stays a short table of contents.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +22,7 @@ from attention_core import (
     fmt,
     lookup_many,
 )
+from attention_core.formatting import fmt_latex
 from attention_ui.charts import show_chart
 from attention_ui.frame import show_error
 from attention_ui.i18n import t
@@ -31,7 +33,13 @@ from attention_ui.lookup_figures import (
     weights_heatmap,
 )
 from attention_ui.page_state import option_labels
-from attention_ui.records_editor import D2L_RECORDS, NAME_LIMIT, RecordsInput, records_editor
+from attention_ui.records_editor import (
+    D2L_RECORDS,
+    NAME_LIMIT,
+    RecordsInput,
+    cut_name,
+    records_editor,
+)
 from attention_ui.text import escape_markdown
 
 from . import state
@@ -188,12 +196,15 @@ def parse_queries(text: str) -> tuple[list[str], list[str]]:
     if len(queries) > QUERY_LIMIT:
         notes.append(t("database.query.too_many", count=len(queries), limit=QUERY_LIMIT))
         queries = queries[:QUERY_LIMIT]
+    cut = []
     for number, query in enumerate(queries, start=1):
-        if len(query) > NAME_LIMIT:
+        text, length = cut_name(query)  # counted once normalised, as the similarities read it
+        if length > NAME_LIMIT:
             notes.append(
-                t("database.query.too_long", number=number, length=len(query), limit=NAME_LIMIT)
+                t("database.query.too_long", number=number, length=length, limit=NAME_LIMIT)
             )
-    return [query[:NAME_LIMIT] for query in queries], notes
+        cut.append(text)
+    return cut, notes
 
 
 def answers(records_in: RecordsInput, query: Query) -> None:
@@ -314,20 +325,40 @@ def show_pooled_number(result: LookupResult, rows: list[int]) -> None:
         st.info(t("database.pooled.missing", rows=", ".join(map(str, missing))))
     else:
         st.metric(t("database.pooled.metric"), fmt(result.pooled_number))
-        terms = [
-            rf"{fmt(w, 3)} \times {fmt(r.number)}"
-            for w, r in zip(result.weights, result.records, strict=True)
-        ]
-        shown = terms[:12] + ([r"\dots"] if len(terms) > 12 else [])
-        lines = [" + ".join(shown[i : i + 2]) for i in range(0, len(shown), 2)]
-        body = r" \\ &\quad + ".join(lines)
         st.latex(
-            (
-                r"\begin{aligned}\textstyle\sum_i \alpha_i x_i &= "
-                + body
-                + rf" \\ &= {fmt(result.pooled_number)}\end{{aligned}}"
-            ).replace("−", "-")
+            pooled_formula(result.weights, [r.number for r in result.records], result.pooled_number)
         )
+
+
+# Terms whose numbers are this long (LaTeX source characters) go one per line: two of them
+# would overflow the narrow column.
+_SHORT_TERM = 24
+
+
+def pooled_formula(weights: Sequence[float], numbers: Sequence[float], total: float) -> str:
+    """Σ αᵢ xᵢ in LaTeX with its terms: two short terms a line, a long one (10^{…}) alone, at
+    most 12 terms then …, so the formula fits the pooled number's column."""
+    terms = [
+        rf"{fmt_latex(w, 3)} \times {_factor(x)}" for w, x in zip(weights, numbers, strict=True)
+    ]
+    shown = terms[:12] + ([r"\dots"] if len(terms) > 12 else [])
+    lines: list[list[str]] = []
+    for term in shown:
+        if lines and len(lines[-1]) == 1 and max(len(lines[-1][0]), len(term)) <= _SHORT_TERM:
+            lines[-1].append(term)
+        else:
+            lines.append([term])
+    body = r" \\ &\quad + ".join(" + ".join(line) for line in lines)
+    return (
+        r"\begin{aligned}\textstyle\sum_i \alpha_i x_i &= "
+        + body
+        + rf" \\ &= {fmt_latex(total)}\end{{aligned}}"
+    )
+
+
+def _factor(x: float) -> str:
+    text = fmt_latex(x)
+    return f"({text})" if text.startswith("-") else text
 
 
 def similarity_table(result: LookupResult, rows: list[int]) -> pd.DataFrame:

@@ -27,6 +27,7 @@ from attention_ui.figures import WEIGHT_SCALE, step_heatmap
 from attention_ui.frame import show_error
 from attention_ui.grid import heatmap_grid
 from attention_ui.i18n import t
+from attention_ui.lookup_figures import short
 from attention_ui.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.page_state import option_labels
 from attention_ui.plane_figures import PlaneCaptions, plane_figure, view_box
@@ -360,11 +361,22 @@ def database_grid(taus: list[float]) -> None:
         t("gallery.grid.queries"),
         titles=[f"τ = {fmt(tau)}" for tau in taus],
         row_titles=[t(f"gallery.grid.similarity_{s}") for s in SIMILARITIES],
-        x_labels=[f"{i + 1} · {r[0][:12]}" for i, r in enumerate(records)],
-        y_labels=[q[:12] for q in queries],
+        x_labels=record_labels(records),
+        y_labels=query_labels(queries),
         zmin=0,
         zmax=1,
         colorbar_title="α",
     )
     show_chart(figure, key="gallery.chart.grid")
     st.caption(t("gallery.grid.exact_note"))
+
+
+def record_labels(records) -> list[str]:
+    """'3 · Lipton' per record: numbered, so that equal or long keys stay apart."""
+    return [f"{i + 1} · {short(record[0], 12)}" for i, record in enumerate(records)]
+
+
+def query_labels(queries: list[str]) -> list[str]:
+    """'q2 · Smola' per query: numbered like the records, so that two long queries that start
+    alike stay two rows of the grid (a category axis merges equal labels)."""
+    return [f"q{i + 1} · {short(query, 12)}" for i, query in enumerate(queries)]

@@ -80,6 +80,17 @@ def delete_rows(at: AppTest, state_key: str, rows: list[int]) -> None:
     }
 
 
+def paste(at: AppTest, rows: list[dict]) -> None:
+    """Rows pasted below the table: the browser sends them as added rows."""
+    key = editor_key(at, "database.records")
+    state = at.session_state.get(key, {})
+    at.session_state[key] = {
+        "edited_rows": state.get("edited_rows", {}),
+        "added_rows": rows,
+        "deleted_rows": state.get("deleted_rows", []),
+    }
+
+
 def set_widget(**values: Any) -> Callable[[AppTest], None]:
     """Set widgets by key (keys written with '__' for '.'), as their controls would."""
 
@@ -216,9 +227,26 @@ def cell_empty(matrix: str, row: str, col: str) -> tuple[str, ...]:
     return (en("editor.cell_empty", matrix=matrix, row=row, col=col),)
 
 
-def out_of_range(matrix: str, row: str, col: str, value: str) -> tuple[str, ...]:
+def out_of_range(matrix: str, row: str, col: str, value: str, kept: str) -> tuple[str, ...]:
+    """The grid refuses the number and the matrix keeps the cell's previous value."""
     return (
-        en("editor.cell_out_of_range", matrix=matrix, row=row, col=col, value=value, limit="1000"),
+        en(
+            "editor.rejected_range",
+            matrix=matrix,
+            row=row,
+            col=col,
+            typed=value,
+            limit="1000",
+            kept=kept,
+        ),
+    )
+
+
+def not_a_number(
+    matrix: str, row: str, col: str, typed: str, kept: str, reason: str = "text"
+) -> tuple[str, ...]:
+    return (
+        en(f"editor.rejected_{reason}", matrix=matrix, row=row, col=col, typed=typed, kept=kept),
     )
 
 
@@ -231,24 +259,86 @@ MAX_SIZES = {key: 8 for key in SIZES}
 BAD_INPUTS = [
     # Luong explorer: the matrix grids.
     Case("cleared cell", "luong", grid("luong.Q", 0, "q1", None), cell_empty("Q", "1", "q1")),
-    Case("text in a cell", "luong", grid("luong.K", 1, "k3", "abc"), cell_empty("K", "2", "k3")),
-    Case("NaN", "luong", grid("luong.V", 0, "k2", math.nan), cell_empty("V", "1", "k2")),
-    Case("+inf", "luong", grid("luong.Q", 1, "q2", math.inf), out_of_range("Q", "2", "q2", "∞")),
-    Case("-inf", "luong", grid("luong.V", 1, "k1", -math.inf), out_of_range("V", "2", "k1", "−∞")),
     Case(
-        "1e308", "luong", grid("luong.Q", 0, "q2", 1e308), out_of_range("Q", "1", "q2", "1×10^308")
+        "text in a cell",
+        "luong",
+        grid("luong.K", 1, "k3", "abc"),
+        not_a_number("K", "2", "k3", "abc", "0"),
+    ),
+    Case("NaN", "luong", grid("luong.V", 0, "k2", math.nan), cell_empty("V", "1", "k2")),
+    Case(
+        "+inf",
+        "luong",
+        grid("luong.Q", 1, "q2", math.inf),
+        out_of_range("Q", "2", "q2", "∞", "1.5"),
+    ),
+    Case(
+        "-inf",
+        "luong",
+        grid("luong.V", 1, "k1", -math.inf),
+        out_of_range("V", "2", "k1", "−∞", "1"),
+    ),
+    Case(
+        "1e308",
+        "luong",
+        grid("luong.Q", 0, "q2", 1e308),
+        out_of_range("Q", "1", "q2", "1×10^308", "0"),
     ),
     Case(
         "-1e308",
         "luong",
         grid("luong.K", 0, "k2", -1e308),
-        out_of_range("K", "1", "k2", "−1×10^308"),
+        out_of_range("K", "1", "k2", "−1×10^308", "0"),
     ),
     Case(
         "just over the limit",
         "luong",
         grid("luong.V", 0, "k3", 1000.5),
-        out_of_range("V", "1", "k3", "1000.5"),
+        out_of_range("V", "1", "k3", "1000.5", "30"),
+    ),
+    # Text typed into a grid cell, as the browser sends it (the cells are text, read on the
+    # server): numbers as people write them work; anything else keeps the previous value.
+    Case(
+        "decimal comma and the app's minus sign", "luong", grid("luong.Q", 0, "q1", "−0,5"), ok=True
+    ),
+    Case("scientific notation", "luong", grid("luong.Q", 0, "q1", "1e-3"), ok=True),
+    Case("the app's own ×10^ notation", "luong", grid("luong.K", 0, "k3", "−1.5×10^−2"), ok=True),
+    Case("full-width digits and minus", "luong", grid("luong.V", 1, "k2", "－３．５"), ok=True),
+    Case(
+        "a comma that may separate thousands",
+        "luong",
+        grid("luong.Q", 0, "q1", "1,000"),
+        not_a_number("Q", "1", "q1", "1,000", "2", "thousands"),
+    ),
+    Case(
+        "two decimal points",
+        "luong",
+        grid("luong.Q", 1, "q2", "1..5"),
+        not_a_number("Q", "2", "q2", "1\\.\\.5", "1.5"),
+    ),
+    Case(
+        "a trailing minus",
+        "luong",
+        grid("luong.V", 0, "k1", "4-"),
+        not_a_number("V", "1", "k1", "4\\-", "10"),
+    ),
+    Case(
+        "1001 typed",
+        "luong",
+        grid("luong.Q", 0, "q2", "1001"),
+        out_of_range("Q", "1", "q2", "1001", "0"),
+    ),
+    Case(
+        "1e400 typed (overflows to ∞)",
+        "luong",
+        grid("luong.K", 1, "k1", "1e400"),
+        out_of_range("K", "2", "k1", "∞", "0"),
+    ),
+    Case(
+        "10,000 characters in a cell",
+        "luong",
+        grid("luong.Q", 0, "q1", "1" * 10_000),
+        ("Q, cell (1, q1)", "too long to be a number", "keeps 2"),
     ),
     Case(
         "cleared W cell (general)",
@@ -328,6 +418,37 @@ BAD_INPUTS = [
                 limit=100,
             ),
         ),
+    ),
+    Case(
+        "name of 100 × U+FDFA (1800 characters normalised)",
+        "database",
+        grid("database.records", 1, "key", "\ufdfa" * 100),
+        (
+            en(
+                "database.check.too_long",
+                row=2,
+                column=EN["database.table.key"],
+                length=1800,
+                limit=100,
+            ),
+        ),
+    ),
+    Case(
+        "5,000 pasted rows",
+        "database",
+        lambda at: paste(
+            at, [{"key": f"k{i}", "value": "v", "number": str(i)} for i in range(5000)]
+        ),
+        (en("database.check.cut", count=5006, limit=50),),
+    ),
+    Case(
+        "numbers typed as people write them",
+        "database",
+        both(
+            grid("database.records", 0, "number", "1e-3"),
+            grid("database.records", 1, "number", "−0,5"),
+        ),
+        ok=True,
     ),
     Case(
         "cleared key",
@@ -420,7 +541,7 @@ BAD_INPUTS = [
         "infinite value",
         "gallery",
         grid("gallery.values", 1, "y", math.inf),
-        out_of_range("V", "v2", "y", "∞"),
+        out_of_range("V", "v2", "y", "∞", "2"),
     ),
     Case(
         "zero sum (q = 0) under divide-by-sum",
@@ -600,6 +721,13 @@ BAD_INPUTS = [
         nothing,
         ("etc/passwd", "showing English"),
         query={"lang": "../../etc/passwd"},
+    ),
+    Case(
+        "a right-to-left override in the language",
+        "home",
+        nothing,
+        ("“abc”",),
+        query={"lang": "\u202eabc\u0007"},
     ),
     Case("empty language", "home", nothing, ok=True, query={"lang": ""}),
     Case(

@@ -213,3 +213,33 @@ def test_table_edits_survive_a_visit_to_another_page(at):
     assert not at.exception
     assert [tuple(r) for r in current_records("database.records", at.session_state)] == WITHOUT_LI
     assert "No valid answer" in texts(at.warning)
+
+
+def test_pasting_thousands_of_rows_leaves_the_fifty_the_message_states(at):
+    pasted = [{"key": f"name{i}", "value": f"v{i}", "number": str(i)} for i in range(5000)]
+    edit_table(at, edited={0: {"value": "Astrid"}}, added=pasted)
+    assert not at.exception
+    rows = current_records("database.records", at.session_state)
+    assert len(rows) == 50 and rows[0] == ("Zhang", "Astrid", 10.0)
+    assert rows[6] == ("name0", "v0", 0.0) and rows[49] == ("name43", "v43", 43.0)
+    assert "The table held 5006 rows; it keeps at most 50 records" in texts(at.warning)
+    assert len(at.dataframe[0].value) == 50  # the grid itself holds 50 rows again
+    at.text_input(key="database.query").set_value("name4").run()  # and stays usable
+    assert not at.exception and len(current_records("database.records", at.session_state)) == 50
+
+
+def test_name_lengths_count_the_characters_after_normalisation(at):
+    edit_table(at, edited={0: {"key": "\ufdfa" * 100}})  # ﷺ is 18 characters once normalised
+    assert not at.exception
+    key = current_records("database.records", at.session_state)[0][0]
+    assert "the Surname (key) is 1800 characters long" in texts(at.warning).replace("\\", "")
+    at.text_input(key="database.query").set_value("\ufdfa" * 100).run()
+    assert "Query 1 is 1800 characters long" in texts(at.warning)
+    assert len(key) == 100  # the table keeps what was typed; the lookup uses the cut name
+    assert not at.error
+
+
+def test_numbers_are_read_as_people_type_them(at):
+    edit_table(at, edited={0: {"number": "1e-3"}, 1: {"number": "−0,5"}, 2: {"number": "abc"}})
+    rows = current_records("database.records", at.session_state)
+    assert [row[2] for row in rows[:3]] == [0.001, -0.5, None]

@@ -15,6 +15,7 @@ from attention_ui.i18n import catalog, step_title
 from attention_ui.luong.model import Sizes, causal_mask, default_parameters, padding_mask
 from attention_ui.luong.presets import PRESETS, random_matrices
 from attention_ui.matrix_editor import editor_key
+from attention_ui.number_text import read_number
 from tests.conftest import open_app_page
 from tests.plotly_json import chart
 
@@ -96,7 +97,8 @@ def test_row_layout_transposes_inputs_and_results(at):
     )
     q_grid = at.dataframe[0].value
     assert list(q_grid.index) == ["q1", "q2"] and list(q_grid.columns) == ["1", "2"]
-    np.testing.assert_array_equal(q_grid.to_numpy(), FIRST["Q"].T)
+    shown = [[read_number(text) for text in row] for row in q_grid.to_numpy()]
+    np.testing.assert_array_equal(shown, FIRST["Q"].T)
     weights = chart(at, "luong.chart.A")["data"][0]
     assert list(weights["x"]) == ["k1", "k2", "k3"] and list(weights["y"]) == ["q1", "q2"]
 
@@ -198,26 +200,35 @@ def test_resizing_keeps_what_fits_and_dot_keeps_d_q_equal_to_d_k(at):
 
 
 def test_each_bad_cell_is_named_and_other_edits_are_kept(at):
-    edit(at, "K", {1: {"k3": 4.0}})
+    edit(at, "K", {1: {"k3": "4"}})
     at.run()
+    for value in (None, "", math.nan):  # a cleared cell: nothing is computed until it is filled
+        edit(at, "Q", {0: {"q1": value}})
+        at.run()
+        assert not at.exception
+        assert "Q, cell (1, q1) is empty" in errors(at)
+        assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("luong.chart.A")]
+    edit(at, "Q", {0: {"q1": "−0,5"}})  # the app's own minus and a decimal comma
+    at.run()
+    Q, K = FIRST["Q"].copy(), FIRST["K"].copy()
+    Q[0, 0], K[1, 2] = -0.5, 4.0
+    assert_shows(at, attention(Q, K, FIRST["V"]))
+    # Text that is no number, or a number out of range: a message, and Q keeps −0.5 there.
     for value, says in [
-        (None, "Q, cell (1, q1) is empty"),
-        ("abc", "Q, cell (1, q1) is empty"),
-        (math.nan, "Q, cell (1, q1) is empty"),
-        (math.inf, "Q, cell (1, q1) is ∞"),
-        (-math.inf, "Q, cell (1, q1) is −∞"),
-        (1e308, "Q, cell (1, q1) is 1×10^308"),
+        ("abc", "“abc” is not a number"),
+        ("1,000", "the comma may separate thousands"),
+        (math.inf, "∞ is outside the allowed range"),
+        (-math.inf, "−∞ is outside the allowed range"),
+        ("1e308", "1×10^308 is outside the allowed range"),
+        (1000.5, "1000.5 is outside the allowed range"),
     ]:
         edit(at, "Q", {0: {"q1": value}})
         at.run()
         assert not at.exception
-        assert says in errors(at)
-        assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("luong.chart.A")]
-    edit(at, "Q", {0: {"q1": 1.0}})  # fixing the cell brings back the results, K's edit kept
-    at.run()
-    Q, K = FIRST["Q"].copy(), FIRST["K"].copy()
-    Q[0, 0], K[1, 2] = 1.0, 4.0
-    assert_shows(at, attention(Q, K, FIRST["V"]))
+        warnings = "\n".join(w.value for w in at.warning).replace("\\", "")
+        assert "Q, cell (1, q1): " in warnings and says in warnings
+        assert "so Q keeps −0.5 there" in warnings
+        assert_shows(at, attention(Q, K, FIRST["V"]))
 
 
 def test_a_size_mismatch_is_explained(at):

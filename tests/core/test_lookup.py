@@ -278,3 +278,58 @@ def test_similarity_is_symmetric_and_between_zero_and_one(a, b, similarity):
 @given(names.filter(str.strip), st.sampled_from(SIMILARITIES))
 def test_a_name_is_fully_similar_to_itself(a, similarity):
     assert similarity_score(a, a, similarity) == 1.0
+
+
+# ------------------------------------------------------------------------------------------
+# The edit distance: RapidFuzz's compiled one, checked against the two-row dynamic program the
+# first version computed in pure Python (an independent reference).
+
+
+def reference_levenshtein(a: str, b: str) -> int:
+    """Edits (insert, delete, substitute one character) that turn a into b; two-row DP."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, start=1):
+        current = [i]
+        for j, char_b in enumerate(b, start=1):
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
+            )
+        previous = current
+    return previous[-1]
+
+
+def reference_edit_similarity(query: str, key: str) -> float:
+    """a(q, k) = 1 − lev(q, k) / max(|q|, |k|) over the folded forms, as in version 1."""
+    import unicodedata
+
+    q, k = (unicodedata.normalize("NFKC", s).casefold().strip() for s in (query, key))
+    return 1.0 - reference_levenshtein(q, k) / max(len(q), len(k), 1)
+
+
+NAMES = st.text(alphabet=st.sampled_from("abcLiptonﷺ佐藤々木 Ｌｉßẞ\u0301é"), max_size=12)
+
+
+@given(NAMES, NAMES)
+def test_edit_similarity_equals_the_pure_python_definition(query, key):
+    assert similarity_score(query, key, "edit") == reference_edit_similarity(query, key)
+    assert explain_similarity(query, key, "edit").endswith(
+        fmt(reference_edit_similarity(query, key))
+    )
+
+
+@given(st.text(max_size=30), st.text(max_size=30))
+def test_edit_similarity_equals_the_pure_python_definition_for_any_text(query, key):
+    assert similarity_score(query, key, "edit") == reference_edit_similarity(query, key)
+
+
+def test_lookup_many_reuses_each_similarity_but_gives_the_same_numbers():
+    keys = [("Zhang", "A"), ("Lipton", "Z"), ("Li", "M")]
+    first = lookup_many(keys, ["Li", "Lip"], "edit", 0.5)
+    again = lookup_many(keys, ["Li", "Lip"], "edit", 2.0)  # the same scores, other weights
+    np.testing.assert_array_equal(first.scores, again.scores)
+    expected = [[reference_edit_similarity(q, k) for k, _ in keys] for q in ["Li", "Lip"]]
+    np.testing.assert_array_equal(first.scores, expected)
+    first.results[0].scores[0] = -1.0  # a caller changing its copy changes nothing remembered
+    assert lookup_many(keys, ["Li"], "edit").scores[0, 0] == expected[0][0]

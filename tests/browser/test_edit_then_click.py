@@ -1,0 +1,65 @@
+"""An edit followed at once by a click, in Chromium: the edit is kept.
+
+The grid sends an edit 150 ms after Enter. A click on "+" or on the layout switch within that
+time used to rerun the page without the edit and replace the grid, and the edit was lost (7 of
+7 at 0 ms). Here Enter and the click go out back to back (no wait between them); afterwards
+the scores must use the typed number.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_core import attention
+from attention_ui.luong.presets import PRESETS
+from tests.browser.conftest import grid, plot_data, select_cell, wait_idle
+
+FIRST = PRESETS["first"].column_matrices()  # Q is 2 × 2, K 2 × 3
+
+
+def type_then_click(page, text: str, target) -> None:
+    """Type `text` into Q's first cell, then press Enter and click `target` at once."""
+    select_cell(page, grid(page, 0), 0, 0, columns=2)
+    page.keyboard.press("Enter")
+    editor = page.locator("[data-testid=portal] .gdg-input").first
+    editor.wait_for()
+    editor.press("Control+A")
+    page.keyboard.type(text)
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()  # found before Enter: nothing stands between Enter and click
+    page.keyboard.press("Enter")
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    wait_idle(page, timeout=120_000)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("click", ["plus", "layout"])
+def test_an_edit_followed_at_once_by_a_click_is_kept(page, server, click):
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.set_default_timeout(120_000)  # a busy machine draws slowly; no timing is asserted
+    page.goto(f"{server}/luong")
+    wait_idle(page, timeout=120_000)
+    Q = FIRST["Q"].copy()
+    Q[0, 0] = 7.0
+    if click == "plus":  # n: 2 → 3, a new query of zeros
+        target = (
+            page.locator("[data-testid=stNumberInput]")
+            .filter(has_text="n (queries)")
+            .locator("[data-testid=stNumberInputStepUp]")
+        )
+        Q = np.hstack([Q, np.zeros((2, 1))])
+        expected = attention(Q, FIRST["K"], FIRST["V"]).scores
+    else:  # one query per row: S is shown transposed
+        target = page.get_by_text("one query per row (d2l, PyTorch)")
+        expected = attention(Q, FIRST["K"], FIRST["V"]).scores.T
+    type_then_click(page, "7", target)
+    page.wait_for_function(
+        """([title, rows]) => Array.from(document.querySelectorAll('.js-plotly-plot')).some(
+               p => p._fullData && p._fullData.length && p.layout.title
+                    && p.layout.title.text.replace(/<[^>]*>/g, '') === title
+                    && p._fullData[0].z.length === rows)""",
+        arg=["S: scores", expected.shape[0]],
+        timeout=60_000,
+    )
+    np.testing.assert_allclose(plot_data(page, "S: scores", timeout=60_000)["z"], expected)

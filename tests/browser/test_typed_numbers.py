@@ -1,0 +1,90 @@
+"""Numbers as a learner types them into a grid, in Chromium: what is typed is what the app uses.
+
+The browser's number editor used to rewrite the text before the server saw it (`1e-3` became
+−13, `0,5` became 5, `1001` became 1000, the app's own minus was lost). Here each text is typed
+into Q's first cell on the Luong page (select it, type key by key, Enter); the scores chart
+must then show the number the learner meant, or, for text that is no number or a number out
+of range, the app's message naming the matrix and the cell while Q keeps its previous value.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_core import attention, fmt
+from attention_ui.luong.presets import PRESETS
+from tests.browser.conftest import grid, select_cell, wait_for_plot, wait_idle
+
+FIRST = PRESETS["first"].column_matrices()  # Q is 2 × 2, K 2 × 3: S[0, 0] = Q[0, 0]
+SCORES = "S: scores"
+CELL = "Q, cell (1, q1)"
+
+# (typed, the number Q's first cell must then hold, or for a refused text: what the message
+# about it says, while the previous number stays)
+TYPED = [
+    ("1e-3", 0.001),
+    ("\u22120.5", -0.5),  # the minus sign the app itself prints
+    ("0,5", 0.5),
+    ("1001", "1001 is outside the allowed range"),
+    ("-2", -2.0),
+    ("3,14159", 3.14159),
+    ("1,000", "“1,000”"),  # a thousands separator or a decimal comma? the app asks
+    ("1e3", 1000.0),
+    ("1..2", "“1..2” is not a number"),
+    ("1,5e-2", 0.015),
+    ("4-", "“4-” is not a number"),
+    ("1e308", "1×10^308 is outside the allowed range"),
+    ("\uff0d\uff13", -3.0),  # full-width minus and digit, as a Japanese keyboard types them
+    ("abc", "“abc” is not a number"),
+]
+
+
+def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: int) -> None:
+    """Select a cell, open its editor (Enter), replace its text by typing `text` key by key,
+    and press Enter; waits for the rerun. (Typing the first character into a selected cell
+    also opens the editor, but only for a character on the keyboard: not for '−' or '－'.)"""
+    select_cell(page, grid_locator, row, col, columns)
+    page.keyboard.press("Enter")
+    editor = page.locator("[data-testid=portal] .gdg-input").first
+    editor.wait_for(timeout=60_000)
+    editor.press("Control+A")
+    page.keyboard.type(text)
+    page.wait_for_function(
+        "(text) => document.querySelector('[data-testid=portal] .gdg-input').value === text",
+        arg=text,
+        timeout=60_000,
+    )
+    page.keyboard.press("Enter")
+    wait_idle(page, timeout=120_000)
+
+
+# Whether one of the page's alerts names Q's first cell (and, if given, holds `fragment`).
+_NAMED = """([cell, fragment]) => Array.from(document.querySelectorAll('[data-testid=stAlert]'))
+    .some(alert => alert.innerText.includes(cell) && alert.innerText.includes(fragment))"""
+
+
+def wait_for_message(page, fragment: str, shown: bool) -> None:
+    """Wait until a message naming Q's first cell (with `fragment`) is shown, or is gone (the
+    rerun after Enter may start a moment later on a busy machine)."""
+    condition = _NAMED if shown else f"(args) => !({_NAMED})(args)"
+    page.wait_for_function(condition, arg=[CELL, fragment], timeout=60_000)
+
+
+@pytest.mark.timeout(300)
+def test_typed_numbers_mean_what_the_learner_wrote(page, server):
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.set_default_timeout(120_000)  # a busy machine draws slowly; no timing is asserted
+    page.goto(f"{server}/luong")
+    wait_idle(page, timeout=120_000)
+    Q = FIRST["Q"].copy()
+    for typed, meant in TYPED:
+        type_into_cell(page, grid(page, 0), 0, 0, typed, columns=2)  # Q: q1, q2
+        if isinstance(meant, str):  # refused: the message, and Q keeps its number
+            wait_for_message(page, meant, shown=True)
+            wait_for_message(page, f"so Q keeps {fmt(Q[0, 0], 10)} there", shown=True)
+        else:
+            wait_for_message(page, "", shown=False)
+            Q[0, 0] = meant
+        expected = attention(Q, FIRST["K"], FIRST["V"]).scores
+        wait_for_plot(page, SCORES, expected.tolist(), timeout=60_000)
+    assert page.locator("[data-testid=stException]").count() == 0
