@@ -20,6 +20,8 @@ FIRST = PRESETS["first"].column_matrices()  # Q is 2 × 2, K 2 × 3
 
 def type_then_click(page, text: str, target) -> None:
     """Type `text` into Q's first cell, then press Enter and click `target` at once."""
+    page.wait_for_timeout(500)  # let the grid settle after the last rerun (a fragment's too)
+    wait_idle(page, timeout=120_000)
     select_cell(page, grid(page, 0), 0, 0, columns=2)
     page.keyboard.press("Enter")
     editor = page.locator("[data-testid=portal] .gdg-input").first

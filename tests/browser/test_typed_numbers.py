@@ -25,17 +25,13 @@ TYPED = [
     ("1e-3", 0.001),
     ("\u22120.5", -0.5),  # the minus sign the app itself prints
     ("0,5", 0.5),
-    ("1001", "1001 is outside the allowed range"),
-    ("-2", -2.0),
     ("3,14159", 3.14159),
-    ("1,000", "“1,000”"),  # a thousands separator or a decimal comma? the app asks
     ("1e3", 1000.0),
-    ("1..2", "“1..2” is not a number"),
-    ("1,5e-2", 0.015),
-    ("4-", "“4-” is not a number"),
-    ("1e308", "1×10^308 is outside the allowed range"),
     ("\uff0d\uff13", -3.0),  # full-width minus and digit, as a Japanese keyboard types them
-    ("abc", "“abc” is not a number"),
+    ("1001", "1001 is outside the allowed range"),
+    ("1,000", "“1,000”"),  # a thousands separator or a decimal comma? the app asks
+    ("1..2", "“1..2” is not a number"),
+    ("4-", "“4-” is not a number"),
 ]
 
 
@@ -43,6 +39,8 @@ def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: i
     """Select a cell, open its editor (Enter), replace its text by typing `text` key by key,
     and press Enter; waits for the rerun. (Typing the first character into a selected cell
     also opens the editor, but only for a character on the keyboard: not for '−' or '－'.)"""
+    page.wait_for_timeout(500)  # let the grid settle after the last rerun (a fragment's too)
+    wait_idle(page, timeout=120_000)
     select_cell(page, grid_locator, row, col, columns)
     page.keyboard.press("Enter")
     editor = page.locator("[data-testid=portal] .gdg-input").first
@@ -70,14 +68,14 @@ def wait_for_message(page, fragment: str, shown: bool) -> None:
     page.wait_for_function(condition, arg=[CELL, fragment], timeout=60_000)
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(900)
 def test_typed_numbers_mean_what_the_learner_wrote(page, server):
     page.set_viewport_size({"width": 1400, "height": 2400})
     page.set_default_timeout(120_000)  # a busy machine draws slowly; no timing is asserted
-    page.goto(f"{server}/luong")
-    wait_idle(page, timeout=120_000)
-    Q = FIRST["Q"].copy()
-    for typed, meant in TYPED:
+    for typed, meant in TYPED:  # each on a freshly opened page: Q's first cell holds 2
+        page.goto(f"{server}/luong")
+        wait_idle(page, timeout=120_000)
+        Q = FIRST["Q"].copy()
         type_into_cell(page, grid(page, 0), 0, 0, typed, columns=2)  # Q: q1, q2
         if isinstance(meant, str):  # refused: the message, and Q keeps its number
             wait_for_message(page, meant, shown=True)
@@ -87,4 +85,4 @@ def test_typed_numbers_mean_what_the_learner_wrote(page, server):
             Q[0, 0] = meant
         expected = attention(Q, FIRST["K"], FIRST["V"]).scores
         wait_for_plot(page, SCORES, expected.tolist(), timeout=60_000)
-    assert page.locator("[data-testid=stException]").count() == 0
+        assert page.locator("[data-testid=stException]").count() == 0
