@@ -227,19 +227,21 @@ def cell_empty(matrix: str, row: str, col: str) -> tuple[str, ...]:
     return (en("editor.cell_empty", matrix=matrix, row=row, col=col),)
 
 
-def out_of_range(matrix: str, row: str, col: str, value: str, kept: str) -> tuple[str, ...]:
-    """The grid refuses the number and the matrix keeps the cell's previous value."""
-    return (
-        en(
-            "editor.rejected_range",
-            matrix=matrix,
-            row=row,
-            col=col,
-            typed=value,
-            limit="1000",
-            kept=kept,
-        ),
+def out_of_range(
+    matrix: str, row: str, col: str, value: str, kept: str | None = None
+) -> tuple[str, ...]:
+    """The grid refuses the number and the matrix keeps the cell's previous value (`kept`; when
+    not given, the message up to it)."""
+    text = en(
+        "editor.rejected_range",
+        matrix=matrix,
+        row=row,
+        col=col,
+        typed=value,
+        limit="1000",
+        kept="\x00" if kept is None else kept,
     )
+    return (text.split("\x00")[0],)
 
 
 def not_a_number(
@@ -690,7 +692,7 @@ BAD_INPUTS = [
         "text in W_K",
         "transformer",
         grid("transformer.W_K", 1, "2", "abc"),
-        cell_empty("W_K", "2", "2"),
+        not_a_number("W_K", "2", "2", "abc", "−0.5"),
     ),
     Case(
         "+inf in W_O",
