@@ -17,9 +17,12 @@ import plotly.graph_objects as go
 
 from attention_core import AttentionInputError, AttentionResult, attention, fmt
 from attention_ui.figures import WEIGHT_SCALE, heatmap, hover_texts
+from attention_ui.predict import winners_of
 from attention_ui.steps_view import axis_labels
 
 from .model import PARAMETERS, Sizes, applicable_scores, default_parameters, engine_parameters
+
+WINNER_DIGITS = 3  # the winner table's weights, and what it counts as a tie
 
 
 @dataclass(frozen=True)
@@ -81,10 +84,26 @@ def compare_scores(
     return comparisons
 
 
-def winners(weights: np.ndarray, layout: str) -> list[int]:
-    """For each query, the 0-based index of the key with the largest weight."""
+def winners(weights: np.ndarray, layout: str) -> list[tuple[int, ...]]:
+    """For each query, the 0-based indices of the keys with the largest weight as the table
+    prints it (to 3 digits): more than one on a tie, so no key is named the sole winner of a
+    tie the reader can see; none if every weight is 0."""
     column = weights if layout == "column" else weights.T  # m × n
-    return [int(i) for i in np.argmax(column, axis=0)]
+    picks = []
+    for j in range(column.shape[1]):
+        best = winners_of(column[:, j])
+        shown = fmt(column[best[0], j], WINNER_DIGITS) if best else None
+        picks.append(
+            tuple(i for i in range(column.shape[0]) if fmt(column[i, j], WINNER_DIGITS) == shown)
+            if best
+            else ()
+        )
+    return picks
+
+
+def winners_label(picks: tuple[int, ...]) -> str:
+    """k2, or k1 = k3 for a tie."""
+    return " = ".join(f"k{pick + 1}" for pick in picks)
 
 
 def largest_change(weights: np.ndarray, reference: np.ndarray) -> tuple[float, int, int]:
@@ -132,8 +151,8 @@ def comparison_figure(
 def winner_table(
     comparisons: Sequence[Comparison], chosen: AttentionResult, names: Mapping[str, str]
 ) -> pd.DataFrame:
-    """One row per query, one column per score: the winning key and its weight, marked ◆
-    where it is not the chosen score's winner."""
+    """One row per query, one column per score: the winning key (every tied key on a tie) and
+    its weight, marked ◆ where it is not the chosen score's winner."""
     layout = chosen.layout
     chosen_winners = winners(chosen.weights, layout)
     table = {}
@@ -143,7 +162,8 @@ def winner_table(
         weights = comparison.result.weights
         column = weights if layout == "column" else weights.T  # m × n
         table[names[comparison.score]] = [
-            f"k{pick + 1} ({fmt(column[pick, j], 3)})" + (" ◆" if pick != chosen_winners[j] else "")
-            for j, pick in enumerate(winners(weights, layout))
+            f"{winners_label(picks)} ({fmt(column[picks[0], j] if picks else 0.0, WINNER_DIGITS)})"
+            + (" ◆" if picks != chosen_winners[j] else "")
+            for j, picks in enumerate(winners(weights, layout))
         ]
     return pd.DataFrame(table, index=[f"q{j}" for j in range(1, len(chosen_winners) + 1)])

@@ -42,6 +42,7 @@ from attention_ui.steps_view import (
 )
 
 from . import formulas, state
+from .claims import story_holds
 from .compare import compare_scores, comparison_figure, largest_change, winner_table
 from .model import (
     ALL_PARAMETERS,
@@ -52,6 +53,7 @@ from .model import (
     TEMPERATURES,
     Sizes,
     causal_mask,
+    default_parameters,
     engine_parameters,
     in_layout,
     keys,
@@ -112,7 +114,8 @@ def settings() -> Settings:
         seed_col.button(
             t("luong.redraw"), key=state.REDRAW, on_click=state.redraw, icon=":material/casino:"
         )
-    st.info(t(f"luong.preset.{preset}.why"), icon=":material/lightbulb:")
+    # The preset's story is drawn with the results (`preset_story`): whether it holds depends
+    # on the numbers the engine computes from everything set below.
 
     score_col, layout_col, tau_col, mask_col = st.columns([2, 2, 3, 2])
     score = score_col.selectbox(
@@ -541,3 +544,22 @@ ABOVE_THE_GRIDS = (
 def settings_above() -> tuple:
     """The values of the settings drawn above the grids, as the session holds them now."""
     return tuple(st.session_state.get(key) for key in ABOVE_THE_GRIDS)
+
+
+def preset_story(
+    preset: str,
+    result: AttentionResult,
+    values: Mapping[str, np.ndarray],
+    learner: Mapping[str, np.ndarray | None],
+    sizes: Sizes,
+    mask: np.ndarray | None,
+    lang: str | None = None,
+) -> str:
+    """The preset's "why" while the numbers still bear it out, else a note that the example
+    has been changed (the story's claims are checked by `claims.story_holds`)."""
+    params = default_parameters(sizes)
+    params.update({name: given for name, given in learner.items() if given is not None})
+    params.update(values)
+    if story_holds(preset, result, params, mask):
+        return t(f"luong.preset.{preset}.why", lang)
+    return t("luong.preset.changed", lang, name=t(f"luong.preset.{preset}.name", lang))

@@ -151,6 +151,8 @@ def test_comparison_reuses_the_chosen_result_and_names_the_defaults():
 
 def test_winners_and_largest_change_read_either_layout():
     weights = np.array([[0.1, 0.7], [0.95, 0.3]])  # 2 keys × 2 queries
-    assert winners(weights, "column") == [1, 0]
-    assert winners(weights.T, "row") == [1, 0]
+    assert winners(weights, "column") == [(1,), (0,)]
+    assert winners(weights.T, "row") == [(1,), (0,)]
+    tie = np.array([[0.5, 0.2], [0.5, 0.8]])
+    assert winners(tie, "column") == [(0, 1), (1,)]  # a tie names every tied key
     assert largest_change(weights, np.full((2, 2), 0.5)) == pytest.approx((0.45, 1, 0))

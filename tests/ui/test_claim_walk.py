@@ -1,0 +1,307 @@
+"""Issue 9's claim walk: every Luong preset × score × layout × mask × language, and each
+sentence the page would show about the numbers checked against the engine's numbers.
+
+The page's own pure functions build the sentences (step sentences, the weight sums, the
+followed entry's share, the winner table, the preset's story); this test recomputes each
+claim from `attention` alone and fails where a sentence says what the numbers do not.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from attention_core import attention, fmt
+from attention_ui.i18n import LANGUAGES, catalog, step_sentence, t
+from attention_ui.luong.compare import compare_scores, largest_change, winner_table
+from attention_ui.luong.model import (
+    applicable_scores,
+    causal_mask,
+    engine_parameters,
+    in_layout,
+    padding_mask,
+)
+from attention_ui.luong.presets import PRESETS, RANDOM, random_matrices
+from attention_ui.luong.view import preset_story
+from attention_ui.steps_view import trace_entry, vectors_sentence
+
+SCORES = ("dot", "scaled_dot", "general", "concat", "location")
+LAYOUTS = ("column", "row")
+MASKS = ("none", "causal", "padding")
+PARAMETERS = ("W", "Wa_concat", "va", "Wa_location")
+
+
+def preset_inputs(key: str) -> tuple[dict[str, np.ndarray], object]:
+    preset = PRESETS[key]
+    matrices = preset.column_matrices()
+    if key == RANDOM:
+        matrices.update(random_matrices(preset.sizes, 0))
+    return matrices, preset.sizes
+
+
+def column_mask(kind: str, sizes, length: int) -> np.ndarray | None:
+    if kind == "causal":
+        return causal_mask(sizes.m, sizes.n)
+    if kind == "padding":
+        return padding_mask(sizes.m, sizes.n, length)
+    return None
+
+
+def states(key: str):
+    """(score, layout, mask kind, engine result, page values in layout, mask in layout)."""
+    matrices, sizes = preset_inputs(key)
+    for score, layout, kind in itertools.product(SCORES, LAYOUTS, MASKS):
+        if score not in applicable_scores(sizes):
+            continue
+        mask = column_mask(kind, sizes, PRESETS[key].mask_length)
+        values = {n: in_layout(matrices[n], layout) for n in ("Q", "K", "V")}
+        values |= {n: matrices[n] for n in PARAMETERS}
+        layout_mask = None if mask is None else in_layout(mask, layout)
+        result = attention(
+            values["Q"],
+            values["K"],
+            values["V"],
+            score,
+            temperature=PRESETS[key].temperature,
+            mask=layout_mask,
+            layout=layout,
+            **engine_parameters(score, values),
+        )
+        yield score, layout, kind, result, values, layout_mask
+
+
+def per_query(array: np.ndarray, layout: str) -> np.ndarray:
+    """m × n (one query per column), whatever the layout."""
+    return array if layout == "column" else array.T
+
+
+def argmax_set(column: np.ndarray) -> tuple[int, ...]:
+    """Every key whose weight equals the largest (ties within float noise)."""
+    return tuple(int(i) for i in np.flatnonzero(np.isclose(column, column.max(), atol=1e-12)))
+
+
+def story_oracle(key, score, kind, result, values, mask) -> bool:
+    """What each preset's story claims, recomputed plainly from the engine's numbers."""
+    A = per_query(result.weights, result.layout)
+    Q, K, V = (per_query(values[n], result.layout) for n in ("Q", "K", "V"))
+    m, n = A.shape
+
+    def winners_of(run):
+        W = per_query(run.weights, run.layout)
+        return [argmax_set(W[:, j]) for j in range(W.shape[1])]
+
+    def rerun(other):
+        return attention(
+            values["Q"],
+            values["K"],
+            values["V"],
+            other,
+            temperature=result.temperature,
+            mask=mask,
+            layout=result.layout,
+            **engine_parameters(other, values),
+        )
+
+    own = winners_of(result)
+    if key == "first":  # q_j takes mostly k_j's value
+        return m >= n and all(own[j] == (j,) and A[j, j] > 0.5 for j in range(n))
+    if key == "identity":  # Q = K = I, q_j matches k_j, and every other key keeps some weight
+        eye = np.eye(*Q.shape)
+        return (
+            Q.shape == K.shape
+            and np.array_equal(Q, eye)
+            and np.array_equal(K, eye)
+            and all(own[j] == (j,) for j in range(n))
+            and (A > 0).all()
+        )
+    if key == "near_equal":  # the weight splits between k1 and k2
+        return bool((np.minimum(A[0], A[1]) >= 0.2).all() and (abs(A[0] - A[1]) <= 0.2).all())
+    if key == "saturate":  # q1: k1 has ≥ 99 %; q2: no key above 90 %
+        return n >= 2 and A[0, 0] >= 0.99 and A[:, 1].max() <= 0.9
+    if key == "rotation":  # dot: q_j picks k_j; general: q_j picks k_{j+1}
+        dot, general = winners_of(rerun("dot")), winners_of(rerun("general"))
+        return m > n and all(dot[j] == (j,) and general[j] == (j + 1,) for j in range(n))
+    if key == "large_d":  # scaled dot's top weight is lower than dot's, and soft
+        dot = per_query(rerun("dot").weights, result.layout).max(axis=0)
+        scaled = per_query(rerun("scaled_dot").weights, result.layout).max(axis=0)
+        return bool((dot > scaled).all() and (scaled <= 0.9).all())
+    if key == "concat":  # a 2-entry query, 3-entry keys, h = 2
+        return Q.shape[0] == 2 and K.shape[0] == 3 and values["va"].size == 2
+    if key == "location":  # changing a key moves nothing, not even a score
+        shift = 1.0 + 0.37 * np.arange(values["K"].size).reshape(values["K"].shape)
+        moved = {**values, "K": values["K"] + shift}  # a different change for every key
+        again = attention(
+            moved["Q"],
+            moved["K"],
+            moved["V"],
+            score,
+            temperature=result.temperature,
+            mask=mask,
+            layout=result.layout,
+            **engine_parameters(score, moved),
+        )
+        return bool(np.array_equal(again.scores, result.scores))
+    if key == "causal":  # Q = K = V, causal mask, q1's weight on k1 is exactly 1
+        return kind == "causal" and (Q == K).all() and (K == V).all() and A[0, 0] == 1.0
+    return True  # random: the story claims nothing about the numbers
+
+
+def check_steps(result, layout, kind, lang) -> None:
+    column = layout == "column"
+    A = per_query(result.weights, layout)
+    masked = np.zeros_like(A, dtype=bool)
+    if kind != "none":
+        masked = ~np.isfinite(per_query(result.step("masked").value, layout))
+    for step in result.steps:
+        sentence = step_sentence(step, lang)
+        assert "{" not in sentence and sentence != f"engine.step.{step.key}.sentence"
+        value = per_query(step.value, layout)
+        if step.key == "shifted":  # "the largest entry becomes 0"
+            np.testing.assert_array_equal(value.max(axis=0), 0.0)
+        if step.key == "exponentials":  # "positive, except a masked −∞, which becomes 0"
+            assert ("masked" in sentence) if lang == "en" else ("マスク" in sentence)
+            assert (value[~masked] > 0).all() and (value[masked] == 0).all()
+        if step.key == "masked":  # "their weight will be exactly 0"
+            assert kind != "none" and (A[masked] == 0).all()
+        if step.key == "weights_softmax":  # sum to 1; positive except masked, exactly 0
+            np.testing.assert_allclose(A.sum(axis=0), 1.0, rtol=0, atol=1e-12)
+            assert (A[~masked] > 0).all() and (A[masked] == 0).all()
+        if step.key == "scaled":  # names d_k and √d_k of this run
+            d_k = step.params["d_k"]
+            assert f"d_k = {d_k}" in sentence
+        if step.key == "output":  # a mix of the values weighted by the attention weights
+            V_col = per_query(result.step("output").value, layout)
+            assert V_col.shape[1] == A.shape[1]
+    # The line under A: "each query's weights add up to: …" with the engine's own sums.
+    sums = result.weights.sum(axis=0 if column else 1)
+    line = t("luong.results.sums", lang, sums=" · ".join(fmt(s) for s in sums))
+    assert all(fmt(s) == fmt(1.0) for s in sums), line
+
+
+def check_follow(result, values, lang) -> None:
+    """Every (key, query) pair of "Follow one entry": the vectors, the share, o = Σ a v."""
+    layout = result.layout
+    A = per_query(result.weights, layout)
+    V = per_query(values["V"], layout)
+    out = per_query(result.output, layout)
+    np.testing.assert_allclose(out, V @ A, rtol=1e-12, atol=1e-12)
+    params = engine_parameters(result.score, values)
+    m, n = A.shape
+    for i, j in itertools.product(range(m), range(n)):
+        trace = trace_entry(
+            result, values["Q"], values["V"], i, j, va=params.get("va"), Wa=params.get("Wa")
+        )
+        sentence = vectors_sentence(trace, "luong", lang)
+        names = [name for name, _ in trace.vectors]
+        if result.score == "location":  # the keys are not used: no k in the table or text
+            assert not any(name.startswith("k") for name in names[:2])
+            assert f"k{i + 1}".translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")) not in sentence
+        # Each product row is the product of the two vectors; their sum is the raw score.
+        if result.score in ("dot", "scaled_dot", "general", "location"):
+            (_, left), (_, right), (_, products) = trace.vectors[:3]
+            np.testing.assert_allclose(products, left * right, rtol=1e-12)
+            assert products.sum() == pytest.approx(trace.raw_score, rel=1e-12, abs=1e-12)
+        # "k enters q's output with the weight a = w: the output is p % of k's value plus …"
+        assert trace.weight == A[i, j]
+        share = t(
+            "luong.steps.share",
+            lang,
+            kname="k",
+            qname="q",
+            name="a",
+            weight=fmt(trace.weight),
+            percent=fmt(100 * trace.weight, 3),
+        )
+        assert fmt(100 * A[i, j], 3) in share
+        np.testing.assert_allclose(trace.contribution, A[i, j] * V[:, i], rtol=1e-12)
+        np.testing.assert_array_equal(trace.output, out[:, j])
+
+
+def check_compare(result, values, sizes, mask) -> None:
+    """The winner table names exactly the keys of largest weight (every one on a tie), with
+    that weight; "the same weights" is said only when no weight differs by 5e-4 or more."""
+    learner = {name: values[name] for name in PARAMETERS}
+    comparisons = compare_scores(
+        values["Q"],
+        values["K"],
+        values["V"],
+        sizes,
+        learner,
+        temperature=result.temperature,
+        mask=mask,
+        layout=result.layout,
+        chosen=result,
+    )
+    table = winner_table(comparisons, result, {s: s for s in SCORES})
+    for comparison in comparisons:
+        A = per_query(comparison.result.weights, result.layout)
+        for j in range(A.shape[1]):
+            cell = table.loc[f"q{j + 1}", comparison.score]
+            named = cell.split(" (")[0].split(" = ")
+            top = A[:, j].max()
+            printed_top = [i for i in range(len(A)) if fmt(A[i, j], 3) == fmt(top, 3)]
+            assert argmax_set(A[:, j])[0] in printed_top
+            assert named == [f"k{i + 1}" for i in printed_top], cell
+            assert f"({fmt(A[:, j].max(), 3)})" in cell
+        delta, _, _ = largest_change(comparison.result.weights, result.weights)
+        same = abs(delta) < 5e-4
+        assert same == np.allclose(comparison.result.weights, result.weights, rtol=0, atol=5e-4)
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_every_claim_on_the_luong_page_holds_for_the_engines_numbers(key, lang):
+    _, sizes = preset_inputs(key)
+    walked = 0
+    for score, layout, kind, result, values, mask in states(key):
+        check_steps(result, layout, kind, lang)
+        check_follow(result, values, lang)
+        check_compare(result, values, sizes, mask)
+        story = preset_story(key, result, values, values, sizes, mask, lang)
+        holds = story_oracle(key, score, kind, result, values, mask)
+        why = catalog(lang)[f"luong.preset.{key}.why"]
+        assert (story == why) == holds, (key, score, layout, kind)
+        walked += 1
+    assert walked >= 2 * 3 * 3  # at least three scores, two layouts, three masks
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_each_presets_story_is_shown_in_its_own_settings(key, layout):
+    preset = PRESETS[key]
+    _, sizes = preset_inputs(key)
+    mask = column_mask(preset.mask, sizes, preset.mask_length)
+    for score, lay, kind, result, values, layout_mask in states(key):
+        if score == preset.score and lay == layout and kind == preset.mask:
+            for lang in LANGUAGES:
+                story = preset_story(key, result, values, values, sizes, layout_mask, lang)
+                assert story == catalog(lang)[f"luong.preset.{key}.why"]
+            return
+    pytest.fail(f"{key}: its own settings were not walked ({mask is not None})")
+
+
+@pytest.mark.parametrize(
+    ("key", "score", "kind"),
+    [
+        ("first", "concat", "none"),  # concat sends q1 to k2
+        ("first", "dot", "padding"),  # q2 can only see k1
+        ("causal", "dot", "none"),  # without the mask q1's weight on k1 is not 1
+        ("saturate", "concat", "none"),  # concat does not saturate
+        ("near_equal", "location", "none"),  # no split
+        ("rotation", "dot", "padding"),  # with one visible key nobody picks "the next key"
+        ("location", "dot", "none"),  # with dot, changing a key does move the weights
+    ],
+)
+def test_a_presets_story_is_replaced_where_its_numbers_no_longer_bear_it_out(key, score, kind):
+    _, sizes = preset_inputs(key)
+    found = 0
+    for s, _layout, k, result, values, mask in states(key):
+        if (s, k) == (score, kind):
+            found += 1
+            for lang in LANGUAGES:
+                story = preset_story(key, result, values, values, sizes, mask, lang)
+                assert story != catalog(lang)[f"luong.preset.{key}.why"]
+                assert catalog(lang)[f"luong.preset.{key}.name"] in story
+    assert found == len(LAYOUTS)
