@@ -158,6 +158,18 @@ def test_each_preset_replaces_every_grid_and_shows_its_story(at):
         assert at.info[0].value == PRESET_WHY[key]
 
 
+def test_a_presets_story_gives_way_to_a_note_once_the_numbers_no_longer_bear_it_out(at):
+    """The first example says q1 takes mostly k1's value: with concat, q1 picks k2."""
+    assert at.info[0].value == PRESET_WHY["first"]
+    at.selectbox(key="luong.score").set_value("concat").run()
+    note = catalog("en")["luong.preset.changed"].format(
+        name=catalog("en")["luong.preset.first.name"]
+    )
+    assert at.info[0].value == note
+    at.selectbox(key="luong.score").set_value("dot").run()
+    assert at.info[0].value == PRESET_WHY["first"]
+
+
 def test_random_preset_uses_the_visible_seed_and_reset_undoes_edits(at):
     at.selectbox(key="luong.preset").set_value("random").run()
     sizes = Sizes(2, 2, 2, 2, 3, 2)
