@@ -104,12 +104,23 @@ def wait_idle(page, timeout: float = 30_000) -> None:
     """Wait until Streamlit has finished the current run (and give it a moment to start one)."""
     page.wait_for_timeout(150)
     page.wait_for_selector(IDLE, timeout=timeout)
+    # One run can follow another at once (the first visit writes the state into the address
+    # and goes to its page; a fragment's rerun follows the page's): idle must hold a moment.
+    while True:
+        page.wait_for_timeout(200)
+        if page.locator(IDLE).count():
+            return
+        page.wait_for_selector(IDLE, timeout=timeout)
 
 
 def open_page(page, server: str, path: str = "", query: str = "") -> None:
     """Go to a page of the app and wait for its first run to finish with no exception box."""
     page.goto(f"{server}/{path}{'?' + query if query else ''}")
     page.wait_for_selector("[data-testid=stApp]", timeout=30_000)
+    wait_idle(page)
+    # The bare address goes on to the home page, and a first visit writes its state into the
+    # address: wait for the page's own title, then for the run that drew it to end.
+    page.wait_for_selector("h1", timeout=60_000)
     wait_idle(page)
     assert_no_exception(page)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -102,7 +103,11 @@ def test_two_processes_behind_nginx_serve_a_class_with_affinity():
         apps = [start_app(extra_args=("--server.runOnSave", "false")) for _ in range(2)]
         proxy = start_proxy([url for _, url in apps])
         pids = tuple(process.pid for process, _ in apps)
-        phase = asyncio.run(closed_phase(luong_target(proxy.url, pids), SESSIONS, EDITS))
+        # Its own thread: in one pytest run the browser tests' Playwright keeps an event loop
+        # running in this thread, where asyncio.run() refuses to start another.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            load = closed_phase(luong_target(proxy.url, pids), SESSIONS, EDITS)
+            phase = pool.submit(asyncio.run, load).result()
     finally:
         if proxy is not None:
             stop_proxy(proxy)
