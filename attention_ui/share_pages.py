@@ -12,7 +12,7 @@ run, the copy-link control and the JSON file).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -46,6 +46,8 @@ from .share_codec import (
     Text,
     TextList,
 )
+from .transformer import model as transformer_model
+from .transformer import state as transformer
 
 
 def from_defaults(
@@ -54,10 +56,13 @@ def from_defaults(
     fields: tuple[Field, ...] = (),
     matrices: Mapping[str, Field] | None = None,
     checked_by_page: tuple[str, ...] = (),
+    prepare: Callable[[Mapping[str, Any]], None] | None = None,
+    baseline: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
 ) -> PageSchema:
     """A schema from a page's DEFAULTS: one field per key, its kind from the default's type
     (bool, int, float, str, a list of numbers, a 2-D array), its parameter name the key without
-    the page's prefix. `fields` replace the inferred field of the same key."""
+    the page's prefix. `fields` replace the inferred field of the same key; `prepare` and
+    `baseline` are PageSchema's (e.g. grids seeded from the state's seed)."""
     given = {f.key: f for f in fields}
     inferred = []
     for key, default in defaults.items():
@@ -80,7 +85,13 @@ def from_defaults(
     # share.check_widgets resets a crafted value to its default, except where the page checks
     # the value itself and says what is wrong (checked_by_page)
     checked = {key: value for key, value in defaults.items() if key not in checked_by_page}
-    return PageSchema(page, (*inferred, *(matrices or {}).values()), defaults=checked)
+    return PageSchema(
+        page,
+        (*inferred, *(matrices or {}).values()),
+        prepare=prepare,
+        defaults=checked,
+        baseline=baseline,
+    )
 
 
 LUONG = PageSchema(
@@ -244,6 +255,34 @@ REGRESSION = from_defaults(
     checked_by_page=(regression.SIGMA,),  # the page names a bad σ in a message
 )
 
+TRANSFORMER = from_defaults(
+    "transformer",
+    transformer.DEFAULTS,
+    fields=(
+        Text("text", transformer.SENTENCE, max_length=transformer_model.MAX_SENTENCE_LENGTH),
+        Integer(
+            "d", transformer.D_MODEL, transformer_model.MIN_D_MODEL, transformer_model.MAX_D_MODEL
+        ),
+        Integer("h", transformer.HEADS, 1, transformer_model.MAX_HEADS),
+        Integer("seed", transformer.SEED, 0, 2**31 - 1),
+        Flag("pos", transformer.POSITIONS),
+        Flag("causal", transformer.CAUSAL),
+        Flag("detail", transformer.DETAIL),
+        Integer("head", transformer.DETAIL_HEAD, 0, transformer_model.MAX_HEADS - 1),
+    ),
+    matrices={
+        key: Matrix(
+            name.replace("_", ""),
+            key,
+            max_rows=max(transformer_model.MAX_TOKENS, transformer_model.MAX_D_MODEL),
+            max_cols=transformer_model.MAX_D_MODEL,
+        )
+        for name, key in transformer.MATRIX_KEYS.items()
+    },
+    prepare=transformer.prepare_shared,  # the seeded grids, so sync_grids keeps the address's
+    baseline=transformer.shared_baseline,
+)
+
 # the page's name (pages/<name>.py, attention_ui.menu) → the page's schema
 SCHEMAS: dict[str, PageSchema] = {
     "home": HOME,
@@ -252,4 +291,5 @@ SCHEMAS: dict[str, PageSchema] = {
     "gallery": GALLERY,
     "exercises": EXERCISES,
     "regression": REGRESSION,
+    "transformer": TRANSFORMER,
 }

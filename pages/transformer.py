@@ -21,7 +21,7 @@ session_state["<state key>.version"]. X's rows are the tokens ("1 · the"), its 
 Charts: transformer.chart.heads (the heads' weights), transformer.chart.output, and one per step.
 """
 
-from attention_ui.frame import page_header
+from attention_ui.frame import page_footer, page_header
 from attention_ui.transformer import state, view
 
 page_header("transformer")
@@ -39,3 +39,5 @@ if tokens.ok:
             view.results(result, tokens.tokens, entered)
             view.steps(result, tokens.tokens)
 state.remember()
+
+page_footer("transformer")  # the address follows the page: a reload or a copied link shows it

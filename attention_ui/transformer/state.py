@@ -9,6 +9,7 @@ sentence's tokens change (each token's row is drawn from the seed and the token)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ import streamlit as st
 from attention_ui.matrix_editor import set_matrix
 from attention_ui.page_state import keep_widgets, restore_widgets
 
-from .model import EXAMPLES, PROJECTIONS, embeddings, projections
+from .model import EXAMPLES, PROJECTIONS, embeddings, projections, split_sentence
 
 SENTENCE = "transformer.sentence"
 D_MODEL = "transformer.d_model"
@@ -60,12 +61,58 @@ def sync_grids(tokens: list[str], d_model: int, seed: int) -> None:
     """Seed the grids for these tokens, size and seed, keeping the learner's edits otherwise:
     a new seed or d_model redraws every matrix, new tokens redraw X only."""
     seeded = st.session_state.get(_SEEDED)
-    if seeded is None or seeded[:2] != (seed, d_model):
-        for name, values in projections(d_model, seed).items():
+    for name, values in projections(d_model, seed).items():
+        if seeded is None or seeded[:2] != (seed, d_model) or not _fits(name, values.shape):
             set_matrix(MATRIX_KEYS[name], values)
-    if seeded is None or seeded != (seed, d_model, tuple(tokens)):
+    if seeded != (seed, d_model, tuple(tokens)) or not _fits("X", (len(tokens), d_model)):
         set_matrix(MATRIX_KEYS["X"], embeddings(tokens, d_model, seed))
     st.session_state[_SEEDED] = (seed, d_model, tuple(tokens))
+
+
+def _fits(name: str, shape: tuple[int, ...]) -> bool:
+    """Whether a grid holds a matrix of the shape its sizes ask for (an address may give
+    another: the grid is then seeded afresh rather than padded with zeros)."""
+    stored = st.session_state.get(f"{MATRIX_KEYS[name]}.base")
+    return stored is not None and stored.shape == shape
+
+
+# ---------------------------------------------------------------------------------------------
+# The shared address (attention_ui.share_pages)
+
+
+def _seeding(values: Mapping[str, Any]) -> tuple[int, int, tuple[str, ...]] | None:
+    """(seed, d_model, tokens) the grids of a shared state are seeded from (None: no tokens)."""
+    tokens = split_sentence(values.get(SENTENCE, DEFAULTS[SENTENCE]))
+    if not tokens.ok:
+        return None
+    return (
+        int(values.get(SEED, DEFAULTS[SEED])),
+        int(values.get(D_MODEL, DEFAULTS[D_MODEL])),
+        tuple(tokens.tokens),
+    )
+
+
+def shared_baseline(values: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """The grids seeded from these values: the address leaves them out while unedited."""
+    seeding = _seeding(values)
+    if seeding is None:
+        return {}
+    seed, d_model, tokens = seeding
+    grids = {MATRIX_KEYS[name]: w for name, w in projections(d_model, seed).items()}
+    grids[MATRIX_KEYS["X"]] = embeddings(list(tokens), d_model, seed)
+    return grids
+
+
+def prepare_shared(values: Mapping[str, Any]) -> None:
+    """Before a shared state is stored: its seeded grids, marked as seeded from its seed, size
+    and tokens, so that `sync_grids` keeps the grids the address then gives."""
+    st.session_state.pop(_SEEDED, None)
+    seeding = _seeding(values)
+    if seeding is None:
+        return
+    for key, grid in shared_baseline(values).items():
+        set_matrix(key, grid)
+    st.session_state[_SEEDED] = seeding
 
 
 # ---------------------------------------------------------------------------------------------

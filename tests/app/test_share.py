@@ -152,6 +152,38 @@ STATES: dict[str, tuple[str, str, list[Action]]] = {
             cell("regression.points", 0, "y", 2.25),
         ],
     ),
+    "transformer default": ("transformer", "en", []),
+    "transformer edited X and W_O cells, one head in detail": (
+        "transformer",
+        "en",
+        [
+            cell("transformer.X", 1, "2", -2.5),
+            cell("transformer.W_O", 0, "1", 3.25),
+            widget("transformer.detail", True),
+            widget("transformer.detail.head", 1),
+        ],
+    ),
+    "transformer h=1 with identity weights": (
+        "transformer",
+        "en",
+        [click("transformer.identity")],
+    ),
+    "transformer causal, positions, seed 5, d_model 6, h=3": (
+        "transformer",
+        "en",
+        [
+            widget("transformer.d_model", 6),
+            widget("transformer.heads", 3),
+            widget("transformer.seed", 5),
+            widget("transformer.causal", True),
+            widget("transformer.positions", True),
+        ],
+    ),
+    "transformer Japanese sentence, edited X": (
+        "transformer",
+        "ja",
+        [click("transformer.example.ja"), cell("transformer.X", 0, "1", 1.5)],
+    ),
     "exercises gradient section": (
         "exercises",
         "en",
@@ -253,6 +285,12 @@ BAD_ADDRESSES = [
     ("home", {"v": "1", "q1": "nan"}, "q1"),
     ("home", {"v": "2", "q1": "1"}, "newer"),
     ("luong", {"v": "1", **{f"x{i}": "1" for i in range(80)}}, "x0"),
+    ("transformer", {"v": "1", "d": "99"}, "d"),
+    ("transformer", {"v": "1", "h": "abc", "causal": "2"}, "h"),
+    ("transformer", {"v": "1", "WQ": "1_x~0_1"}, "WQ"),
+    ("transformer", {"v": "1", "text": "x" * 201}, "text"),
+    ("transformer", {"v": "1", "X": "1_2~3_4"}, None),  # X of another shape: seeded afresh
+    ("transformer", {"v": "1", "h": "3"}, None),  # h not dividing d_model: the page says so
 ]
 
 
