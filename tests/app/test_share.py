@@ -361,3 +361,54 @@ def test_the_downloaded_file_is_the_addresss_state():
     assert page == "gallery" and not skipped and params["V"] == address["V"]
     assert np.isclose(float(params["V"].split("_")[0]), -0.75)
     assert current_records("database.records", at.session_state) is None
+
+
+# --- "Open a JSON file": the uploader in the Share box, through AppTest ----------------------
+
+
+def upload(at: AppTest, data: bytes, name: str = "state.json") -> AppTest:
+    """The learner picks a file in the Share box's "Open a JSON file" uploader."""
+    uploaders = at.sidebar.get("file_uploader")
+    assert len(uploaders) == 1, "the Share box shows one uploader"
+    uploaders[0].upload(name, data, "application/json")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def edited_transformer() -> AppTest:
+    at = session("transformer")
+    cell("transformer.W_Q", 0, "1", -3.5)(at)
+    at.run()
+    widget("transformer.causal", True)(at)
+    at.run()
+    return at
+
+
+def test_opening_a_state_file_shows_the_page_it_was_saved_from():
+    saved = edited_transformer()
+    address = dict(saved.query_params)
+    document = state_document(
+        "transformer", **{k: v for k, v in address.items() if k not in ("v", "lang")}
+    )
+    at = upload(open_share_box(session("transformer")), document)
+    assert screen(at) == screen(saved)
+    assert dict(at.query_params) == address
+    assert not at.sidebar.warning
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"app": "attention-explorer", "v": 1, "page": "transformer", "state": {"h": ',
+        state_document("transformer", h="1") + b" " * 300_000,
+    ],
+    ids=["bad JSON", "oversized"],
+)
+def test_a_bad_or_oversized_state_file_says_so_and_keeps_the_current_state(data):
+    at = open_share_box(edited_transformer())
+    before, address = screen(at), dict(at.query_params)
+    upload(at, data)
+    warnings = [w.value for w in at.sidebar.warning]
+    assert warnings == [catalog("en")["share.bad_file"].format(limit=200)]
+    assert screen(at) == before and dict(at.query_params) == address
