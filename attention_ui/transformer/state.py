@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from attention_ui.matrix_editor import set_matrix
+from attention_ui.matrix_editor import matrix_values, set_matrix
 from attention_ui.page_state import keep_widgets, restore_widgets
 
 from .model import EXAMPLES, PROJECTIONS, embeddings, projections, split_sentence
@@ -72,7 +72,7 @@ def sync_grids(tokens: list[str], d_model: int, seed: int) -> None:
 def _fits(name: str, shape: tuple[int, ...]) -> bool:
     """Whether a grid holds a matrix of the shape its sizes ask for (an address may give
     another: the grid is then seeded afresh rather than padded with zeros)."""
-    stored = st.session_state.get(f"{MATRIX_KEYS[name]}.base")
+    stored = matrix_values(MATRIX_KEYS[name])
     return stored is not None and stored.shape == shape
 
 
