@@ -69,7 +69,8 @@ def type_into_cell(page, grid_index: int, row: int, col: int, text: str) -> None
     x = box["x"] + index_width + col_width * (col + 0.5)
     y = box["y"] + HEADER_HEIGHT + ROW_HEIGHT * (row + 0.5)
     page.mouse.dblclick(x, y)
-    editor = page.locator("input.gdg-input")
+    # Grid cells are text (the server reads the number), so the overlay editor is a textarea.
+    editor = page.locator("[data-testid=portal] .gdg-input").first
     editor.fill(text)
     editor.press("Enter")
     wait_idle(page)
