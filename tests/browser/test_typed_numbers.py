@@ -76,6 +76,9 @@ def test_typed_numbers_mean_what_the_learner_wrote(page, server):
         page.goto(f"{server}/luong")
         wait_idle(page, timeout=120_000)
         Q = FIRST["Q"].copy()
+        # The first visit's runs are over once the scores of the opening example are drawn.
+        opening = attention(Q, FIRST["K"], FIRST["V"]).scores
+        wait_for_plot(page, SCORES, opening.tolist(), timeout=60_000)
         type_into_cell(page, grid(page, 0), 0, 0, typed, columns=2)  # Q: q1, q2
         if isinstance(meant, str):  # refused: the message, and Q keeps its number
             wait_for_message(page, meant, shown=True)
