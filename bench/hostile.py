@@ -35,7 +35,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # run from anywhere
 
-from streamlit.runtime.pages_manager import PagesManager  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from attention_ui.records_editor import current_records, editor_key  # noqa: E402
@@ -43,17 +42,6 @@ from attention_ui.records_editor import current_records, editor_key  # noqa: E40
 TARGET = 10.0
 REPEATS = 5
 RECORDS = "database.records"
-
-
-def _navigation_not_legacy_pages() -> None:
-    """As tests/conftest.py does: AppTest must treat pages/ as a server with st.navigation does."""
-    original_init = PagesManager.__init__
-
-    def init(self, *args, **kwargs):
-        original_init(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    PagesManager.__init__ = init
 
 
 def open_page(name: str) -> AppTest:
@@ -158,7 +146,6 @@ def gallery_worst() -> AppTest:
 
 
 def main() -> None:
-    _navigation_not_legacy_pages()
     sys.stdout.reconfigure(line_buffering=True)  # each figure shows as soon as it is measured
     print(
         f"Worst rerun vs the default page's rerun (target ≤ {TARGET:g}×), "
