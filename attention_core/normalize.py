@@ -2,13 +2,46 @@
 
 These are the two normalizations of the d2l section "Queries, Keys, and Values":
 softmax exp(a_i) / Σ_j exp(a_j), for any real scores, and α_i / Σ_j α_j, for non-negative ones.
+
+Every module of the engine normalizes through here (attention, lookup, regression, multi-head,
+gradient, search, Squeeze-and-Excitation), so there is one softmax and one power of the
+temperature. `softmax_stages` and `sum_stages` keep each intermediate matrix, because the
+attention and regression steps show them; `softmax` and `normalize_by_sum` return the weights.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .errors import AttentionInputError
+
+
+@dataclass(frozen=True)
+class SoftmaxStages:
+    """exp(s − max s) / Σ exp(s − max s) along one axis, one array per operation.
+
+    `peaks` and `sums` keep the reduced axis (length 1), so they broadcast against the others.
+    """
+
+    masked: np.ndarray  # the scores, −∞ where masked (the scores themselves without a mask)
+    peaks: np.ndarray  # max s per slice
+    shifted: np.ndarray  # s − max s: the largest entry of each slice becomes 0
+    exponentials: np.ndarray  # exp(s − max s) ∈ (0, 1], exactly 0 where masked
+    sums: np.ndarray  # Σ exp(s − max s) per slice, ≥ 1
+    weights: np.ndarray  # exponentials / sums
+
+
+@dataclass(frozen=True)
+class SumStages:
+    """α^(1/τ) / Σ α^(1/τ) along one axis, one array per operation (see `sum_stages`)."""
+
+    masked: np.ndarray  # the scores α, 0 where masked
+    peaks: np.ndarray | None  # max α per slice (1 for an all-zero slice); None when τ = 1
+    powered: np.ndarray  # (α / max α)^(1/τ), or α itself when τ = 1
+    sums: np.ndarray  # Σ powered per slice
+    weights: np.ndarray  # powered / sums
 
 
 def softmax(scores: np.ndarray, axis: int = 0, mask: np.ndarray | None = None) -> np.ndarray:
@@ -18,18 +51,19 @@ def softmax(scores: np.ndarray, axis: int = 0, mask: np.ndarray | None = None) -
     but keeps exp() from overflowing: scores of ±1000 still give finite weights.
     `mask` (same shape, True = may be attended) must leave at least one entry per slice.
     """
-    exponentials = softmax_numerators(scores, axis, mask)
-    return exponentials / exponentials.sum(axis=axis, keepdims=True)
+    return softmax_stages(scores, axis, mask).weights
 
 
-def softmax_numerators(
+def softmax_stages(
     scores: np.ndarray, axis: int = 0, mask: np.ndarray | None = None
-) -> np.ndarray:
-    """exp(s − max s) along `axis`, with exact zeros where `mask` is False."""
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)
-    shifted = scores - scores.max(axis=axis, keepdims=True)  # largest entry becomes 0
-    return np.exp(shifted)
+) -> SoftmaxStages:
+    """`softmax`, keeping every intermediate array (the steps a learner is shown)."""
+    masked = scores if mask is None else np.where(mask, scores, -np.inf)  # exp(−∞) = 0
+    peaks = masked.max(axis=axis, keepdims=True)
+    shifted = masked - peaks  # largest entry becomes 0, so exp() cannot overflow
+    exponentials = np.exp(shifted)
+    sums = exponentials.sum(axis=axis, keepdims=True)
+    return SoftmaxStages(masked, peaks, shifted, exponentials, sums, exponentials / sums)
 
 
 def normalize_by_sum(
@@ -41,11 +75,35 @@ def normalize_by_sum(
     τ → ∞ makes the weights uniform over the positive α. A negative score or a zero sum has no
     meaningful normalization, so it is an error rather than a NaN.
     """
-    if mask is not None:
-        scores = np.where(mask, scores, 0.0)
-    check_divisible_by_sum(scores, axis)
-    powered = scores if temperature == 1.0 else _safe_power(scores, 1.0 / temperature, axis)
-    return powered / powered.sum(axis=axis, keepdims=True)
+    return sum_stages(scores, axis, mask, temperature).weights
+
+
+def sum_stages(
+    scores: np.ndarray, axis: int = 0, mask: np.ndarray | None = None, temperature: float = 1.0
+) -> SumStages:
+    """`normalize_by_sum`, keeping every intermediate array (the steps a learner is shown)."""
+    masked = scores if mask is None else np.where(mask, scores, 0.0)
+    check_divisible_by_sum(masked, axis)
+    peaks, powered = None, masked  # τ = 1 is d2l's own α / Σ α: no power at all
+    if temperature != 1.0:
+        peaks, powered = power_of_temperature(masked, temperature, axis)
+    sums = powered.sum(axis=axis, keepdims=True)
+    return SumStages(masked, peaks, powered, sums, powered / sums)
+
+
+def power_of_temperature(
+    alpha: np.ndarray, temperature: float, axis: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """(α / max α)^(1/τ) per slice along `axis`, and the max it divided by (keepdims).
+
+    This app's extension of divide-by-the-sum (d2l's is τ = 1): normalizing the result gives
+    α^(1/τ) / Σ α^(1/τ). Dividing by the slice's max first cancels in that ratio but keeps
+    α^(1/τ) from overflowing for a small τ. An all-zero slice divides by 1 and stays zero.
+    """
+    peaks = alpha.max(axis=axis, keepdims=True)
+    peaks = np.where(peaks == 0, 1.0, peaks)
+    with np.errstate(under="ignore"):
+        return peaks, (alpha / peaks) ** (1.0 / temperature)
 
 
 def check_divisible_by_sum(scores: np.ndarray, axis: int = 0) -> None:
@@ -64,11 +122,3 @@ def check_divisible_by_sum(scores: np.ndarray, axis: int = 0) -> None:
     zero = np.flatnonzero(scores.sum(axis=axis) == 0)
     if zero.size:
         raise AttentionInputError("zero_sum", query=int(zero[0]) + 1)
-
-
-def _safe_power(scores: np.ndarray, exponent: float, axis: int) -> np.ndarray:
-    """(α / max α)^(1/τ) per slice: the rescaling cancels in the ratio and stops overflow."""
-    peak = scores.max(axis=axis, keepdims=True)
-    peak = np.where(peak == 0, 1.0, peak)  # an all-zero slice stays zero (and is reported)
-    with np.errstate(under="ignore"):
-        return (scores / peak) ** exponent

@@ -30,6 +30,7 @@ import numpy as np
 from .attention import Step
 from .errors import AttentionInputError
 from .formatting import fmt, operand, product_sum, subscript
+from .normalize import softmax_stages
 
 KERNELS = ("gaussian", "boxcar", "constant", "epanechnikov")
 # κ(u) in LaTeX, as d2l writes each kernel.
@@ -275,18 +276,18 @@ def _gaussian_steps(
             f"−{operand(scaled[j, i])}²/2 = {fmt(scores[j, i])}"
         ),
     )
-    peak = scores.max(axis=1)  # each query's nearest training point → 0
-    shifted = scores - peak[:, None]
+    # the softmax along each query's row: its nearest training point's score becomes 0
+    softmax = softmax_stages(scores, axis=1)
+    peaks, shifted, exponentials = softmax.peaks, softmax.shifted, softmax.exponentials
     add(
         "nw_shifted",
         r"a_{ji} - \max_{i'} a_{ji'}",
         shifted,
         lambda j, i: (
-            f"{d(j, i, 'a')} − max = {fmt(scores[j, i])} − {operand(peak[j])} = "
+            f"{d(j, i, 'a')} − max = {fmt(scores[j, i])} − {operand(peaks[j, 0])} = "
             f"{fmt(shifted[j, i])}"
         ),
     )
-    exponentials = np.exp(shifted)
     add(
         "nw_exponentials",
         r"e_{ji} = \exp\!\left(a_{ji} - \max_{i'} a_{ji'}\right)",
@@ -354,8 +355,8 @@ def leave_one_out(
             u = differences / sigma
             squares = u**2
             if kernel == "gaussian":
-                scores = np.where(others, -squares / 2, -np.inf)  # own point left out
-                numerators = np.exp(scores - scores.max(axis=1, keepdims=True))
+                # each point's own score is masked: it is left out of its prediction
+                numerators = softmax_stages(-squares / 2, axis=1, mask=others).exponentials
             else:
                 numerators = np.where(others, _kernel_values(kernel, u), 0.0)
             sums = numerators.sum(axis=1)
