@@ -10,7 +10,7 @@
 No Streamlit and no Plotly in here: the app draws what this package computes.
 """
 
-from .attention import LAYOUTS, NORMALIZATIONS, SCORES, STEP_KEYS, AttentionResult, Step, attention
+from .attention import LAYOUTS, NORMALIZATIONS, SCORES, AttentionResult, attention
 from .entry import score_terms
 from .errors import ERROR_CODES, AttentionInputError
 from .formatting import fmt
@@ -72,6 +72,7 @@ from .search import (
     search_loss,
 )
 from .squeeze_excitation import GATES, SqueezeExcitation, squeeze_excitation
+from .steps import STEP_KEYS, Step
 
 __all__ = [
     "DEFAULT_SIMILARITY",

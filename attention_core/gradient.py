@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from .attention import Step
 from .errors import AttentionInputError
 from .normalize import softmax
-from .validation import as_matrix, as_temperature, as_vector, shape_text
+from .steps import Step
+from .validation import as_matrix, as_temperature, as_vector, check_finite, shape_text
 
 GRADIENT_SCORES = ("dot", "scaled_dot", "general")
 
@@ -93,14 +93,8 @@ def query_gradient(
         centred_values = values - output[:, None]  # d_v × m
         centred_grads = G - weights @ G  # m × d_q
         jacobian = (centred_values * weights) @ centred_grads / tau  # d_v × d_q
-    for name, array in (("s", scores), ("J", jacobian)):
-        if not np.isfinite(array).all():
-            raise AttentionInputError(
-                "overflow",
-                matrix=name,
-                cell=(0, 0),
-                value=float(array.ravel()[~np.isfinite(array.ravel())][0]),
-            )
+    check_finite("s", scores)
+    check_finite("J", jacobian)
     m, d_q, d_v = keys.shape[1], query.size, values.shape[0]
     steps = (
         Step("grad_scores", _SCORE_LATEX[score], scores[:, None], {"m": m}),

@@ -23,10 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from .attention import AttentionResult, Step, attention
+from .attention import AttentionResult, attention
 from .errors import AttentionInputError
 from .formatting import fmt, operand, product_sum, subscript
-from .validation import as_mask, as_matrix, shape_text
+from .steps import Step
+from .validation import as_mask, as_matrix, check_finite, shape_text
 
 PROJECTIONS = ("W_Q", "W_K", "W_V", "W_O")
 POSITION_BASE = 10000.0
@@ -170,7 +171,7 @@ def multi_head(
     d_head = d_model // h
 
     steps: list[Step] = []
-    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported by _finite
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported by check_finite
         if positions:
             x = _add_positions(steps, x)
         q = _project(steps, "queries_from_x", "Q", x, projections["W_Q"])  # n × d_model
@@ -240,13 +241,6 @@ def _allowed(mask: Any, causal: bool, n: int) -> np.ndarray | None:
     return allowed
 
 
-def _finite(a: np.ndarray, name: str) -> None:
-    if np.isfinite(a).all():
-        return
-    i, j = (int(x) for x in np.argwhere(~np.isfinite(a))[0])
-    raise AttentionInputError("overflow", matrix=name, cell=(i, j), value=fmt(a[i, j]))
-
-
 # ---------------------------------------------------------------------------------------------
 # The steps. Explainers take (row, column) of the matrix as shown: row = token.
 
@@ -259,7 +253,7 @@ def _add_positions(steps: list[Step], x: np.ndarray) -> np.ndarray:
     n, d_model = x.shape
     table = positional_encoding(n, d_model)
     summed = x + table  # n × d_model
-    _finite(summed, "X + P")
+    check_finite("X + P", summed)
     X, P = r"\mathbf{X}", r"\mathbf{P}"
     X_plus_P = X + "+" + P
     steps.append(
@@ -288,7 +282,7 @@ def _project(
     n, d_in = x.shape
     d_out = w.shape[1]
     product = x @ w  # n × d_out
-    _finite(product, name)
+    check_finite(name, product)
     weight = {"Q": "W_Q", "K": "W_K", "V": "W_V", "Y": "W_O"}[name]
     lower = name.lower()
     source_tex = r"\mathbf{X}" if source == "X" else r"\mathbf{C}"

@@ -27,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from .attention import Step
 from .errors import AttentionInputError
 from .formatting import fmt, operand, product_sum, subscript
 from .normalize import softmax_stages
+from .steps import Step
+from .validation import check_finite
 
 KERNELS = ("gaussian", "boxcar", "constant", "epanechnikov")
 # κ(u) in LaTeX, as d2l writes each kernel.
@@ -170,9 +171,7 @@ def nadaraya_watson(
     with np.errstate(over="ignore"):
         scaled = differences / sigma  # n × m
         squares = scaled**2
-    if not np.isfinite(squares).all():
-        j, i = (int(v) for v in np.argwhere(~np.isfinite(squares))[0])
-        raise AttentionInputError("overflow", matrix="u²", cell=(j, i), value=float(squares[j, i]))
+    check_finite("u²", squares)
     add(
         "nw_scaled",
         rf"U = D / \sigma = D / {fmt(sigma)}",

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from .attention import Step
 from .errors import AttentionInputError
 from .normalize import softmax
-from .validation import as_matrix, shape_text
+from .steps import Step
+from .validation import as_matrix, check_finite, shape_text
 
 GATES = ("sigmoid", "softmax")
 
@@ -98,17 +98,10 @@ def squeeze_excitation(X: Any, W1: Any, W2: Any, *, gate: str = "sigmoid") -> Sq
         else:
             gates = softmax(gate_scores[:, None], axis=0)[:, 0]
         output = gates[:, None] * x  # C × P
-    for name, array in (
-        ("z", squeezed),
-        ("W1 z", hidden_scores),
-        ("W2 h", gate_scores),
-        ("Y", output),
-    ):
-        grid = array.reshape(array.shape[0], -1)  # vectors as columns
-        bad = np.argwhere(~np.isfinite(grid))
-        if bad.size:
-            i, j = (int(v) for v in bad[0])
-            raise AttentionInputError("overflow", matrix=name, cell=(i, j), value=float(grid[i, j]))
+    check_finite("z", squeezed)
+    check_finite("W1 z", hidden_scores)
+    check_finite("W2 h", gate_scores)
+    check_finite("Y", output)
     gate_latex = (
         r"\mathbf{s} = \sigma(\mathbf{W}_2\mathbf{h}) = "
         r"\frac{1}{1 + e^{-\mathbf{W}_2\mathbf{h}}}"

@@ -80,6 +80,20 @@ def as_mask(data: Any, expected_shape: tuple[int, int]) -> np.ndarray:
     return mask
 
 
+def check_finite(name: str, array: np.ndarray, *, swap: bool = False) -> None:
+    """Raise 'overflow' naming the first entry of a computed `array` that is not finite.
+
+    A vector counts as one column (entry i is cell (i, 0)). `swap` reports the cell as
+    (column, row), for a matrix computed in column layout that the caller sees transposed.
+    """
+    if np.isfinite(array).all():  # the usual case: one cheap pass, no index array
+        return
+    grid = array.reshape(-1, 1) if array.ndim == 1 else array
+    i, j = (int(x) for x in np.argwhere(~np.isfinite(grid))[0])
+    cell = (j, i) if swap else (i, j)
+    raise AttentionInputError("overflow", matrix=name, cell=cell, value=float(grid[i, j]))
+
+
 def shape_text(shape: tuple[int, ...]) -> str:
     """'3 × 2', the way the UI and messages write shapes."""
     return _shape_text(shape)

@@ -279,7 +279,7 @@ ERRORS = [
     (
         "overflow",
         lambda: multi_head([[1e300, 1e300]], np.full((2, 2), 1e300), I2, I2, I2, 1),
-        {"matrix": "Q", "row": 1, "col": 1},
+        {"matrix": "Q", "row": 1, "col": 1, "value": math.inf},  # a number the UI formats
     ),
     ("bad_count", lambda: positional_encoding(0, 4), {"parameter": "n", "value": 0}),
     ("bad_count", lambda: causal_mask(-1), {"parameter": "n"}),
