@@ -26,7 +26,7 @@ import numpy as np
 
 from .errors import AttentionInputError
 from .gradient import GRADIENT_SCORES, score_jacobian
-from .normalize import softmax
+from .normalize import softmax_stages
 from .validation import as_matrix, as_temperature, as_vector
 
 # Bounded work: a learner asking for 10 000 steps gets this many, and is told so.
@@ -224,9 +224,10 @@ def _loss_and_gradient(
     query: np.ndarray, G: np.ndarray, target: int, tau: float
 ) -> tuple[float, np.ndarray, np.ndarray]:
     z = (G @ query) / tau  # m
-    top = z.max()
-    log_normaliser = top + math.log(float(np.exp(z - top).sum()))  # log Σ exp z, stably
+    softmax = softmax_stages(z[:, None], axis=0)  # over the m records
+    top, total = float(softmax.peaks[0, 0]), float(softmax.sums[0, 0])
+    log_normaliser = top + math.log(total)  # log Σ exp z = max z + log Σ exp(z − max z), stably
     loss = float(log_normaliser - z[target])
-    p = softmax(z[:, None], axis=0)[:, 0]
+    p = softmax.weights[:, 0]
     gradient = -(G[target] - p @ G) / tau  # d_q
     return loss, gradient, p

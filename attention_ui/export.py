@@ -7,12 +7,15 @@ so an exported script checks the app's own numbers, not rounded copies of them.
 A new page exports its result with `numpy_script`: its inputs, the few lines of NumPy that
 recompute its result from them, and the engine's result to assert against. `attention_script`
 (the Luong explorer, the gallery) and `lookup_script` (the database page) are built on it.
-An exported script never imports attention_core: a learner runs it with NumPy alone.
+An exported script never imports attention_core: a learner runs it with NumPy alone. Its score
+function is the engine's own (attention_core/scores.py), copied in as source, so each formula
+has one definition.
 """
 
 from __future__ import annotations
 
 import csv
+import inspect
 import io
 import math
 import re
@@ -20,6 +23,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+
+from attention_core.scores import SCORE_FUNCTIONS
 
 # An exported script's asserts: tight enough that a wrong formula fails, loose enough for the
 # last-bit differences of a different (but equal) order of floating-point operations.
@@ -149,30 +154,27 @@ def _is_numeric(value: Any) -> bool:
     return isinstance(value, float | np.floating) and not isinstance(value, bool)
 
 
-# What each score computes, in each layout. Column layout: Q is d_q × n, K is d_k × m, S is
-# m × n. Row layout: every one transposed; W, W_a, v_a mean the same (score = kᵀ W q).
-_SCORE_CODE = {
-    ("dot", "column"): "S = K.T @ Q  # m × n: S[i, j] = k_i · q_j",
-    ("dot", "row"): "S = Q @ K.T  # n × m: S[j, i] = q_j · k_i",
-    ("scaled_dot", "column"): "d_k = K.shape[0]\nS = K.T @ Q / np.sqrt(d_k)  # m × n",
-    ("scaled_dot", "row"): "d_k = K.shape[1]\nS = Q @ K.T / np.sqrt(d_k)  # n × m",
-    ("general", "column"): "S = K.T @ (W @ Q)  # m × n: S[i, j] = k_iᵀ W q_j",
-    ("general", "row"): "S = (Q @ W.T) @ K.T  # n × m: S[j, i] = k_iᵀ W q_j",
-    ("concat", "column"): (
-        "d_q = Q.shape[0]\n"
-        "W_q, W_k = Wa[:, :d_q], Wa[:, d_q:]  # W_a [q; k] = W_q q + W_k k\n"
-        "hidden = np.tanh((W_k @ K)[:, :, None] + (W_q @ Q)[:, None, :])  # h × m × n\n"
-        "S = np.einsum('h,hmn->mn', va, hidden)  # m × n: v_aᵀ tanh(W_a [q_j; k_i])"
-    ),
-    ("concat", "row"): (
-        "d_q = Q.shape[1]\n"
-        "W_q, W_k = Wa[:, :d_q], Wa[:, d_q:]  # W_a [q; k] = W_q q + W_k k\n"
-        "hidden = np.tanh((Q @ W_q.T)[:, None, :] + (K @ W_k.T)[None, :, :])  # n × m × h\n"
-        "S = np.einsum('h,nmh->nm', va, hidden)  # n × m: v_aᵀ tanh(W_a [q_j; k_i])"
-    ),
-    ("location", "column"): "S = Wa @ Q  # m × n: key i's score is row i of W_a times q_j",
-    ("location", "row"): "S = Q @ Wa.T  # n × m: the keys are not used",
-}
+def _score_code(score: str, layout: str) -> tuple[str, bool]:
+    """The engine's own score function, copied into the script, and the line that calls it.
+
+    Copying the source (it uses NumPy and math only) keeps one definition of each formula:
+    the script runs what the app ran, and still imports nothing of the app. The function takes
+    one query per column, as the article writes it; in row layout the script transposes Q and K
+    on the way in and S on the way out, as the app does. Returns the code and whether it needs
+    `import math`.
+    """
+    function = SCORE_FUNCTIONS[score]
+    source = inspect.getsource(function).rstrip("\n")
+    names = list(inspect.signature(function).parameters)  # Q, K, then W / Wa / va
+    if layout == "column":
+        call = f"S = {score}({', '.join(names)})['S']  # m × n: S[i, j] = score(q_j, k_i)"
+    else:
+        args = ", ".join(["Q.T", "K.T", *names[2:]])
+        call = (
+            "# the function takes one query per column: transpose Q and K in, and S out\n"
+            f"S = {score}({args})['S'].T  # n × m: S[j, i] = score(q_j, k_i)"
+        )
+    return f"{source}\n\n\n{call}", "math." in source
 
 
 def attention_script(
@@ -234,9 +236,10 @@ def attention_script(
         inputs["mask"] = np.asarray(mask, dtype=bool)
         comments["mask"] = "shaped like S: True = this key may be attended"
     queries_along = "column" if axis == 0 else "row"
+    score_code, needs_math = _score_code(score, layout)
     code = [
-        "# Scores",
-        _SCORE_CODE[(score, layout)],
+        "# Scores: the app's own score function (one query per column, as in the article)",
+        score_code,
         "",
         f"# Weights: normalize each query's {queries_along} of scores (axis={axis})",
     ]
@@ -281,6 +284,7 @@ def attention_script(
         },
         comments=comments,
         about=about,
+        imports=["math"] if needs_math else [],
     )
 
 

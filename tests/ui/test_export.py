@@ -4,6 +4,7 @@ asserts really check (a wrong number makes the script fail)."""
 from __future__ import annotations
 
 import csv
+import inspect
 import io
 import math
 
@@ -12,7 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attention_core import attention, lookup_many
+from attention_core import LAYOUTS, SCORES, attention, lookup_many
+from attention_core.scores import SCORE_FUNCTIONS
 from attention_ui.export import (
     attention_script,
     derivation_latex,
@@ -117,6 +119,41 @@ def test_an_attention_script_passes_on_the_engines_numbers_and_fails_on_others()
         run(
             attention_script(
                 Q, K, V, "dot", temperature=0.7, scores=r.scores, weights=wrong, output=r.output
+            )
+        )
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("score", SCORES)
+def test_a_script_runs_the_engines_own_score_function_without_importing_the_engine(score, layout):
+    """One definition of each formula: the script carries the engine's function, copied."""
+    q, k, v = (Q, K, V) if layout == "column" else (Q.T, K.T, V.T)
+    params = {
+        "general": {"W": [[1.0, -0.5], [0.25, 2.0]]},
+        "concat": {"Wa": [[0.5, -1.0, 1.0, 0.0], [1.0, 0.5, 0.0, -1.0]], "va": [1.0, -2.0]},
+        "location": {"Wa": [[1.0, 0.0], [0.5, -0.5], [0.0, 2.0]]},
+    }.get(score, {})
+    r = attention(q, k, v, score, layout=layout, **params)
+    script = attention_script(
+        q, k, v, score, layout=layout, **params, scores=r.scores, weights=r.weights, output=r.output
+    )
+    assert inspect.getsource(SCORE_FUNCTIONS[score]) in script
+    assert "attention_core" not in script and "import attention" not in script
+    namespace = run(script)
+    assert np.array_equal(namespace["S"], r.scores)  # the same function: the same bits
+    wrong = r.scores + 1e-6
+    with pytest.raises(AssertionError, match="S differs"):
+        run(
+            attention_script(
+                q,
+                k,
+                v,
+                score,
+                layout=layout,
+                **params,
+                scores=wrong,
+                weights=r.weights,
+                output=r.output,
             )
         )
 
