@@ -154,6 +154,35 @@ def _is_numeric(value: Any) -> bool:
     return isinstance(value, float | np.floating) and not isinstance(value, bool)
 
 
+# The two normalizations as script lines, as attention_core.normalize computes them (the
+# attention and the lookup scripts share them, so each is written once).
+
+
+def softmax_code(scores: str, weights: str, axis: int, *, masked: bool = False) -> list[str]:
+    """Lines that set `weights` = softmax(`scores` / temperature) along `axis` (masked entries:
+    exactly 0 where the script's `mask` is False)."""
+    lines = [f"Z = {scores} / temperature"]
+    if masked:
+        lines.append("Z = np.where(mask, Z, -np.inf)  # masked: exp(-inf) = 0")
+    return [
+        *lines,
+        f"E = np.exp(Z - Z.max(axis={axis}, keepdims=True))  # minus the max: no overflow",
+        f"{weights} = E / E.sum(axis={axis}, keepdims=True)",
+    ]
+
+
+def divide_by_sum_code(scores: str, weights: str, axis: int) -> list[str]:
+    """Lines that set `weights` = s^(1/τ) / Σ s^(1/τ) along `axis`, for non-negative `scores`
+    (τ = 1: d2l's s / Σ s; the power 1/τ is this app's extension)."""
+    return [
+        *([] if scores == "P" else [f"P = {scores}"]),
+        "if temperature != 1.0:  # (s / max s)^(1/τ): the rescaling cancels below",
+        f"    peak = P.max(axis={axis}, keepdims=True)",
+        "    P = (P / np.where(peak == 0, 1.0, peak)) ** (1.0 / temperature)",
+        f"{weights} = P / P.sum(axis={axis}, keepdims=True)",
+    ]
+
+
 def _score_code(score: str, layout: str) -> tuple[str, bool]:
     """The engine's own score function, copied into the script, and the line that calls it.
 
@@ -244,13 +273,7 @@ def attention_script(
         f"# Weights: normalize each query's {queries_along} of scores (axis={axis})",
     ]
     if normalization == "softmax":
-        code.append("Z = S / temperature")
-        if mask is not None:
-            code.append("Z = np.where(mask, Z, -np.inf)  # masked: exp(-inf) = 0")
-        code += [
-            f"E = np.exp(Z - Z.max(axis={axis}, keepdims=True))  # minus the max: no overflow",
-            f"A = E / E.sum(axis={axis}, keepdims=True)",
-        ]
+        code += softmax_code("S", "A", axis, masked=mask is not None)
     else:
         code.append(
             "P = np.where(mask, S, 0.0)  # masked: weight 0" if mask is not None else "P = S"
@@ -258,10 +281,7 @@ def attention_script(
         code += [
             "assert (P >= 0).all(), 'divide-by-sum needs non-negative scores'",
             f"assert (P.sum(axis={axis}) > 0).all(), 'a query has only zero scores'",
-            "if temperature != 1.0:  # (s / max s)^(1/τ): the rescaling cancels below",
-            f"    peak = P.max(axis={axis}, keepdims=True)",
-            "    P = (P / np.where(peak == 0, 1.0, peak)) ** (1.0 / temperature)",
-            f"A = P / P.sum(axis={axis}, keepdims=True)",
+            *divide_by_sum_code("P", "A", axis),
         ]
     code += [
         "",
@@ -289,7 +309,7 @@ def attention_script(
 
 
 # The database page's similarities, as attention_core.lookup defines them, in plain Python.
-_LOOKUP_CODE = """\
+_LOOKUP_TEMPLATE = """\
 def exact_form(text):  # exact matching ignores surrounding spaces and Unicode encodings
     return unicodedata.normalize("NFC", text).strip()
 
@@ -327,14 +347,10 @@ if similarity == "exact":  # the classic lookup: all the weight on the match(es)
     totals = scores.sum(axis=1, keepdims=True)
     weights = np.divide(scores, totals, out=np.zeros_like(scores), where=totals > 0)
 elif normalization == "softmax":
-    Z = scores / temperature
-    E = np.exp(Z - Z.max(axis=1, keepdims=True))
-    weights = E / E.sum(axis=1, keepdims=True)
+{softmax}
 else:  # divide by the sum, after the power 1/τ
     assert (scores.sum(axis=1) > 0).all(), 'a query shares nothing with any key'
-    peak = scores.max(axis=1, keepdims=True)
-    powered = (scores / np.where(peak == 0, 1.0, peak)) ** (1.0 / temperature)
-    weights = powered / powered.sum(axis=1, keepdims=True)
+{divide_by_sum}
 
 # The best record of each query (0-based row), None when no key matches at all
 best = [int(np.argmax(w)) if s.max() > 0 else None for s, w in zip(scores, weights)]
@@ -345,6 +361,15 @@ pooled = np.array([w @ np.array(numbers, dtype=float)  # NaN: no pooled number
                    if s.max() > 0 and None not in numbers else np.nan
                    for s, w in zip(scores, weights)])
 """
+
+
+def _lookup_code() -> str:
+    def indented(lines: list[str]) -> str:
+        return "\n".join("    " + line for line in lines)
+
+    return _LOOKUP_TEMPLATE.replace(
+        "{softmax}", indented(softmax_code("scores", "weights", 1))
+    ).replace("{divide_by_sum}", indented(divide_by_sum_code("scores", "weights", 1)))
 
 
 def lookup_script(
@@ -381,7 +406,7 @@ def lookup_script(
             "temperature": "τ (exact lookup ignores it)",
             "normalization": "softmax or sum",
         },
-        computation=_LOOKUP_CODE,
+        computation=_lookup_code(),
         expected={
             "scores": np.asarray(scores, dtype=float),
             "weights": np.asarray(weights, dtype=float),

@@ -127,7 +127,7 @@ def database_cases() -> Iterator[tuple[str, str]]:
     states += [
         (DATABASE_PRESETS["d2l"], ["Li", "Smol", "Werness", "Zang"], sim, tau, norm)
         for sim in ("ngram", "edit")
-        for tau in (0.1, 2.0)
+        for tau in (0.1, 1.0, 2.0)  # 1.0: d2l's own divide-by-the-sum, no power
         for norm in ("softmax", "sum")
     ]
     states += [
