@@ -308,12 +308,16 @@ def _project(
 def _concat_step(steps: list[Step], concatenated: np.ndarray, h: int, d_head: int) -> None:
     n, d_model = concatenated.shape
     parts = ", ".join(rf"\mathbf{{O}}_{{{i + 1}}}" for i in range(h))
+    if h > 3:  # eight heads named one by one would not fit a phone's width
+        parts = rf"\mathbf{{O}}_1, \ldots, \mathbf{{O}}_{{{h}}}"
     C = r"\mathbf{C}"
     steps.append(
         Step(
             "heads_concatenated",
-            rf"{_sized(C, n, d_model)} = \operatorname{{concat}}({parts}),\quad "
-            rf"\mathbf{{O}}_i = \mathbf{{A}}_i \mathbf{{V}}_i:\ {n} \times {d_head}",
+            # two lines: one is wider than the step view's text column at 1400 px
+            rf"\begin{{gathered}}{_sized(C, n, d_model)} = \operatorname{{concat}}({parts}),"
+            rf"\\ \mathbf{{O}}_i = \mathbf{{A}}_i \mathbf{{V}}_i:\ {n} \times {d_head}"
+            r"\end{gathered}",
             concatenated,
             {"heads": h, "n": n, "d_head": d_head, "d_model": d_model},
             lambda i, c: (

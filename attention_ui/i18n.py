@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import string
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -139,16 +139,44 @@ def step_title(step: Step, lang: str | None = None) -> str:
     return _step_text(step, "title", lang)
 
 
-def step_sentence(step: Step, lang: str | None = None) -> str:
+def step_sentence(
+    step: Step, lang: str | None = None, *, run_steps: Sequence[Step] | None = None
+) -> str:
     """The step's one-sentence explanation, with its numbers filled in, in the current
-    language."""
+    language.
+
+    `run_steps` are all the steps of the step's run: with them, a step whose sentence says
+    "every entry is positive" (exp() of a score) is worded as what holds when some unmasked
+    entries came out as exactly 0 (see `underflowed`). Without them, zeros are taken to be
+    masked ones.
+    """
+    count = underflowed(step, run_steps) if run_steps is not None else 0
+    if count:
+        return _step_text(step, "sentence_underflow", lang, count=count)
     return _step_text(step, "sentence", lang)
 
 
-def _step_text(step: Step, part: str, lang: str | None) -> str:
+# Steps whose sentence says every (unmasked) entry is positive. exp(x) is positive in exact
+# arithmetic, but a float holds nothing below about 5e-324: exp(x) for x < −745 is stored as
+# exactly 0, which a small τ, a narrow σ or far-apart scores easily reach.
+UNDERFLOW_STEPS = ("exponentials", "weights_softmax", "nw_exponentials")
+
+
+def underflowed(step: Step, run_steps: Sequence[Step]) -> int:
+    """How many entries of `step` are exactly 0 where no mask put them (0 for other steps)."""
+    if step.key not in UNDERFLOW_STEPS:
+        return 0
+    zero = np.asarray(step.value) == 0
+    for other in run_steps:
+        if other.key == "masked" and other.value.shape == zero.shape:
+            zero &= np.isfinite(other.value)  # a masked entry is −∞ there
+    return int(zero.sum())
+
+
+def _step_text(step: Step, part: str, lang: str | None, **extra: Any) -> str:
     texts = catalog(lang or current_language())
     template = texts.get(f"engine.step.{step.key}.{part}", f"engine.step.{step.key}.{part}")
-    return template.format(**_worded_params(step.params, texts))
+    return template.format(**_worded_params(step.params, texts), **extra)
 
 
 def engine_keys() -> set[str]:
@@ -157,4 +185,5 @@ def engine_keys() -> set[str]:
     keys = {f"engine.error.{code}" for code in ERROR_CODES}
     for step_key in (*STEP_KEYS, *NW_STEP_KEYS, *MULTI_HEAD_STEP_KEYS):
         keys |= {f"engine.step.{step_key}.title", f"engine.step.{step_key}.sentence"}
+    keys |= {f"engine.step.{step_key}.sentence_underflow" for step_key in UNDERFLOW_STEPS}
     return keys

@@ -264,7 +264,7 @@ def show_steps(
             with text:
                 st.markdown(f"**{number}. {step_title(step)}**")
                 st.latex(step.latex)
-                st.caption(step_sentence(step))
+                st.caption(step_sentence(step, run_steps=result.steps))
                 st.caption(
                     t(
                         f"{namespace}.steps.shape",

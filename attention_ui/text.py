@@ -30,3 +30,10 @@ def escape_markdown(text: str, limit: int = 80) -> str:
     if len(text) > limit or len(raw) > 2 * limit + 64:
         text = text[:limit] + "…"
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def stacked(*lines: str) -> str:
+    """LaTeX for one formula of several lines, each centred: a formula wider than a phone's
+    column (about 340 px at 390 px) is cut off, since KaTeX hides its scroll bar, so long
+    formulas are written as short lines that each fit."""
+    return r"\begin{gathered}" + r" \\ ".join(lines) + r"\end{gathered}"

@@ -250,7 +250,8 @@ def answers(records_in: RecordsInput, query: Query) -> None:
         with tab:
             show_answer(number, result, rows, query.temperature, query.normalization)
             with st.expander(t("database.numbers.title")):
-                st.dataframe(similarity_table(result, rows), hide_index=True)
+                headers = [t(key) for key in SIMILARITY_COLUMNS]
+                st.dataframe(similarity_table(result, rows, headers), hide_index=True)
 
 
 def captions() -> LookupCaptions:
@@ -271,27 +272,13 @@ def show_answer(
     number: int, result: LookupResult, rows: list[int], temperature: float, normalization: str
 ) -> None:
     """One query's answer: best match (or no valid answer), weights, pooled output."""
-    query = escape_markdown(result.query, 40)
-    if not result.valid:
-        reason = "exact" if result.similarity == "exact" else "approximate"
-        st.warning(t(f"database.answer.none_{reason}", query=query), icon="🚫")
-    else:
-        index = result.best_index
-        record = result.records[index]
-        tied = int(np.sum(np.isclose(result.weights, result.weights[index])))
-        st.success(
-            t(
-                "database.answer.best",
-                query=query,
-                surname=escape_markdown(record.key, 40),
-                value=escape_markdown(record.value, 40),
-                row=rows[index],
-                weight=fmt(result.weights[index]),
-            ),
-            icon="🎯",
-        )
-        if tied > 1:
-            st.caption(t("database.answer.tie", count=tied))
+    for kind, text in answer_notes(result, rows):
+        if kind == "none":
+            st.warning(text, icon="🚫")
+        elif kind == "best":
+            st.success(text, icon="🎯")
+        else:
+            st.caption(text)
     show_chart(
         weights_bar(
             result,
@@ -314,15 +301,63 @@ def show_answer(
         show_pooled_number(result, rows)
 
 
-def show_pooled_number(result: LookupResult, rows: list[int]) -> None:
-    """Σ αᵢ xᵢ as a metric, with its arithmetic two terms per line."""
+def answer_notes(
+    result: LookupResult, rows: list[int], lang: str | None = None
+) -> list[tuple[str, str]]:
+    """What the page says about one query's answer, as (kind, text) in order: "none" (no
+    valid answer), or "best" (the record of largest weight, the first of a tie) and "tie"
+    (how many records share that weight, when more than one)."""
+    query = escape_markdown(result.query, 40)
+    if not result.valid:
+        reason = "exact" if result.similarity == "exact" else "approximate"
+        return [("none", t(f"database.answer.none_{reason}", lang, query=query))]
+    index = result.best_index
+    record = result.records[index]
+    notes = [
+        (
+            "best",
+            t(
+                "database.answer.best",
+                lang,
+                query=query,
+                surname=escape_markdown(record.key, 40),
+                value=escape_markdown(record.value, 40),
+                row=rows[index],
+                weight=fmt(result.weights[index]),
+            ),
+        )
+    ]
+    tied = len(tied_best(result.weights))
+    if tied > 1:
+        notes.append(("tie", t("database.answer.tie", lang, count=tied)))
+    return notes
+
+
+def tied_best(weights: np.ndarray) -> list[int]:
+    """The records whose weight is the largest, up to float noise (a relative 1e-9: two
+    weights that differ only there come from equal similarities computed in another order)."""
+    top = float(np.max(weights))
+    return [int(i) for i in np.flatnonzero(np.abs(weights - top) <= 1e-9 * top)]
+
+
+def pooled_note(result: LookupResult, rows: list[int], lang: str | None = None) -> str | None:
+    """Why there is no pooled number (no valid answer, or rows without a number), or None
+    when there is one."""
     missing = [
         row for row, record in zip(rows, result.records, strict=True) if record.number is None
     ]
     if not result.valid:
-        st.info(t("database.pooled.no_answer"))
-    elif missing:
-        st.info(t("database.pooled.missing", rows=", ".join(map(str, missing))))
+        return t("database.pooled.no_answer", lang)
+    if missing:
+        return t("database.pooled.missing", lang, rows=", ".join(map(str, missing)))
+    return None
+
+
+def show_pooled_number(result: LookupResult, rows: list[int]) -> None:
+    """Σ αᵢ xᵢ as a metric, with its arithmetic two terms per line."""
+    note = pooled_note(result, rows)
+    if note is not None:
+        st.info(note)
     else:
         st.metric(t("database.pooled.metric"), fmt(result.pooled_number))
         st.latex(
@@ -361,17 +396,26 @@ def _factor(x: float) -> str:
     return f"({text})" if text.startswith("-") else text
 
 
-def similarity_table(result: LookupResult, rows: list[int]) -> pd.DataFrame:
-    """Every number of one query in a table: the dataframe shows names as plain text."""
-    return pd.DataFrame(
-        {
-            t("database.numbers.row"): rows,
-            t("database.table.key"): [r.key for r in result.records],
-            t("database.table.value"): [r.value for r in result.records],
-            t("database.numbers.score"): [fmt(s) for s in result.scores],
-            t("database.numbers.how"): [
-                explain_similarity(result.query, r.key, result.similarity) for r in result.records
-            ],
-            t("database.numbers.weight"): [fmt(w) for w in result.weights],
-        }
+# The columns of the numbers table, in order: catalog keys of their headers.
+SIMILARITY_COLUMNS = (
+    "database.numbers.row",
+    "database.table.key",
+    "database.table.value",
+    "database.numbers.score",
+    "database.numbers.how",
+    "database.numbers.weight",
+)
+
+
+def similarity_table(result: LookupResult, rows: list[int], headers: Sequence[str]) -> pd.DataFrame:
+    """Every number of one query in a table (the dataframe shows names as plain text);
+    `headers` are the six column titles in the order of SIMILARITY_COLUMNS."""
+    columns = (
+        rows,
+        [r.key for r in result.records],
+        [r.value for r in result.records],
+        [fmt(s) for s in result.scores],
+        [explain_similarity(result.query, r.key, result.similarity) for r in result.records],
+        [fmt(w) for w in result.weights],
     )
+    return pd.DataFrame(dict(zip(headers, columns, strict=True)))

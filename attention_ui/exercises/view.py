@@ -31,7 +31,7 @@ from attention_ui.lookup_figures import LookupCaptions, weights_bar
 from attention_ui.matrix_editor import matrix_editor
 from attention_ui.page_state import option_labels
 from attention_ui.plane_figures import PlaneCaptions
-from attention_ui.text import escape_markdown
+from attention_ui.text import escape_markdown, stacked
 
 from . import state
 from .figures import EllipseCaptions, gates_figure, gradient_figure, loss_figure, search_figure
@@ -39,6 +39,8 @@ from .figures import EllipseCaptions, gates_figure, gradient_figure, loss_figure
 # Below this norm a change of q no longer moves the output by anything double precision shows
 # next to the output's own size (its relative precision is about 2e-16).
 NUMERICALLY_GONE = 1e-12
+# "One weight is so close to 1": all but a millionth of the weight on one key.
+ONE_WEIGHT = 1 - 1e-6
 
 
 def _labels(prefix: str, count: int) -> list[str]:
@@ -49,6 +51,26 @@ def _matrix(
     values: np.ndarray, rows: list[str], cols: list[str], title: str, chart_key: str
 ) -> None:
     show_chart(heatmap(values, cols, rows, title=title), key=chart_key)
+
+
+def _opening(name: str, *formula: str) -> list:
+    """An exercise's title and question (`exercises.<name>.*`), its formula one line at a
+    time (so that it fits a phone), and the two columns under it: controls, then charts."""
+    st.subheader(t(f"exercises.{name}.title"))
+    st.markdown(t(f"exercises.{name}.question"))
+    st.latex(stacked(*formula))
+    return st.columns([2, 3], gap="large")
+
+
+def _choice(label: str, key: str, names: str, *, horizontal: bool = False) -> str:
+    """A radio over the options state.OPTIONS has for `key`, each worded by `names` + option."""
+    return st.radio(
+        t(label),
+        list(state.OPTIONS[key]),
+        key=key,
+        horizontal=horizontal,
+        format_func=option_labels(names),
+    )
 
 
 def chosen_section() -> str:
@@ -95,8 +117,10 @@ def matching() -> None:
             t("exercises.match.tau"), *state.MATCH_TAU_RANGE, step=0.05, key=state.MATCH_TAU
         )
     st.latex(
-        SIMILARITY_LATEX[similarity] + r",\qquad \alpha(q, k_i) = "
-        r"\frac{\exp(a(q, k_i)/\tau)}{\sum_j \exp(a(q, k_j)/\tau)}"
+        stacked(
+            *SIMILARITY_LATEX[similarity].split(r",\quad "),  # one part a line, as the database
+            r"\alpha(q, k_i) = \frac{\exp(a(q, k_i)/\tau)}{\sum_j \exp(a(q, k_j)/\tau)}",
+        )
     )
     with result_column:
         try:
@@ -175,23 +199,18 @@ def matching() -> None:
 
 
 def gradient() -> None:
-    st.subheader(t("exercises.grad.title"))
-    st.markdown(t("exercises.grad.question"))
-    st.latex(
+    controls, chart = _opening(
+        "grad",
         r"\frac{\partial \mathbf{o}}{\partial \mathbf{q}} = \frac{1}{\tau}\,\mathbf{V}"
         r"\left(\operatorname{diag}(\mathbf{p}) - \mathbf{p}\mathbf{p}^{\mathsf{T}}\right)"
-        r"\mathbf{K}^{\mathsf{T}} \;\overset{\mathbf{k}_i = \mathbf{v}_i}{=}\; "
-        r"\frac{1}{\tau}\operatorname{Cov}_{p}(\mathbf{k}) = \frac{1}{\tau}\sum_i p_i\,"
-        r"(\mathbf{k}_i - \bar{\mathbf{k}})(\mathbf{k}_i - \bar{\mathbf{k}})^{\mathsf{T}}"
+        r"\mathbf{K}^{\mathsf{T}}",
+        r"\overset{\mathbf{k}_i = \mathbf{v}_i}{=}\; "
+        r"\frac{1}{\tau}\operatorname{Cov}_{p}(\mathbf{k})",
+        r"= \frac{1}{\tau}\sum_i p_i\,"
+        r"(\mathbf{k}_i - \bar{\mathbf{k}})(\mathbf{k}_i - \bar{\mathbf{k}})^{\mathsf{T}}",
     )
-    controls, chart = st.columns([2, 3], gap="large")
     with controls:
-        points = st.radio(
-            t("exercises.grad.points"),
-            list(state.OPTIONS[state.GRAD_POINTS]),
-            key=state.GRAD_POINTS,
-            format_func=option_labels("exercises.grad.points_name."),
-        )
+        points = _choice("exercises.grad.points", state.GRAD_POINTS, "exercises.grad.points_name.")
         st.button(
             t("exercises.grad.huge_button"),
             key="exercises.grad.huge",
@@ -272,26 +291,62 @@ def gradient() -> None:
         t("exercises.grad.weights"),
         "exercises.chart.grad_weights",
     )
-    norm = result.norm
-    best = int(np.argmax(result.weights))
-    others = float(np.delete(result.weights, best).sum())
-    st.markdown(
-        t(
-            "exercises.grad.norm",
-            norm=fmt(norm, 3),
-            best=labels[best],
-            p=fmt(result.weights[best], 6),
-            others=fmt(others, 3),
-        )
-    )
-    if norm == 0:
-        st.info(t("exercises.grad.exactly_zero"))
-    elif norm < NUMERICALLY_GONE:
-        st.warning(t("exercises.grad.gone", norm=fmt(norm, 3), limit=fmt(NUMERICALLY_GONE)))
-    else:
-        st.markdown(t("exercises.grad.alive", limit=fmt(NUMERICALLY_GONE)))
+    draw = {"markdown": st.markdown, "info": st.info, "warning": st.warning}
+    for kind, text in gradient_notes(result.jacobian, result.weights, values, labels):
+        draw[kind](text)
     if st.toggle(t("exercises.grad.answer_toggle"), key=state.GRAD_ANSWER):
         st.markdown(t("exercises.grad.answer"))
+
+
+def frobenius(matrix: np.ndarray) -> float:
+    """‖M‖ without squaring underflow: entries of 1e-170 and less square to exactly 0, so
+    np.linalg.norm would call a Jacobian of 1e-312 entries exactly 0; scaled by its largest
+    entry first, it is 0 only when every entry is."""
+    largest = float(np.abs(matrix).max())
+    return 0.0 if largest == 0 else largest * float(np.linalg.norm(matrix / largest))
+
+
+def gradient_notes(
+    jacobian: np.ndarray,
+    weights: np.ndarray,
+    keys: np.ndarray,
+    labels: list[str],
+    lang: str | None = None,
+) -> list[tuple[str, str]]:
+    """What the page says about the size of ∂o/∂q, as (how it is drawn, text): its norm and
+    the weights, then why it is exactly 0 (every key the same point, or the weights of the
+    other keys came out as exactly 0), numerically gone (one weight next to 1, or the weighted
+    keys nearly one point) or alive. `keys` is (m, 2), one key per row."""
+    norm = frobenius(jacobian)
+    best = int(np.argmax(weights))
+    others = float(np.delete(weights, best).sum())
+    notes = [
+        (
+            "markdown",
+            t(
+                "exercises.grad.norm",
+                lang,
+                norm=fmt(norm, 3),
+                best=labels[best],
+                p=fmt(weights[best], 6),
+                others=fmt(others, 3),
+            ),
+        )
+    ]
+    limit = fmt(NUMERICALLY_GONE)
+    if norm == 0 and (keys == keys[0]).all():
+        notes.append(("info", t("exercises.grad.exactly_zero", lang)))
+    elif norm == 0:  # the keys differ: the covariance's terms are below the smallest float
+        notes.append(("info", t("exercises.grad.exactly_zero_underflow", lang, best=labels[best])))
+    elif norm < NUMERICALLY_GONE and weights[best] > ONE_WEIGHT:
+        notes.append(("warning", t("exercises.grad.gone", lang, norm=fmt(norm, 3), limit=limit)))
+    elif norm < NUMERICALLY_GONE:
+        notes.append(
+            ("warning", t("exercises.grad.gone_close_keys", lang, norm=fmt(norm, 3), limit=limit))
+        )
+    else:
+        notes.append(("markdown", t("exercises.grad.alive", lang, limit=limit)))
+    return notes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -299,22 +354,19 @@ def gradient() -> None:
 
 
 def search() -> None:
-    st.subheader(t("exercises.search.title"))
-    st.markdown(t("exercises.search.question"))
-    st.latex(
-        r"L(\mathbf{q}) = -\log p_t,\quad p = \operatorname{softmax}(\mathbf{K}^{\mathsf{T}}"
-        r"\mathbf{q}),\quad \nabla_{\mathbf{q}} L = -\Big(\mathbf{k}_t - \sum_j p_j "
-        r"\mathbf{k}_j\Big),\quad \mathbf{q} \leftarrow \mathbf{q} - \eta\,"
-        r"\nabla_{\mathbf{q}} L"
+    controls, chart = _opening(
+        "search",
+        r"L(\mathbf{q}) = -\log p_t,\quad "
+        r"p = \operatorname{softmax}(\mathbf{K}^{\mathsf{T}}\mathbf{q}),",
+        r"\nabla_{\mathbf{q}} L = -\Big(\mathbf{k}_t - \sum_j p_j \mathbf{k}_j\Big),",
+        r"\mathbf{q} \leftarrow \mathbf{q} - \eta\,\nabla_{\mathbf{q}} L",
     )
-    controls, chart = st.columns([2, 3], gap="large")
     with controls:
-        source = st.radio(
-            t("exercises.search.source"),
-            list(state.OPTIONS[state.SEARCH_SOURCE]),
-            key=state.SEARCH_SOURCE,
+        source = _choice(
+            "exercises.search.source",
+            state.SEARCH_SOURCE,
+            "exercises.search.source_name.",
             horizontal=True,
-            format_func=option_labels("exercises.search.source_name."),
         )
         if source == "vectors":
             keys, labels, start, names = _vector_records()
@@ -442,9 +494,11 @@ def search() -> None:
     hard = hard_lookup(start, keys, target)
     st.markdown("#### " + t("exercises.search.hard_title"))
     st.latex(
-        r"\alpha_i = \begin{cases} 1 & i = \arg\max_j \mathbf{k}_j^{\mathsf{T}}\mathbf{q} "
-        r"\\ 0 & \text{otherwise} \end{cases},\qquad \nabla_{\mathbf{q}}(-\log \alpha_t) "
-        r"= \mathbf{0} \text{ or undefined}"
+        stacked(
+            r"\alpha_i = \begin{cases} 1 & i = \arg\max_j \mathbf{k}_j^{\mathsf{T}}\mathbf{q} "
+            r"\\ 0 & \text{otherwise} \end{cases},",
+            r"\nabla_{\mathbf{q}}(-\log \alpha_t) = \mathbf{0} \text{ or undefined}",
+        )
     )
     gradient_text = (
         "("

@@ -43,7 +43,10 @@ def export(plane: Plane) -> None:
                 Table("output", result.output, ["x", "y"], ["q"]),
             ],
             derivation=derivation_latex(
-                result.steps, title_of=step_title, sentence_of=step_sentence, heading=heading
+                result.steps,
+                title_of=step_title,
+                sentence_of=lambda step: step_sentence(step, run_steps=result.steps),
+                heading=heading,
             ),
         )
 

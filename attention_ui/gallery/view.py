@@ -31,6 +31,7 @@ from attention_ui.lookup_figures import short
 from attention_ui.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.page_state import option_labels
 from attention_ui.plane_figures import PlaneCaptions, plane_figure, view_box
+from attention_ui.text import stacked
 
 from . import state
 from .cases import Case, holds, outside_hull_but_in_cone, special_cases
@@ -61,9 +62,12 @@ class Plane:
 def formula() -> None:
     """Attention as a lookup whose keys are the values, scored by the dot product."""
     st.latex(
-        r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
-        r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i,\qquad \mathbf{k}_i = \mathbf{v}_i,"
-        r"\quad a(\mathbf{q}, \mathbf{k}_i) = \mathbf{q}^\top \mathbf{v}_i"
+        stacked(
+            r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
+            r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i,",
+            r"\mathbf{k}_i = \mathbf{v}_i,\quad a(\mathbf{q}, \mathbf{k}_i) = "
+            r"\mathbf{q}^\top \mathbf{v}_i",
+        )
     )
 
 
@@ -77,10 +81,6 @@ def plane_captions() -> PlaneCaptions:
         path=t("gallery.plane.path"),
         query=t("gallery.plane.query"),
     )
-
-
-def verdict(ok: bool, yes: str, no: str) -> None:
-    (st.success if ok else st.warning)(t(yes) if ok else t(no))
 
 
 def plane() -> Plane:
@@ -220,12 +220,13 @@ def cases(plane: Plane) -> None:
     )
     if plane.values_in.ok and plane.result is not None and cone_in.ok:
         values = plane.values_in.values
-        best = int(np.argmax(plane.result.scores[:, 0]))
+        scores = plane.result.scores[:, 0]
+        best = int(np.argmax(scores))
         shown = special_cases(values, plane.result.weights[:, 0], cone_in.values[0], best)
         small_box = view_box(values, *(case.output for case in shown))
         for column, case in zip(st.columns(len(shown)), shown, strict=True):
             with column:
-                show_case(case, values, best, plane.shape, small_box)
+                show_case(case, values, best, scores, plane.shape, small_box)
     elif not cone_in.ok:
         for problem in cone_in.problems:
             st.error(problem)
@@ -237,6 +238,7 @@ def show_case(
     case: Case,
     values: np.ndarray,
     best: int,
+    scores: np.ndarray,
     shape: Cone | None,
     box: tuple[float, float, float, float],
 ) -> None:
@@ -255,23 +257,50 @@ def show_case(
         ),
         key=f"gallery.chart.case.{name}",
     )
-    st.caption(t(f"gallery.cases.{name}.text"))
-    st.markdown(
-        t(
-            "gallery.cases.weights",
-            weights=", ".join(fmt(x, 3) for x in w),
-            total=fmt(float(np.sum(w))),
-            x=fmt(out[0]),
-            y=fmt(out[1]),
-        )
-    )
+    draw = {
+        "caption": st.caption,
+        "markdown": st.markdown,
+        "warning": st.warning,
+        "success": st.success,
+    }
+    for kind, text in case_notes(case, values, best, scores):
+        draw[kind](text)
+
+
+def case_notes(
+    case: Case, values: np.ndarray, best: int, scores: np.ndarray, lang: str | None = None
+) -> list[tuple[str, str]]:
+    """What the page says under one case's plane, as (how it is drawn, text) in order: what the
+    case is, its weights and output, a warning for negative weights, whether the output is
+    where the case puts it (✓ or ✗), and why (outside the hull but in the cone; which value the
+    one-hot weight picks). `scores` are qᵀvᵢ, one per value; `best` the first largest."""
+    name, w, out = case.name, case.weights, case.output
+    notes = [
+        ("caption", t(f"gallery.cases.{name}.text", lang)),
+        (
+            "markdown",
+            t(
+                "gallery.cases.weights",
+                lang,
+                weights=", ".join(fmt(x, 3) for x in w),
+                total=fmt(float(np.sum(w))),
+                x=fmt(out[0]),
+                y=fmt(out[1]),
+            ),
+        ),
+    ]
     if name == "nonneg" and not weight_cases(w).non_negative:
-        st.warning(t("gallery.cases.nonneg.negative"))
-    verdict(holds(case, values, best), *VERDICTS[name])
+        notes.append(("warning", t("gallery.cases.nonneg.negative", lang)))
+    ok = holds(case, values, best)
+    yes, no = VERDICTS[name]
+    notes.append(("success", t(yes, lang)) if ok else ("warning", t(no, lang)))
     if outside_hull_but_in_cone(case, values):
-        st.caption(t("gallery.cases.nonneg.outside_hull"))
+        notes.append(("caption", t("gallery.cases.nonneg.outside_hull", lang)))
     elif name == "one_hot":
-        st.caption(t("gallery.cases.one_hot.which", index=best + 1))
+        tied = int(np.sum(scores == scores[best]))
+        key = "which_tied" if tied > 1 else "which"
+        notes.append(("caption", t(f"gallery.cases.one_hot.{key}", lang, index=best + 1)))
+    return notes
 
 
 def heatmap_grids() -> None:

@@ -119,7 +119,10 @@ def export(
             ),
             tables=tables,
             derivation=derivation_latex(
-                result.steps, title_of=step_title, sentence_of=step_sentence, heading=heading
+                result.steps,
+                title_of=step_title,
+                sentence_of=lambda step: step_sentence(step, run_steps=result.steps),
+                heading=heading,
             ),
         )
 

@@ -370,19 +370,8 @@ def results(
     so that the steps tab draws them without building them again."""
     layout = result.layout
     s_step, a_step, o_step = score_step(result), weight_step(result), result.step("output")
-    figures = memo(
-        cache,
-        "results",
-        lambda: {
-            s_step.key: step_figure(
-                s_step, layout, titles, title=t("luong.results.S"), hover=score_hover(result)
-            ),
-            a_step.key: step_figure(
-                a_step, layout, titles, title=t("luong.results.A"), hover=weight_hover(result)
-            ),
-            o_step.key: step_figure(o_step, layout, titles, title=t("luong.results.O")),
-        },
-    )
+    names = {name: t(f"luong.results.{name}") for name in "SAO"}
+    figures = memo(cache, "results", lambda: result_figures(result, titles, names))
     st.subheader(t("luong.results.title"))
     s_col, a_col, o_col = st.columns(3)
     for column, step, name in ((s_col, s_step, "S"), (a_col, a_step, "A"), (o_col, o_step, "O")):
@@ -400,6 +389,24 @@ def results(
         )
     )
     return figures
+
+
+def result_figures(
+    result: AttentionResult, titles: Mapping[str, str], names: Mapping[str, str]
+) -> dict[str, go.Figure]:
+    """S, A and O as heatmaps by step key; `titles` word the axes' kinds and `names` has the
+    three charts' titles ("S", "A", "O" → the learner's words)."""
+    layout = result.layout
+    s_step, a_step, o_step = score_step(result), weight_step(result), result.step("output")
+    return {
+        s_step.key: step_figure(
+            s_step, layout, titles, title=names["S"], hover=score_hover(result)
+        ),
+        a_step.key: step_figure(
+            a_step, layout, titles, title=names["A"], hover=weight_hover(result)
+        ),
+        o_step.key: step_figure(o_step, layout, titles, title=names["O"]),
+    }
 
 
 def steps_tab(

@@ -12,8 +12,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from attention_core import fmt
-from attention_ui.figures import WEIGHT_SCALE, heatmap, plotly_text
+from attention_core import Step, fmt
+from attention_ui.figures import WEIGHT_SCALE, heatmap, hover_texts, plotly_text
 
 # Okabe–Ito: blue, orange, bluish green, vermillion, grey
 BLUE, ORANGE, GREEN, RED, GREY = "#0072B2", "#E69F00", "#009E73", "#D55E00", "#7f7f7f"
@@ -52,17 +52,8 @@ def data_figure(
             row=1,
             col=1,
         )
-    gap_y = [None if not np.isfinite(v) else float(v) for v in curve_y]
     figure.add_trace(
-        go.Scatter(
-            x=curve_x,
-            y=gap_y,
-            mode="lines",
-            name=words["prediction"],
-            connectgaps=False,
-            line={"color": BLUE, "width": 3},
-            hovertemplate="x* = %{x:.3g}<br>ŷ = %{y:.4g}<extra></extra>",
-        ),
+        _gapped_line(curve_x, curve_y, words["prediction"], "x* = %{x:.3g}<br>ŷ = %{y:.4g}"),
         row=1,
         col=1,
     )
@@ -174,18 +165,8 @@ def sigma_figure(
 ) -> go.Figure:
     """One query's prediction as σ sweeps from tiny to huge (log axis): it starts at the
     nearest point's y (or has no prediction) and ends at the mean of all y."""
-    figure = go.Figure()
-    values = [None if not np.isfinite(v) else float(v) for v in predictions]
-    figure.add_trace(
-        go.Scatter(
-            x=sigmas,
-            y=values,
-            mode="lines",
-            name=words["prediction"],
-            connectgaps=False,
-            line={"color": BLUE, "width": 3},
-            hovertemplate="σ = %{x:.3g}<br>ŷ = %{y:.4g}<extra></extra>",
-        )
+    figure = go.Figure(
+        _gapped_line(sigmas, predictions, words["prediction"], "σ = %{x:.3g}<br>ŷ = %{y:.4g}")
     )
     figure.add_hline(
         y=nearest_y,
@@ -199,33 +180,16 @@ def sigma_figure(
         annotation_text=plotly_text(words["mean"]),
         annotation_position="bottom right",
     )
-    figure.add_vline(
-        x=sigma, line={"color": RED, "dash": "dot"}, annotation_text=plotly_text(words["current"])
-    )
-    figure.update_xaxes(type="log", title_text=plotly_text(words["x_axis"]))
-    figure.update_yaxes(title_text=plotly_text(words["y_axis"]))
-    figure.update_layout(height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10}, showlegend=False)
-    return figure
+    return _against_sigma(figure, sigma, words, marker=RED, showlegend=False)
 
 
 def loo_figure(
     sigmas: np.ndarray, errors: np.ndarray, best: int | None, sigma: float, words: Mapping[str, str]
 ) -> go.Figure:
     """Leave-one-out error against σ (log axis), its minimum marked."""
-    figure = go.Figure()
-    values = [None if not np.isfinite(v) else float(v) for v in errors]
-    figure.add_trace(
-        go.Scatter(
-            x=sigmas,
-            y=values,
-            mode="lines+markers",
-            name=words["error"],
-            connectgaps=False,
-            line={"color": BLUE},
-            hovertemplate="σ = %{x:.3g}<br>"
-            + plotly_text(words["hover"])
-            + " = %{y:.4g}<extra></extra>",
-        )
+    hover = "σ = %{x:.3g}<br>" + plotly_text(words["hover"]) + " = %{y:.4g}"
+    figure = go.Figure(
+        _gapped_line(sigmas, errors, words["error"], hover, mode="lines+markers", width=2)
     )
     if best is not None:
         figure.add_trace(
@@ -238,14 +202,60 @@ def loo_figure(
                 hovertemplate=plotly_text(words["best"]) + "<br>σ = %{x:.3g}<extra></extra>",
             )
         )
+    return _against_sigma(figure, sigma, words, marker=GREY, legend={"orientation": "h", "y": 1.12})
+
+
+def _gapped_line(
+    x: np.ndarray, y: np.ndarray, name: str, hover: str, *, mode: str = "lines", width: int = 3
+) -> go.Scatter:
+    """A blue line with a gap wherever y is not finite (no prediction there): never a line
+    drawn across a region no training point reaches."""
+    return go.Scatter(
+        x=x,
+        y=[None if not np.isfinite(v) else float(v) for v in y],
+        mode=mode,
+        name=name,
+        connectgaps=False,
+        line={"color": BLUE, "width": width},
+        hovertemplate=hover + "<extra></extra>",
+    )
+
+
+def _against_sigma(
+    figure: go.Figure, sigma: float, words: Mapping[str, str], *, marker: str, **layout
+) -> go.Figure:
+    """The frame both σ charts share: a log σ axis, the current σ marked, the axis titles."""
     figure.add_vline(
-        x=sigma, line={"color": GREY, "dash": "dot"}, annotation_text=plotly_text(words["current"])
+        x=sigma,
+        line={"color": marker, "dash": "dot"},
+        annotation_text=plotly_text(words["current"]),
     )
     figure.update_xaxes(type="log", title_text=plotly_text(words["x_axis"]))
     figure.update_yaxes(title_text=plotly_text(words["y_axis"]))
-    figure.update_layout(
-        height=340,
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        legend={"orientation": "h", "y": 1.12},
-    )
+    figure.update_layout(height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10}, **layout)
     return figure
+
+
+def step_figures(
+    steps: Sequence[Step], rows: Sequence[int], words: Mapping[str, str]
+) -> dict[str, go.Figure]:
+    """Each engine step's matrix with the page's labels: queries (x*1, x*2, …) down, training
+    points (x<row>) across; `words` has the axis titles "query" and "key"."""
+    built = {}
+    for step in steps:
+        y_labels = [f"x*{j + 1}" for j in range(step.value.shape[0])]
+        columns = {"nw_sums": ["Σ"], "nw_prediction": ["ŷ"]}.get(
+            step.key, [f"x{row}" for row in rows]
+        )
+        figure = heatmap(
+            step.value,
+            columns,
+            y_labels,
+            x_title=words["key"] if len(columns) > 1 else "",
+            y_title=words["query"],
+            hover=hover_texts(step.value.shape, step.entry),
+        )
+        built[step.key] = capped(
+            without_nan_text(figure) if step.key == "nw_prediction" else figure
+        )
+    return built

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core import (
@@ -23,12 +22,12 @@ from attention_core import (
     nadaraya_watson,
 )
 from attention_ui.charts import show_chart
-from attention_ui.figures import heatmap, hover_texts
+from attention_ui.figures import hover_texts
 from attention_ui.frame import show_error
 from attention_ui.i18n import t
 from attention_ui.page_state import option_labels
 from attention_ui.steps_view import show_steps
-from attention_ui.text import escape_markdown
+from attention_ui.text import escape_markdown, stacked
 
 from . import data, figures, state
 from .table import PointsInput, points_editor
@@ -57,9 +56,11 @@ def replaced_values(replaced: list[tuple[str, object]]) -> None:
 def formula() -> None:
     """Nadaraya–Watson as attention pooling: keys xᵢ, values yᵢ, the query x*."""
     st.latex(
-        r"\hat{y}(x^*) = \sum_{i=1}^{m} \alpha(x^*, x_i)\, y_i,\qquad "
-        r"\alpha(x^*, x_i) = \frac{\kappa\!\left(\frac{x^* - x_i}{\sigma}\right)}"
-        r"{\sum_{j=1}^{m} \kappa\!\left(\frac{x^* - x_j}{\sigma}\right)}"
+        stacked(
+            r"\hat{y}(x^*) = \sum_{i=1}^{m} \alpha(x^*, x_i)\, y_i,",
+            r"\alpha(x^*, x_i) = \frac{\kappa\!\left(\frac{x^* - x_i}{\sigma}\right)}"
+            r"{\sum_{j=1}^{m} \kappa\!\left(\frac{x^* - x_j}{\sigma}\right)}",
+        )
     )
     st.caption(t("regression.formula_note"))
 
@@ -295,10 +296,12 @@ def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
     st.subheader(t("regression.temperature.title"))
     st.markdown(t("regression.temperature.text"))
     st.latex(
-        r"\alpha_i = \frac{\exp\!\left(-\frac{(x^* - x_i)^2}{2\sigma^2}\right)}"
-        r"{\sum_j \exp\!\left(-\frac{(x^* - x_j)^2}{2\sigma^2}\right)} = "
-        r"\operatorname{softmax}_i\!\left(\frac{-\tfrac12 (x^* - x_i)^2}{\tau}\right),"
-        r"\quad \tau = \sigma^2"
+        stacked(
+            r"\alpha_i = \frac{\exp\!\left(-\frac{(x^* - x_i)^2}{2\sigma^2}\right)}"
+            r"{\sum_j \exp\!\left(-\frac{(x^* - x_j)^2}{2\sigma^2}\right)}",
+            r"= \operatorname{softmax}_i\!\left(\frac{-\tfrac12 (x^* - x_i)^2}{\tau}\right),"
+            r"\quad \tau = \sigma^2",
+        )
     )
     query = runs.queries.x_query[settings.chosen]
     distances = np.abs(points.x - query)
@@ -335,19 +338,37 @@ def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
         "regression.chart.sigma",
         details=(settings.kernel,),
     )
-    claim = data.sigma_claim(runs.queries.weights[settings.chosen], points.y)
+    kind, text = sigma_sentence(
+        runs.queries.weights[settings.chosen],
+        points.y,
+        points.rows,
+        settings.sigma,
+        settings.chosen,
+    )
+    (st.success if kind in ("nearest", "mean") else st.info)(text)
+
+
+def sigma_sentence(
+    weights: np.ndarray,
+    y: np.ndarray,
+    rows: list[int],
+    sigma: float,
+    chosen: int,
+    lang: str | None = None,
+) -> tuple[str, str]:
+    """What the chosen query's weights are at this σ (`data.sigma_claim`: nearest neighbour,
+    the mean, between, or no prediction), as (kind, sentence)."""
+    claim = data.sigma_claim(weights, y)
     params = {
-        "name": rf"x\*{settings.chosen + 1}",
-        "sigma": fmt(settings.sigma),
-        "row": points.rows[claim.point],
+        "name": rf"x\*{chosen + 1}",
+        "sigma": fmt(sigma),
+        "row": rows[claim.point],
         "share": fmt(100 * claim.share, 3),
         "y": fmt(claim.value),
-        "m": points.x.size,
-        "uniform": fmt(1 / points.x.size, 3),
+        "m": y.size,
+        "uniform": fmt(1 / y.size, 3),
     }
-    (st.success if claim.kind in ("nearest", "mean") else st.info)(
-        t(f"regression.temperature.claim.{claim.kind}", **params)
-    )
+    return claim.kind, t(f"regression.temperature.claim.{claim.kind}", lang, **params)
 
 
 def learned_sigma(points: PointsInput, settings: Settings) -> None:
@@ -406,29 +427,12 @@ def steps(runs: Runs, points: PointsInput) -> None:
         {},
         namespace="regression",
         key_prefix="regression.step",
-        figures=step_figures(result, points),
+        figures=figures.step_figures(
+            result.steps,
+            points.rows,
+            {"query": t("regression.axis.query"), "key": t("regression.axis.key")},
+        ),
     )
-
-
-def step_figures(result: NadarayaWatsonResult, points: PointsInput) -> dict[str, go.Figure]:
-    """Each step's matrix with the page's labels: queries down, training points across."""
-    y_labels = [f"x*{j + 1}" for j in range(result.x_query.size)]
-    x_labels = [f"x{row}" for row in points.rows]
-    built = {}
-    for step in result.steps:
-        columns = {"nw_sums": ["Σ"], "nw_prediction": ["ŷ"]}.get(step.key, x_labels)
-        figure = heatmap(
-            step.value,
-            columns,
-            y_labels,
-            x_title=t("regression.axis.key") if len(columns) > 1 else "",
-            y_title=t("regression.axis.query"),
-            hover=entry_hover(step),
-        )
-        built[step.key] = figures.capped(
-            figures.without_nan_text(figure) if step.key == "nw_prediction" else figure
-        )
-    return built
 
 
 def entry_hover(step) -> list[list[str]]:

@@ -24,7 +24,7 @@ from attention_ui.frame import show_error
 from attention_ui.i18n import t
 from attention_ui.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.steps_view import show_steps
-from attention_ui.text import escape_markdown
+from attention_ui.text import escape_markdown, stacked
 
 from . import state
 from .figures import head_grid, matrix_figure, step_figure
@@ -74,11 +74,13 @@ def formula() -> None:
         r"\quad \mathbf{V} = \mathbf{X}\mathbf{W}_V"
     )
     st.latex(
-        r"\mathbf{A}_i = \operatorname{softmax}_{\text{rows}}\!\left("
-        r"\frac{\mathbf{Q}_i \mathbf{K}_i^{\mathsf{T}}}{\sqrt{d_h}}\right),\quad "
-        r"\mathbf{O}_i = \mathbf{A}_i \mathbf{V}_i,\quad "
-        r"\mathbf{Y} = \operatorname{concat}(\mathbf{O}_1, \ldots, \mathbf{O}_h)\,"
-        r"\mathbf{W}_O"
+        stacked(
+            r"\mathbf{A}_i = \operatorname{softmax}_{\text{rows}}\!\left("
+            r"\frac{\mathbf{Q}_i \mathbf{K}_i^{\mathsf{T}}}{\sqrt{d_h}}\right),\quad "
+            r"\mathbf{O}_i = \mathbf{A}_i \mathbf{V}_i,",
+            r"\mathbf{Y} = \operatorname{concat}(\mathbf{O}_1, \ldots, \mathbf{O}_h)\,"
+            r"\mathbf{W}_O",
+        )
     )
     st.info(t("transformer.luong_diff"), icon=":material/compare_arrows:")
 
@@ -280,7 +282,9 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs) -> None:
     )
     if mh.mask is not None:
         st.caption(t("transformer.heads_grid.causal"))
-    _repeated_word(mh, tokens)
+    note = repeated_word_note(mh, tokens, entered.X.values)
+    if note is not None:
+        st.caption(note)
     _identity_check(mh, {name: m.values for name, m in entered.weights.items()})
     st.subheader(t("transformer.output.title"))
     st.latex(
@@ -295,34 +299,38 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs) -> None:
     )
 
 
-def _repeated_word(mh: MultiHeadResult, tokens: list[str]) -> None:
+def repeated_word_note(
+    mh: MultiHeadResult, tokens: list[str], X: np.ndarray, lang: str | None = None
+) -> str | None:
     """For the first word that appears twice: whether its two rows of weights are the same,
-    and why, said only when the engine's numbers show it."""
+    and why, said only when the engine's numbers show it (None: nothing general to say).
+    `X` is the learner's X, before any positions are added."""
+    positions = mh.steps[0].key == "positions_added"
     first_seen: dict[str, int] = {}
     for second, token in enumerate(tokens):
         if token not in first_seen:
             first_seen[token] = second
             continue
         first = first_seen[token]
-        same_x = np.array_equal(mh.inputs[first], mh.inputs[second])
+        same_x = np.array_equal(X[first], X[second])
+        same_input = np.array_equal(mh.inputs[first], mh.inputs[second])
         same_weights = np.array_equal(mh.weights[:, first], mh.weights[:, second])
-        if same_x and same_weights and mh.mask is None:
+        if same_x and not positions and same_weights and mh.mask is None:
             key = "same"
-        elif same_x and not same_weights and mh.mask is not None:
+        elif same_input and not same_weights and mh.mask is not None:
             key = "masked"
-        elif not same_x and not same_weights and mh.steps[0].key == "positions_added":
+        elif same_x and positions and not same_input and not same_weights:
             key = "positions"
         else:
-            return  # the learner's edits made the two rows differ: nothing general to say
-        st.caption(
-            t(
-                f"transformer.repeat.{key}",
-                token=escape_markdown(token, 20),
-                first=first + 1,
-                second=second + 1,
-            )
+            return None  # the learner's edits made the two rows differ: nothing general to say
+        return t(
+            f"transformer.repeat.{key}",
+            lang,
+            token=escape_markdown(token, 20),
+            first=first + 1,
+            second=second + 1,
         )
-        return
+    return None
 
 
 def _identity_check(mh: MultiHeadResult, weights: Mapping[str, np.ndarray]) -> None:
