@@ -49,6 +49,19 @@ def column_mask(kind: str, sizes, length: int) -> np.ndarray | None:
     return None
 
 
+def run(values, score, *, layout="column", mask=None, temperature=1.0):
+    return attention(
+        values["Q"],
+        values["K"],
+        values["V"],
+        score,
+        temperature=temperature,
+        mask=mask,
+        layout=layout,
+        **engine_parameters(score, values),
+    )
+
+
 def states(key: str):
     """(score, layout, mask kind, engine result, page values in layout, mask in layout)."""
     matrices, sizes = preset_inputs(key)
@@ -59,15 +72,8 @@ def states(key: str):
         values = {n: in_layout(matrices[n], layout) for n in ("Q", "K", "V")}
         values |= {n: matrices[n] for n in PARAMETERS}
         layout_mask = None if mask is None else in_layout(mask, layout)
-        result = attention(
-            values["Q"],
-            values["K"],
-            values["V"],
-            score,
-            temperature=PRESETS[key].temperature,
-            mask=layout_mask,
-            layout=layout,
-            **engine_parameters(score, values),
+        result = run(
+            values, score, layout=layout, mask=layout_mask, temperature=PRESETS[key].temperature
         )
         yield score, layout, kind, result, values, layout_mask
 
@@ -92,17 +98,8 @@ def story_oracle(key, score, kind, result, values, mask) -> bool:
         W = per_query(run.weights, run.layout)
         return [argmax_set(W[:, j]) for j in range(W.shape[1])]
 
-    def rerun(other):
-        return attention(
-            values["Q"],
-            values["K"],
-            values["V"],
-            other,
-            temperature=result.temperature,
-            mask=mask,
-            layout=result.layout,
-            **engine_parameters(other, values),
-        )
+    def rerun(other, inputs=values):
+        return run(inputs, other, layout=result.layout, mask=mask, temperature=result.temperature)
 
     own = winners_of(result)
     if key == "first":  # q_j takes mostly k_j's value
@@ -132,16 +129,7 @@ def story_oracle(key, score, kind, result, values, mask) -> bool:
     if key == "location":  # changing a key moves nothing, not even a score
         shift = 1.0 + 0.37 * np.arange(values["K"].size).reshape(values["K"].shape)
         moved = {**values, "K": values["K"] + shift}  # a different change for every key
-        again = attention(
-            moved["Q"],
-            moved["K"],
-            moved["V"],
-            score,
-            temperature=result.temperature,
-            mask=mask,
-            layout=result.layout,
-            **engine_parameters(score, moved),
-        )
+        again = rerun(score, moved)
         return bool(np.array_equal(again.scores, result.scores))
     if key == "causal":  # Q = K = V, causal mask, q1's weight on k1 is exactly 1
         return kind == "causal" and (Q == K).all() and (K == V).all() and A[0, 0] == 1.0
@@ -155,19 +143,29 @@ def check_steps(result, layout, kind, lang) -> None:
     if kind != "none":
         masked = ~np.isfinite(per_query(result.step("masked").value, layout))
     for step in result.steps:
-        sentence = step_sentence(step, lang)
-        assert "{" not in sentence and sentence != f"engine.step.{step.key}.sentence"
+        sentence = step_sentence(step, lang, run_steps=result.steps)  # as the page words it
+        assert "{" not in sentence and not sentence.startswith(f"engine.step.{step.key}.")
         value = per_query(step.value, layout)
         if step.key == "shifted":  # "the largest entry becomes 0"
             np.testing.assert_array_equal(value.max(axis=0), 0.0)
-        if step.key == "exponentials":  # "positive, except a masked −∞, which becomes 0"
+        if step.key in ("exponentials", "weights_softmax"):
+            # "every entry is positive, except a masked one, which is exactly 0", or, where exp()
+            # underflowed: "positive in exact arithmetic, but N of them are stored as exactly 0"
             assert ("masked" in sentence) if lang == "en" else ("マスク" in sentence)
-            assert (value[~masked] > 0).all() and (value[masked] == 0).all()
+            assert (value[masked] == 0).all()
+            underflowed = int((value[~masked] == 0).sum())
+            underflow_text = t(
+                f"engine.step.{step.key}.sentence_underflow", lang, count=underflowed
+            )
+            assert (sentence == underflow_text) == (underflowed > 0), (step.key, sentence)
+            assert (value[~masked] >= 0).all()
         if step.key == "masked":  # "their weight will be exactly 0"
             assert kind != "none" and (A[masked] == 0).all()
-        if step.key == "weights_softmax":  # sum to 1; positive except masked, exactly 0
+        if step.key == "weights_softmax":  # each query's weights sum to 1
             np.testing.assert_allclose(A.sum(axis=0), 1.0, rtol=0, atol=1e-12)
-            assert (A[~masked] > 0).all() and (A[masked] == 0).all()
+        if step.key.startswith("temperature_"):  # "τ = …" names this run's temperature
+            assert f"τ = {fmt(result.temperature)}" in sentence
+            assert result.temperature != 1.0  # the step is shown only when τ does something
         if step.key == "scaled":  # names d_k and √d_k of this run
             d_k = step.params["d_k"]
             assert f"d_k = {d_k}" in sentence
@@ -305,3 +303,133 @@ def test_a_presets_story_is_replaced_where_its_numbers_no_longer_bear_it_out(key
                 assert story != catalog(lang)[f"luong.preset.{key}.why"]
                 assert catalog(lang)[f"luong.preset.{key}.name"] in story
     assert found == len(LAYOUTS)
+
+
+# --- Beyond the presets' own settings: other temperatures, masks cell by cell, edited numbers --
+
+TEMPERATURES = (0.05, 0.5, 1.0, 5.0, 20.0)
+
+
+def walk_state(key, values, sizes, score, layout, kind, mask, temperature, *, compare=True):
+    """Every check of the page's claims on one state (values and mask in `layout`). The
+    followed entry's numbers do not depend on the language: its sentences are read in one,
+    taking turns, which keeps the walk fast."""
+    result = run(values, score, layout=layout, mask=mask, temperature=temperature)
+    check_follow(result, values, list(LANGUAGES)[walk_state.turn % len(LANGUAGES)])
+    walk_state.turn += 1
+    for lang in LANGUAGES:
+        check_steps(result, layout, kind, lang)
+        story = preset_story(key, result, values, values, sizes, mask, lang)
+        holds = story_oracle(key, score, kind, result, values, mask)
+        assert (story == catalog(lang)[f"luong.preset.{key}.why"]) == holds, (key, score, kind)
+    if compare:
+        check_compare(result, values, sizes, mask)
+    return result
+
+
+walk_state.turn = 0
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_every_claim_holds_at_other_temperatures(key):
+    """τ from 0.05 (exp() underflows to exactly 0) to 20 (nearly average pooling)."""
+    matrices, sizes = preset_inputs(key)
+    values = {n: matrices[n] for n in ("Q", "K", "V", *PARAMETERS)}
+    walked = 0
+    for tau, score, kind in itertools.product(TEMPERATURES, SCORES, ("none", "causal")):
+        if score in applicable_scores(sizes):
+            mask = column_mask(kind, sizes, PRESETS[key].mask_length)
+            walk_state(key, values, sizes, score, "column", kind, mask, tau, compare=tau != 1.0)
+            walked += 1
+    assert walked >= len(TEMPERATURES) * 2 * 3
+
+
+def cell_masks(sizes, seed: int) -> list[np.ndarray]:
+    """Seeded per-cell masks (m × n), each query keeping at least one visible key: about half
+    the cells hidden, a single visible key per query, and every key visible but the first."""
+    rng = np.random.default_rng(seed)
+    m, n = sizes.m, sizes.n
+    half = rng.random((m, n)) < 0.5
+    half[rng.integers(0, m, n), np.arange(n)] = True
+    single = np.zeros((m, n), dtype=bool)
+    single[rng.integers(0, m, n), np.arange(n)] = True
+    but_first = np.ones((m, n), dtype=bool)
+    but_first[0, :] = m == 1  # a lone key stays visible
+    return [half, single, but_first]
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_every_claim_holds_with_masks_ticked_cell_by_cell(key):
+    matrices, sizes = preset_inputs(key)
+    walked = 0
+    for seed, layout in itertools.product(range(2), LAYOUTS):
+        values = {n: in_layout(matrices[n], layout) for n in ("Q", "K", "V")}
+        values |= {n: matrices[n] for n in PARAMETERS}
+        for mask, score in itertools.product(cell_masks(sizes, seed), SCORES):
+            if score in applicable_scores(sizes):
+                layout_mask = in_layout(mask, layout)
+                tau = PRESETS[key].temperature
+                compare = layout == "column"
+                walk_state(
+                    key, values, sizes, score, layout, "cells", layout_mask, tau, compare=compare
+                )
+                walked += 1
+    assert walked >= 2 * 2 * 3 * 3
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_query_with_every_key_unticked_is_named_and_nothing_is_claimed(layout):
+    """The page computes nothing for it: the engine's error names that query, in the
+    learner's numbering (query j is column j, or row j in row layout), in both languages."""
+    from attention_core import AttentionInputError
+    from attention_ui.i18n import error_text
+
+    matrices, sizes = preset_inputs("identity")
+    values = {n: in_layout(matrices[n], layout) for n in ("Q", "K", "V")}
+    values |= {n: matrices[n] for n in PARAMETERS}
+    for query in range(sizes.n):
+        mask = np.ones((sizes.m, sizes.n), dtype=bool)
+        mask[:, query] = False
+        with pytest.raises(AttentionInputError) as raised:
+            run(values, "dot", layout=layout, mask=in_layout(mask, layout))
+        assert raised.value.code == "all_masked" and raised.value.params["query"] == query + 1
+        assert f"Query {query + 1} has every key masked" in error_text(raised.value, "en")
+        assert f"{query + 1}" in error_text(raised.value, "ja")
+
+
+def edited(matrices, sizes, seed: int) -> dict[str, np.ndarray]:
+    """The preset's sizes with numbers a learner might type: small integers (ties, zeros,
+    negatives), a few halves, sometimes a whole row of zeros."""
+    rng = np.random.default_rng(seed)
+    values = {}
+    for name in ("Q", "K", "V", *PARAMETERS):
+        shape = matrices[name].shape
+        numbers = rng.integers(-2, 3, shape).astype(float)
+        numbers += np.where(rng.random(shape) < 0.2, 0.5, 0.0)
+        if name in ("Q", "K") and rng.random() < 0.3:
+            numbers[0] = 0.0
+        values[name] = numbers
+    return values
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_every_claim_holds_for_edited_numbers(key):
+    """Seeded edits of every matrix (ties, negative weights, zeros) under each preset's name:
+    the story is shown only where the edited numbers still bear it out."""
+    matrices, sizes = preset_inputs(key)
+    walked = 0
+    for seed in range(3):
+        column_values = edited(matrices, sizes, seed)
+        for score, layout, kind in itertools.product(SCORES, LAYOUTS, MASKS):
+            if score not in applicable_scores(sizes):
+                continue
+            values = {n: in_layout(column_values[n], layout) for n in ("Q", "K", "V")}
+            values |= {n: column_values[n] for n in PARAMETERS}
+            mask = column_mask(kind, sizes, PRESETS[key].mask_length)
+            layout_mask = None if mask is None else in_layout(mask, layout)
+            tau = PRESETS[key].temperature
+            # the comparison is layout-free (the walk above compares in both layouts)
+            compare = layout == "column"
+            walk_state(key, values, sizes, score, layout, kind, layout_mask, tau, compare=compare)
+            walked += 1
+    assert walked >= 3 * 3 * 2 * 3
