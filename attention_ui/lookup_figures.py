@@ -26,7 +26,8 @@ LABEL_LIMIT = 24
 
 @dataclass(frozen=True)
 class LookupCaptions:
-    """Translated words the figures need (the UI's `t()` fills them in)."""
+    """Translated words the figures need: the page fills every one with `t()`; the English
+    defaults are for tests (a builder has no default, so it never prints them unasked)."""
 
     weight: str = "weight α"
     records: str = "records"
@@ -60,10 +61,9 @@ def weight_formula(
     index: int,
     temperature: float,
     normalization: str,
-    captions: LookupCaptions | None = None,
+    captions: LookupCaptions,
 ) -> str:
     """How the engine turned the score of record `index` into its weight, with its numbers."""
-    captions = captions or LookupCaptions()
     score, weight = fmt(result.scores[index]), fmt(result.weights[index])
     if result.similarity == "exact":
         return f"{captions.exact_weight}: α = {weight}"
@@ -78,10 +78,9 @@ def cell_explanation(
     index: int,
     temperature: float,
     normalization: str,
-    captions: LookupCaptions | None = None,
+    captions: LookupCaptions,
 ) -> str:
     """Hover text for one record: the match arithmetic, then the weight arithmetic."""
-    captions = captions or LookupCaptions()
     record = result.records[index]
     match = explain_similarity(result.query, record.key, result.similarity)
     return (
@@ -98,10 +97,9 @@ def weights_bar(
     *,
     rows: Sequence[int] | None = None,
     title: str = "",
-    captions: LookupCaptions | None = None,
+    captions: LookupCaptions,
 ) -> go.Figure:
     """One bar per record: its weight α(q, kᵢ) for this query, the best one dark and labelled."""
-    captions = captions or LookupCaptions()
     labels = [plotly_text(label) for label in record_labels(result, rows)]
     best = result.best_index
     colours = [BEST_COLOUR if i == best else OTHER_COLOUR for i in range(len(labels))]
@@ -131,10 +129,9 @@ def weights_bar(
 
 
 def distribution_bar(
-    result: LookupResult, *, title: str = "", captions: LookupCaptions | None = None
+    result: LookupResult, *, title: str = "", captions: LookupCaptions
 ) -> go.Figure:
     """Attention pooling with one-hot values: the total weight each first name receives."""
-    captions = captions or LookupCaptions()
     pairs = result.value_distribution
     names = [plotly_text(short(name) if name else "∅") for name, _ in pairs]
     totals = np.array([total for _, total in pairs])
@@ -174,10 +171,9 @@ def weights_heatmap(
     *,
     rows: Sequence[int] | None = None,
     title: str = "",
-    captions: LookupCaptions | None = None,
+    captions: LookupCaptions,
 ) -> go.Figure:
     """Queries × records: one row of weights per query (each row sums to 1, or is all 0)."""
-    captions = captions or LookupCaptions()
     hover = [
         [
             cell_explanation(result, j, temperature, normalization, captions).replace("\n", " · ")

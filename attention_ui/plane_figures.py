@@ -63,7 +63,7 @@ def plane_figure(
     query: np.ndarray | None = None,
     title: str = "",
     height: int = 460,
-    captions: PlaneCaptions | None = None,
+    captions: PlaneCaptions,
 ) -> go.Figure:
     """The values as labelled points, optionally their cone and hull, and the output point.
 
@@ -71,7 +71,6 @@ def plane_figure(
     box : the view (x0, x1, y0, y1), shared by the figures that should be compared
     path : (t, 2) outputs over a range of temperatures, drawn as a dotted line
     """
-    captions = captions or PlaneCaptions()
     values = np.asarray(values, dtype=float)
     x0, x1, y0, y1 = box
     figure = go.Figure()

@@ -4,6 +4,8 @@ draws them. Every number comes from attention_core; this module only lays it out
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -24,10 +26,11 @@ from attention_core import (
     weighted_covariance,
 )
 from attention_ui.charts import show_chart
+from attention_ui.database.view import captions as lookup_captions
 from attention_ui.figures import WEIGHT_SCALE, heatmap
 from attention_ui.frame import show_error
 from attention_ui.i18n import t
-from attention_ui.lookup_figures import LookupCaptions, weights_bar
+from attention_ui.lookup_figures import weights_bar
 from attention_ui.matrix_editor import matrix_editor
 from attention_ui.page_state import option_labels
 from attention_ui.plane_figures import PlaneCaptions
@@ -159,7 +162,8 @@ def matching() -> None:
                     result,
                     tau,
                     "softmax",
-                    captions=LookupCaptions(
+                    captions=replace(  # every word of the database page's charts, three own
+                        lookup_captions(),
                         weight=t("exercises.match.weight"),
                         records=t("exercises.match.records"),
                         best=t("exercises.match.best_word"),
@@ -247,10 +251,12 @@ def gradient() -> None:
                 covariance,
                 result.jacobian,
                 captions=PlaneCaptions(
+                    cone=t("gallery.plane.cone"),
+                    hull=t("exercises.grad.hull"),
                     values=t("exercises.grad.values"),
+                    path=t("gallery.plane.path"),
                     output=t("exercises.grad.output"),
                     query=t("exercises.grad.query"),
-                    hull=t("exercises.grad.hull"),
                     weight="p",
                 ),
                 ellipses=EllipseCaptions(

@@ -6,21 +6,23 @@ from attention_core import cone, lookup, lookup_many
 from attention_ui.lookup_figures import (
     BEST_COLOUR,
     OTHER_COLOUR,
+    LookupCaptions,
     distribution_bar,
     record_labels,
     weight_formula,
     weights_bar,
     weights_heatmap,
 )
-from attention_ui.plane_figures import plane_figure, trace_named, view_box
+from attention_ui.plane_figures import PlaneCaptions, plane_figure, trace_named, view_box
 from attention_ui.records_editor import D2L_RECORDS, check_records
 
 WITHOUT_LI = [r for r in D2L_RECORDS if r[0] != "Li"]
+EN = LookupCaptions()  # the captions' English defaults, passed as the page passes its words
 
 
 def test_weights_bar_draws_the_engines_weights_and_marks_the_best():
     result = lookup(WITHOUT_LI, "Li", "ngram", 0.1)
-    bar = weights_bar(result, 0.1, "softmax").data[0]
+    bar = weights_bar(result, 0.1, "softmax", captions=EN).data[0]
     np.testing.assert_allclose(np.array(bar.y, dtype=float), result.weights)
     assert list(bar.x) == ["1 · Zhang", "2 · Lipton", "3 · Smola", "4 · Hu", "5 · Werness"]
     assert list(bar.marker.color) == [OTHER_COLOUR, BEST_COLOUR] + [OTHER_COLOUR] * 3
@@ -29,29 +31,29 @@ def test_weights_bar_draws_the_engines_weights_and_marks_the_best():
 
 def test_hover_spells_out_the_similarity_and_the_weight():
     result = lookup(WITHOUT_LI, "Li", "ngram", 0.1)
-    hover = weights_bar(result, 0.1, "softmax").data[0].customdata[1]
+    hover = weights_bar(result, 0.1, "softmax", captions=EN).data[0].customdata[1]
     assert "|{⟨l, li}| / |P(q) ∪ P(k)| = 2 / 8 = 0.25" in hover
     assert "exp(0.25/0.1) / Σⱼ exp(aⱼ/0.1) = 0.7528" in hover
 
 
 def test_weight_formula_follows_the_normalization():
     result = lookup(WITHOUT_LI, "Li", "edit", 2.0, "sum")
-    assert weight_formula(result, 1, 2.0, "sum").startswith("α = 0.3333^(1/2)")
+    assert weight_formula(result, 1, 2.0, "sum", EN).startswith("α = 0.3333^(1/2)")
     exact = lookup(D2L_RECORDS, "Li", "exact")
-    assert "exact" in weight_formula(exact, 2, 1.0, "softmax")
+    assert "exact" in weight_formula(exact, 2, 1.0, "softmax", EN)
 
 
 def test_duplicate_keys_stay_separate_bars_labelled_by_row():
     records = [("Li", "Mu"), ("Li", "Ming")]
     result = lookup(records, "Li", "exact")
     assert record_labels(result, [3, 7]) == ["3 · Li", "7 · Li"]
-    assert list(weights_bar(result, 1, "softmax").data[0].y) == [0.5, 0.5]
+    assert list(weights_bar(result, 1, "softmax", captions=EN).data[0].y) == [0.5, 0.5]
 
 
 def test_distribution_sums_the_weight_of_each_first_name():
     records = [("Li", "Mu"), ("Lipton", "Mu"), ("Hu", "Rachel")]
     result = lookup(records, "Li", "ngram", 1.0)
-    bar = distribution_bar(result).data[0]
+    bar = distribution_bar(result, captions=EN).data[0]
     assert list(bar.x) == ["Mu", "Rachel"]
     np.testing.assert_allclose(
         np.array(bar.y, dtype=float), [result.weights[0] + result.weights[1], result.weights[2]]
@@ -63,9 +65,9 @@ def test_names_with_html_are_escaped_everywhere():
     records = [("<script>alert(1)</script>", "<img src=x onerror=alert(1)>")]
     result = lookup(records, "<script>alert(1)</script>", "exact")
     figures = [
-        weights_bar(result, 1, "softmax"),
-        distribution_bar(result),
-        weights_heatmap(lookup_many(records, ["<b>x</b>"], "ngram"), 1, "softmax"),
+        weights_bar(result, 1, "softmax", captions=EN),
+        distribution_bar(result, captions=EN),
+        weights_heatmap(lookup_many(records, ["<b>x</b>"], "ngram"), 1, "softmax", captions=EN),
     ]
     for figure in figures:
         text = figure.to_json()
@@ -74,7 +76,7 @@ def test_names_with_html_are_escaped_everywhere():
 
 def test_heatmap_rows_are_queries_and_columns_records():
     table = lookup_many(D2L_RECORDS, ["Li", "Hu"], "edit", 0.5)
-    trace = weights_heatmap(table, 0.5, "softmax").data[0]
+    trace = weights_heatmap(table, 0.5, "softmax", captions=EN).data[0]
     np.testing.assert_allclose(np.array(trace.z, dtype=float), table.weights)
     assert list(trace.y) == ["q1 · Li", "q2 · Hu"]
     assert len(trace.x) == 6
@@ -82,7 +84,7 @@ def test_heatmap_rows_are_queries_and_columns_records():
 
 def test_long_names_are_cut_in_labels():
     result = lookup([("X" * 10_000, "Y" * 10_000)], "X", "ngram")
-    assert len(weights_bar(result, 1, "softmax").data[0].x[0]) < 40
+    assert len(weights_bar(result, 1, "softmax", captions=EN).data[0].x[0]) < 40
 
 
 def test_records_check_names_rows_cuts_long_names_and_skips_blank_rows():
@@ -113,6 +115,7 @@ def test_plane_figure_draws_values_hull_cone_and_the_output():
         box=view_box(values),
         cone_shape=cone(values),
         query=np.array([1.0, 1.0]),
+        captions=PlaneCaptions(),
     )
     assert trace_named(figure, "convex hull of the values").fill == "toself"
     assert trace_named(figure, "cone of the values").fill == "toself"

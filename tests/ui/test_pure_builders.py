@@ -218,3 +218,28 @@ def test_plane_and_exercise_figures_print_the_callers_words():
     assert all(word in printed(figure) for word in ("値の凸包", WORDS[3]))
     loss = loss_figure(np.array([1.0, 0.5]), x_title="ステップ", y_title="損失")
     assert "ステップ" in printed(loss) and "損失" in printed(loss)
+
+
+# Caption objects carry a figure's words; their English defaults serve tests only. Every one
+# the app builds names each word field (symbols such as α and a(q, k) may keep their default),
+# or is a `replace` of one that does: a missing field would print English on a Japanese page.
+CAPTION_WORDS = {
+    "LookupCaptions": {
+        "weight", "records", "queries", "best", "first_names", "total_weight", "exact_weight"
+    },
+    "PlaneCaptions": {"cone", "hull", "values", "output", "path", "query"},
+    "EllipseCaptions": {"covariance", "jacobian"},
+}  # fmt: skip
+
+
+def test_every_caption_object_the_app_builds_names_every_word():
+    built = 0
+    for path in sorted(UI.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                words = CAPTION_WORDS.get(node.func.id)
+                if words is not None:
+                    built += 1
+                    given = {keyword.arg for keyword in node.keywords}
+                    assert words <= given, (path.name, node.func.id, sorted(words - given))
+    assert built >= 4
