@@ -18,6 +18,7 @@ from attention_core import (
     fmt,
     gradient_search,
     hard_lookup,
+    in_hull,
     letter_pair_vectors,
     lookup,
     plane_projection,
@@ -444,27 +445,9 @@ def search() -> None:
                 )
             )
     losses, weights = path.losses, path.weights
-    st.markdown(
-        t(
-            "exercises.search.summary",
-            steps=path.steps,
-            first=fmt(losses[0], 3),
-            last=fmt(losses[-1], 3),
-            target=escape_markdown(labels[target]),
-            p0=fmt(weights[0, target], 3),
-            p=fmt(weights[-1, target], 3),
-        )
-    )
-    if int(np.argmax(weights[-1])) == target:
-        st.success(t("exercises.search.found", target=escape_markdown(labels[target])))
-    else:
-        st.info(
-            t(
-                "exercises.search.not_yet",
-                target=escape_markdown(labels[target]),
-                best=escape_markdown(labels[int(np.argmax(weights[-1]))]),
-            )
-        )
+    draw = {"markdown": st.markdown, "success": st.success, "info": st.info}
+    for kind, text in search_notes(path, keys, target, labels):
+        draw[kind](text)
     iterations = [str(i) for i in range(len(losses))]
     hover = [
         [
@@ -527,6 +510,58 @@ def search() -> None:
 def _label(labels: list[str], index: object) -> str:
     """A record's name for the target box (a crafted index is shown as itself, not raised)."""
     return labels[index] if isinstance(index, int) and 0 <= index < len(labels) else str(index)
+
+
+def search_notes(
+    path, keys: np.ndarray, target: int, labels: list[str], lang: str | None = None
+) -> list[tuple[str, str]]:
+    """What the page says after the descent, as (how it is drawn, text): whether the loss fell,
+    rose or stayed, and whether the target now ranks first (alone or tied), cannot ever come
+    first (its key is another's, or, in the plane, inside the other keys' hull), or not yet.
+    `keys` is d × m, one key per column."""
+    losses, weights = path.losses, path.weights
+    first, last = float(losses[0]), float(losses[-1])
+    summary = "summary" if last < first else "summary_rose" if last > first else "summary_same"
+    name = escape_markdown(labels[target])
+    notes = [
+        (
+            "markdown",
+            t(
+                f"exercises.search.{summary}",
+                lang,
+                steps=path.steps,
+                first=fmt(first, 3),
+                last=fmt(last, 3),
+                target=name,
+                p0=fmt(weights[0, target], 3),
+                p=fmt(weights[-1, target], 3),
+            ),
+        )
+    ]
+    final = weights[-1]
+    top = [int(i) for i in np.flatnonzero(final == final.max())]
+    if top == [target]:
+        notes.append(("success", t("exercises.search.found", lang, target=name)))
+    elif target in top:
+        others = ", ".join(escape_markdown(labels[i]) for i in top if i != target)
+        notes.append(("info", t("exercises.search.found_tied", lang, target=name, others=others)))
+    elif never_first(keys, target):
+        notes.append(("info", t("exercises.search.cannot_win", lang, target=name)))
+    else:
+        best = escape_markdown(labels[top[0]])
+        notes.append(("info", t("exercises.search.not_yet", lang, target=name, best=best)))
+    return notes
+
+
+def never_first(keys: np.ndarray, target: int) -> bool:
+    """Whether no query can give the target key the largest score alone: its key equals
+    another's, or (in the plane) lies in the convex hull of the other keys, since a linear
+    score k·q is largest at a corner of the hull. Beyond the plane nothing is claimed."""
+    points = np.asarray(keys, dtype=float).T  # m × d
+    others = np.delete(points, target, axis=0)
+    if others.size and (others == points[target]).all(axis=1).any():
+        return True
+    return points.shape[1] == 2 and len(others) > 0 and bool(in_hull(points[target], others))
 
 
 def _vector_records():

@@ -7,7 +7,8 @@ database: best match, ties, no valid answer, pooling · gallery: the cone's shap
 outside the cone and the hull, negative weights, the one-hot pick · regression: the σ claim
 (nearest neighbour, mean, none), the gaps, repeated x, the underflow of exp() · transformer:
 the repeated word, the heads' rows, the causal mask · exercises: the size of ∂o/∂q (exactly 0,
-numerically gone, alive).
+numerically gone, alive), the search (the loss fell, rose or stayed; the target first, tied,
+never first, or not yet).
 """
 
 from __future__ import annotations
@@ -461,3 +462,70 @@ def test_every_gradient_sentence_holds_for_the_engines_numbers():
                 assert norm >= NUMERICALLY_GONE, state
             seen.add(said)
     assert seen == set(sentences)
+
+
+# --- exercise 3: the search engine -------------------------------------------------------------
+
+SEARCH_KEYS = {
+    "the page's keys": [[2.0, 0.0], [0.0, 2.0], [-2.0, 0.0], [1.0, 1.0]],  # r4 inside the hull
+    "a repeated key": [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
+    "a line": [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]],
+}
+
+
+def wins_somewhere(points: np.ndarray, target: int) -> bool:
+    """Whether some direction q gives the target the largest score alone (3,600 directions)."""
+    angles = np.linspace(0, 2 * np.pi, 3600, endpoint=False)
+    scores = points @ np.vstack([np.cos(angles), np.sin(angles)])  # m × directions
+    others = np.delete(scores, target, axis=0).max(axis=0)
+    return bool((scores[target] > others + 1e-12).any())
+
+
+def test_every_search_sentence_holds_for_the_engines_numbers():
+    from attention_core import gradient_search
+    from attention_ui.exercises.view import search_notes
+
+    seen: set[str] = set()
+    for (name, points), start, rate, steps in itertools.product(
+        SEARCH_KEYS.items(), ((-1.0, -1.0), (0.0, 0.0), (3.0, 3.0)), (0.05, 0.5, 5.0, 50.0), (1, 30)
+    ):
+        points = np.array(points)
+        labels = [f"r{i + 1}" for i in range(len(points))]
+        for target, lang in itertools.product(range(len(points)), LANGUAGES):
+            path = gradient_search(
+                np.array(start), points.T, target, learning_rate=rate, steps=steps
+            )
+            texts = [text for _, text in search_notes(path, points.T, target, labels, lang)]
+            state = (name, start, rate, steps, target, lang)
+            first, last = path.losses[0], path.losses[-1]
+            # the loss is −log p_target of the engine's own weights
+            assert last == pytest.approx(-np.log(path.weights[-1, target]), rel=1e-9, abs=1e-12)
+            verb = "summary" if last < first else "summary_rose" if last > first else "summary_same"
+            assert texts[0].split("**")[0] == t(
+                f"exercises.search.{verb}", lang, steps=path.steps, first=fmt(first, 3),
+                last=fmt(last, 3), target="", p0="", p="",
+            ).split("**")[0], state  # fmt: skip
+            final = path.weights[-1]
+            top = np.flatnonzero(final == final.max())
+            target_name = f"r{target + 1}"
+            others = ", ".join(f"r{i + 1}" for i in top if i != target)
+            said = {
+                key
+                for key in ("found", "found_tied", "cannot_win", "not_yet")
+                if texts[1]
+                == t(f"exercises.search.{key}", lang, target=target_name, others=others,
+                     best=f"r{top[0] + 1}")
+            }  # fmt: skip
+            assert len(said) == 1, (state, texts[1])
+            (said,) = said
+            if said == "found":
+                assert list(top) == [target], state
+            if said == "found_tied":
+                assert target in top and len(top) > 1, state
+            if said == "cannot_win":  # no direction of q makes it first alone
+                assert target not in top and not wins_somewhere(points, target), state
+            if said == "not_yet":  # it can still come first, and another is first now
+                assert target not in top and wins_somewhere(points, target), state
+                assert f"r{top[0] + 1}" in texts[1]
+            seen |= {said, verb}
+    assert {"found", "cannot_win", "not_yet", "summary", "summary_rose"} <= seen
