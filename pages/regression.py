@@ -11,13 +11,15 @@ attention_ui/regression/state.py DEFAULTS:
 - "regression.kernel" (gaussian, boxcar, constant, epanechnikov), "regression.sigma" (σ);
 - "regression.queries" (how many queries x*), "regression.chosen" (the query whose weights are
   drawn as bars); "regression.loo.use": the button that takes the leave-one-out σ;
-- "regression.steps.show": the toggle that draws every step.
+- "regression.steps.show": the toggle that draws every step;
+- "regression.export": the export expander (script, points, weights and predictions as CSV,
+  the steps in LaTeX); its buttons "regression.export.script", ".csv.<name>", ".latex".
 """
 
 import streamlit as st
 
 from attention_ui.frame import page_footer, page_header
-from attention_ui.regression import state, view
+from attention_ui.regression import state, teaching, view
 
 page_header("regression")
 replaced = state.restore()
@@ -35,6 +37,7 @@ if runs is not None:
     view.temperature(points, settings, runs)
     view.learned_sigma(points, settings)
     view.steps(runs, points)
+    teaching.export(runs.queries, points)
 state.remember()
 
 page_footer("regression")  # the address follows the page: a reload or a copied link shows it

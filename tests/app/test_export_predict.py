@@ -4,11 +4,16 @@ the answers until the learner reveals them, then grades each guess, in both lang
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, fmt, lookup_many
-from attention_ui.export import result_script, table_script
+from attention_ui import export_view
+from attention_ui.export import matrix_csv, result_script, table_script
 from attention_ui.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from attention_ui.predict import typo_queries
@@ -250,3 +255,55 @@ def test_crafted_puzzle_state_is_no_guess_and_seed_zero_never_a_traceback():
     assert not at.exception
     keys = [row[0] for row in D2L_RECORDS]
     assert at.session_state["database.query"] == ", ".join(typo_queries(keys, 0, 3))
+
+
+# ---------------------------------------------------------------------------------------------
+# The pages added in round 2: regression, transformer, exercises
+
+
+def exported_files(at: AppTest, page: str, monkeypatch) -> tuple[dict[str, str], dict[str, str]]:
+    """Open the export panel; (its code blocks by language, the CSV text of every download
+    button by table name). The CSVs are caught as the panel hands them to its buttons (AppTest
+    gives a download button's label, not its data)."""
+    handed: dict[str, str] = {}
+
+    def caught(values, rows, cols):
+        text = matrix_csv(values, rows, cols)
+        handed[f"{len(handed)}"] = text
+        return text
+
+    monkeypatch.setattr(export_view, "matrix_csv", caught)
+    code = open_export(at, page)
+    buttons = [b for b in at.main.get("download_button") if b.key.startswith(f"{page}.export.csv")]
+    names = [b.key.removeprefix(f"{page}.export.csv.") for b in buttons]
+    assert len(names) == len(handed)
+    return code, dict(zip(names, handed.values(), strict=True))
+
+
+def parsed_csv(text: str) -> pd.DataFrame:
+    """A CSV as a spreadsheet reads it: labels in the first column, numbers in the rest."""
+    frame = pd.read_csv(io.StringIO(text), index_col=0)
+    assert frame.size and all(dtype.kind == "f" for dtype in frame.dtypes), frame.dtypes
+    return frame
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_regression_export_is_the_pages_run_as_script_csv_and_latex(lang, monkeypatch):
+    at = open_page("regression", lang)
+    at.radio(key="regression.kernel").set_value("boxcar").run()
+    at.number_input(key="regression.sigma").set_value(0.2).run()
+    code, tables = exported_files(at, "regression", monkeypatch)
+    assert "kernel: boxcar, sigma: 0.2" in code["python"] and "np.nan" in code["python"]
+    run_script(code["python"])
+    assert set(tables) == {"points", "weights", "predictions"}
+    points, weights, predictions = (
+        parsed_csv(tables[n]) for n in ("points", "weights", "predictions")
+    )
+    assert list(points.columns) == ["x", "y"] and len(points) == 20
+    assert weights.shape == (12, 20) and predictions.shape == (12, 2)
+    assert predictions["ŷ"].isna().any()  # boxcar with a small σ: queries no point reaches
+    assert np.allclose(weights.sum(axis=1)[predictions["ŷ"].notna()], 1)
+    assert catalog(lang)["engine.step.nw_weights.title"] in code["latex"]
+    assert r"\mathrm{NaN}" in code["latex"]
+    labels = {b.label for b in at.main.get("download_button")}
+    assert {catalog(lang)["export.script"], catalog(lang)["export.latex"]} <= labels

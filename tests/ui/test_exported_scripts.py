@@ -1,7 +1,8 @@
 """Exported scripts run on their own: for every Luong preset × score × layout, seeded random
-examples, database and gallery states, the script recomputes the engine's numbers with NumPy
-alone and its asserts pass. All scripts run in ONE isolated subprocess (python -I: the
-repository is not importable there), each in a fresh namespace."""
+examples, database and gallery states, every regression preset × kernel × σ, the script
+recomputes the engine's numbers with NumPy alone and its asserts pass. All scripts run in ONE
+isolated subprocess (python -I: the repository is not importable there), each in a fresh
+namespace."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ from pathlib import Path
 
 import numpy as np
 
-from attention_core import LAYOUTS, AttentionInputError, attention, lookup_many
+from attention_core import (
+    KERNELS,
+    LAYOUTS,
+    AttentionInputError,
+    attention,
+    lookup_many,
+    nadaraya_watson,
+)
 from attention_ui.database.state import JAPANESE_RECORDS, STORY
 from attention_ui.database.state import PRESETS as DATABASE_PRESETS
 from attention_ui.export import result_script, table_script
@@ -27,6 +35,8 @@ from attention_ui.luong.model import (
     padding_mask,
 )
 from attention_ui.luong.presets import PRESETS, random_matrices
+from attention_ui.regression import data as regression_data
+from attention_ui.regression.teaching import regression_script
 
 RUNNER = r"""
 import json, runpy, sys, traceback
@@ -169,9 +179,27 @@ def gallery_cases() -> Iterator[tuple[str, str]]:
                     )
 
 
+def regression_cases() -> Iterator[tuple[str, str]]:
+    """Every preset × kernel × σ (a tiny σ leaves boxcar and Epanechnikov queries unreached:
+    NaN predictions), at the page's default 12 queries and at 1 and 60."""
+    for preset in regression_data.PRESETS:
+        x, y = regression_data.preset_points(preset)
+        for kernel in KERNELS:
+            for sigma in (0.05, 0.5, 5.0):
+                for count in (12,) if sigma != 0.5 else (1, 12, 60):
+                    queries = regression_data.queries_along(x, count)
+                    result = nadaraya_watson(queries, x, y, kernel, sigma)
+                    yield f"regression_{preset}_{kernel}_{sigma}_{count}", regression_script(result)
+
+
+def all_cases() -> dict[str, str]:
+    return dict([*luong_cases(), *database_cases(), *gallery_cases(), *regression_cases()])
+
+
 def test_every_exported_script_runs_alone_and_its_asserts_pass(tmp_path):
-    scripts = dict([*luong_cases(), *database_cases(), *gallery_cases()])
-    assert len(scripts) > 150
+    scripts = all_cases()
+    assert len(scripts) > 150 + 5 * 4 * 5
+    assert sum("np.nan" in text for name, text in scripts.items() if "regression" in name) > 10
     assert not [name for name, text in scripts.items() if "attention_core" in text]
     done = run_all(scripts, tmp_path)
     report = json.loads(done.stdout.strip().splitlines()[-1])
@@ -187,3 +215,24 @@ def test_the_runner_reports_a_script_whose_numbers_are_not_the_apps(tmp_path):
     assert list(report["failures"]) == [str(tmp_path / "broken.py")]
     assert "A differs from the app" in report["failures"][str(tmp_path / "broken.py")]
     assert done.returncode == 1
+
+
+def test_a_regression_script_fails_when_a_missing_prediction_gets_a_number_or_loses_one(tmp_path):
+    """NaN (no point reaches the query) counts as equal only to NaN in the asserts."""
+    x, y = regression_data.preset_points("few")
+    result = nadaraya_watson(regression_data.queries_along(x, 12), x, y, "boxcar", 0.5)
+    assert np.isnan(result.prediction).any() and not np.isnan(result.prediction).all()
+    script = regression_script(result)
+    line = next(s for s in script.splitlines() if s.startswith("prediction_app = "))
+    filled = line.replace("np.nan", "1.0", 1)
+    emptied = line.replace("[1.459", "[np.nan", 1)
+    assert filled != line and emptied != line
+    scripts = {
+        "kept": script,
+        "filled": script.replace(line, filled),
+        "emptied": script.replace(line, emptied),
+    }
+    done = run_all(scripts, tmp_path)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert sorted(report["failures"]) == [str(tmp_path / f"{n}.py") for n in ("emptied", "filled")]
+    assert all("prediction differs from the app" in f for f in report["failures"].values())
