@@ -42,6 +42,11 @@ class Export:
     derivation: str | None = None
 
 
+def table_csv(table: Table) -> str:
+    """The text of a table's CSV download."""
+    return matrix_csv(table.values, table.rows, table.cols)
+
+
 def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ()) -> None:
     """An 'Export' expander; `build()` is called only while it is open. `details` (settings
     such as the score and layout, never user text) go into the file names."""
@@ -71,7 +76,7 @@ def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ())
             for number, table in enumerate(export.tables):
                 columns[number % len(columns)].download_button(
                     t("export.csv", name=table.name),
-                    matrix_csv(table.values, table.rows, table.cols),
+                    table_csv(table),
                     file_name=file_name(page, table.name, *details, suffix=".csv"),
                     mime="text/csv",
                     key=f"{page}.export.csv.{table.name}",

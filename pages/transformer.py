@@ -18,11 +18,13 @@ transformer.detail         toggle: one head in full detail; transformer.detail.h
 Grids: state keys transformer.X, transformer.W_Q, transformer.W_K, transformer.W_V,
 transformer.W_O; each grid's widget key is "<state key>.editor.<version>" with the version in
 session_state["<state key>.version"]. X's rows are the tokens ("1 · the"), its columns 1…d_model.
+transformer.export         the export expander (script; X, P, W's, A_i, Y as CSV; LaTeX);
+                           its buttons transformer.export.script/.csv.<name>/.latex
 Charts: transformer.chart.heads (the heads' weights), transformer.chart.output, and one per step.
 """
 
 from attention_ui.frame import page_footer, page_header
-from attention_ui.transformer import state, view
+from attention_ui.transformer import state, teaching, view
 
 page_header("transformer")
 state.restore()
@@ -38,6 +40,14 @@ if tokens.ok:
         if result is not None:
             view.results(result, tokens.tokens, entered)
             view.steps(result, tokens.tokens)
+            teaching.export(
+                result,
+                tokens.tokens,
+                entered.X.values,
+                {name: grid.values for name, grid in entered.weights.items()},
+                positions=settings.positions,
+                causal=settings.causal,
+            )
 state.remember()
 
 page_footer("transformer")  # the address follows the page: a reload or a copied link shows it

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, fmt, lookup_many
 from attention_ui import export_view
-from attention_ui.export import matrix_csv, result_script, table_script
+from attention_ui.export import latex_text, result_script, table_script
 from attention_ui.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from attention_ui.predict import typo_queries
@@ -263,21 +263,20 @@ def test_crafted_puzzle_state_is_no_guess_and_seed_zero_never_a_traceback():
 
 def exported_files(at: AppTest, page: str, monkeypatch) -> tuple[dict[str, str], dict[str, str]]:
     """Open the export panel; (its code blocks by language, the CSV text of every download
-    button by table name). The CSVs are caught as the panel hands them to its buttons (AppTest
-    gives a download button's label, not its data)."""
+    button by table name, in the page's order). The CSVs are caught as the panel hands them to
+    its buttons (AppTest gives a download button's label, not its data)."""
     handed: dict[str, str] = {}
+    original = export_view.table_csv
 
-    def caught(values, rows, cols):
-        text = matrix_csv(values, rows, cols)
-        handed[f"{len(handed)}"] = text
-        return text
+    def caught(table):
+        handed[table.name] = original(table)
+        return handed[table.name]
 
-    monkeypatch.setattr(export_view, "matrix_csv", caught)
+    monkeypatch.setattr(export_view, "table_csv", caught)
     code = open_export(at, page)
     buttons = [b for b in at.main.get("download_button") if b.key.startswith(f"{page}.export.csv")]
-    names = [b.key.removeprefix(f"{page}.export.csv.") for b in buttons]
-    assert len(names) == len(handed)
-    return code, dict(zip(names, handed.values(), strict=True))
+    assert {b.key.removeprefix(f"{page}.export.csv.") for b in buttons} == set(handed)
+    return code, handed
 
 
 def parsed_csv(text: str) -> pd.DataFrame:
@@ -307,3 +306,31 @@ def test_the_regression_export_is_the_pages_run_as_script_csv_and_latex(lang, mo
     assert r"\mathrm{NaN}" in code["latex"]
     labels = {b.label for b in at.main.get("download_button")}
     assert {catalog(lang)["export.script"], catalog(lang)["export.latex"]} <= labels
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_transformer_export_is_the_pages_run_as_script_csv_and_latex(lang, monkeypatch):
+    at = open_page("transformer", lang)
+    at.checkbox(key="transformer.positions").check().run()
+    at.checkbox(key="transformer.causal").check().run()
+    code, tables = exported_files(at, "transformer", monkeypatch)
+    assert "heads: 2, positional encodings: on, causal mask: on" in code["python"]
+    assert "mask = np.tril(" in code["python"] and "P_app = " in code["python"]
+    run_script(code["python"])
+    assert list(tables) == ["X", "P", "W_Q", "W_K", "W_V", "W_O", "A1", "A2", "Y"]
+    frames = {name: parsed_csv(text) for name, text in tables.items()}
+    assert frames["X"].shape == (6, 4) and frames["W_O"].shape == (4, 4)
+    assert (
+        list(frames["A1"].index)
+        == list(frames["A1"].columns)
+        == [f"{i} · {w}" for i, w in enumerate(["the", "cat", "sat", "on", "the", "mat"], start=1)]
+    )
+    for head in ("A1", "A2"):  # causal: each row sums to 1, nothing above the diagonal
+        weights = frames[head].to_numpy()
+        assert np.allclose(weights.sum(axis=1), 1) and not np.triu(weights, 1).any()
+    words = catalog(lang)
+    head_two = words["transformer.heads_grid.head"].format(number=2, d_head=2)
+    title = f"{head_two}: {words['engine.step.weights_softmax.title']}"
+    assert latex_text(title) in code["latex"]
+    assert words["engine.step.positions_added.title"] in code["latex"]
+    assert r"-\infty" in code["latex"]  # the masked scores

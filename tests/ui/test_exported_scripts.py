@@ -1,8 +1,8 @@
 """Exported scripts run on their own: for every Luong preset × score × layout, seeded random
-examples, database and gallery states, every regression preset × kernel × σ, the script
-recomputes the engine's numbers with NumPy alone and its asserts pass. All scripts run in ONE
-isolated subprocess (python -I: the repository is not importable there), each in a fresh
-namespace."""
+examples, database and gallery states, every regression preset × kernel × σ, and both
+transformer sentences × d_model × h × positions × causal mask, the script recomputes the
+engine's numbers with NumPy alone and its asserts pass. All scripts run in ONE isolated
+subprocess (python -I: the repository is not importable there), each in a fresh namespace."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from attention_core import (
     AttentionInputError,
     attention,
     lookup_many,
+    multi_head,
     nadaraya_watson,
 )
 from attention_ui.database.state import JAPANESE_RECORDS, STORY
@@ -37,6 +38,14 @@ from attention_ui.luong.model import (
 from attention_ui.luong.presets import PRESETS, random_matrices
 from attention_ui.regression import data as regression_data
 from attention_ui.regression.teaching import regression_script
+from attention_ui.transformer.model import (
+    EXAMPLES,
+    divisors,
+    embeddings,
+    projections,
+    split_sentence,
+)
+from attention_ui.transformer.teaching import transformer_script
 
 RUNNER = r"""
 import json, runpy, sys, traceback
@@ -192,13 +201,42 @@ def regression_cases() -> Iterator[tuple[str, str]]:
                     yield f"regression_{preset}_{kernel}_{sigma}_{count}", regression_script(result)
 
 
+def transformer_cases() -> Iterator[tuple[str, str]]:
+    """Both example sentences × d_model 2, 4, 6, 8 × every h that divides it × positional
+    encodings on/off × causal mask on/off, with the page's seeded X and W's (seed 0 and 5),
+    and the identity button's state (h = 1, every W = I)."""
+    for lang, sentence in EXAMPLES.items():
+        tokens = split_sentence(sentence).tokens
+        for d_model in (2, 4, 6, 8):
+            for heads in divisors(d_model):
+                seed = 5 if heads == d_model else 0
+                X, W = embeddings(tokens, d_model, seed), projections(d_model, seed)
+                if heads == 1:
+                    W = {name: np.eye(d_model) for name in W}
+                for positions in (False, True):
+                    for causal in (False, True):
+                        mh = multi_head(X, *W.values(), heads, causal=causal, positions=positions)
+                        yield (
+                            f"transformer_{lang}_{d_model}_{heads}_{positions}_{causal}",
+                            transformer_script(mh, X, W, positions=positions, causal=causal),
+                        )
+
+
 def all_cases() -> dict[str, str]:
-    return dict([*luong_cases(), *database_cases(), *gallery_cases(), *regression_cases()])
+    return dict(
+        [
+            *luong_cases(),
+            *database_cases(),
+            *gallery_cases(),
+            *regression_cases(),
+            *transformer_cases(),
+        ]
+    )
 
 
 def test_every_exported_script_runs_alone_and_its_asserts_pass(tmp_path):
     scripts = all_cases()
-    assert len(scripts) > 150 + 5 * 4 * 5
+    assert len(scripts) > 150 + 5 * 4 * 5 + 2 * 13 * 4
     assert sum("np.nan" in text for name, text in scripts.items() if "regression" in name) > 10
     assert not [name for name, text in scripts.items() if "attention_core" in text]
     done = run_all(scripts, tmp_path)
