@@ -37,7 +37,7 @@ from attention_ui.page_state import option_labels
 from attention_ui.plane_figures import PlaneCaptions
 from attention_ui.text import escape_markdown, stacked
 
-from . import state
+from . import state, teaching
 from .figures import EllipseCaptions, gates_figure, gradient_figure, loss_figure, search_figure
 
 # Below this norm a change of q no longer moves the output by anything double precision shows
@@ -172,6 +172,7 @@ def matching() -> None:
                 ),
                 key="exercises.chart.match",
             )
+            teaching.export_match(result, tau, SIMILARITY_LATEX[similarity])
     if st.toggle(t("exercises.match.answer_toggle"), key=state.MATCH_ANSWER):
         st.markdown(t("exercises.match.answer"))
         try:
@@ -301,6 +302,7 @@ def gradient() -> None:
     draw = {"markdown": st.markdown, "info": st.info, "warning": st.warning}
     for kind, text in gradient_notes(result.jacobian, result.weights, values, labels):
         draw[kind](text)
+    teaching.export_gradient(result, values, covariance)
     if st.toggle(t("exercises.grad.answer_toggle"), key=state.GRAD_ANSWER):
         st.markdown(t("exercises.grad.answer"))
 
@@ -504,6 +506,15 @@ def search() -> None:
     )
     st.markdown(
         t("exercises.search.hard_hit" if hard.best == target else "exercises.search.hard_miss")
+    )
+    teaching.export_search(
+        path,
+        keys,
+        start,
+        hard.best,
+        labels,
+        names=labels if source == "names" else None,
+        pairs=names,
     )
 
 
@@ -729,3 +740,4 @@ def squeeze() -> None:
     else:
         st.markdown(t("exercises.se.sum_one_by_chance"))
     st.markdown(t("exercises.se.softmax_sum", total=fmt(soft.gate_sum, 4)))
+    teaching.export_se(se, soft, w1_in.values, w2_in.values, (c_labels, p_labels, r_labels))

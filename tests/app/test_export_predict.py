@@ -334,3 +334,46 @@ def test_the_transformer_export_is_the_pages_run_as_script_csv_and_latex(lang, m
     assert latex_text(title) in code["latex"]
     assert words["engine.step.positions_added.title"] in code["latex"]
     assert r"-\infty" in code["latex"]  # the masked scores
+
+
+EXERCISE_TABLES = {
+    "match": ["scores", "weights"],
+    "grad": ["keys", "weights", "jacobian", "covariance"],
+    "search": ["keys", "queries", "weights", "losses"],
+    "se": ["X", "W1", "W2", "gates", "Y"],
+}
+EXERCISE_TITLES = {  # a title the LaTeX must carry, from the catalog of the page's language
+    "match": "exercises.export.match_weights",
+    "grad": "exercises.export.grad_covariance",
+    "search": "exercises.export.search_losses",
+    "se": "exercises.se.step.se_gate_sigmoid",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("section", list(EXERCISE_TABLES))
+def test_each_exercise_exports_what_it_computes_as_script_csv_and_latex(section, lang, monkeypatch):
+    at = open_page("exercises", lang)
+    at.radio(key="exercises.section").set_value(section).run()
+    if section == "search" and lang == "ja":  # the database's names as letter-pair keys
+        at.radio(key="exercises.search.source").set_value("names").run()
+    if section == "grad" and lang == "ja":  # "One huge score": a gradient of 7.2e-17
+        at.button(key="exercises.grad.huge").click().run()
+    code, tables = exported_files(at, "exercises", monkeypatch)
+    run_script(code["python"])
+    assert list(tables) == EXERCISE_TABLES[section]
+    frames = {name: parsed_csv(text) for name, text in tables.items()}
+    words = catalog(lang)
+    assert latex_text(words[EXERCISE_TITLES[section]]) in code["latex"]
+    if section == "match":
+        assert "similarity: ngram" in code["python"] and "'Li'" in code["python"]
+        assert np.isclose(frames["weights"].to_numpy().sum(), 1)
+    elif section == "grad":
+        assert np.allclose(frames["jacobian"].to_numpy(), frames["covariance"].to_numpy())
+    elif section == "search":
+        assert "final_query_app = " in code["python"] and "final_loss_app = " in code["python"]
+        assert ("letter_pairs(name)" in code["python"]) == (lang == "ja")
+        assert len(frames["losses"]) == 31 and frames["losses"]["L"].is_monotonic_decreasing
+    else:
+        assert list(frames["gates"].columns) == ["sigmoid", "softmax"]
+        assert np.isclose(frames["gates"]["softmax"].sum(), 1)

@@ -1,8 +1,9 @@
 """Exported scripts run on their own: for every Luong preset × score × layout, seeded random
-examples, database and gallery states, every regression preset × kernel × σ, and both
-transformer sentences × d_model × h × positions × causal mask, the script recomputes the
-engine's numbers with NumPy alone and its asserts pass. All scripts run in ONE isolated
-subprocess (python -I: the repository is not importable there), each in a fresh namespace."""
+examples, database and gallery states, every regression preset × kernel × σ, both transformer
+sentences × d_model × h × positions × causal mask, and each exercise's states, the script
+recomputes the engine's numbers with NumPy alone and its asserts pass. All scripts run in ONE
+isolated subprocess (python -I: the repository is not importable there), each in a fresh
+namespace."""
 
 from __future__ import annotations
 
@@ -17,14 +18,24 @@ import numpy as np
 from attention_core import (
     KERNELS,
     LAYOUTS,
+    SIMILARITIES,
     AttentionInputError,
     attention,
+    gradient_search,
+    hard_lookup,
+    letter_pair_vectors,
+    lookup,
     lookup_many,
     multi_head,
     nadaraya_watson,
+    query_gradient,
+    squeeze_excitation,
+    weighted_covariance,
 )
 from attention_ui.database.state import JAPANESE_RECORDS, STORY
 from attention_ui.database.state import PRESETS as DATABASE_PRESETS
+from attention_ui.exercises import state as exercises
+from attention_ui.exercises import teaching as exercise_teaching
 from attention_ui.export import result_script, table_script
 from attention_ui.gallery.state import PRESETS as GALLERY_PRESETS
 from attention_ui.luong.model import (
@@ -36,6 +47,7 @@ from attention_ui.luong.model import (
     padding_mask,
 )
 from attention_ui.luong.presets import PRESETS, random_matrices
+from attention_ui.records_editor import D2L_RECORDS
 from attention_ui.regression import data as regression_data
 from attention_ui.regression.teaching import regression_script
 from attention_ui.transformer.model import (
@@ -222,6 +234,68 @@ def transformer_cases() -> Iterator[tuple[str, str]]:
                         )
 
 
+def exercise_cases() -> Iterator[tuple[str, str]]:
+    """Each exercise's export: 1) every similarity × queries × τ; 2) every gallery preset and
+    the "one huge score" points × queries × τ; 3) vector keys × every target × learning rates
+    (a capped run of 500 steps included) and the database's names as letter-pair keys; 4) SE
+    with the page's grids and seeded ones of every size."""
+    for similarity in SIMILARITIES:
+        for query in ("Li", "Smol", "werness", "Zz"):
+            for tau in (0.05, 0.25, 5.0):
+                result = lookup(D2L_RECORDS, query, similarity, temperature=tau)
+                yield (
+                    f"exercise_match_{similarity}_{query}_{tau}",
+                    exercise_teaching.match_script(result, tau),
+                )
+    points = {**GALLERY_PRESETS, "huge": exercises.HUGE_POINTS}
+    for name, values in points.items():
+        values = np.array(values, dtype=float)
+        for query in ((1.0, 0.5), exercises.HUGE_QUERY, (-3.0, 2.0)):
+            for tau in (0.05, 1.0, 5.0):
+                result = query_gradient(np.array(query), values.T, values.T, temperature=tau)
+                covariance = weighted_covariance(values.T, result.weights)
+                yield (
+                    f"exercise_grad_{name}_{query}_{tau}",
+                    exercise_teaching.gradient_script(result, values, covariance),
+                )
+    keys = exercises.MATRICES[exercises.SEARCH_KEYS].T
+    start = np.array([-1.0, -1.0])
+    for target in range(keys.shape[1]):
+        for rate, steps in ((0.5, 30), (0.05, 1), (5.0, 500)):
+            path = gradient_search(start, keys, target, learning_rate=rate, steps=steps)
+            hard = hard_lookup(start, keys, target).best
+            yield (
+                f"exercise_search_{target}_{rate}_{steps}",
+                exercise_teaching.search_script(path, keys, start, hard),
+            )
+    names = [record[0] for record in D2L_RECORDS]
+    name_keys, _pairs = letter_pair_vectors(names)
+    for target in range(len(names)):
+        zero = np.zeros(name_keys.shape[0])
+        path = gradient_search(zero, name_keys, target, learning_rate=0.5, steps=30)
+        hard = hard_lookup(zero, name_keys, target).best
+        yield (
+            f"exercise_search_names_{target}",
+            exercise_teaching.search_script(path, name_keys, zero, hard, names),
+        )
+    grids = [
+        tuple(exercises.MATRICES[k] for k in (exercises.SE_X, exercises.SE_W1, exercises.SE_W2))
+    ]
+    rng = np.random.default_rng(3)
+    for channels, pixels, hidden in ((1, 1, 1), (4, 8, 4), (2, 3, 1)):
+        grids.append(
+            (
+                np.round(rng.normal(size=(channels, pixels)), 1),
+                np.round(rng.normal(size=(hidden, channels)), 1),
+                np.round(rng.normal(size=(channels, hidden)), 1),
+            )
+        )
+    for number, (X, W1, W2) in enumerate(grids):
+        se = squeeze_excitation(X, W1, W2)
+        soft = squeeze_excitation(X, W1, W2, gate="softmax")
+        yield f"exercise_se_{number}", exercise_teaching.se_script(se, soft, W1, W2)
+
+
 def all_cases() -> dict[str, str]:
     return dict(
         [
@@ -230,13 +304,14 @@ def all_cases() -> dict[str, str]:
             *gallery_cases(),
             *regression_cases(),
             *transformer_cases(),
+            *exercise_cases(),
         ]
     )
 
 
 def test_every_exported_script_runs_alone_and_its_asserts_pass(tmp_path):
     scripts = all_cases()
-    assert len(scripts) > 150 + 5 * 4 * 5 + 2 * 13 * 4
+    assert len(scripts) > 150 + 5 * 4 * 5 + 2 * 13 * 4 + 36 + 27 + 12 + 6 + 4
     assert sum("np.nan" in text for name, text in scripts.items() if "regression" in name) > 10
     assert not [name for name, text in scripts.items() if "attention_core" in text]
     done = run_all(scripts, tmp_path)
