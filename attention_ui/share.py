@@ -30,6 +30,7 @@ from .share_codec import (
     TOO_MANY,
     VERSION,
     VERSION_PARAM,
+    WRONG_SHAPE,
     Decoded,
     PageSchema,
     decode,
@@ -127,14 +128,24 @@ def open_address(page: str) -> None:
     decoded = decode(schema, params)
     apply_state(schema, decoded.values)
     if decoded.ignored:
-        st.session_state[_NOTICE] = ("address", _ignored(decoded))
+        st.session_state[_NOTICE] = ("address", _ignored(decoded), _misfits(decoded))
 
 
 def _ignored(decoded: Decoded) -> list[str]:
-    """The names to list in the notice (a newer version is said in its own sentence)."""
+    """The names to list in the notice (a newer version, and grids of the wrong shape, are
+    said in sentences of their own)."""
     if any(item.code == NEWER_VERSION for item in decoded.ignored):
         return [NEWER_VERSION]
-    return [item.param if item.code != TOO_MANY else "…" for item in decoded.ignored]
+    return [
+        item.param if item.code != TOO_MANY else "…"
+        for item in decoded.ignored
+        if item.code != WRONG_SHAPE
+    ]
+
+
+def _misfits(decoded: Decoded) -> list[str]:
+    """The grids left out because their shape did not fit the state's sizes."""
+    return [item.param for item in decoded.ignored if item.code == WRONG_SHAPE]
 
 
 def check_widgets(page: str) -> None:
@@ -227,13 +238,13 @@ def _open_file() -> None:
     st.session_state[f"{_UPLOAD}.version"] = st.session_state.get(f"{_UPLOAD}.version", 0) + 1
     read = read_state_file(upload.getvalue()) if upload.size <= FILE_LIMIT else None
     if read is None:
-        st.session_state[_NOTICE] = ("bad_file", [])
+        st.session_state[_NOTICE] = ("bad_file", [], [])
         return
     page, params, skipped = read
     decoded = decode(SCHEMAS[page], params)
     apply_state(SCHEMAS[page], decoded.values)
     st.session_state[_FILE_PAGE] = page
-    st.session_state[_NOTICE] = ("file", [*_ignored(decoded), *skipped])
+    st.session_state[_NOTICE] = ("file", [*_ignored(decoded), *skipped], _misfits(decoded))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -290,11 +301,15 @@ def _pick_upload() -> None:
     st.session_state.pop(_UPLOAD, None)
 
 
-def _show_notice(kind: str, names: list[str]) -> None:
-    """One sentence: what the address or the file could not give (names shown as text)."""
+def _show_notice(kind: str, names: list[str], misfits: list[str]) -> None:
+    """One sentence: what the address or the file could not give (names shown as text), and
+    one more for its grids whose shape did not fit its sizes."""
     if kind == "bad_file":
         st.sidebar.warning(t("share.bad_file", limit=FILE_LIMIT // 1000))
         return
+    if misfits:
+        shown = ", ".join(escape_markdown(name, 20) for name in misfits[:MAX_NAMES_SHOWN])
+        st.sidebar.warning(t(f"share.wrong_shape_{kind}", names=shown))
     if not names:
         return
     if names == [NEWER_VERSION]:

@@ -49,6 +49,7 @@ OUT_OF_RANGE = "out_of_range"  # a number or choice the page does not offer
 TOO_LONG = "too_long"  # longer than the page allows (cut or left out)
 NEWER_VERSION = "newer_version"  # written by a later version: nothing but the language is read
 TOO_MANY = "too_many"  # parameters beyond MAX_PARAMS
+WRONG_SHAPE = "wrong_shape"  # a grid whose size is not the one the state's other values give
 
 
 class UnreadableError(ValueError):
@@ -329,7 +330,10 @@ class PageSchema:
 
     `prepare(values)` (optional) runs before the fields are stored, e.g. to load the preset the
     other fields start from; `baseline(values)` (optional) gives the matrices that preparing
-    produces, so that `encode` leaves out a matrix or table the learner has not changed.
+    produces, so that `encode` leaves out a matrix or table the learner has not changed;
+    `shapes(values)` (optional) gives the shape each grid must have for the other values (sizes,
+    tokens): `decode` leaves out a grid of another shape (WRONG_SHAPE) instead of letting the
+    page redraw or resize it without a word.
     """
 
     page: str
@@ -338,6 +342,7 @@ class PageSchema:
     # the page's DEFAULTS (widget key → value on a first visit): a crafted value goes back to it
     defaults: Mapping[str, Any] = field(default_factory=dict)
     baseline: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
+    shapes: Callable[[Mapping[str, Any]], Mapping[str, tuple[int, ...]]] | None = None
 
     def field(self, param: str) -> Field | None:
         return next((f for f in self.fields if f.param == param), None)
@@ -398,7 +403,20 @@ def decode(schema: PageSchema, params: Mapping[str, Any]) -> Decoded:
             decoded.values[f.key] = f.decode(text)
         except UnreadableError as problem:
             decoded.ignored.append(Ignored(name, problem.code))
+    if schema.shapes is not None:
+        _leave_out_misfits(schema, decoded)
     return decoded
+
+
+def _leave_out_misfits(schema: PageSchema, decoded: Decoded) -> None:
+    """A grid whose shape is not the one the state's sizes give is left out, and said."""
+    expected = schema.shapes(decoded.values)
+    for f in schema.fields:
+        shape = expected.get(f.key)
+        value = decoded.values.get(f.key)
+        if shape is not None and value is not None and np.shape(value) != tuple(shape):
+            del decoded.values[f.key]
+            decoded.ignored.append(Ignored(f.param, WRONG_SHAPE))
 
 
 def pack(data: Any) -> str:

@@ -58,11 +58,12 @@ def from_defaults(
     checked_by_page: tuple[str, ...] = (),
     prepare: Callable[[Mapping[str, Any]], None] | None = None,
     baseline: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+    shapes: Callable[[Mapping[str, Any]], Mapping[str, tuple[int, ...]]] | None = None,
 ) -> PageSchema:
     """A schema from a page's DEFAULTS: one field per key, its kind from the default's type
     (bool, int, float, str, a list of numbers, a 2-D array), its parameter name the key without
     the page's prefix. `fields` replace the inferred field of the same key; `prepare` and
-    `baseline` are PageSchema's (e.g. grids seeded from the state's seed)."""
+    `baseline` are PageSchema's (e.g. grids seeded from the state's seed), and so is `shapes`."""
     given = {f.key: f for f in fields}
     inferred = []
     for key, default in defaults.items():
@@ -91,6 +92,7 @@ def from_defaults(
         prepare=prepare,
         defaults=checked,
         baseline=baseline,
+        shapes=shapes,
     )
 
 
@@ -188,6 +190,10 @@ GALLERY = PageSchema(
         gallery.CONE_WEIGHTS: np.array([gallery.DEFAULT_CONE_WEIGHTS[:3]]),
     },
     defaults=gallery.KEPT,
+    # V has m rows: one of another size is left out, and said
+    shapes=lambda values: {
+        gallery.VALUES: (int(values.get(gallery.M, gallery.KEPT[gallery.M])), 2)
+    },
 )
 
 HOME = from_defaults(
@@ -214,6 +220,7 @@ EXERCISES = from_defaults(
         key: Matrix(key.removeprefix("exercises.").replace(".", "_"), key, max_rows=16, max_cols=16)
         for key in exercises.MATRICES
     },
+    shapes=exercises.shared_shapes,  # a grid of another size is left out, and said
 )
 
 
@@ -281,6 +288,7 @@ TRANSFORMER = from_defaults(
     },
     prepare=transformer.prepare_shared,  # the seeded grids, so sync_grids keeps the address's
     baseline=transformer.shared_baseline,
+    shapes=transformer.shared_shapes,  # a grid of another size is left out, and said
 )
 
 # the page's name (pages/<name>.py, attention_ui.menu) → the page's schema

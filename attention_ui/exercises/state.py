@@ -104,6 +104,23 @@ HUGE_POINTS = np.array([[5.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
 HUGE_QUERY = (10.0, 0.0)
 
 
+def shared_shapes(values: dict[str, object]) -> dict[str, tuple[int, int]]:
+    """The shape each grid must have for these values, clamped as the page clamps its sizes
+    (a grid of another shape in an address is left out and said, attention_ui.share)."""
+
+    def size(key: str, low: int, high: int) -> int:
+        value = values.get(key, DEFAULTS[key])
+        whole = value if isinstance(value, int) and not isinstance(value, bool) else DEFAULTS[key]
+        return int(min(max(whole, low), high))  # type: ignore[call-overload]
+
+    shapes = {SEARCH_KEYS: (size(SEARCH_M, 1, MAX_RECORDS), 2)}
+    channels, pixels = size(SE_CHANNELS, 0, MAX_CHANNELS), size(SE_PIXELS, 0, MAX_PIXELS)
+    hidden = size(SE_R, 1, MAX_HIDDEN)
+    if channels and pixels:  # with no channel or pixel the page draws no grid
+        shapes |= {SE_X: (channels, pixels), SE_W1: (hidden, channels), SE_W2: (channels, hidden)}
+    return shapes
+
+
 def restore() -> None:
     """Before the widgets are drawn: put back kept values, then make each one usable."""
     restore_widgets(DEFAULTS)

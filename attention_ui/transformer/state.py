@@ -103,6 +103,18 @@ def shared_baseline(values: Mapping[str, Any]) -> dict[str, np.ndarray]:
     return grids
 
 
+def shared_shapes(values: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+    """The shape each grid must have for these values (X: tokens × d_model, each W: d_model ×
+    d_model): a grid of another shape in an address is left out and said (attention_ui.share)."""
+    seeding = _seeding(values)
+    if seeding is None:
+        return {}
+    _seed, d_model, tokens = seeding
+    shapes = {MATRIX_KEYS[name]: (d_model, d_model) for name in PROJECTIONS}
+    shapes[MATRIX_KEYS["X"]] = (len(tokens), d_model)
+    return shapes
+
+
 def prepare_shared(values: Mapping[str, Any]) -> None:
     """Before a shared state is stored: its seeded grids, marked as seeded from its seed, size
     and tokens, so that `sync_grids` keeps the grids the address then gives."""

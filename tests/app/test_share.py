@@ -289,7 +289,15 @@ BAD_ADDRESSES = [
     ("transformer", {"v": "1", "h": "abc", "causal": "2"}, "h"),
     ("transformer", {"v": "1", "WQ": "1_x~0_1"}, "WQ"),
     ("transformer", {"v": "1", "text": "x" * 201}, "text"),
-    ("transformer", {"v": "1", "X": "1_2~3_4"}, None),  # X of another shape: seeded afresh
+    ("transformer", {"v": "1", "X": "1_2~3_4"}, "X"),  # X of another shape: seeded, and said
+    ("transformer", {"v": "1", "d": "2", "WO": "1_0_0~0_1_0~0_0_1"}, "WO"),  # W_O is 3 × 3
+    ("exercises", {"v": "1", "section": "se", "se_X": "1_2~3_4"}, "se_X"),  # X is 3 × 4
+    (
+        "exercises",
+        {"v": "1", "section": "search", "search_m": "2", "search_keys": "1~2"},
+        "search_keys",
+    ),
+    ("gallery", {"v": "1", "m": "2", "V": "1_0~0_1~1_1"}, "V"),  # three rows for m = 2
     ("transformer", {"v": "1", "h": "3"}, None),  # h not dividing d_model: the page says so
 ]
 
@@ -306,9 +314,33 @@ def test_a_bad_address_opens_the_page_with_a_sentence_and_no_traceback(page, par
     if named == "newer":
         assert any("newer version" in w for w in warnings)
     elif named is not None:
-        assert len(warnings) == 1 and named in warnings[0], warnings
+        assert len(warnings) == 1 and named in warnings[0].replace("\\", ""), warnings
     at.run()  # and keeps working
     assert not at.exception
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_transformer_grid_of_the_wrong_shape_is_seeded_afresh_and_said(lang):
+    """d_model 6 and h 3 are used; X (2 × 2) and W_K (4 × 4) do not fit them: both are drawn
+    from the seed, as without them, and one sentence names them; the edited W_O is kept."""
+    kept = {"v": "1", "d": "6", "h": "3", "seed": "5"}
+    w_o = "_".join(["0.5"] * 6)
+    fitting = session("transformer", {**kept, "WO": "~".join([w_o] * 6)}, lang)
+    at = session(
+        "transformer", {**kept, "WO": "~".join([w_o] * 6), "X": "1_2~3_4", "WK": pack_grid(4)}, lang
+    )
+    warnings = [w.value.replace("\\", "") for w in at.sidebar.warning]
+    sentence = catalog(lang)["share.wrong_shape_address"]
+    assert warnings == [sentence.format(names="X, WK")]
+    assert screen(at) == screen(fitting)
+    assert matrix_values("transformer.X", at.session_state).shape == (6, 6)
+    assert np.all(matrix_values("transformer.W_O", at.session_state) == 0.5)
+    assert not fitting.sidebar.warning
+
+
+def pack_grid(size: int) -> str:
+    """An identity grid in the address's matrix format."""
+    return "~".join("_".join("1" if i == j else "0" for j in range(size)) for i in range(size))
 
 
 def test_a_bad_address_parameter_leaves_the_good_ones_in_use():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from urllib.parse import parse_qsl, urlencode
 
@@ -243,3 +244,14 @@ def test_the_gallerys_borrowed_inputs_travel_only_with_their_grid():
     }
     params = encode(GALLERY, values)
     assert "lQ" not in params and "lq" in params
+
+
+def test_a_grid_whose_shape_does_not_fit_the_sizes_is_left_out_and_reported():
+    """`shapes` gives each grid's shape from the other values (here Q is 2 × n)."""
+    sized = dataclasses.replace(SCHEMA, shapes=lambda values: {"t.Q": (2, values.get("t.n", 2))})
+    fits = decode(sized, {"v": "1", "n": "3", "Q": "1_2_3~4_5_6"})
+    assert fits.ignored == [] and fits.values["t.Q"].shape == (2, 3)
+    misfit = decode(sized, {"v": "1", "n": "2", "Q": "1_2_3~4_5_6"})
+    assert misfit.ignored == [codec.Ignored("Q", codec.WRONG_SHAPE)]
+    assert "t.Q" not in misfit.values and misfit.values["t.n"] == 2
+    assert decode(SCHEMA, {"v": "1", "n": "2", "Q": "1_2_3~4_5_6"}).ignored == []
