@@ -349,3 +349,24 @@ def test_a_regression_script_fails_when_a_missing_prediction_gets_a_number_or_lo
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert sorted(report["failures"]) == [str(tmp_path / f"{n}.py") for n in ("emptied", "filled")]
     assert all("prediction differs from the app" in f for f in report["failures"].values())
+
+
+def test_the_runner_reports_a_tampered_script_of_each_new_page(tmp_path):
+    """For the first script of the regression and transformer pages and of each exercise, the
+    last result the app computed is raised by 1: each such script fails on that very assert."""
+    firsts: dict[str, str] = {}
+    for name, script in [*regression_cases(), *transformer_cases(), *exercise_cases()]:
+        kind = "_".join(name.split("_")[:2]) if name.startswith("exercise") else name.split("_")[0]
+        firsts.setdefault(kind, script)
+    assert len(firsts) == 6
+    tampered, names = {}, {}
+    for kind, script in firsts.items():
+        line = next(s for s in reversed(script.splitlines()) if "_app = " in s)
+        nudged = f"{line} + 1"  # every number one more (an index: the next record)
+        tampered[kind] = script.replace(line, nudged)
+        names[kind] = line.split("_app = ", 1)[0]
+    done = run_all(tampered, tmp_path)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert sorted(report["failures"]) == sorted(str(tmp_path / f"{k}.py") for k in tampered)
+    for kind, name in names.items():
+        assert f"{name} differs from the app" in report["failures"][str(tmp_path / f"{kind}.py")]
