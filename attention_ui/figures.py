@@ -7,12 +7,15 @@ values (scores), d2l's single-hue red for weights in [0, 1], Cividis for anythin
 
 from __future__ import annotations
 
+import copy
 import functools
 import html
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
+from _plotly_utils.utils import convert_to_base64
 
 from attention_core import Step, fmt
 
@@ -103,21 +106,54 @@ def heatmap(
 
 
 class DrawnFigure(go.Figure):
-    """A finished go.Figure that makes its `to_dict()` once.
+    """A finished go.Figure that makes its `to_dict()` once, and cheaply.
 
     st.plotly_chart calls to_dict() on every draw, and plotly's to_dict deep-copies the whole
-    figure, default template included (most of a millisecond). Pages keep their figures
-    between reruns and may draw one twice in a run, so the copy is made once and shared.
-    Treat the figure and that dict as read-only (plotly does not report every change); to
-    change a figure, change it in `heatmap` or copy it first: go.Figure(figure.to_dict()).
+    figure and walks it for arrays to encode, its default template included: nine tenths of a
+    small heatmap, the same in every figure. Here the template's dict is made once per
+    process (`_template_dict`) and shared; only the figure's own part is copied. Pages keep
+    their figures between reruns and may draw one twice in a run, so the dict is made once
+    per figure too. Treat the figure and that dict as read-only (plotly does not report every
+    change); to change a figure, change it in `heatmap` or copy it first:
+    go.Figure(figure.to_dict()). tests/ui/test_figures.py pins that the dict (and the JSON
+    Streamlit sends) equals plotly's own.
     """
 
     _drawn: dict | None = None
 
     def to_dict(self) -> dict:
         if self._drawn is None:
-            self._drawn = super().to_dict()
+            template = _template_dict()
+            if template is None or self._frame_objs:
+                self._drawn = super().to_dict()
+            else:
+                own = {
+                    "data": copy.deepcopy(self._data),
+                    "layout": {
+                        key: copy.deepcopy(value)
+                        for key, value in self._layout.items()
+                        if key != "template"
+                    },
+                }
+                convert_to_base64(own)  # what plotly's to_dict does to arrays (z)
+                shared = {"template": template} if "template" in self._layout else {}
+                own["layout"] = {  # plotly's key order, for the same JSON
+                    key: shared.get(key, own["layout"].get(key)) for key in self._layout
+                }
+                self._drawn = own
         return self._drawn
+
+
+@functools.cache
+def _template_dict_of(name: str) -> dict:
+    return go.Figure().to_dict()["layout"]["template"]
+
+
+def _template_dict() -> dict | None:
+    """plotly's default template as to_dict() gives it (shared: read-only), or None when
+    the default is not a named template (then figures copy theirs as plotly does)."""
+    name = pio.templates.default
+    return _template_dict_of(name) if isinstance(name, str) else None
 
 
 def step_heatmap(

@@ -259,24 +259,28 @@ def show_steps(
     step key (so a page drawing S, A, O above does not build them twice)."""
     figures = figures or {}
     for number, step in enumerate(result.steps, start=1):
-        with st.container(border=True):
-            text, chart = st.columns([2, 3])
-            with text:
-                st.markdown(f"**{number}. {step_title(step)}**")
-                st.latex(step.latex)
-                st.caption(step_sentence(step, run_steps=result.steps))
-                st.caption(
-                    t(
-                        f"{namespace}.steps.shape",
-                        rows=step.value.shape[0],
-                        cols=step.value.shape[1],
-                    )
-                )
-            with chart:
-                figure = figures.get(step.key) or step_figure(step, result.layout, titles)
-                show_chart(
-                    figure, f"{key_prefix}.{step.key}", details=(result.score, result.layout)
-                )
+        figure = figures.get(step.key) or step_figure(step, result.layout, titles)
+        show_step(result, number, figure, namespace=namespace, key_prefix=key_prefix)
+
+
+def show_step(
+    result: AttentionResult, number: int, figure: go.Figure, *, namespace: str, key_prefix: str
+) -> None:
+    """Step `number` (1-based) of `result`: its number and title, its formula at the actual
+    sizes, its plain sentence and shape, and its matrix as `figure` (see `step_figure`)."""
+    step = result.steps[number - 1]
+    with st.container(border=True):
+        text, chart = st.columns([2, 3])
+        with text:
+            st.markdown(f"**{number}. {step_title(step)}**")
+            st.latex(step.latex)
+            # The sentence and the shape in one caption: one element (one message) less.
+            shape = t(
+                f"{namespace}.steps.shape", rows=step.value.shape[0], cols=step.value.shape[1]
+            )
+            st.caption(f"{step_sentence(step, run_steps=result.steps)}  \n{shape}")
+        with chart:
+            show_chart(figure, f"{key_prefix}.{step.key}", details=(result.score, result.layout))
 
 
 def vectors_sentence(trace: EntryTrace, namespace: str, lang: str | None = None) -> str:

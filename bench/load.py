@@ -137,6 +137,7 @@ class Run:
     editor_fragment: str = ""  # the st.fragment the grid is drawn in ("" for none)
     charts: list[str] = field(default_factory=list)  # each plotly chart's spec (or its hash)
     page_hash: str = ""
+    messages: int = 0  # forward messages received for this run (deltas, chart refs, ...)
 
 
 def _fetch(url: str, cookie: str) -> str:
@@ -208,6 +209,7 @@ class Session:
             data = await asyncio.wait_for(self.socket.recv(), RUN_TIMEOUT)
             msg = ForwardMsg()
             msg.ParseFromString(data)
+            run.messages += 1
             kind = msg.WhichOneof("type")
             if kind == "navigation":  # the page that ran (new_session names the router)
                 run.page_hash = msg.navigation.page_script_hash
@@ -280,6 +282,7 @@ class Phase:
     expected: int = 0
     memory: dict[str, float] = field(default_factory=dict)
     cpu: float = float("nan")  # server processor seconds used during the phase
+    messages: int = 0  # forward messages the edits' runs sent back, all sessions together
 
     @property
     def throughput(self) -> float:
@@ -288,6 +291,10 @@ class Phase:
     @property
     def cpu_per_edit(self) -> float:
         return self.cpu / len(self.latencies) if self.latencies else float("nan")
+
+    @property
+    def messages_per_edit(self) -> float:
+        return self.messages / len(self.latencies) if self.latencies else float("nan")
 
 
 async def closed_phase(target: Target, count: int, edits: int) -> Phase:
@@ -313,11 +320,13 @@ async def closed_phase(target: Target, count: int, edits: int) -> Phase:
             for edit in range(edits):
                 previous = await session.edit(cell_value(number, edit), previous)
                 latencies.append(previous.seconds)
+                messages.append(previous.messages)
         except SESSION_ERRORS as error:
             session.errors.append(f"{type(error).__name__}: {error}")
 
     memory = {"before": memory_mb(target.pids)}
     cpu_start: list[float] = []
+    messages: list[int] = []
     await asyncio.gather(*(student(n, s) for n, s in enumerate(sessions)))
     wall = time.perf_counter() - min(clock)
     cpu = cpu_seconds(target.pids) - cpu_start[0]
@@ -332,6 +341,7 @@ async def closed_phase(target: Target, count: int, edits: int) -> Phase:
         count * edits,
         memory,
         cpu,
+        sum(messages),
     )
 
 
@@ -421,14 +431,16 @@ def latency_row(name: str, phase: Phase) -> str:
     return (
         f"  {name:30}{len(values):>6}{percentile(values, 50):>8.3f}"
         f"{percentile(values, 95):>8.3f}{max(values, default=float('nan')):>8.3f}"
-        f"{phase.throughput:>9.1f}{1000 * phase.cpu_per_edit:>9.0f}{phase.load:>7.1f}"
+        f"{phase.throughput:>9.1f}{1000 * phase.cpu_per_edit:>9.0f}"
+        f"{phase.messages_per_edit:>7.0f}{phase.load:>7.1f}"
     )
 
 
 LATENCY_HEADER = (
-    f"  {'':30}{'edits':>6}{'p50':>8}{'p95':>8}{'max':>8}{'edits/s':>9}{'cpu ms':>9}{'load':>7}"
+    f"  {'':30}{'edits':>6}{'p50':>8}{'p95':>8}{'max':>8}{'edits/s':>9}{'cpu ms':>9}"
+    f"{'msgs':>7}{'load':>7}"
     "\n  (seconds per edit; edits/s: all sessions together; cpu ms: server processor time per"
-    " edit; load: 1-min load average)"
+    " edit; msgs: forward messages per edit (closed loop); load: 1-min load average)"
 )
 
 

@@ -24,7 +24,7 @@ from attention_ui.matrix_editor import (
     set_matrix,
     transpose_matrix,
 )
-from attention_ui.page_state import keep_widgets, kept, restore_widgets
+from attention_ui.page_state import keep, keep_widgets, kept, restore_widgets
 
 from .model import (
     ALL_PARAMETERS,
@@ -59,6 +59,7 @@ MASK_CELLS = "luong.mask.cells"
 FOLLOW_KEY = "luong.follow.key"
 FOLLOW_QUERY = "luong.follow.query"
 TAB = "luong.tab"
+STEP = "luong.steps.open"  # the step shown in the step-by-step tab (a step key)
 SCALING_D_K = "luong.scaling.d_k"  # the √d_k demonstration (scaled dot only)
 SCALING_SEED = "luong.scaling.seed"
 PREDICT = "luong.predict"  # attention_ui.predict_view's switch
@@ -110,6 +111,21 @@ def open_tab(labels: list[str]) -> None:
         st.session_state[_TAB_INDEX] = labels.index(st.session_state[TAB])
     else:
         st.session_state[TAB] = labels[min(st.session_state.get(_TAB_INDEX, 0), len(labels) - 1)]
+
+
+def open_step(step_keys: Sequence[str]) -> str:
+    """Before the step picker: the step to show, by its key. The learner's last choice while
+    this run has that step (it is kept while the tab is closed or the page left), else the
+    first step (another score or no mask may drop a step)."""
+    chosen = st.session_state.get(STEP, kept(STEP))
+    if chosen not in step_keys:
+        chosen = step_keys[0]
+    st.session_state[STEP] = chosen
+    return chosen
+
+
+def keep_step(chosen: str) -> None:
+    keep(STEP, chosen)
 
 
 def run_cache(fingerprint: tuple) -> dict:

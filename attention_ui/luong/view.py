@@ -28,13 +28,13 @@ from attention_core import (
 )
 from attention_ui.charts import show_chart
 from attention_ui.frame import show_error
-from attention_ui.i18n import current_language, t
+from attention_ui.i18n import current_language, step_title, t
 from attention_ui.matrix_editor import MatrixInput
 from attention_ui.steps_view import (
     score_hover,
     score_step,
     show_entry_trace,
-    show_steps,
+    show_step,
     step_figure,
     trace_entry,
     weight_hover,
@@ -415,16 +415,34 @@ def steps_tab(
     figures: Mapping[str, go.Figure],
     cache: dict,
 ) -> None:
+    """Every step of the engine, one at a time: the learner picks the step, and only that
+    step's formula, sentence and chart are drawn (and its figure built) on a run."""
     st.caption(t("luong.steps.intro", count=len(result.steps)))
-    every = memo(
-        cache,
-        "steps",
-        lambda: {
-            step.key: figures.get(step.key) or step_figure(step, result.layout, titles)
-            for step in result.steps
-        },
+    step_keys = [step.key for step in result.steps]
+    chosen = state.open_step(step_keys)
+    names = {
+        step.key: f"{number}. {step_title(step)}"
+        for number, step in enumerate(result.steps, start=1)
+    }
+    chosen = st.radio(
+        t("luong.steps.pick"),
+        step_keys,
+        key=state.STEP,
+        format_func=names.get,
+        horizontal=True,
     )
-    show_steps(result, titles, namespace="luong", key_prefix="luong.step", figures=every)
+    state.keep_step(chosen)
+    step = result.step(chosen)
+    figure = figures.get(chosen) or memo(
+        cache, ("step", chosen), lambda: step_figure(step, result.layout, titles)
+    )
+    show_step(
+        result,
+        step_keys.index(chosen) + 1,
+        figure,
+        namespace="luong",
+        key_prefix="luong.step",
+    )
 
 
 def follow_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes: Sizes) -> None:

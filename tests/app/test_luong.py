@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import SCORES, attention, fmt
-from attention_ui.i18n import catalog, step_title
+from attention_ui.i18n import catalog, step_sentence, step_title
 from attention_ui.luong.model import Sizes, causal_mask, default_parameters, padding_mask
 from attention_ui.luong.presets import PRESETS, random_matrices
 from attention_ui.matrix_editor import editor_key
@@ -275,14 +275,21 @@ def test_every_step_is_shown_in_the_engines_order(at):
     at.selectbox(key="luong.score").set_value("scaled_dot").run()
     at.select_slider(key="luong.tau").set_value(2.0).run()
     result = attention(FIRST["Q"], FIRST["K"], FIRST["V"], "scaled_dot", temperature=2.0)
-    titles = [m.value for m in at.markdown if re.match(r"\*\*\d+\. ", m.value)]
-    assert titles == [
-        f"**{n}. {step_title(step, 'en')}**" for n, step in enumerate(result.steps, 1)
+    picker = at.radio(key="luong.steps.open")
+    assert picker.options == [
+        f"{n}. {step_title(step, 'en')}" for n, step in enumerate(result.steps, 1)
     ]
-    for step in result.steps:
+    for n, step in enumerate(result.steps, 1):  # the learner picks each step in turn
+        picker.set_value(step.key).run()
+        assert not at.exception
+        titles = [m.value for m in at.markdown if re.match(r"\*\*\d+\. ", m.value)]
+        assert titles == [f"**{n}. {step_title(step, 'en')}**"]  # that step alone
+        steps_drawn = [c.proto.id for c in at.get("plotly_chart") if ".step." in c.proto.id]
+        assert len(steps_drawn) == 1
         np.testing.assert_allclose(z(at, f"luong.step.{step.key}"), step.value, rtol=1e-12)
-    latex = [element.value for element in at.latex]
-    assert all(any(step.latex in shown for shown in latex) for step in result.steps)
+        assert any(step.latex in element.value for element in at.latex)
+        sentence = step_sentence(step, "en", run_steps=result.steps)
+        assert any(sentence in c.value for c in at.caption)
 
 
 def test_following_one_entry_shows_its_score_weight_and_share(at):
@@ -331,7 +338,9 @@ def test_leaving_the_page_keeps_settings_and_edits(at):
 
 
 def test_only_the_open_tab_is_drawn_and_it_stays_open_in_the_other_language(at):
-    assert not compare_charts(at) and len(z(at, "luong.step.output"))  # steps tab by default
+    first = attention(FIRST["Q"], FIRST["K"], FIRST["V"]).steps[0].key
+    assert at.radio(key="luong.steps.open").value == first  # the steps tab, on its first step
+    assert not compare_charts(at) and len(z(at, f"luong.step.{first}"))
     open_tab(at, "Compare score functions")
     assert len(compare_charts(at)) == 5
     assert not [c for c in at.get("plotly_chart") if ".step." in c.proto.id]
