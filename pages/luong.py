@@ -2,8 +2,9 @@
 
 Top to bottom: a preset (each tells one story) or a seeded random fill; the score function,
 layout, temperature and mask; the sizes; the chosen score's formula; the grids; then S, A, O
-as heatmaps and three tabs: every step of the engine, one entry followed through all of them,
-and all applicable score functions side by side. Every number comes from `attention_core`.
+as heatmaps and three tabs: every step of the engine (one at a time, picked by the learner),
+one entry followed through all of them, and all applicable score functions side by side.
+Every number comes from `attention_core`.
 Each section is drawn by a function of attention_ui/luong/view.py.
 
 Widget keys (for tests and tours)
@@ -17,6 +18,8 @@ luong.mask.kind        selectbox: none, causal, padding, cells; luong.mask.lengt
 luong.size.<s>         number inputs for s in d_q, d_k, d_v, n, m, h (h: concat only)
 luong.follow.key, luong.follow.query   the pair followed in the "follow one entry" tab
 luong.tab              the open tab's label (only the open tab is drawn; switching reruns)
+luong.steps.open       radio: the step shown in the step-by-step tab (a step key; only that
+                       step's formula, sentence and chart are drawn)
 luong.predict         toggle: predict, then reveal (hides S, A, O, the tabs and the export);
                        luong.predict.guess.<j>.<puzzle id> one radio per query (keys 0…m−1),
                        luong.predict.reveal / .again / .new (next random seed) buttons

@@ -40,9 +40,10 @@ VIEWS = [
 ]
 
 
-def overflows_in_every_tab(page) -> tuple[list[str], int]:
+def overflows_in_every_tab(page, every_step: bool = False) -> tuple[list[str], int]:
     """Open each tab in turn, unfold each expander, and collect the formulas that overflow
-    (and how many formulas were seen)."""
+    (and how many formulas were seen). With `every_step`, the Luong step view (one step at a
+    time) is shown at each of its steps."""
     found: list[str] = []
     seen = 0
     tabs = page.get_by_role("tab")
@@ -54,6 +55,14 @@ def overflows_in_every_tab(page) -> tuple[list[str], int]:
         page.wait_for_timeout(300)
         found += page.evaluate(OVERFLOWING.replace("SLACK", str(SLACK_PX)))
         seen += page.evaluate(SHOWN)
+        steps = page.get_by_role("radiogroup", name="Step to show").get_by_role("radio")
+        if every_step and index == 0:  # the step-by-step tab opens first
+            assert steps.count() >= 6  # dot: scores, shift, exp, sums, weights, output
+        for number in range(1, steps.count() if every_step else 0):  # the first is shown
+            steps.nth(number).click(force=True)
+            wait_idle(page, timeout=90_000)
+            found += page.evaluate(OVERFLOWING.replace("SLACK", str(SLACK_PX)))
+            seen += page.evaluate(SHOWN)
     return found, seen
 
 
@@ -72,7 +81,7 @@ def test_every_formula_on_every_page_fits_at_a_laptops_and_a_phones_width(browse
                 wait_idle(page, timeout=90_000)
             page.locator(".katex-display").first.wait_for()
             assert_no_exception(page)
-            overflowing, seen = overflows_in_every_tab(page)
+            overflowing, seen = overflows_in_every_tab(page, every_step=row_layout)
             assert seen > 0, f"{name}: no formula was seen"
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / f"formulas-{name}-{width}.png"))
