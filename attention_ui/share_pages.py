@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from attention_core import KERNELS, LAYOUTS, MAX_DEMO_SIZE, SCORES
+from attention_core import KERNELS, LAYOUTS, MAX_DEMO_SIZE, SCORES, STEP_KEYS
 
 from .database import state as database
 from .database import teaching as database_teaching
@@ -113,6 +113,7 @@ LUONG = PageSchema(
         Integer("fk", luong.FOLLOW_KEY, 0, MAX_SIZE - 1),
         Integer("fq", luong.FOLLOW_QUERY, 0, MAX_SIZE - 1),
         Integer("tab", luong.TAB_INDEX, 0, 2),
+        Choice("step", luong.STEP, options=STEP_KEYS),  # the step the step-by-step tab shows
         Matrix("Q", luong.matrix_key("Q")),
         Matrix("K", luong.matrix_key("K")),
         Matrix("V", luong.matrix_key("V")),

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_ui.i18n import catalog
 from attention_ui.matrix_editor import editor_key, matrix_values
+from attention_ui.page_state import widget_value
 from attention_ui.records_editor import current_records
 from attention_ui.regression.table import editor_key as points_key
 from attention_ui.share import APP_NAME, read_state_file
@@ -81,6 +82,11 @@ STATES: dict[str, tuple[str, str, list[Action]]] = {
             widget("luong.preset", "random"),
             widget("luong.seed", 7),
         ],
+    ),
+    "luong scaled dot, the softmax step picked": (
+        "luong",
+        "en",
+        [widget("luong.score", "scaled_dot"), widget("luong.steps.open", "weights_softmax")],
     ),
     "luong edited cells, row layout, general, tau": (
         "luong",
@@ -208,6 +214,9 @@ def test_the_address_opens_the_same_page_in_a_fresh_session(name):
     assert not b.sidebar.warning  # every parameter was read
     if page == "luong":
         assert b.session_state["luong.tab"] == a.session_state["luong.tab"]
+        step = "luong.steps.open"  # the picked step, while its tab is closed too
+        picked = [widget_value(step, None, at.session_state) for at in (a, b)]
+        assert picked[0] == picked[1]
 
 
 def test_an_edit_made_on_the_luong_page_reaches_the_gallerys_shared_grid():
