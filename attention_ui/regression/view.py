@@ -254,21 +254,38 @@ def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset
                 ),
             )
         )
-    name = rf"x\*{settings.chosen + 1}"  # escaped: Markdown must not start emphasis here
-    if queries.reached[settings.chosen]:
-        best = int(np.argmax(weights))
-        st.markdown(
-            t(
-                "regression.chart.chosen",
-                name=name,
-                x=fmt(chosen_x),
-                prediction=fmt(queries.prediction[settings.chosen]),
-                row=points.rows[best],
-                weight=fmt(weights[best], 3),
-            )
+    st.markdown(
+        chosen_sentence(
+            weights, queries.prediction[settings.chosen], points.rows, chosen_x, settings.chosen
         )
-    else:
-        st.markdown(t("regression.chart.chosen_none", name=name, x=fmt(chosen_x)))
+    )
+
+
+def chosen_sentence(
+    weights: np.ndarray,
+    prediction: float,
+    rows: list[int],
+    x: float,
+    chosen: int,
+    lang: str | None = None,
+) -> str:
+    """The chosen query's prediction and where its largest weight is: one row, or every row
+    that shares it (points at the same x, or placed symmetrically); no prediction when no
+    point reaches it."""
+    name = rf"x\*{chosen + 1}"  # escaped: Markdown must not start emphasis here
+    if not weights.max() > 0:
+        return t("regression.chart.chosen_none", lang, name=name, x=fmt(x))
+    top = np.flatnonzero(weights == weights.max())
+    return t(
+        "regression.chart.chosen" if top.size == 1 else "regression.chart.chosen_tied",
+        lang,
+        name=name,
+        x=fmt(x),
+        prediction=fmt(prediction),
+        row=rows[top[0]],
+        rows=", ".join(str(rows[i]) for i in top),
+        weight=fmt(weights[top[0]], 3),
+    )
 
 
 def weights_map(points: PointsInput, runs: Runs) -> None:

@@ -296,7 +296,7 @@ def regression_sets():
 
 def test_every_regression_sentence_holds_for_the_engines_numbers():
     from attention_ui.regression import data
-    from attention_ui.regression.view import sigma_sentence
+    from attention_ui.regression.view import chosen_sentence, sigma_sentence
 
     seen: set[str] = set()
     for (name, x, y), kernel, sigma in itertools.product(
@@ -311,6 +311,22 @@ def test_every_regression_sentence_holds_for_the_engines_numbers():
         for chosen, lang in itertools.product(range(queries.size), LANGUAGES):
             weights = nw.weights[chosen]
             kind, text = sigma_sentence(weights, y, rows, sigma, chosen, lang)
+            # The sentence under the chart: ŷ, and every row that holds the largest weight.
+            prediction = nw.prediction[chosen]
+            under = chosen_sentence(weights, prediction, rows, queries[chosen], chosen, lang)
+            top_rows = [rows[i] for i in np.flatnonzero(weights == weights.max())]
+            if reach[chosen].max() == 0:
+                assert under == t("regression.chart.chosen_none", lang, name=rf"x\*{chosen + 1}",
+                                  x=fmt(queries[chosen]))  # fmt: skip
+            else:
+                tied = "chosen_tied" if len(top_rows) > 1 else "chosen"
+                assert under.split("{")[0] == under and fmt(nw.prediction[chosen]) in under
+                assert under.endswith(
+                    t(f"regression.chart.{tied}", lang, name="", x="", prediction="",
+                      row=top_rows[0], rows=", ".join(map(str, top_rows)),
+                      weight=fmt(weights.max(), 3)).split("**")[-1]
+                ), (under, top_rows)  # fmt: skip
+                seen.add(tied)
             seen.add(kind)
             state = (name, kernel, sigma, chosen, lang)
             assert "{" not in text
@@ -351,7 +367,7 @@ def test_every_regression_sentence_holds_for_the_engines_numbers():
                 underflow = bool((step.value == 0).any())
                 assert ("exactly 0" in sentence) == underflow, (name, kernel, sigma)
                 seen.add("underflow" if underflow else "positive")
-    assert {"nearest", "mean", "between", "none", "underflow", "positive"} <= seen
+    assert {"nearest", "mean", "between", "none", "underflow", "positive", "chosen_tied"} <= seen
 
 
 def test_repeated_x_is_explained_by_what_always_holds():
