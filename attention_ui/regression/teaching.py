@@ -99,7 +99,10 @@ def export(result: NadarayaWatsonResult, points: PointsInput) -> None:
                 ),
             ],
             derivation=derivation_latex(
-                result.steps, title_of=step_title, sentence_of=step_sentence, heading=heading
+                result.steps,
+                title_of=step_title,
+                sentence_of=lambda step: step_sentence(step, run_steps=result.steps),
+                heading=heading,
             ),
         )
 

@@ -140,11 +140,13 @@ def export(
 def _derivation(mh: MultiHeadResult, *, positions: bool, causal: bool) -> str:
     """The shared steps, each head's steps (titled with the head), then concat and W_O."""
     head_of: dict[int, str] = {}
+    run_of: dict[int, tuple] = {}  # a head's step → that head's steps (its sentence reads them)
     ordered = [s for s in mh.steps if s.key not in ("heads_concatenated", "output_projected")]
     for number, run in enumerate(mh.heads, start=1):
         name = t("transformer.heads_grid.head", number=number, d_head=mh.d_head)
         for step in run.steps:
             head_of[id(step)] = name
+            run_of[id(step)] = run.steps
             ordered.append(step)
     ordered += [mh.step("heads_concatenated"), mh.step("output_projected")]
 
@@ -157,4 +159,8 @@ def _derivation(mh: MultiHeadResult, *, positions: bool, causal: bool) -> str:
         f"d_model = {mh.output.shape[1]}, positions {'on' if positions else 'off'}, "
         f"causal {'on' if causal else 'off'}"
     )
-    return derivation_latex(ordered, title_of=title_of, sentence_of=step_sentence, heading=heading)
+
+    def sentence_of(step) -> str:
+        return step_sentence(step, run_steps=run_of.get(id(step), mh.steps))
+
+    return derivation_latex(ordered, title_of=title_of, sentence_of=sentence_of, heading=heading)

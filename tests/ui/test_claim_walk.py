@@ -433,3 +433,29 @@ def test_every_claim_holds_for_edited_numbers(key):
             walk_state(key, values, sizes, score, layout, kind, layout_mask, tau, compare=compare)
             walked += 1
     assert walked >= 3 * 3 * 2 * 3
+
+
+def test_the_app_words_every_step_with_its_runs_steps():
+    """step_sentence can say "exactly 0 after underflow" only when it is given the run's steps
+    (to tell a masked 0 from an underflowed one): every use in the app passes them."""
+    import ast
+
+    from tests.conftest import REPO
+
+    uses = 0
+    for path in sorted((REPO / "attention_ui").rglob("*.py")):
+        if path.name == "i18n.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = {
+            id(node.func): node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id == "step_sentence":  # imports are not Names
+                call = calls.get(id(node))
+                assert call is not None, f"{path.name}: step_sentence passed on uncalled"
+                assert "run_steps" in {k.arg for k in call.keywords}, path.name
+                uses += 1
+    assert uses >= 4
