@@ -29,17 +29,11 @@ from attention_core import (
     query_gradient,
 )
 from attention_ui.i18n import LANGUAGES, step_sentence, t
+from attention_ui.records_editor import D2L_RECORDS
 
 # --- database ----------------------------------------------------------------------------------
 
-D2L = [
-    ("Zhang", "Aston", 10.0),
-    ("Lipton", "Zachary", 20.0),
-    ("Li", "Mu", 30.0),
-    ("Smola", "Alex", 40.0),
-    ("Hu", "Rachel", 50.0),
-    ("Werness", "Brent", 60.0),
-]
+D2L = D2L_RECORDS  # the page's own table, with its score column
 TABLES = {
     "d2l": D2L,
     "no Li": [r for r in D2L if r[0] != "Li"],
