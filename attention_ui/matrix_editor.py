@@ -188,6 +188,22 @@ def _resize(state_key: str, shape: tuple[int, int], fill: float) -> None:
     _new_content(state_key, grown, shape, late_edits=True)
 
 
+def keep_edit(state_key: str, key: str) -> None:
+    """The grid's `on_change`: keep an edit in the run that brings it, whatever page that is.
+
+    The browser sends a grid's edit 150 ms after Enter. A click on a page link within that
+    time goes first: the edit then comes with a run of the other page, which does not draw
+    the grid, and Streamlit forgets the grid's state at that run's end. Streamlit still calls
+    this callback at the start of that run (it remembers the grid from earlier runs), so the
+    edit goes into the kept copy, and the grid shows it when the learner comes back.
+    """
+    if key != editor_key(state_key):
+        return  # an edit for a grid that "+" or the layout switch replaced: apply_late_edits
+    values = matrix_values(state_key)
+    if values is not None:
+        _keep_visible(state_key, values)
+
+
 def _keep_visible(state_key: str, values: np.ndarray) -> None:
     """After the grid is drawn: what the learner sees goes into the kept copy."""
     full = np.array(page_state.kept(state_key, values), dtype=float)
@@ -440,7 +456,12 @@ def matrix_editor(
         }
     try:
         edited = st.data_editor(
-            frame, key=editor_key(state_key), column_config=config, num_rows="fixed"
+            frame,
+            key=editor_key(state_key),
+            column_config=config,
+            num_rows="fixed",
+            on_change=keep_edit,
+            args=(state_key, editor_key(state_key)),
         )
     except IndexError:
         # Only a crafted client can edit a row outside a fixed grid, which Streamlit fails to

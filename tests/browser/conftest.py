@@ -113,15 +113,15 @@ def wait_idle(page, timeout: float = 30_000) -> None:
         page.wait_for_selector(IDLE, timeout=timeout)
 
 
-def open_page(page, server: str, path: str = "", query: str = "") -> None:
+def open_page(page, server: str, path: str = "", query: str = "", timeout: float = 60_000) -> None:
     """Go to a page of the app and wait for its first run to finish with no exception box."""
     page.goto(f"{server}/{path}{'?' + query if query else ''}")
-    page.wait_for_selector("[data-testid=stApp]", timeout=30_000)
-    wait_idle(page)
+    page.wait_for_selector("[data-testid=stApp]", timeout=timeout)
+    wait_idle(page, timeout=timeout)
     # The bare address goes on to the home page, and a first visit writes its state into the
     # address: wait for the page's own title, then for the run that drew it to end.
-    page.wait_for_selector("h1", timeout=60_000)
-    wait_idle(page)
+    page.wait_for_selector("h1", timeout=timeout)
+    wait_idle(page, timeout=timeout)
     assert_no_exception(page)
 
 
@@ -155,27 +155,53 @@ def select_cell(page, grid_locator, row: int, col: int, columns: int) -> None:
     scroller.wait_for()
     x = scroller.bounding_box()["width"] - 12  # inside the last column
     scroller.click(position={"x": x, "y": GRID_ROW_PX * (row + 1) + GRID_ROW_PX / 2})
-    page.wait_for_timeout(200)  # the grid takes the focus a moment after the click
-    for _ in range(columns - 1 - col):
+    wait_for_selected_cell(page, grid_locator, row, columns - 1)
+    for left in range(columns - 2, col - 1, -1):
         page.keyboard.press("ArrowLeft")
+        wait_for_selected_cell(page, grid_locator, row, left)
+
+
+# The grid mirrors its canvas in an accessible table: the selected cell is the focused <td>
+# with id glide-cell-<column>-<row>, where column 0 is the index column.
+_SELECTED = """([grid, id]) => { const cell = document.activeElement;
+    return grid.contains(cell) && cell.id === id
+           && cell.getAttribute('aria-selected') === 'true'; }"""
+
+
+def wait_for_selected_cell(page, grid_locator, row: int, col: int, timeout: float = 60_000) -> None:
+    """Wait until data cell (row, col) is the grid's selected, focused cell: keys typed from
+    then on go to it (the grid takes the focus a moment after a click)."""
+    page.wait_for_function(
+        _SELECTED,
+        arg=[grid_locator.element_handle(), f"glide-cell-{col + 1}-{row}"],
+        timeout=timeout,
+    )
+
+
+def open_cell_editor(page, text: str, timeout: float = 60_000) -> None:
+    """With a cell selected: open its editor (Enter), replace its text by typing `text` key by
+    key, and wait until the editor holds all of it (Enter then commits `text`, no less). The
+    editor is an overlay outside the grid (a textarea for text cells). Typing the first
+    character into a selected cell also opens it, but only for a character on the keyboard:
+    not for '−' or '－'."""
+    page.keyboard.press("Enter")
+    editor = page.locator("[data-testid=portal] textarea, [data-testid=portal] input").first
+    editor.wait_for(timeout=timeout)
+    editor.press("Control+A")
+    page.keyboard.type(text)
+    page.wait_for_function(
+        """(text) => { const box = document.querySelector(
+               '[data-testid=portal] textarea, [data-testid=portal] input');
+                       return box !== null && box.value === text; }""",
+        arg=text,
+        timeout=timeout,
+    )
 
 
 def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: int) -> None:
     """Type `text` into a cell and press Enter, as a learner does; waits for the rerun."""
     select_cell(page, grid_locator, row, col, columns)
-    page.keyboard.type(text[:1])
-    # The first key opens the cell's editor (an overlay outside the grid); then the rest. Enter
-    # commits what the editor holds, so wait until it holds all of `text`.
-    page.locator("[data-testid=portal] .gdg-clip-region").first.wait_for(timeout=5_000)
-    page.keyboard.type(text[1:])
-    page.wait_for_function(
-        """(text) => { const box = document.querySelector(
-               '[data-testid=portal] textarea, [data-testid=portal] input');
-               return box !== null && box.value === text; }""",
-        arg=text,
-        timeout=5_000,
-    )
-    page.wait_for_timeout(100)
+    open_cell_editor(page, text)
     page.keyboard.press("Enter")
     wait_idle(page)
 

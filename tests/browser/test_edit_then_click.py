@@ -13,21 +13,22 @@ import pytest
 
 from attention_core import attention
 from attention_ui.luong.presets import PRESETS
-from tests.browser.conftest import grid, select_cell, wait_for_plot, wait_idle
+from tests.browser.conftest import (
+    grid,
+    open_cell_editor,
+    open_page,
+    select_cell,
+    wait_for_plot,
+    wait_idle,
+)
 
 FIRST = PRESETS["first"].column_matrices()  # Q is 2 × 2, K 2 × 3
 
 
 def type_then_click(page, text: str, target) -> None:
     """Type `text` into Q's first cell, then press Enter and click `target` at once."""
-    page.wait_for_timeout(500)  # let the grid settle after the last rerun (a fragment's too)
-    wait_idle(page, timeout=120_000)
     select_cell(page, grid(page, 0), 0, 0, columns=2)
-    page.keyboard.press("Enter")
-    editor = page.locator("[data-testid=portal] .gdg-input").first
-    editor.wait_for()
-    editor.press("Control+A")
-    page.keyboard.type(text)
+    open_cell_editor(page, text)
     target.scroll_into_view_if_needed()
     box = target.bounding_box()  # found before Enter: nothing stands between Enter and click
     page.keyboard.press("Enter")
@@ -35,15 +36,17 @@ def type_then_click(page, text: str, target) -> None:
     wait_idle(page, timeout=120_000)
 
 
-@pytest.mark.race  # kept about 11 runs in 12 here: run by hand with -m race, not in CI
+@pytest.mark.race
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("click", ["plus", "layout"])
 def test_an_edit_followed_at_once_by_a_click_is_kept(page, server, click):
     page.set_viewport_size({"width": 1400, "height": 2400})
     page.set_default_timeout(120_000)  # a busy machine draws slowly; no timing is asserted
-    page.goto(f"{server}/luong")
-    wait_idle(page, timeout=120_000)
+    open_page(page, server, "luong", timeout=120_000)
     Q = FIRST["Q"].copy()
+    # The opening runs are over once the opening example's scores are drawn.
+    opening = attention(Q, FIRST["K"], FIRST["V"]).scores
+    wait_for_plot(page, "S: scores", opening.tolist(), timeout=60_000)
     Q[0, 0] = 7.0
     if click == "plus":  # n: 2 → 3, a new query of zeros
         target = (

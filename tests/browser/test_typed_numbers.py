@@ -2,7 +2,8 @@
 
 The browser's number editor used to rewrite the text before the server saw it (`1e-3` became
 −13, `0,5` became 5, `1001` became 1000, the app's own minus was lost). Here each text is typed
-into Q's first cell on the Luong page (select it, type key by key, Enter); the scores chart
+into Q's first cell on the Luong page, one after the other (select the cell, open its editor,
+type key by key, wait until the editor holds the text, Enter); the scores chart
 must then show the number the learner meant, or, for text that is no number or a number out
 of range, the app's message naming the matrix and the cell while Q keeps its previous value.
 """
@@ -13,7 +14,14 @@ import pytest
 
 from attention_core import attention, fmt
 from attention_ui.luong.presets import PRESETS
-from tests.browser.conftest import grid, select_cell, wait_for_plot, wait_idle
+from tests.browser.conftest import (
+    grid,
+    open_cell_editor,
+    open_page,
+    select_cell,
+    wait_for_plot,
+    wait_idle,
+)
 
 FIRST = PRESETS["first"].column_matrices()  # Q is 2 × 2, K 2 × 3: S[0, 0] = Q[0, 0]
 SCORES = "S: scores"
@@ -36,22 +44,10 @@ TYPED = [
 
 
 def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: int) -> None:
-    """Select a cell, open its editor (Enter), replace its text by typing `text` key by key,
-    and press Enter; waits for the rerun. (Typing the first character into a selected cell
-    also opens the editor, but only for a character on the keyboard: not for '−' or '－'.)"""
-    page.wait_for_timeout(500)  # let the grid settle after the last rerun (a fragment's too)
-    wait_idle(page, timeout=120_000)
+    """Select a cell, open its editor, replace its text by typing `text` key by key, press
+    Enter, and wait for the rerun to end."""
     select_cell(page, grid_locator, row, col, columns)
-    page.keyboard.press("Enter")
-    editor = page.locator("[data-testid=portal] .gdg-input").first
-    editor.wait_for(timeout=60_000)
-    editor.press("Control+A")
-    page.keyboard.type(text)
-    page.wait_for_function(
-        "(text) => document.querySelector('[data-testid=portal] .gdg-input').value === text",
-        arg=text,
-        timeout=60_000,
-    )
+    open_cell_editor(page, text)
     page.keyboard.press("Enter")
     wait_idle(page, timeout=120_000)
 
@@ -68,18 +64,18 @@ def wait_for_message(page, fragment: str, shown: bool) -> None:
     page.wait_for_function(condition, arg=[CELL, fragment], timeout=60_000)
 
 
-@pytest.mark.race  # passed 3 of 5 runs here in a loaded full run: by hand with -m race, not in CI
-@pytest.mark.timeout(900)
+@pytest.mark.race
+@pytest.mark.timeout(600)
 def test_typed_numbers_mean_what_the_learner_wrote(page, server):
     page.set_viewport_size({"width": 1400, "height": 2400})
     page.set_default_timeout(120_000)  # a busy machine draws slowly; no timing is asserted
-    for typed, meant in TYPED:  # each on a freshly opened page: Q's first cell holds 2
-        page.goto(f"{server}/luong")
-        wait_idle(page, timeout=120_000)
-        Q = FIRST["Q"].copy()
-        # The first visit's runs are over once the scores of the opening example are drawn.
-        opening = attention(Q, FIRST["K"], FIRST["V"]).scores
-        wait_for_plot(page, SCORES, opening.tolist(), timeout=60_000)
+    open_page(page, server, "luong", timeout=120_000)
+    Q = FIRST["Q"].copy()
+    # The first visit's runs are over once the scores of the opening example are drawn.
+    wait_for_plot(page, SCORES, attention(Q, FIRST["K"], FIRST["V"]).scores.tolist())
+    # One after the other into the same cell: each number meant differs from the one before
+    # and each refused text has its own message, so every step waits for its own rerun.
+    for typed, meant in TYPED:
         type_into_cell(page, grid(page, 0), 0, 0, typed, columns=2)  # Q: q1, q2
         if isinstance(meant, str):  # refused: the message, and Q keeps its number
             wait_for_message(page, meant, shown=True)
