@@ -2,8 +2,14 @@
 
 The grid sends an edit 150 ms after Enter. A click on "+" or on the layout switch within that
 time used to rerun the page without the edit and replace the grid, and the edit was lost (7 of
-7 at 0 ms). Here Enter and the click go out back to back (no wait between them); afterwards
-the scores must use the typed number.
+7 at 0 ms); the late edit now goes into the new grid. A click on a page link takes the edit to
+the other page's run, where the grid's `on_change` keeps it. Here Enter and the click go out
+back to back (no wait between them); afterwards the scores must use the typed number.
+
+Not every such click can be saved by the server: Streamlit's grid drops an edit it has not sent
+yet when it is taken off the screen (a new grid shape, or another page's run starting within
+those 150 ms), and the server never sees it. So the "+" and layout cases stay `race` (run by
+hand); the page-link test clicks as soon as the edit has gone out, which the app must handle.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ def type_then_click(page, text: str, target) -> None:
     wait_idle(page, timeout=120_000)
 
 
+# Kept 5 runs in 6 under load here: the grid may drop the edit before sending it (see above).
 @pytest.mark.race
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("click", ["plus", "layout"])
@@ -64,7 +71,6 @@ def test_an_edit_followed_at_once_by_a_click_is_kept(page, server, click):
     wait_for_plot(page, "S: scores", expected.tolist(), timeout=60_000)
 
 
-@pytest.mark.race
 @pytest.mark.timeout(300)
 def test_an_edit_sent_just_before_a_page_link_click_is_kept(page, server):
     """Enter, then a click on a page link as soon as the grid has sent the edit: the edit then
