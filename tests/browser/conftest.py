@@ -155,27 +155,32 @@ def select_cell(page, grid_locator, row: int, col: int, columns: int) -> None:
     scroller.wait_for()
     x = scroller.bounding_box()["width"] - 12  # inside the last column
     scroller.click(position={"x": x, "y": GRID_ROW_PX * (row + 1) + GRID_ROW_PX / 2})
-    wait_for_selected_cell(page, grid_locator, row, columns - 1)
-    for left in range(columns - 2, col - 1, -1):
+    column = wait_for_selected_cell(page, grid_locator, row)
+    for _ in range(columns - 1 - col):
         page.keyboard.press("ArrowLeft")
-        wait_for_selected_cell(page, grid_locator, row, left)
+        column = wait_for_selected_cell(page, grid_locator, row, column - 1)
 
 
 # The grid mirrors its canvas in an accessible table: the selected cell is the focused <td>
-# with id glide-cell-<column>-<row>, where column 0 is the index column.
-_SELECTED = """([grid, id]) => { const cell = document.activeElement;
-    return grid.contains(cell) && cell.id === id
-           && cell.getAttribute('aria-selected') === 'true'; }"""
+# with id glide-cell-<column>-<row>; the columns count the index and any other column drawn
+# before the data, so moves are followed relative to the clicked cell.
+_SELECTED = """([grid, row, column]) => { const cell = document.activeElement;
+    const id = grid.contains(cell) && cell.getAttribute('aria-selected') === 'true'
+               && /^glide-cell-(\\d+)-(\\d+)$/.exec(cell.id);
+    if (!id || Number(id[2]) !== row) return null;
+    return column === null || Number(id[1]) === column ? {column: Number(id[1])} : null; }"""
 
 
-def wait_for_selected_cell(page, grid_locator, row: int, col: int, timeout: float = 60_000) -> None:
-    """Wait until data cell (row, col) is the grid's selected, focused cell: keys typed from
-    then on go to it (the grid takes the focus a moment after a click)."""
-    page.wait_for_function(
-        _SELECTED,
-        arg=[grid_locator.element_handle(), f"glide-cell-{col + 1}-{row}"],
-        timeout=timeout,
+def wait_for_selected_cell(
+    page, grid_locator, row: int, column: int | None = None, timeout: float = 60_000
+) -> int:
+    """Wait until a cell of data row `row` (in the grid's own `column`, if given) is the grid's
+    selected, focused cell, so that keys typed from then on go to it (the grid takes the focus
+    a moment after a click); returns its column."""
+    handle = page.wait_for_function(
+        _SELECTED, arg=[grid_locator.element_handle(), row, column], timeout=timeout
     )
+    return handle.json_value()["column"]
 
 
 def open_cell_editor(page, text: str, timeout: float = 60_000) -> None:
