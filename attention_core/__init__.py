@@ -25,7 +25,13 @@ from .geometry import (
     in_hull,
     weight_cases,
 )
-from .gradient import GRADIENT_SCORES, QueryGradient, query_gradient, weighted_covariance
+from .gradient import (
+    GRADIENT_SCORES,
+    QueryGradient,
+    frobenius_norm,
+    query_gradient,
+    weighted_covariance,
+)
 from .lookup import (
     DEFAULT_SIMILARITY,
     SIMILARITIES,
@@ -119,6 +125,7 @@ __all__ = [
     "duplicate_keys",
     "explain_similarity",
     "fmt",
+    "frobenius_norm",
     "gradient_search",
     "hard_lookup",
     "in_cone",

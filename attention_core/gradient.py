@@ -31,6 +31,17 @@ from .validation import as_matrix, as_temperature, as_vector, check_finite, shap
 GRADIENT_SCORES = ("dot", "scaled_dot", "general")
 
 
+def frobenius_norm(matrix: np.ndarray) -> float:
+    """‖M‖ = √(Σ mᵢⱼ²), without the squares underflowing.
+
+    Entries below about 1e-154 square to exactly 0, so np.linalg.norm calls a Jacobian of
+    1e-312 entries 0 while the gradient is not; scaled by its largest entry first, the norm is
+    0 only when every entry is.
+    """
+    largest = float(np.abs(matrix).max(initial=0.0))
+    return 0.0 if largest == 0 else largest * float(np.linalg.norm(matrix / largest))
+
+
 @dataclass(frozen=True)
 class QueryGradient:
     """One query's scores, weights, output and the Jacobian of the output.
@@ -52,7 +63,7 @@ class QueryGradient:
     @property
     def norm(self) -> float:
         """The Frobenius norm of ∂o/∂q: how strongly the output still reacts to q."""
-        return float(np.linalg.norm(self.jacobian))
+        return frobenius_norm(self.jacobian)
 
     def step(self, key: str) -> Step:
         for step in self.steps:

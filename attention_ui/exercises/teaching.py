@@ -120,7 +120,10 @@ assert np.allclose(J, J_textbook, atol=1e-12), 'the centred form is the textbook
 covariance = ((K - k_bar[:, None]) * p) @ (K - k_bar[:, None]).T  # Σ_i p_i (k_i − k̄)(k_i − k̄)ᵀ
 cov_over_tau = covariance / tau
 assert np.allclose(J, cov_over_tau, atol=1e-12), 'd2l exercise 2: dO/dq = Cov_p(k) / tau'
-norm = np.linalg.norm(J)  # how strongly the output still reacts to q
+# how strongly the output still reacts to q; scaled by the largest entry first so that entries
+# below 1e-154 do not square to 0
+largest = np.abs(J).max()
+norm = largest * np.linalg.norm(J / largest) if largest > 0 else 0.0
 """
 
 

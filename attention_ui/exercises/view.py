@@ -16,6 +16,7 @@ from attention_core import (
     SIMILARITY_LATEX,
     AttentionInputError,
     fmt,
+    frobenius_norm,
     gradient_search,
     hard_lookup,
     in_hull,
@@ -307,14 +308,6 @@ def gradient() -> None:
         st.markdown(t("exercises.grad.answer"))
 
 
-def frobenius(matrix: np.ndarray) -> float:
-    """‖M‖ without squaring underflow: entries of 1e-170 and less square to exactly 0, so
-    np.linalg.norm would call a Jacobian of 1e-312 entries exactly 0; scaled by its largest
-    entry first, it is 0 only when every entry is."""
-    largest = float(np.abs(matrix).max())
-    return 0.0 if largest == 0 else largest * float(np.linalg.norm(matrix / largest))
-
-
 def gradient_notes(
     jacobian: np.ndarray,
     weights: np.ndarray,
@@ -326,7 +319,7 @@ def gradient_notes(
     the weights, then why it is exactly 0 (every key the same point, or the weights of the
     other keys came out as exactly 0), numerically gone (one weight next to 1, or the weighted
     keys nearly one point) or alive. `keys` is (m, 2), one key per row."""
-    norm = frobenius(jacobian)
+    norm = frobenius_norm(jacobian)
     best = int(np.argmax(weights))
     others = float(np.delete(weights, best).sum())
     notes = [

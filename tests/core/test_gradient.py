@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention_core import AttentionInputError, query_gradient, weighted_covariance
+from attention_core import AttentionInputError, frobenius_norm, query_gradient, weighted_covariance
 
 
 def output_of(q, K, V, score, W, tau):
@@ -152,3 +152,12 @@ def test_an_overflowing_score_names_its_own_cell_not_the_first():
     with pytest.raises(AttentionInputError) as caught:
         query_gradient([1.0, 1.0], [[1.0, 1e308], [1.0, 1e308]], [[1.0, 2.0]])
     assert caught.value.params == {"matrix": "s", "row": 2, "col": 1, "value": math.inf}
+
+
+def test_norm_of_a_gradient_below_the_square_root_of_the_smallest_float_is_not_zero():
+    # entries of 1e-312 square to exactly 0; the scaled norm keeps them (‖(a, a)‖ = √2·a)
+    assert frobenius_norm(np.array([[1e-312, 0.0], [0.0, 1e-312]])) == pytest.approx(
+        math.sqrt(2) * 1e-312, rel=1e-3
+    )
+    assert frobenius_norm(np.zeros((2, 2))) == 0.0
+    assert frobenius_norm(np.array([[3.0, 4.0]])) == 5.0
