@@ -16,13 +16,15 @@ shows a learner; recording them is kept apart from the algorithm below.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from .errors import AttentionInputError
-from .normalize import softmax_stages, sum_stages
+from .normalize import normalize_by_sum, softmax, softmax_stages, sum_stages
 from .scores import SCORE_FUNCTIONS
 from .steps import STEP_KEYS, Step, attention_steps
 from .validation import (
@@ -60,11 +62,20 @@ class AttentionResult:
     scores: np.ndarray  # m × n (column layout) or n × m (row layout)
     weights: np.ndarray  # same shape; each query's weights sum to 1
     output: np.ndarray  # d_v × n (column layout) or n × d_v (row layout)
-    steps: tuple[Step, ...]
     score: str
     layout: str
     normalization: str
     temperature: float
+    _record_steps: Callable[[], tuple[Step, ...]] = field(repr=False, compare=False)
+
+    @cached_property
+    def steps(self) -> tuple[Step, ...]:
+        """The ordered steps, recorded on first use and kept.
+
+        Several callers read only the output (multi-head, the gallery's grids, bench/core.py);
+        recording at once would keep every intermediate m × n matrix alive for them.
+        """
+        return self._record_steps()
 
     def step(self, key: str) -> Step:
         """The step called `key` (e.g. 'weights_softmax'); KeyError if this run has none."""
@@ -125,23 +136,32 @@ def attention(
     # Overflow is reported as an AttentionInputError by the check_finite calls, so NumPy's
     # RuntimeWarning for it would only repeat that in the server log.
     with np.errstate(over="ignore", invalid="ignore"):
-        parts = SCORE_FUNCTIONS[score](q, k, **params)  # S = f(Q, K) and what it is made of
-        scores = parts["S"]  # m × n
+        scores = SCORE_FUNCTIONS[score](q, k, **params)["S"]  # S = f(Q, K): m × n
         check_finite("S", scores, swap=layout == "row")
         tempered = None
         if normalization == "softmax":  # A = Softmax(S / τ), down each column
             if tau != 1.0:
                 tempered = scores / tau
                 check_finite("S/τ", tempered, swap=layout == "row")
-            normalized = softmax_stages(scores if tempered is None else tempered, 0, col_mask)
+            weights = softmax(scores if tempered is None else tempered, 0, col_mask)
         else:  # A = S^(1/τ) / Σ S^(1/τ): d2l's divide-by-the-sum (τ = 1), this app's power
-            normalized = sum_stages(scores, 0, col_mask, tau)
-        weights = normalized.weights  # A: m × n, each column sums to 1
+            weights = normalize_by_sum(scores, 0, col_mask, tau)
+        # A: m × n, each column sums to 1
         output = v @ weights  # O = V A: d_v × n
     check_finite("O", output, swap=layout == "row")
-    steps = attention_steps(
-        layout, score, q, k, v, params, parts, tau, col_mask, tempered, normalized, output
-    )
+
+    def record_steps() -> tuple[Step, ...]:
+        # What S and A are made of, again: the same functions on the same checked matrices give
+        # the same numbers (an overflow inside them was reported or harmless the first time)
+        with np.errstate(over="ignore", invalid="ignore"):
+            parts = SCORE_FUNCTIONS[score](q, k, **params)
+            if normalization == "softmax":
+                normalized = softmax_stages(scores if tempered is None else tempered, 0, col_mask)
+            else:
+                normalized = sum_stages(scores, 0, col_mask, tau)
+        return attention_steps(
+            layout, score, q, k, v, params, parts, tau, col_mask, tempered, normalized, output
+        )
 
     def user(a: np.ndarray) -> np.ndarray:
         return a if layout == "column" else a.T
@@ -150,11 +170,11 @@ def attention(
         scores=user(scores),
         weights=user(weights),
         output=user(output),
-        steps=steps,
         score=score,
         layout=layout,
         normalization=normalization,
         temperature=tau,
+        _record_steps=record_steps,
     )
 
 

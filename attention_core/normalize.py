@@ -51,19 +51,29 @@ def softmax(scores: np.ndarray, axis: int = 0, mask: np.ndarray | None = None) -
     but keeps exp() from overflowing: scores of ±1000 still give finite weights.
     `mask` (same shape, True = may be attended) must leave at least one entry per slice.
     """
-    return softmax_stages(scores, axis, mask).weights
+    return _softmax(scores, axis, mask, keep_stages=False).weights
 
 
 def softmax_stages(
     scores: np.ndarray, axis: int = 0, mask: np.ndarray | None = None
 ) -> SoftmaxStages:
     """`softmax`, keeping every intermediate array (the steps a learner is shown)."""
+    return _softmax(scores, axis, mask, keep_stages=True)
+
+
+def _softmax(
+    scores: np.ndarray, axis: int, mask: np.ndarray | None, *, keep_stages: bool
+) -> SoftmaxStages:
+    """The one softmax. Without `keep_stages`, exp and the division overwrite the shifted
+    scores: the same operations give the same weights, in one array instead of three (large
+    score matrices then stay in memory the allocator already has)."""
     masked = scores if mask is None else np.where(mask, scores, -np.inf)  # exp(−∞) = 0
     peaks = masked.max(axis=axis, keepdims=True)
     shifted = masked - peaks  # largest entry becomes 0, so exp() cannot overflow
-    exponentials = np.exp(shifted)
+    exponentials = np.exp(shifted, out=None if keep_stages else shifted)
     sums = exponentials.sum(axis=axis, keepdims=True)
-    return SoftmaxStages(masked, peaks, shifted, exponentials, sums, exponentials / sums)
+    weights = np.divide(exponentials, sums, out=None if keep_stages else exponentials)
+    return SoftmaxStages(masked, peaks, shifted, exponentials, sums, weights)
 
 
 def normalize_by_sum(

@@ -127,6 +127,18 @@ def test_softmax_stages_are_the_steps_a_learner_is_shown(scores, axis):
 
 
 @PROPERTY
+@given(moderate, axes, st.data())
+def test_softmax_without_stages_gives_the_same_bits_and_leaves_the_scores_alone(scores, axis, data):
+    mask = data.draw(arrays(bool, scores.shape, elements=st.booleans()))
+    assume(mask.any(axis=axis).all())
+    before = scores.copy()
+    for given_mask in (None, mask):  # softmax() reuses one buffer; the stages keep three
+        weights = softmax(scores, axis=axis, mask=given_mask)
+        assert weights.tobytes() == softmax_stages(scores, axis, given_mask).weights.tobytes()
+    np.testing.assert_array_equal(scores, before)
+
+
+@PROPERTY
 @given(non_negative, axes)
 def test_divide_by_sum_at_temperature_one_is_exactly_alpha_over_its_sum(alpha, axis):
     assume((alpha.sum(axis=axis) > 0).all())

@@ -250,3 +250,15 @@ def test_asking_for_a_step_this_run_does_not_have_raises_key_error():
     r = attention(*COLUMN_EXAMPLE, "dot")
     with pytest.raises(KeyError):
         r.step("scaled")
+
+
+@pytest.mark.parametrize("score", list(SCORE_STEPS))
+def test_steps_recorded_when_first_read_show_the_results_own_numbers(score):
+    matrices, params = problem(score)
+    result = attention(*matrices, score, temperature=0.5, mask=MASK, **params)
+    steps = result.steps
+    assert result.steps is steps  # recorded once, then kept
+    assert result.step("weights_softmax").value.tobytes() == result.weights.tobytes()
+    assert result.step("output").value.tobytes() == result.output.tobytes()
+    scores_key = SCORE_STEPS[score][-1]
+    assert result.step(scores_key).value.tobytes() == result.scores.tobytes()
