@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from playwright.sync_api import expect
 
 from attention_core import attention
 from attention_ui.luong.presets import PRESETS
@@ -102,3 +103,30 @@ def test_an_edit_sent_just_before_a_page_link_click_is_kept(page, server):
     page.wait_for_url("**/luong**")
     Q[0, 0] = 7.0
     wait_for_plot(page, "S: scores", attention(Q, FIRST["K"], FIRST["V"]).scores.tolist())
+
+
+@pytest.mark.timeout(300)
+def test_typing_a_number_then_clicking_a_page_link_never_leaves_a_blank_page(page, server):
+    """The learner types into a cell and clicks another page without pressing Enter: the click
+    commits the edit and the grid sends it up to 150 ms later, after the other page's run has
+    begun. With the grids in an st.fragment, that edit asked for a rerun of a fragment the new
+    page does not have, and the browser was left blank (5 of 5 such clicks). Now the page is
+    never blank: the edit's whole-page rerun comes after the click, so the learner may still be
+    on the Luong page, with a title, a menu and their number."""
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.set_default_timeout(120_000)
+    sockets = []
+    page.on("websocket", lambda socket: sockets.append(socket))
+    open_page(page, server, "luong", timeout=120_000)
+    opening = attention(FIRST["Q"], FIRST["K"], FIRST["V"]).scores
+    wait_for_plot(page, "S: scores", opening.tolist(), timeout=60_000)
+    select_cell(page, grid(page, 0), 0, 0, columns=2)
+    open_cell_editor(page, "7")
+    menu = page.locator("[data-testid=stSidebar]")
+    box = menu.get_by_role("link", name="Database lookup").bounding_box()
+    # The grid sends the edit after the click, as {"edited_rows":{"0":{"q1":"7"}},...}.
+    with sockets[-1].expect_event("framesent", lambda payload: b'"q1":"7"' in bytes(payload)):
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    wait_idle(page, timeout=120_000)
+    expect(page.get_by_role("heading", level=1)).to_have_count(1)
+    expect(menu.get_by_role("link", name="Luong explorer")).to_be_visible()
