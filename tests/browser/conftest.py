@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.app_server import REPO, start_app, stop_app
 
@@ -206,7 +207,21 @@ def open_cell_editor(page, text: str, timeout: float = 60_000) -> None:
 def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: int) -> None:
     """Type `text` into a cell and press Enter, as a learner does; waits for the rerun."""
     select_cell(page, grid_locator, row, col, columns)
-    open_cell_editor(page, text)
+    page.keyboard.type(text[:1])
+    # The first key opens the cell's editor (an overlay outside the grid) with that key as its
+    # text; then the rest. Enter commits what the editor holds, so wait until it holds all of
+    # `text`, and give the grid a moment to take the last key as its value (CI lost 4 of 4
+    # typed cells in a full browser run when Enter followed the DOM's value at once).
+    page.locator("[data-testid=portal] .gdg-clip-region").first.wait_for(timeout=30_000)
+    page.keyboard.type(text[1:])
+    page.wait_for_function(
+        """(text) => { const box = document.querySelector(
+               '[data-testid=portal] textarea, [data-testid=portal] input');
+               return box !== null && box.value === text; }""",
+        arg=text,
+        timeout=30_000,
+    )
+    page.wait_for_timeout(100)
     page.keyboard.press("Enter")
     wait_idle(page)
 
@@ -221,9 +236,13 @@ def clear_cell(page, grid_locator, row: int, col: int, columns: int) -> None:
 def move_slider(page, label: str, presses: int) -> None:
     """Move a slider (or select slider) by `presses` steps with the keyboard (negative: left)."""
     slider = page.get_by_role("slider", name=label)
+    wait_idle(page)  # a run still drawing could redraw the slider under the keys
     slider.focus()
     for _ in range(abs(presses)):
+        before = slider.get_attribute("aria-valuenow")
         slider.press("ArrowRight" if presses > 0 else "ArrowLeft")
+        # one step at a time: the next key goes to the slider only once it has taken this one
+        expect(slider).not_to_have_attribute("aria-valuenow", before or "")
     wait_idle(page)
 
 

@@ -55,11 +55,15 @@ def overflows_in_every_tab(page, every_step: bool = False) -> tuple[list[str], i
         page.wait_for_timeout(300)
         found += page.evaluate(OVERFLOWING.replace("SLACK", str(SLACK_PX)))
         seen += page.evaluate(SHOWN)
-        steps = page.get_by_role("radiogroup", name="Step to show").get_by_role("radio")
+        picker = page.get_by_role("radiogroup", name="Step to show")
+        steps = picker.get_by_role("radio")
         if every_step and index == 0:  # the step-by-step tab opens first
             assert steps.count() >= 6  # dot: scores, shift, exp, sums, weights, output
         for number in range(1, steps.count() if every_step else 0):  # the first is shown
-            steps.nth(number).click(force=True)
+            # a learner clicks the option's label: the radio input itself is drawn off-screen
+            option = picker.locator("label").nth(number)
+            option.scroll_into_view_if_needed()
+            option.click()
             wait_idle(page, timeout=90_000)
             found += page.evaluate(OVERFLOWING.replace("SLACK", str(SLACK_PX)))
             seen += page.evaluate(SHOWN)
