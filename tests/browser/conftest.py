@@ -184,6 +184,18 @@ def wait_for_selected_cell(
     return handle.json_value()["column"]
 
 
+def wait_for_editor_text(page, text: str, timeout: float) -> None:
+    """Wait until the cell editor (an overlay outside the grid: a textarea for text cells)
+    holds exactly `text`, so that Enter commits `text`, no less."""
+    page.wait_for_function(
+        """(text) => { const box = document.querySelector(
+               '[data-testid=portal] textarea, [data-testid=portal] input');
+               return box !== null && box.value === text; }""",
+        arg=text,
+        timeout=timeout,
+    )
+
+
 def open_cell_editor(page, text: str, timeout: float = 60_000) -> None:
     """With a cell selected: open its editor (Enter), replace its text by typing `text` key by
     key, and wait until the editor holds all of it (Enter then commits `text`, no less). The
@@ -195,13 +207,7 @@ def open_cell_editor(page, text: str, timeout: float = 60_000) -> None:
     editor.wait_for(timeout=timeout)
     editor.press("Control+A")
     page.keyboard.type(text)
-    page.wait_for_function(
-        """(text) => { const box = document.querySelector(
-               '[data-testid=portal] textarea, [data-testid=portal] input');
-                       return box !== null && box.value === text; }""",
-        arg=text,
-        timeout=timeout,
-    )
+    wait_for_editor_text(page, text, timeout)
 
 
 def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: int) -> None:
@@ -214,13 +220,7 @@ def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: i
     # typed cells in a full browser run when Enter followed the DOM's value at once).
     page.locator("[data-testid=portal] .gdg-clip-region").first.wait_for(timeout=30_000)
     page.keyboard.type(text[1:])
-    page.wait_for_function(
-        """(text) => { const box = document.querySelector(
-               '[data-testid=portal] textarea, [data-testid=portal] input');
-               return box !== null && box.value === text; }""",
-        arg=text,
-        timeout=30_000,
-    )
+    wait_for_editor_text(page, text, 30_000)
     page.wait_for_timeout(100)
     page.keyboard.press("Enter")
     wait_idle(page)
