@@ -164,15 +164,16 @@ def _task(task: Task, snapshot: dict | None, solved: list[str]) -> None:
     shown = min(int(st.session_state.get(hints_key, 0)), task.hints)
     for number in range(1, shown + 1):
         st.caption(t("tasks.hint_label", number=number) + " " + t(f"tasks.{task.id}.hint{number}"))
-    left, right = st.columns(2)
+    # One row block for both controls (st.columns would send three): every edit redraws this.
+    row = st.container(horizontal=True, vertical_alignment="center")
     if shown < task.hints:
-        left.button(
+        row.button(
             t("tasks.hint_button"),
             key=f"tasks.{task.id}.hint",
             on_click=_more_hints,
             args=(hints_key,),
         )
-    if right.toggle(t("tasks.solution_toggle"), key=f"tasks.{task.id}.solution"):
+    if row.toggle(t("tasks.solution_toggle"), key=f"tasks.{task.id}.solution"):
         st.markdown(t(f"tasks.{task.id}.solution"))
 
 

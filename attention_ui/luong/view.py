@@ -86,15 +86,17 @@ def labels_of(group: str, options: Iterable[str], suffix: str = "") -> dict[str,
 
 def settings() -> Settings:
     """Preset (with reset and, for random, the seed), score, layout, temperature, mask."""
-    preset_col, reset_col, seed_col = st.columns([3, 1, 2], vertical_alignment="bottom")
-    preset = preset_col.selectbox(
+    # Rows are wrapping horizontal containers, not st.columns: one block each to send on every
+    # edit instead of one per column plus the row (bench/load.py counts messages per edit).
+    preset_row = st.container(horizontal=True, vertical_alignment="bottom")
+    preset = preset_row.selectbox(
         t("luong.preset.label"),
         PRESET_KEYS,
         key=state.PRESET,
         format_func=labels_of("preset", PRESET_KEYS, ".name").get,
         on_change=state.load_preset,
     )
-    reset_col.button(
+    preset_row.button(
         t("luong.reset"),
         key=state.RESET,
         on_click=state.load_preset,
@@ -102,7 +104,7 @@ def settings() -> Settings:
         icon=":material/restart_alt:",
     )
     if preset == RANDOM:
-        seed_col.number_input(
+        preset_row.number_input(
             t("luong.seed"),
             min_value=0,
             max_value=2**31 - 1,
@@ -111,14 +113,14 @@ def settings() -> Settings:
             on_change=state.load_preset,
             help=t("luong.seed_help"),
         )
-        seed_col.button(
+        preset_row.button(
             t("luong.redraw"), key=state.REDRAW, on_click=state.redraw, icon=":material/casino:"
         )
     # The preset's story is drawn with the results (`preset_story`): whether it holds depends
     # on the numbers the engine computes from everything set below.
 
-    score_col, layout_col, tau_col, mask_col = st.columns([2, 2, 3, 2])
-    score = score_col.selectbox(
+    row = st.container(horizontal=True)
+    score = row.selectbox(
         t("luong.score.label"),
         SCORES,
         key=state.SCORE,
@@ -126,7 +128,7 @@ def settings() -> Settings:
         on_change=state.keep_dot_sizes,
         help=t("luong.score.help"),
     )
-    layout = layout_col.radio(
+    layout = row.radio(
         t("luong.layout.label"),
         LAYOUTS,
         key=state.LAYOUT,
@@ -134,14 +136,14 @@ def settings() -> Settings:
         on_change=state.switch_layout,
         help=t("luong.layout.help"),
     )
-    tau = tau_col.select_slider(
+    tau = row.select_slider(
         t("luong.tau.label"),
         TEMPERATURES,
         key=state.TEMPERATURE,
         format_func=fmt,
         help=t("luong.tau.help"),
     )
-    mask_kind = mask_col.selectbox(
+    mask_kind = row.selectbox(
         t("luong.mask.label"),
         MASK_KINDS,
         key=state.MASK_KIND,
@@ -155,10 +157,12 @@ def size_controls(score: str) -> Sizes:
     """d_q, d_k, d_v, n, m (and h for concat), 1 to MAX_SIZE; d_q follows d_k for dot scores."""
     st.markdown(f"**{t('luong.sizes.title')}**")
     dot_like = score in DOT_SCORES
-    for column, name in zip(st.columns(6), state.SIZE_KEYS, strict=True):
+    # One wrapping row block, not six columns (seven blocks to send on every edit).
+    row = st.container(horizontal=True)
+    for name in state.SIZE_KEYS:
         if name == "h" and score != "concat":
             continue
-        column.number_input(
+        row.number_input(
             t(f"luong.sizes.{name}"),
             min_value=1,
             max_value=MAX_SIZE,
