@@ -16,6 +16,7 @@ from .i18n import (
     t,
 )
 from .menu import PAGES
+from .navigation import page_started
 from .text import escape_markdown
 
 _LANG_PARAM = "lang"
@@ -81,6 +82,7 @@ def page_frame(name: str) -> None:
     Each page draws it itself, because Streamlit runs a page of pages/ on its own (app.py runs
     only at the bare address): a shared `/luong?lang=ja` link is therefore right on its very
     first visit, with no router to go through."""
+    page_started(name)
     setup_language()
     st.set_page_config(
         page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"

@@ -32,6 +32,7 @@ from attention_core import fmt
 from . import page_state
 from .editor_state import editor_state_ok
 from .i18n import t
+from .navigation import follow_navigation
 from .number_text import MAX_CHARS, NotANumberError, read_number
 from .text import escape_markdown
 
@@ -202,6 +203,7 @@ def keep_edit(state_key: str, key: str) -> None:
     values = matrix_values(state_key)
     if values is not None:
         _keep_visible(state_key, values)
+    follow_navigation(state_key.split(".")[0])  # the edit is kept; the learner goes on
 
 
 def _keep_visible(state_key: str, values: np.ndarray) -> None:

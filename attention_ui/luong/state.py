@@ -172,6 +172,17 @@ def preset_state(preset: str, seed: int, layout: str, sizes: Sizes) -> dict[str,
     return state
 
 
+def choose_preset() -> None:
+    """The example selector's and the seed's `on_change`: load the chosen example.
+
+    Streamlit also calls it when their state comes back after a run of another page began (a
+    grid's late edit after a click on another page: see attention_ui/navigation.py), though
+    the learner chose nothing. Reloading then would throw away that very edit.
+    """
+    if (st.session_state.get(PRESET), st.session_state.get(SEED)) != (kept(PRESET), kept(SEED)):
+        load_preset()
+
+
 def load_preset() -> None:
     """Replace sizes, settings and every grid with the selected preset (or a seeded random
     fill at the current sizes). Also the reset button: it reloads the selected preset."""
@@ -209,7 +220,11 @@ def redraw() -> None:
 
 def switch_layout() -> None:
     """Transpose Q, K, V and the per-cell mask so that their numbers follow the learner into
-    the other layout (W, W_a, v_a mean the same in both layouts and stay)."""
+    the other layout (W, W_a, v_a mean the same in both layouts and stay). Not when the
+    switch's state only came back after another page's run (see `choose_preset`): the grids
+    are already in that layout."""
+    if st.session_state.get(LAYOUT) == kept(LAYOUT):
+        return
     for name in (*INPUTS, "mask.cells"):
         transpose_matrix(matrix_key(name))
 

@@ -94,7 +94,7 @@ def settings() -> Settings:
         PRESET_KEYS,
         key=state.PRESET,
         format_func=labels_of("preset", PRESET_KEYS, ".name").get,
-        on_change=state.load_preset,
+        on_change=state.choose_preset,
     )
     preset_row.button(
         t("luong.reset"),
@@ -110,7 +110,7 @@ def settings() -> Settings:
             max_value=2**31 - 1,
             step=1,
             key=state.SEED,
-            on_change=state.load_preset,
+            on_change=state.choose_preset,
             help=t("luong.seed_help"),
         )
         preset_row.button(

@@ -1,0 +1,88 @@
+"""A grid's edit that reaches the server after the learner clicked another page (issue 14, 3a).
+
+The browser sends a grid's edit up to 150 ms after the cell is left, with the address of the
+page it was typed on. When the learner has clicked another page in that time, that page's run
+has begun on the server, and the late edit stops it and asks for the old page. The edit must
+be kept and the learner must land on the page they clicked. These tests call the callbacks in
+that state (the other page's run began).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import streamlit as st
+
+from attention_ui import matrix_editor, navigation, page_state
+from attention_ui.luong import state as luong_state
+
+
+class Recorder:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, *args, **kwargs):
+        self.calls.append(args)
+
+
+@pytest.fixture
+def session(monkeypatch):
+    """A plain dict as the session (the callbacks read st.session_state). AppTest cannot send
+    a late edit: it sets a grid's state without calling the grid's on_change, so the
+    callbacks are called here; tests/browser/test_edit_then_click.py sends it for real."""
+    store: dict = {}
+    monkeypatch.setattr(st, "session_state", store)
+    return store
+
+
+def test_a_late_edit_after_a_click_on_another_page_goes_on_to_that_page(session, monkeypatch):
+    switch = Recorder()
+    monkeypatch.setattr(st, "switch_page", switch)
+    navigation.page_started("luong")
+    matrix_editor.set_matrix("luong.Q", np.zeros((2, 2)))
+    session["luong.Q.columns"] = ["q1", "q2"]
+    navigation.page_started("database")  # the click's run began
+    key = matrix_editor.editor_key("luong.Q")
+    session[key] = {"edited_rows": {0: {"q1": "7"}}, "added_rows": [], "deleted_rows": []}
+    matrix_editor.keep_edit("luong.Q", key)
+    assert switch.calls == [("pages/database.py",)]
+    assert page_state.kept("luong.Q")[0][0] == 7.0  # kept before leaving
+
+
+def test_an_edit_on_the_page_the_learner_is_on_stays_there(session, monkeypatch):
+    switch = Recorder()
+    monkeypatch.setattr(st, "switch_page", switch)
+    navigation.follow_navigation("luong")  # no page has run yet
+    navigation.page_started("luong")
+    navigation.follow_navigation("luong")
+    assert switch.calls == []
+
+
+def test_an_example_selector_state_that_comes_back_unchanged_reloads_nothing(session, monkeypatch):
+    """Streamlit calls the selector's on_change when its state reappears after another page's
+    run began, though the learner chose nothing: reloading would wipe the late edit."""
+    load = Recorder()
+    monkeypatch.setattr(luong_state, "load_preset", load)
+    for key, value in ((luong_state.PRESET, "first"), (luong_state.SEED, 3)):
+        session[key] = value
+        page_state.keep(key, value)
+    luong_state.choose_preset()
+    assert load.calls == []
+    session[luong_state.SEED] = 4  # a new seed is a choice
+    luong_state.choose_preset()
+    assert len(load.calls) == 1
+    session[luong_state.PRESET] = "random"
+    luong_state.choose_preset()
+    assert len(load.calls) == 2
+
+
+def test_a_layout_switch_state_that_comes_back_unchanged_transposes_nothing(session, monkeypatch):
+    transpose = Recorder()
+    monkeypatch.setattr(luong_state, "transpose_matrix", transpose)
+    session[luong_state.LAYOUT] = "column"
+    page_state.keep(luong_state.LAYOUT, "column")
+    luong_state.switch_layout()
+    assert transpose.calls == []
+    session[luong_state.LAYOUT] = "row"
+    luong_state.switch_layout()
+    assert len(transpose.calls) == len(luong_state.INPUTS) + 1  # Q, K, V and the mask
