@@ -16,7 +16,7 @@ from .i18n import (
     t,
 )
 from .menu import PAGES
-from .navigation import page_started
+from .navigation import follow_clicked_link, link_params, page_started
 from .text import escape_markdown
 
 _LANG_PARAM = "lang"
@@ -84,6 +84,7 @@ def page_frame(name: str) -> None:
     first visit, with no router to go through."""
     page_started(name)
     setup_language()
+    follow_clicked_link(name)
     st.set_page_config(
         page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"
     )
@@ -91,10 +92,12 @@ def page_frame(name: str) -> None:
 
     open_address(name)  # a shared link or a reload: the page's state comes from the address
     check_widgets(name)  # a value the page does not offer (a crafted client) is not drawn
-    language = {_LANG_PARAM: current_language()}
     for page in PAGES:
         st.sidebar.page_link(
-            page.path, label=t(f"nav.{page.name}"), icon=page.icon, query_params=language
+            page.path,
+            label=t(f"nav.{page.name}"),
+            icon=page.icon,
+            query_params=link_params(page.name),
         )
     language_switch()
 

@@ -19,6 +19,7 @@ number, or a number out of range, leaves the cell's previous value in use, with 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,17 @@ from .text import escape_markdown
 # since the editor's own min/max only hold in the browser.
 VALUE_LIMIT = 1000.0
 Session = MutableMapping[str, Any] | None
+# The browser sends a grid's edit 150 ms after Enter (or after the click that leaves the cell),
+# and a grid taken off the screen before then drops its edit unsent. A run that replaces grids by
+# ones of a new shape or layout ("+", "−", the layout switch) therefore waits this long before it
+# draws the first new grid: the old grid, still on the screen, sends its edit, which stops this
+# run and starts one that puts the edit into the new grid (`apply_late_edits`). Once per run
+# (a run draws all its grids within moments of each other). tests/conftest.py sets it to 0:
+# AppTest has no browser grid whose edit could be on its way.
+LATE_EDIT_WAIT_S = 0.2
+_ONE_RUN_S = 1.0
+_REPLACED = "editor.replaced_grids"  # set when a run replaces a grid by one of a new shape
+_WAITED = "editor.waited_at"  # time.monotonic() of the last wait
 
 
 @dataclass
@@ -162,6 +174,7 @@ def _new_content(
     state = _state(session)
     old_key = editor_key(state_key, session)
     if late_edits and f"{state_key}.base" in state:
+        state[_REPLACED] = True
         state[f"{state_key}.replaced"] = {
             "key": old_key,
             "base": state[f"{state_key}.base"],
@@ -187,6 +200,19 @@ def _resize(state_key: str, shape: tuple[int, int], fill: float) -> None:
     grown = np.full((max(shape[0], full.shape[0]), max(shape[1], full.shape[1])), fill)
     grown[: full.shape[0], : full.shape[1]] = full
     _new_content(state_key, grown, shape, late_edits=True)
+
+
+def _wait_for_late_edit() -> None:
+    """Before drawing a grid: when this run replaced grids, give the learner's last edit time
+    to arrive from the grid it replaces (see LATE_EDIT_WAIT_S)."""
+    state = st.session_state
+    if not state.pop(_REPLACED, False):
+        return
+    now = time.monotonic()
+    if now - state.get(_WAITED, -math.inf) < _ONE_RUN_S:
+        return  # this run waited already
+    state[_WAITED] = now
+    time.sleep(LATE_EDIT_WAIT_S)
 
 
 def keep_edit(state_key: str, key: str) -> None:
@@ -456,6 +482,7 @@ def matrix_editor(
             )
             for label in col_labels
         }
+    _wait_for_late_edit()
     try:
         edited = st.data_editor(
             frame,

@@ -6,6 +6,12 @@ address (the browser has not switched yet). Streamlit then stops the new page's 
 the old page (or, for an `st.fragment`, a part of it) instead: the learner would be sent back,
 or shown a blank page. The grid's callback keeps the edit and then sends the learner on to the
 page they asked for (`follow_navigation`).
+
+That needs the other page's run to have begun. When the late edit reaches the server first
+(Streamlit merges the two requests, keeping the newer page), or stops that run before its first
+line, no run of the other page began. The browser sends the late edit with the clicked link's
+query string, though, and the app's links name their page (`link_params`): the old page's run
+then goes on to it (`follow_clicked_link`, at the top of every page).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import streamlit as st
 from .i18n import current_language
 from .menu import PAGES
 
+CLICKED_PARAM = "to"  # in an in-app link's query string: the page it leads to
 _STARTED = "navigation.page"  # the page whose whole run started last in this session
 
 
@@ -33,4 +40,21 @@ def follow_navigation(page: str) -> None:
     target = next((menu_page for menu_page in PAGES if menu_page.name == current), None)
     if target is not None:
         # The address in hand is the old page's; the new page writes its own after its run.
-        st.switch_page(target.path, query_params={"lang": current_language()})
+        st.switch_page(target.path, query_params=link_params(target.name))
+
+
+def link_params(page: str) -> dict[str, str]:
+    """The query parameters of an in-app link to `page`: the language, and the page itself."""
+    return {"lang": current_language(), CLICKED_PARAM: page}
+
+
+def follow_clicked_link(name: str) -> None:
+    """At the top of page `name`'s run: if the query string names another page of the menu,
+    the learner clicked its link and this run overtook it (a grid's late edit): go there.
+
+    The parameter stays in the address until the page writes its own (page_footer); removing
+    it earlier would add an entry to the browser's history."""
+    clicked = st.query_params.get(CLICKED_PARAM)
+    target = next((menu_page for menu_page in PAGES if menu_page.name == clicked), None)
+    if target is not None and target.name != name:
+        st.switch_page(target.path, query_params=link_params(target.name))

@@ -23,6 +23,7 @@ import streamlit as st
 from . import page_state
 from .i18n import current_language, t
 from .matrix_editor import forget_matrix, matrix_values, set_matrix
+from .navigation import CLICKED_PARAM, link_params
 from .records_editor import current_records, forget_records, set_records
 from .share_codec import (
     LANGUAGE_PARAM,
@@ -122,6 +123,7 @@ def open_address(page: str) -> None:
     st.session_state[_OPENED] = True
     schema = SCHEMAS.get(page)
     params = st.query_params.to_dict()
+    params.pop(CLICKED_PARAM, None)  # the page a menu link led to: not the page's state
     if schema is None or not set(params) - {LANGUAGE_PARAM}:
         return
     decoded = decode(schema, params)
@@ -245,7 +247,9 @@ def share_panel(page: str) -> None:
     opened = st.session_state.pop(_FILE_PAGE, None)
     if opened is not None and opened != page:
         st.sidebar.info(t("share.file_other_page", page=t(f"nav.{opened}")))
-        st.sidebar.page_link(f"pages/{opened}.py", label=t(f"nav.{opened}"))
+        st.sidebar.page_link(
+            f"pages/{opened}.py", label=t(f"nav.{opened}"), query_params=link_params(opened)
+        )
     if page not in SCHEMAS:
         return
     # Drawn only while open (opening it reruns the page), so its link is always the address.

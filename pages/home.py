@@ -8,8 +8,9 @@ from attention_ui.charts import show_chart
 from attention_ui.figures import WEIGHT_SCALE, step_heatmap
 from attention_ui.frame import page_footer, page_header, show_error
 from attention_ui.home import state
-from attention_ui.i18n import current_language, t
+from attention_ui.i18n import t
 from attention_ui.menu import PAGES
+from attention_ui.navigation import link_params
 from attention_ui.page_state import keep_widgets, restore_widgets
 
 page_header("home")
@@ -67,7 +68,7 @@ for listed in PAGES[1:]:  # every page but this one, in menu order
         listed.path,
         label=t(f"nav.{listed.name}"),
         icon=listed.icon,
-        query_params={"lang": current_language()},
+        query_params=link_params(listed.name),
     )
     st.caption(t(f"home.pages.{listed.name}"))
 

@@ -87,8 +87,7 @@ def training_data() -> PointsInput:
         max_value=state.SEED_MAX,
         step=1,
         key=state.SEED,
-        on_change=state.load_preset,
-        args=("noisy",),
+        on_change=state.change_noisy_data,
         disabled=not noisy,
         help=t("regression.data.seed_help"),
     )
@@ -98,8 +97,7 @@ def training_data() -> PointsInput:
         max_value=state.COUNT_RANGE[1],
         step=1,
         key=state.COUNT,
-        on_change=state.load_preset,
-        args=("noisy",),
+        on_change=state.change_noisy_data,
         disabled=not noisy,
     )
     st.caption(

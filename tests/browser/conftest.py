@@ -208,6 +208,9 @@ def open_cell_editor(page, text: str, timeout: float = 60_000) -> None:
     editor.press("Control+A")
     page.keyboard.type(text)
     wait_for_editor_text(page, text, timeout)
+    # As in type_into_cell: a moment for the grid to take the last key as its value (Enter at
+    # once after the DOM held the text lost typed cells in CI).
+    page.wait_for_timeout(100)
 
 
 def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: int) -> None:

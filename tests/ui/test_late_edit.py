@@ -15,6 +15,7 @@ import streamlit as st
 
 from attention_ui import matrix_editor, navigation, page_state
 from attention_ui.luong import state as luong_state
+from attention_ui.regression import state as regression_state
 
 
 class Recorder:
@@ -84,3 +85,17 @@ def test_a_layout_switch_state_that_comes_back_unchanged_transposes_nothing(sess
     session[luong_state.LAYOUT] = "row"
     luong_state.switch_layout()
     assert len(transpose.calls) == len(luong_state.INPUTS) + 1  # Q, K, V and the mask
+
+
+def test_noisy_data_boxes_whose_state_comes_back_unchanged_draw_no_new_points(session, monkeypatch):
+    """The regression page's seed and count: new points would replace the learner's table."""
+    load = Recorder()
+    monkeypatch.setattr(regression_state, "load_preset", load)
+    for key, value in ((regression_state.SEED, 0), (regression_state.COUNT, 20)):
+        session[key] = value
+        page_state.keep(key, value)
+    regression_state.change_noisy_data()
+    assert load.calls == []
+    session[regression_state.COUNT] = 21
+    regression_state.change_noisy_data()
+    assert load.calls == [("noisy",)]
