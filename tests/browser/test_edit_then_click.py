@@ -45,7 +45,7 @@ def type_then_click(page, text: str, target) -> None:
 
 # Before the wait for the old grid's edit: "+" kept it 6 of 6 and the layout switch 5 of 6
 # (load 6-10); the grid drops an edit not yet sent when a new grid replaces it. With the wait:
-# 14 of 14 each.
+# 19 of 19 each.
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("click", ["plus", "layout"])
 def test_an_edit_followed_at_once_by_a_click_is_kept(page, server, click):
@@ -73,7 +73,7 @@ def test_an_edit_followed_at_once_by_a_click_is_kept(page, server, click):
     wait_for_plot(page, "S: scores", expected.tolist(), timeout=60_000)
 
 
-# Still `race`: kept 20 of 21 at load 6-10. When the click's request reaches the server
+# Still `race`: kept 25 of 26 at load 6-10. When the click's request reaches the server
 # before the edit's run has begun, Streamlit merges the two requests and keeps only the newer
 # widget states (the other page's, without the grid): the server never sees the edit.
 @pytest.mark.race

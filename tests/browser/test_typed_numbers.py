@@ -65,7 +65,7 @@ def wait_for_message(page, fragment: str, shown: bool) -> None:
 
 
 # Failed once in a full browser run (issue 14); Enter then followed the editor's text at once,
-# which lost typed cells in CI before. open_cell_editor now waits a moment: 10 of 10 at load 6-10.
+# which lost typed cells in CI before. open_cell_editor now waits a moment: 16 of 16 at load 6-10.
 @pytest.mark.timeout(600)
 def test_typed_numbers_mean_what_the_learner_wrote(page, server):
     page.set_viewport_size({"width": 1400, "height": 2400})
