@@ -88,8 +88,9 @@ def page_frame(name: str) -> None:
     st.set_page_config(
         page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"
     )
-    from .share import check_widgets, open_address  # share's schemas import views
+    from .share import check_widgets, open_address, start_run  # share's schemas import views
 
+    start_run()
     open_address(name)  # a shared link or a reload: the page's state comes from the address
     check_widgets(name)  # a value the page does not offer (a crafted client) is not drawn
     for page in PAGES:

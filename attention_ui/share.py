@@ -47,6 +47,7 @@ _NOTICE = "share.notice"
 _UPLOAD = "share.upload"
 _FILE_PAGE = "share.file_page"
 _BOX = "share.box"  # the Share box's expander (open or not)
+_WHOLE_RUN = "share.whole_run"
 MAX_NAMES_SHOWN = 6
 
 
@@ -178,6 +179,19 @@ def update_address(page: str) -> bool:
     return True
 
 
+def start_run() -> None:
+    """At the top of a whole-page run (the frame): fragment runs do not pass here."""
+    st.session_state[_WHOLE_RUN] = True
+
+
+def follow_address(page: str) -> None:
+    """At the end of a part of a page that reruns alone (an `st.fragment`): the address follows
+    its edits too, and an open Share box, which only a whole run redraws, is redrawn."""
+    changed = update_address(page)
+    if changed and st.session_state.get(_BOX) and not st.session_state.get(_WHOLE_RUN):
+        st.rerun(scope="app")
+
+
 def link(page: str) -> str:
     """The full address of the page as it is now (relative when the browser's is unknown)."""
     base = st.context.url or f"/{page}"
@@ -250,6 +264,7 @@ def share_panel(page: str) -> None:
         st.sidebar.page_link(
             f"pages/{opened}.py", label=t(f"nav.{opened}"), query_params=link_params(opened)
         )
+    st.session_state.pop(_WHOLE_RUN, None)
     if page not in SCHEMAS:
         return
     # Drawn only while open (opening it reruns the page), so its link is always the address.

@@ -36,6 +36,7 @@ import streamlit as st
 from attention_ui.frame import page_footer, page_header, show_error
 from attention_ui.luong import state, teaching, view
 from attention_ui.luong.model import Sizes
+from attention_ui.share import follow_address
 from attention_ui.task_panel import panel as task_panel
 
 page_header("luong")
@@ -44,15 +45,21 @@ state.restore()
 settings = view.settings()
 sizes = view.size_controls(settings.score)
 view.formula_panel(settings.score, settings.layout)
+above = view.settings_above()
 
 
-# Not an st.fragment, though an edit of a grid changes nothing above it: a grid sends its edit
-# up to 150 ms after the learner leaves the cell, so "type a number, click another page" often
-# sends it after the other page's run has begun. A fragment's rerun then stops that run and
-# finds no fragment to run, and the browser is left with a blank page (measured: 5 of 21 fast
-# clicks, and the first of a plain type-then-click). A whole-page rerun keeps the edit instead.
-def grids_and_results(settings: view.Settings, sizes: Sizes) -> None:
-    """Everything an edit of a grid changes: the grids, the mask, S, A, O and the tabs."""
+# An st.fragment: an edit of a grid reruns this part alone, which halves the server's work
+# per edit (bench/load.py). A grid sends its edit up to 150 ms after the learner leaves the
+# cell, so after "type a number, click another page" the fragment's rerun can stop the other
+# page's run, which once left the browser blank; the grid's callback now sends the learner on
+# to the page they clicked (attention_ui/navigation.py).
+@st.fragment
+def grids_and_results(settings: view.Settings, sizes: Sizes, above: tuple) -> None:
+    """Everything an edit of a grid changes: editing a grid (or the mask's length, the open
+    tab, the followed entry, a prediction) reruns this alone, not the settings above it;
+    changing those reruns the whole page, this included."""
+    if view.settings_above() != above:  # a callback in here changed a setting above
+        st.rerun()
     entered = view.input_grids(settings.score, sizes, settings.layout)
     mask = view.mask_input(settings.mask_kind, sizes, settings.layout)
 
@@ -87,10 +94,12 @@ def grids_and_results(settings: view.Settings, sizes: Sizes) -> None:
         if tabs["compare"].open:
             with tabs["compare"]:
                 view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
-    task_panel("luong")
+    task_panel("luong")  # in the fragment, so an edit of a grid rechecks the tasks
+    state.remember()  # a run of this alone keeps its widgets too
+    follow_address("luong")  # an edit made in here reruns this alone: the address follows it
 
 
-grids_and_results(settings, sizes)
+grids_and_results(settings, sizes, above)
 state.remember()
 
 page_footer("luong")  # the address follows the page: a reload or a copied link shows it

@@ -556,6 +556,25 @@ def compare_tab(
     st.caption(t("luong.compare.winners_note", chosen=chosen))
 
 
+# The settings drawn above the grids: a run of the grids-and-results fragment alone does not
+# draw them again, so a callback in the fragment that changes one of them (a new random
+# puzzle sets the preset and the seed) needs a run of the whole page.
+ABOVE_THE_GRIDS = (
+    state.PRESET,
+    state.SEED,
+    state.SCORE,
+    state.LAYOUT,
+    state.TEMPERATURE,
+    state.MASK_KIND,
+    *state.SIZE_KEYS.values(),
+)
+
+
+def settings_above() -> tuple:
+    """The values of the settings drawn above the grids, as the session holds them now."""
+    return tuple(st.session_state.get(key) for key in ABOVE_THE_GRIDS)
+
+
 def preset_story(
     preset: str,
     result: AttentionResult,

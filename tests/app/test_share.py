@@ -231,7 +231,7 @@ def test_an_edit_made_on_the_luong_page_reaches_the_gallerys_shared_grid():
 
 
 def test_a_luong_grid_edit_updates_the_address_and_the_open_share_box():
-    """An edit of a Luong grid: the address, and the open Share box's link, follow it."""
+    """The Luong grids rerun alone (an st.fragment): the address, and the link, follow."""
     at = open_share_box(session("luong"))
     cell("luong.K", 0, "k1", 6.5)(at)
     at.run()

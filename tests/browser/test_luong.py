@@ -104,8 +104,9 @@ def test_switching_layout_transposes_every_matrix(page, server):
 
 
 def test_a_new_puzzle_from_below_the_grids_updates_the_example_above(page, server):
-    """The predict section's new-puzzle button, below the grids, sets the example and the
-    seed drawn above them: the example selector and the seed follow."""
+    """The grids and results are an st.fragment (an edit reruns them alone); the predict
+    section's new-puzzle button in it sets the example and the seed drawn above the grids,
+    so that click must run the whole page: the example selector and the seed follow."""
     open_page(page, server, "luong")
     switch = page.get_by_text("Predict, then reveal")
     switch.wait_for(timeout=60_000)  # the page runs twice on a first visit (?lang= is added)
