@@ -110,17 +110,10 @@ def test_an_edit_sent_just_before_a_page_link_click_is_kept(page, server):
     wait_for_plot(page, "S: scores", attention(Q, FIRST["K"], FIRST["V"]).scores.tolist())
 
 
-@pytest.mark.timeout(300)
-def test_typing_a_number_then_clicking_a_page_link_opens_that_page_and_keeps_the_number(
-    page, server
-):
-    """The learner types into a cell and clicks another page without pressing Enter: the click
-    commits the edit and the grid sends it up to 150 ms later, with the Luong page's address,
-    after the click. That late edit used to stop the other page's run: with the grids in an
-    st.fragment the browser was left blank (5 of 5 such clicks), without one the learner was
-    sent back to the Luong page (8 of 8), and the example selector's and layout switch's
-    callbacks, called again, reloaded or transposed the grids over the edit. Now the learner
-    lands on the page clicked, and finds the number back on the Luong page."""
+def type_then_click_a_page_link(page, server):
+    """Type 7 into Q's first cell and, without Enter, click "Database lookup": the click
+    commits the edit and the grid sends it up to 150 ms later, with the Luong page's address.
+    Returns the sidebar."""
     page.set_viewport_size({"width": 1400, "height": 2400})
     page.set_default_timeout(120_000)
     sockets = []
@@ -138,9 +131,34 @@ def test_typing_a_number_then_clicking_a_page_link_opens_that_page_and_keeps_the
     wait_idle(page, timeout=120_000)
     page.wait_for_url("**/database**")
     wait_idle(page, timeout=120_000)
+    return menu
+
+
+@pytest.mark.timeout(300)
+def test_typing_a_number_then_clicking_a_page_link_opens_that_page(page, server):
+    """That late edit used to stop the other page's run: with the grids in an st.fragment the
+    browser was left blank (5 of 5 such clicks), without one the learner was sent back to the
+    Luong page (8 of 8). Now the learner lands on the page clicked (attention_ui/navigation.py:
+    the grid's callback, or the link's `to`, goes on to it)."""
+    menu = type_then_click_a_page_link(page, server)
     expect(page.get_by_role("heading", level=1)).to_have_text("Database lookup")
     expect(menu.get_by_role("link", name="Luong explorer")).to_be_visible()
     assert "/database" in page.url
+
+
+# `race`: kept 4 of 6 at load 6 (23 of 23 while the grids were not an st.fragment). When the
+# other page's run has finished before the late edit arrives, that run has dropped the grids'
+# fragment, and Streamlit discards a rerun of a fragment it no longer holds, widget states and
+# all (AppSession.request_rerun): the server never sees the edit. The fragment halves the
+# server's work per edit for a whole class (issue 13), so this rare case is the price.
+@pytest.mark.race
+@pytest.mark.timeout(300)
+def test_typing_a_number_then_clicking_a_page_link_keeps_the_number(page, server):
+    """The callbacks of the example selector and the layout switch, called again by Streamlit
+    in that late run, used to reload or transpose the grids over the edit; the grid's own
+    callback keeps it. Back on the Luong page, the scores use the typed number."""
+    menu = type_then_click_a_page_link(page, server)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Database lookup")
     menu.get_by_role("link", name="Luong explorer").click()
     page.wait_for_url("**/luong**")
     Q = FIRST["Q"].copy()
