@@ -18,6 +18,11 @@ number, so every figure on screen is built again. The page opens on its first ta
 charts counted are S, A, O and the step-by-step tab's. Both pages run in this process through
 AppTest, interleaved, and each reports the median of its repeats. This script prints; it never
 asserts (timings depend on the machine).
+
+AppTest runs the whole page on every rerun. In the browser an edit of a grid reruns only the
+grids' st.fragment (pages/luong.py), not the settings, sizes, formulas and menu above it: what
+the server spends on such an edit, against the bare page, is bench/load.py's "one session
+alone" row (processor time per edit, measured on a real server).
 """
 
 from __future__ import annotations
@@ -128,6 +133,10 @@ def main() -> None:
                 f"{label:>16}, {kind:<14}: {charts:2d} heatmaps  page {page * 1000:6.1f} ms  "
                 f"bare {bare * 1000:6.1f} ms  ratio {ratio:4.2f}×  {verdict}"
             )
+    print(
+        "(whole-page reruns: in the browser a grid edit reruns only the grids' st.fragment; "
+        "its server cost is bench/load.py's 'one session alone' row)"
+    )
 
 
 if __name__ == "__main__":
