@@ -128,6 +128,7 @@ LUONG = PageSchema(
     ),
     prepare=luong.prepare_shared,
     baseline=luong.shared_baseline,
+    shapes=luong.shared_shapes,  # a grid of another size is left out, and said
     defaults={**luong.DEFAULTS, luong.PREDICT: False},
 )
 

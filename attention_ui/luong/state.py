@@ -333,4 +333,23 @@ def shared_baseline(values: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in chosen.items() if key in MATRIX_KEYS}
 
 
+def shared_shapes(values: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """The shape Q, K and V must have for the sizes and layout of these values: one of another
+    shape in an address is left out and said (attention_ui.share), not cropped. (W, W_a, v_a
+    and the mask keep the shape they had when last drawn, which may be an older size's: they
+    are fitted when drawn.)"""
+    try:
+        current = Sizes(
+            **{name: int(values.get(key, DEFAULTS[key])) for name, key in SIZE_KEYS.items()}
+        )
+    except (TypeError, ValueError):
+        return {}
+    transposed = values.get(LAYOUT, DEFAULTS[LAYOUT]) == "row"
+    shapes = {}
+    for name in INPUTS:
+        rows, cols = column_shape(name, current)
+        shapes[matrix_key(name)] = (cols, rows) if transposed else (rows, cols)
+    return shapes
+
+
 TAB_INDEX = _TAB_INDEX

@@ -281,7 +281,8 @@ BAD_ADDRESSES = [
     ("luong", {"v": "1", "seed": "-1"}, "seed"),
     ("luong", {"v": "1", "fk": "7", "m": "2"}, None),  # a followed key the grid lacks
     ("luong", {"v": "1", "dq": "3", "dk": "2", "score": "dot"}, None),  # sizes dot refuses
-    ("luong", {"v": "1", "Q": "1_0~0_1", "n": "5"}, None),  # a matrix smaller than its sizes
+    ("luong", {"v": "1", "Q": "1_0~0_1", "n": "5"}, "Q"),  # a matrix smaller than its sizes
+    ("luong", {"v": "1", "K": "1_0~0_1~1_1~0_0"}, "K"),  # larger
     ("database", {"v": "1", "db": "!!!"}, "db"),
     ("database", {"v": "1", "db": pack([["a", "b", "c", "d"]])}, "db"),
     ("database", {"v": "1", "q": "x" * 401}, "q"),
@@ -345,6 +346,25 @@ def test_a_transformer_grid_of_the_wrong_shape_is_seeded_afresh_and_said(lang):
     assert matrix_values("transformer.X", at.session_state).shape == (6, 6)
     assert np.all(matrix_values("transformer.W_O", at.session_state) == 0.5)
     assert not fitting.sidebar.warning
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_luong_grid_of_the_wrong_shape_is_left_out_and_said(lang):
+    """n = 3: Q is d_q × n = 2 × 3 in column layout and 3 × 2 in row layout. A 2 × 3 Q fits
+    the first; in the second it is left out (the example's Q is drawn), and one sentence names
+    it, instead of a cropped or padded Q the learner never wrote."""
+    params = {"v": "1", "n": "3", "Q": "1_2_3~4_5_6"}
+    column = session("luong", params, lang)
+    assert not column.sidebar.warning
+    np.testing.assert_array_equal(
+        matrix_values("luong.Q", column.session_state), [[1, 2, 3], [4, 5, 6]]
+    )
+    row = session("luong", {**params, "layout": "row"}, lang)
+    fitting = session("luong", {"v": "1", "n": "3", "layout": "row"}, lang)
+    sentence = catalog(lang)["share.wrong_shape_address"]
+    assert [w.value.replace("\\", "") for w in row.sidebar.warning] == [sentence.format(names="Q")]
+    assert screen(row) == screen(fitting)
+    assert matrix_values("luong.Q", row.session_state).shape == (3, 2)
 
 
 def pack_grid(size: int) -> str:
