@@ -480,8 +480,10 @@ def search() -> None:
     st.latex(
         stacked(
             r"\alpha_i = \begin{cases} 1 & i = \arg\max_j \mathbf{k}_j^{\mathsf{T}}\mathbf{q} "
-            r"\\ 0 & \text{otherwise} \end{cases},",
-            r"\nabla_{\mathbf{q}}(-\log \alpha_t) = \mathbf{0} \text{ or undefined}",
+            r"\\ 0 & \text{" + t("exercises.search.hard_otherwise") + r"} \end{cases},",
+            r"\nabla_{\mathbf{q}}(-\log \alpha_t) = \mathbf{0} \text{ "
+            + t("exercises.search.hard_undefined")
+            + "}",
         )
     )
     gradient_text = (

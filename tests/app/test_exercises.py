@@ -98,6 +98,18 @@ def test_the_search_path_and_loss_curve_are_the_engines_descent():
     assert "(0, 0)" in shown  # the hard lookup's gradient
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_hard_lookups_formula_speaks_the_learners_language(lang):
+    """Its words ("otherwise", "or undefined") come from the catalog, not English only."""
+    at = open_page(lang, "search")
+    formulas = " ".join(latex.value for latex in at.latex)
+    words = catalog(lang)
+    for key in ("exercises.search.hard_otherwise", "exercises.search.hard_undefined"):
+        assert words[key] in formulas
+    if lang == "ja":
+        assert "otherwise" not in formulas and "undefined" not in formulas
+
+
 def test_names_become_letter_pair_keys_and_the_search_finds_the_target():
     at = open_page(section="search")
     at.radio(key=state.SEARCH_SOURCE).set_value("names").run()
