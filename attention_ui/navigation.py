@@ -19,7 +19,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .i18n import current_language
-from .menu import PAGES
+from .menu import PAGES, MenuPage
 
 CLICKED_PARAM = "to"  # in an in-app link's query string: the page it leads to
 _STARTED = "navigation.page"  # the page whose whole run started last in this session
@@ -37,7 +37,7 @@ def follow_navigation(page: str) -> None:
     current = st.session_state.get(_STARTED)
     if current is None or current == page:
         return
-    target = next((menu_page for menu_page in PAGES if menu_page.name == current), None)
+    target = _menu_page(current)
     if target is not None:
         # The address in hand is the old page's; the new page writes its own after its run.
         st.switch_page(target.path, query_params=link_params(target.name))
@@ -55,6 +55,11 @@ def follow_clicked_link(name: str) -> None:
     The parameter stays in the address until the page writes its own (page_footer); removing
     it earlier would add an entry to the browser's history."""
     clicked = st.query_params.get(CLICKED_PARAM)
-    target = next((menu_page for menu_page in PAGES if menu_page.name == clicked), None)
+    target = _menu_page(clicked)
     if target is not None and target.name != name:
         st.switch_page(target.path, query_params=link_params(target.name))
+
+
+def _menu_page(name: object) -> MenuPage | None:
+    """The menu's page called `name` (any value read from the session or the address)."""
+    return next((page for page in PAGES if page.name == name), None)

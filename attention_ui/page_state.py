@@ -41,6 +41,17 @@ def kept(key: str, default: Any = None, session: MutableMapping[str, Any] | None
     return state.get(key + _KEPT, default)
 
 
+def changed_since_kept(*keys: str) -> bool:
+    """Whether any of these widgets now holds another value than the one kept after the last run.
+
+    For an `on_change` that must act only on a real change: Streamlit calls a widget's
+    callback again when its state comes back after a run of another page began (a grid's late
+    edit after a click on another page: see attention_ui/navigation.py), though the learner
+    changed nothing; reloading or transposing then would throw away that very edit.
+    """
+    return any(st.session_state.get(key) != kept(key) for key in keys)
+
+
 def forget(key: str, session: MutableMapping[str, Any] | None = None) -> None:
     state = _state(session)
     if key + _KEPT in state:

@@ -24,7 +24,13 @@ from attention_ui.matrix_editor import (
     set_matrix,
     transpose_matrix,
 )
-from attention_ui.page_state import keep, keep_widgets, kept, restore_widgets
+from attention_ui.page_state import (
+    changed_since_kept,
+    keep,
+    keep_widgets,
+    kept,
+    restore_widgets,
+)
 
 from .model import (
     ALL_PARAMETERS,
@@ -173,13 +179,9 @@ def preset_state(preset: str, seed: int, layout: str, sizes: Sizes) -> dict[str,
 
 
 def choose_preset() -> None:
-    """The example selector's and the seed's `on_change`: load the chosen example.
-
-    Streamlit also calls it when their state comes back after a run of another page began (a
-    grid's late edit after a click on another page: see attention_ui/navigation.py), though
-    the learner chose nothing. Reloading then would throw away that very edit.
-    """
-    if (st.session_state.get(PRESET), st.session_state.get(SEED)) != (kept(PRESET), kept(SEED)):
+    """The example selector's and the seed's `on_change`: load the chosen example, on a real
+    change only (see `page_state.changed_since_kept`)."""
+    if changed_since_kept(PRESET, SEED):
         load_preset()
 
 
@@ -220,10 +222,9 @@ def redraw() -> None:
 
 def switch_layout() -> None:
     """Transpose Q, K, V and the per-cell mask so that their numbers follow the learner into
-    the other layout (W, W_a, v_a mean the same in both layouts and stay). Not when the
-    switch's state only came back after another page's run (see `choose_preset`): the grids
-    are already in that layout."""
-    if st.session_state.get(LAYOUT) == kept(LAYOUT):
+    the other layout (W, W_a, v_a mean the same in both layouts and stay). On a real change
+    only (see `page_state.changed_since_kept`): otherwise the grids are already in it."""
+    if not changed_since_kept(LAYOUT):
         return
     for name in (*INPUTS, "mask.cells"):
         transpose_matrix(matrix_key(name))

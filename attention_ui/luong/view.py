@@ -423,7 +423,7 @@ def steps_tab(
     step's formula, sentence and chart are drawn (and its figure built) on a run."""
     st.caption(t("luong.steps.intro", count=len(result.steps)))
     step_keys = [step.key for step in result.steps]
-    chosen = state.open_step(step_keys)
+    state.open_step(step_keys)  # the radio's value before it is drawn
     names = {
         step.key: f"{number}. {step_title(step)}"
         for number, step in enumerate(result.steps, start=1)

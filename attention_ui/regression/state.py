@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from attention_core import KERNELS
-from attention_ui.page_state import keep_widgets, kept, restore_widgets
+from attention_ui.page_state import changed_since_kept, keep_widgets, restore_widgets
 
 from . import data
 from .table import set_points
@@ -73,12 +73,9 @@ def load_preset(preset: str) -> None:
 
 
 def change_noisy_data() -> None:
-    """The seed and count boxes' `on_change`: new noisy points.
-
-    Streamlit also calls it when their state comes back after a run of another page began (a
-    grid's late edit: see attention_ui/navigation.py), though the learner changed nothing;
-    new points then would replace the learner's table."""
-    if (st.session_state.get(SEED), st.session_state.get(COUNT)) != (kept(SEED), kept(COUNT)):
+    """The seed and count boxes' `on_change`: new noisy points, on a real change only (see
+    `page_state.changed_since_kept`: new points would replace the learner's table)."""
+    if changed_since_kept(SEED, COUNT):
         load_preset("noisy")
 
 
