@@ -73,6 +73,12 @@ class HardLookup:
     best: int
     gradient: np.ndarray
 
+    @property
+    def tied(self) -> tuple[int, ...]:
+        """The keys whose score equals the largest exactly: more than one means q sits on a
+        tie, where the argmax is arbitrary (the first is taken) and has no derivative."""
+        return tuple(int(i) for i in np.flatnonzero(self.scores == self.scores.max()))
+
 
 def search_loss(
     q: Any, K: Any, target: int, score: str = "dot", *, W: Any = None, temperature: float = 1.0

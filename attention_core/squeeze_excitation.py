@@ -4,13 +4,15 @@ A feature map X has C channels of P pixels each (C × P here: one channel per ro
 flattened). SE re-weights the channels in three steps:
 
     squeeze     z = mean over the pixels of each channel              (C,)
-    excitation  s = σ(W₂ ReLU(W₁ z))      W₁: r × C, W₂: C × r        (C,)
+    excitation  s = σ(W₂ ReLU(W₁ z))      W₁: h × C, W₂: C × h        (C,)
     scale       Y = diag(s) X                                         (C × P)
 
-Read as attention, the channels are the values and s their weights: each sᵢ is in (0, 1), so
-the weights are non-negative but need not sum to 1; Y's channels lie in the cone of X's
-channels (d2l's special case 1), not in their hull. With gate='softmax' the last step is a
-softmax instead, and the weights sum to 1 (special case 2), for contrast.
+where Hu et al. write the hidden size h as C/r, r being the reduction ratio. Read as attention,
+each channel is scaled by its own gate, Y_c = s_c X_c: nothing is summed over the channels, so
+SE is a gating by unnormalised, non-competing weights computed from the global context z (and
+the squeeze itself is average pooling over the pixels). Each σ(a) is in (0, 1) in exact
+arithmetic; in floating point it is exactly 1.0 for a ≳ 37. With gate='softmax' the last step
+is a softmax over the channels instead, whose weights sum to 1 and compete, for contrast.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ GATES = ("sigmoid", "softmax")
 class SqueezeExcitation:
     """Every intermediate of one SE block.
 
-    squeezed : (C,); hidden_scores : (r,) = W₁ z; hidden : (r,) = ReLU(W₁ z)
+    squeezed : (C,); hidden_scores : (h,) = W₁ z; hidden : (h,) = ReLU(W₁ z)
     gate_scores : (C,) = W₂ h; gates : (C,) the channel weights; output : (C, P)
     """
 
@@ -57,8 +59,8 @@ def squeeze_excitation(X: Any, W1: Any, W2: Any, *, gate: str = "sigmoid") -> Sq
     Parameters
     ----------
     X : array_like, C × P (one channel per row, its pixels in the columns)
-    W1 : array_like, r × C (the reduction)
-    W2 : array_like, C × r (the expansion back to one score per channel)
+    W1 : array_like, h × C (the reduction to the hidden size h, C/r in Hu et al.)
+    W2 : array_like, C × h (the expansion back to one score per channel)
     gate : {'sigmoid', 'softmax'}, SE's sigmoid, or a softmax over the channels for contrast
     """
     if gate not in GATES:

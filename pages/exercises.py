@@ -3,10 +3,11 @@
 1. Which attention function reproduces approximate matching? (the database's similarities)
 2. ∇_q Attention = Cov: the Jacobian beside the keys' covariance, in the gallery's plane
 3. A differentiable search engine: gradient descent on −log p(target), and the hard argmax
-4. Squeeze-and-Excitation read as attention: sigmoid weights (a cone) against softmax (a hull)
+4. Squeeze-and-Excitation read as attention: each channel gated by its own sigmoid weight
 
 Every widget key and default is in attention_ui/exercises/state.py (DEFAULTS, MATRICES);
-the sections are drawn by attention_ui/exercises/view.py.
+each section is drawn by its module in attention_ui/exercises/ (matching, gradient, search,
+squeeze); view.py picks one.
 """
 
 from attention_ui.exercises import state, view

@@ -81,6 +81,18 @@ def gradient_figure(
     return figure
 
 
+@dataclass(frozen=True)
+class SearchCaptions:
+    """The search figure's words: its axes, the two traces and the hover's words."""
+
+    x_title: str
+    y_title: str
+    key_name: str
+    path_name: str
+    loss_word: str
+    step_word: str
+
+
 def search_figure(
     keys_2d: np.ndarray,
     labels: Sequence[str],
@@ -88,14 +100,11 @@ def search_figure(
     path_2d: np.ndarray,
     losses: np.ndarray,
     *,
-    x_title: str,
-    y_title: str,
-    key_name: str,
-    path_name: str,
-    loss_word: str,
-    step_word: str,
+    captions: SearchCaptions,
 ) -> go.Figure:
     """Records' keys and the query's descent path in the plane (or its projection)."""
+    x_title, y_title, key_name = captions.x_title, captions.y_title, captions.key_name
+    path_name, loss_word, step_word = captions.path_name, captions.loss_word, captions.step_word
     figure = go.Figure()
     colours = [HULL_LINE if i == target else VALUE_COLOUR for i in range(len(labels))]
     figure.add_trace(

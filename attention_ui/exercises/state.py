@@ -18,6 +18,7 @@ import streamlit as st
 from attention_core import SIMILARITIES
 from attention_ui.database import state as database
 from attention_ui.gallery import state as gallery
+from attention_ui.luong.presets import PRESETS as LUONG_PRESETS
 from attention_ui.matrix_editor import matrix_values, set_matrix
 from attention_ui.page_state import keep_widgets, restore_widgets, widget_value
 from attention_ui.records_editor import D2L_RECORDS, check_records, current_records
@@ -98,10 +99,13 @@ RANGES = {
 }
 MAX_CHANNELS, MAX_PIXELS, MAX_HIDDEN, MAX_RECORDS = 4, 8, 4, 8
 
-# d2l's exercise 2 meets the Luong page's "One huge score": keys = values = its K's columns,
-# q = its q₁, so the scores are 50, 10 and 0.
-HUGE_POINTS = np.array([[5.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
-HUGE_QUERY = (10.0, 0.0)
+# d2l's exercise 2 meets the Luong page's "One huge score": its K's columns are used as the
+# keys and as the values (the exercise needs kᵢ = vᵢ; the preset's own V differs), q = its q₁,
+# so the scores are 50, 10 and 0. One key or value per row here.
+_HUGE = LUONG_PRESETS["saturate"].column_matrices()
+HUGE_POINTS = _HUGE["K"].T.copy()
+HUGE_OWN_VALUES = _HUGE["V"].T.copy()
+HUGE_QUERY = tuple(float(x) for x in _HUGE["Q"][:, 0])
 
 
 def shared_shapes(values: dict[str, object]) -> dict[str, tuple[int, int]]:

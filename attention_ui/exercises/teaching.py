@@ -5,7 +5,7 @@ script with the page's numbers, its matrices as CSV and its derivation in LaTeX.
 - 2 gradient: p, o, ∂o/∂q and Cov_p(k)/τ, and the exercise's claim ∂o/∂q = Cov_p(k)/τ;
 - 3 search: every iterate of gradient descent (q, p, loss), the final query and loss, and the
   hard argmax lookup;
-- 4 Squeeze-and-Excitation: the sigmoid gates, the scaled channels, the softmax gates.
+- 4 Squeeze-and-Excitation: the sigmoid gates, the gated channels, the softmax gates.
 
 The `*_script` functions are pure (tests run what they write); `export_*` draw the panel.
 """
@@ -73,15 +73,18 @@ def match_script(result: LookupResult, temperature: float) -> str:
     )
 
 
-def export_match(result: LookupResult, temperature: float, latex: str) -> None:
+def export_match(result: LookupResult, temperature: float, latex: str, weights_latex: str) -> None:
+    """`weights_latex`: how the page turns the scores into weights (exact matching divides by
+    the sum and has no τ; the others are a softmax over τ)."""
+
     def build() -> Export:
         keys = [r.key for r in result.records]
+        exact = result.similarity == "exact"
         lines = [
             _Line("match_scores", latex, _row(result.scores)),
             _Line(
-                "match_weights",
-                r"\alpha(q, k_i) = \frac{\exp(a(q, k_i)/\tau)}{\sum_j \exp(a(q, k_j)/\tau)},"
-                rf"\quad \tau = {temperature!r}",
+                "match_weights_exact" if exact else "match_weights",
+                weights_latex if exact else weights_latex + rf",\quad \tau = {temperature!r}",
                 _row(result.weights),
             ),
         ]
@@ -319,16 +322,16 @@ def export_search(
 # Exercise 4: Squeeze-and-Excitation
 
 _SE_CODE = """\
-# Squeeze: the mean of each channel (one channel per row of X)
+# Squeeze: the mean of each channel (one channel per row of X): average pooling over the pixels
 z = X.mean(axis=1)  # C
-# Excitation: reduce, ReLU, expand
-h = np.maximum(W1 @ z, 0.0)  # r
+# Excitation: reduce to the hidden size (C/r in Hu et al., r the reduction ratio), ReLU, expand
+h = np.maximum(W1 @ z, 0.0)  # hidden size
 a = W2 @ h  # C: one score per channel
-gates = 1.0 / (1.0 + np.exp(-a))  # sigmoid: each in (0, 1), no sum to 1 asked
-# Scale: each channel times its gate (the cone of X's channels)
+gates = 1.0 / (1.0 + np.exp(-a))  # sigmoid: in (0, 1) exactly, 1.0 in floating point for a >~ 37
+# Scale: each channel times its own gate; nothing is summed over the channels (a gating)
 Y = gates[:, None] * X  # C × P
 
-# For contrast: softmax gates sum to 1 (a convex combination)
+# For contrast: softmax gates over the channels sum to 1 and compete (SE does not use them)
 softmax_gates = np.exp(a - a.max()) / np.exp(a - a.max()).sum()
 gate_sum = gates.sum()
 """
@@ -346,8 +349,8 @@ def se_script(se: SqueezeExcitation, soft: SqueezeExcitation, W1: Any, W2: Any) 
         },
         comments={
             "X": "C × P: one channel per row, its pixels in the columns",
-            "W1": "r × C: the reduction",
-            "W2": "C × r: the expansion",
+            "W1": "hidden × C: the reduction (hidden = C/r, r the reduction ratio)",
+            "W2": "C × hidden: the expansion",
         },
         computation=_SE_CODE,
         expected={

@@ -152,7 +152,7 @@ def test_the_se_steps_and_gates_are_the_engines():
     np.testing.assert_allclose(np.asarray(bars[1]["y"], dtype=float), soft.gates)
     shown = texts(at)
     assert f"**{fmt(se.gate_sum, 4)}**" in shown
-    assert catalog("en")["exercises.se.cone"] in shown  # the sigmoid gates do not sum to 1
+    assert catalog("en")["exercises.se.no_sum"] in shown  # the sigmoid gates do not sum to 1
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

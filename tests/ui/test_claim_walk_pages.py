@@ -427,16 +427,24 @@ KEY_SETS = {
     "huge": [[5.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
     "gallery": [[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]],
     "one point": [[1.0, 1.0], [1.0, 1.0]],
+    "five identical": [[0.1, 0.7]] * 5,  # their mean is off by rounding: a 1e-34 residue
     "almost one point": [[1.0, 1.0], [1.0, 1.0 + 1e-7], [1.0 - 1e-7, 1.0]],
     "two equal, one apart": [[3.0, 0.0], [3.0, 0.0], [-3.0, 0.0]],
 }
 
 
 def test_every_gradient_sentence_holds_for_the_engines_numbers():
-    from attention_ui.exercises.view import NUMERICALLY_GONE, gradient_notes
+    from attention_ui.exercises.gradient import NUMERICALLY_GONE, gradient_notes
 
     seen: set[str] = set()
-    sentences = ("exactly_zero", "exactly_zero_underflow", "gone", "gone_close_keys", "alive")
+    sentences = (
+        "exactly_zero",
+        "identical_rounding",
+        "exactly_zero_underflow",
+        "gone",
+        "gone_close_keys",
+        "alive",
+    )
     for (name, points), q, tau in itertools.product(
         KEY_SETS.items(), itertools.product((-12.0, 0.0, 1.0, 12.0), repeat=2), (0.05, 1.0, 5.0)
     ):
@@ -460,12 +468,16 @@ def test_every_gradient_sentence_holds_for_the_engines_numbers():
             away = (keys != keys[int(np.argmax(p))]).any(axis=1)  # keys off the best's point
             if said == "exactly_zero":  # exactly 0 because every key is the same point
                 assert norm == 0 and (keys == keys[0]).all(), state
+            if said == "identical_rounding":  # every key the same point: 0 but for rounding
+                assert 0 < norm < 1e-30 and (keys == keys[0]).all(), state
             if said == "exactly_zero_underflow":  # the keys differ; the weighted ones do not
                 assert not result.jacobian.any() and away.any(), state
+                assert not (keys == keys[0]).all(), state
                 assert (p[away] < 1e-290).all(), state  # their covariance terms underflow
             if said == "gone":  # not 0, below the limit, one weight next to 1
                 assert 0 < norm < NUMERICALLY_GONE and p.max() > 1 - 1e-6, state
             if said == "gone_close_keys":  # not 0, below the limit, the keys nearly one point
+                assert not (keys == keys[0]).all(), state  # identical keys are said first
                 spread = np.ptp(keys[p > 1e-3], axis=0).max()
                 assert 0 < norm < NUMERICALLY_GONE and spread < 1e-5, state
             if said == "alive":
@@ -493,7 +505,7 @@ def wins_somewhere(points: np.ndarray, target: int) -> bool:
 
 def test_every_search_sentence_holds_for_the_engines_numbers():
     from attention_core import gradient_search
-    from attention_ui.exercises.view import search_notes
+    from attention_ui.exercises.search import search_notes
 
     seen: set[str] = set()
     for (name, points), start, rate, steps in itertools.product(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_ui.exercises.figures import ellipse_points, search_figure
+from attention_ui.exercises.figures import SearchCaptions, ellipse_points, search_figure
 
 
 def test_the_ellipse_of_a_diagonal_matrix_has_half_axes_root_of_its_entries():
@@ -26,12 +26,7 @@ def test_the_search_figure_labels_its_axes_and_escapes_record_names():
         0,
         np.array([[0.0, 0.0], [0.5, 0.1]]),
         np.array([0.7, 0.4]),
-        x_title="x",
-        y_title="y",
-        key_name="records",
-        path_name="path",
-        loss_word="loss",
-        step_word="step",
+        captions=SearchCaptions("x", "y", "records", "path", "loss", "step"),
     )
     assert figure.layout.xaxis.title.text == "x" and figure.layout.yaxis.title.text == "y"
     assert "&lt;b&gt;x&lt;/b&gt;" in figure.data[0].text

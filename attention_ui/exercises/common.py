@@ -1,0 +1,59 @@
+"""What the four exercise modules share: labels, a heatmap, an exercise's opening, a radio."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import streamlit as st
+
+from attention_ui.charts import show_chart
+from attention_ui.figures import heatmap
+from attention_ui.i18n import t
+from attention_ui.page_state import option_labels
+from attention_ui.text import stacked
+
+from . import state
+
+
+def labels(prefix: str, count: int) -> list[str]:
+    return [f"{prefix}{i + 1}" for i in range(count)]
+
+
+def matrix_chart(
+    values: np.ndarray, rows: list[str], cols: list[str], title: str, chart_key: str
+) -> None:
+    show_chart(heatmap(values, cols, rows, title=title), key=chart_key)
+
+
+def opening(name: str, *formula: str) -> list:
+    """An exercise's title and question (`exercises.<name>.*`), its formula one line at a
+    time (so that it fits a phone), and the two columns under it: controls, then charts."""
+    st.subheader(t(f"exercises.{name}.title"))
+    st.markdown(t(f"exercises.{name}.question"))
+    st.latex(stacked(*formula))
+    return st.columns([2, 3], gap="large")
+
+
+def choice(label: str, key: str, names: str, *, horizontal: bool = False) -> str:
+    """A radio over the options state.OPTIONS has for `key`, each worded by `names` + option."""
+    return st.radio(
+        t(label),
+        list(state.OPTIONS[key]),
+        key=key,
+        horizontal=horizontal,
+        format_func=option_labels(names),
+    )
+
+
+def draw_notes(notes: Iterable[tuple[str, str]]) -> None:
+    """Sentences as (how they are drawn, text), the form the pure `*_notes` functions return."""
+    draw = {
+        "markdown": st.markdown,
+        "info": st.info,
+        "warning": st.warning,
+        "success": st.success,
+        "caption": st.caption,
+    }
+    for kind, text in notes:
+        draw[kind](text)

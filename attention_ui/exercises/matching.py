@@ -1,0 +1,165 @@
+"""Exercise 1: which attention function reproduces approximate (key, query) matching?
+
+The database page's similarities on one query. Exact matching is the classic lookup and is
+normalised by its sum (d2l's α / Σα), without τ; the approximate ones go through a softmax.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from attention_core import (
+    SIMILARITIES,
+    SIMILARITY_LATEX,
+    AttentionInputError,
+    LookupResult,
+    fmt,
+    lookup,
+)
+from attention_ui.charts import show_chart
+from attention_ui.database.view import captions as lookup_captions
+from attention_ui.database.view import tied_best
+from attention_ui.frame import show_error
+from attention_ui.i18n import t
+from attention_ui.lookup_figures import weights_bar
+from attention_ui.page_state import option_labels
+from attention_ui.text import escape_markdown, stacked
+
+from . import state, teaching
+from .common import draw_notes
+
+SOFTMAX_LATEX = r"\alpha(q, k_i) = \frac{\exp(a(q, k_i)/\tau)}{\sum_j \exp(a(q, k_j)/\tau)}"
+SUM_LATEX = r"\alpha(q, k_i) = \frac{a(q, k_i)}{\sum_j a(q, k_j)}"
+
+
+def weights_latex(similarity: str) -> str:
+    """How the engine turns the scores into weights: exact matching divides by the sum (and
+    has no τ), the approximate similarities use the softmax over τ."""
+    return SUM_LATEX if similarity == "exact" else SOFTMAX_LATEX
+
+
+def match_notes(result: LookupResult, lang: str | None = None) -> list[tuple[str, str]]:
+    """What the page says under the ranking: no answer (exact: every weight 0; approximate:
+    every score 0, so the softmax gives each record 1/m), or the best match and any tie."""
+    query = escape_markdown(result.query)
+    m = len(result.records)
+    if not result.valid and result.similarity == "exact":
+        return [("markdown", t("exercises.match.no_answer", lang, query=query))]
+    if not result.valid:  # every score 0: a softmax of equal numbers is uniform
+        weight = fmt(result.weights[0], 3)
+        text = t("exercises.match.no_answer_uniform", lang, query=query, m=m, weight=weight)
+        return [("markdown", text)]
+    best = result.best_index
+    notes = [
+        (
+            "markdown",
+            t(
+                "exercises.match.best",
+                lang,
+                record=escape_markdown(result.records[best].key),
+                value=escape_markdown(result.records[best].value),
+                weight=fmt(result.weights[best], 3),
+            ),
+        )
+    ]
+    tied = len(tied_best(result.weights))
+    if tied > 1:
+        notes.append(("markdown", t("exercises.match.tie", lang, count=tied)))
+    return notes
+
+
+def matching() -> None:
+    st.subheader(t("exercises.match.title"))
+    st.markdown(t("exercises.match.question"))
+    records, learners = state.database_records()
+    source = "exercises.match.source_learner" if learners else "exercises.match.source_d2l"
+    st.caption(t(source, count=len(records)))
+    controls, result_column = st.columns([2, 3], gap="large")
+    with controls:
+        query = st.text_input(t("exercises.match.query"), key=state.MATCH_QUERY, max_chars=100)
+        similarity = st.radio(
+            t("exercises.match.similarity"),
+            SIMILARITIES,
+            key=state.MATCH_SIMILARITY,
+            horizontal=True,
+            format_func=option_labels("exercises.match.similarity_name."),
+        )
+        tau = st.slider(
+            t("exercises.match.tau"),
+            *state.MATCH_TAU_RANGE,
+            step=0.05,
+            key=state.MATCH_TAU,
+            disabled=similarity == "exact",  # the exact lookup has no τ
+            help=t("exercises.match.tau_exact") if similarity == "exact" else None,
+        )
+    # one part a line, as the database page writes them
+    st.latex(stacked(*SIMILARITY_LATEX[similarity].split(r",\quad "), weights_latex(similarity)))
+    with result_column:
+        try:
+            result = lookup(records, query, similarity, temperature=tau)
+        except AttentionInputError as error:
+            show_error(error)
+            result = None
+        if result is not None:
+            ranking(result, tau)
+    if st.toggle(t("exercises.match.answer_toggle"), key=state.MATCH_ANSWER):
+        worked_answer(records, query, tau)
+
+
+def ranking(result: LookupResult, tau: float) -> None:
+    """The records by weight, what that means, the weights' chart and the export."""
+    order = sorted(range(len(result.records)), key=lambda i: -result.weights[i])
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("exercises.match.rank"): range(1, len(order) + 1),
+                t("exercises.match.key"): [result.records[i].key for i in order],
+                t("exercises.match.value"): [result.records[i].value for i in order],
+                "a(q, k)": [fmt(result.scores[i]) for i in order],
+                "α": [fmt(result.weights[i]) for i in order],
+            }
+        ),
+        hide_index=True,
+    )
+    draw_notes(match_notes(result))
+    show_chart(
+        weights_bar(
+            result,
+            tau,
+            "softmax",
+            captions=replace(  # every word of the database page's charts, three own
+                lookup_captions(),
+                weight=t("exercises.match.weight"),
+                records=t("exercises.match.records"),
+                best=t("exercises.match.best_word"),
+            ),
+        ),
+        key="exercises.chart.match",
+    )
+    teaching.export_match(
+        result, tau, SIMILARITY_LATEX[result.similarity], weights_latex(result.similarity)
+    )
+
+
+def worked_answer(records: list, query: str, tau: float) -> None:
+    st.markdown(t("exercises.match.answer"))
+    try:
+        exact = lookup(records, query, "exact")
+        approximate = lookup(records, query, "ngram", temperature=tau)
+    except AttentionInputError:
+        return
+    hit = "exercises.match.answer_exact_hit" if exact.valid else "exercises.match.answer_exact_miss"
+    st.markdown(t(hit, query=escape_markdown(query)))
+    best = approximate.best_index
+    if best is not None:
+        st.markdown(
+            t(
+                "exercises.match.answer_ngram",
+                record=escape_markdown(approximate.records[best].key),
+                weight=fmt(approximate.weights[best], 3),
+                tau=fmt(tau),
+            )
+        )

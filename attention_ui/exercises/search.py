@@ -1,0 +1,310 @@
+"""Exercise 3: a differentiable search engine, and beside it the hard argmax lookup.
+
+Gradient descent on −log p(target) with p = softmax(Kᵀq), on the learner's 2-D keys or on the
+database's names as letter-pair counts; every sentence after it is chosen by the numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from attention_core import (
+    MAX_SEARCH_STEPS,
+    AttentionInputError,
+    HardLookup,
+    SearchPath,
+    fmt,
+    gradient_search,
+    hard_lookup,
+    in_hull,
+    letter_pair_vectors,
+    plane_projection,
+)
+from attention_ui.charts import show_chart
+from attention_ui.figures import WEIGHT_SCALE, heatmap
+from attention_ui.frame import show_error
+from attention_ui.i18n import t
+from attention_ui.matrix_editor import matrix_editor
+from attention_ui.text import escape_markdown, stacked
+
+from . import state, teaching
+from .common import choice, draw_notes, labels, opening
+from .figures import SearchCaptions, loss_figure, search_figure
+
+
+def search() -> None:
+    controls, chart = opening(
+        "search",
+        r"L(\mathbf{q}) = -\log p_t,\quad "
+        r"p = \operatorname{softmax}(\mathbf{K}^{\mathsf{T}}\mathbf{q}),",
+        r"\nabla_{\mathbf{q}} L = -\Big(\mathbf{k}_t - \sum_j p_j \mathbf{k}_j\Big),",
+        r"\mathbf{q} \leftarrow \mathbf{q} - \eta\,\nabla_{\mathbf{q}} L",
+    )
+    with controls:
+        source = choice(
+            "exercises.search.source",
+            state.SEARCH_SOURCE,
+            "exercises.search.source_name.",
+            horizontal=True,
+        )
+        keys, names, start, pairs = _vector_records() if source == "vectors" else _name_records()
+    if keys is None:
+        return
+    with controls:
+        target, rate, steps = _descent_controls(names, keys.shape[1])
+    try:
+        path = gradient_search(start, keys, target, learning_rate=rate, steps=steps)
+    except AttentionInputError as error:
+        with chart:
+            show_error(error)
+        return
+    if path.capped:
+        st.warning(
+            t("exercises.search.capped", requested=path.requested_steps, cap=MAX_SEARCH_STEPS)
+        )
+    if "diverged" in path.notices:
+        st.warning(t("exercises.search.diverged", steps=path.steps))
+    with chart:
+        _plane(path, keys, names, target, pairs)
+    draw_notes(search_notes(path, keys, target, names))
+    _weights_and_loss(path, names)
+    hard = hard_lookup(start, keys, target)
+    _hard_lookup(hard, names, target)
+    teaching.export_search(
+        path,
+        keys,
+        start,
+        hard.best,
+        names,
+        names=names if source == "names" else None,
+        pairs=pairs,
+    )
+
+
+def _descent_controls(names: list[str], m: int) -> tuple[int, float, int]:
+    if not 0 <= st.session_state[state.SEARCH_TARGET] < m:
+        st.session_state[state.SEARCH_TARGET] = 0
+    target = st.selectbox(
+        t("exercises.search.target"),
+        list(range(m)),
+        key=state.SEARCH_TARGET,
+        format_func=lambda i: _label(names, i),
+    )
+    rate = st.number_input(
+        t("exercises.search.rate"),
+        key=state.SEARCH_RATE,
+        format="%g",
+        help=t("exercises.search.rate_help"),
+    )
+    steps = st.number_input(
+        t("exercises.search.steps"),
+        key=state.SEARCH_STEPS,
+        step=1,
+        help=t("exercises.search.steps_help", cap=MAX_SEARCH_STEPS),
+    )
+    return target, rate, steps
+
+
+def _plane(path: SearchPath, keys: np.ndarray, names: list[str], target: int, pairs: tuple) -> None:
+    """Keys and path in the plane (projected on the keys' two main directions beyond 2-D)."""
+    centre, axes = plane_projection(keys)
+    projected = keys.shape[0] > 2
+    show_chart(
+        search_figure(
+            (keys.T - centre) @ axes,
+            names,
+            target,
+            (path.queries - centre) @ axes,
+            path.losses,
+            captions=SearchCaptions(
+                x_title=t("exercises.search.axis1" if projected else "exercises.search.x"),
+                y_title=t("exercises.search.axis2" if projected else "exercises.search.y"),
+                key_name=t("exercises.search.records"),
+                path_name=t("exercises.search.path"),
+                loss_word=t("exercises.search.loss"),
+                step_word=t("exercises.search.step"),
+            ),
+        ),
+        key="exercises.chart.search",
+    )
+    if projected:
+        shown = escape_markdown(", ".join(f"'{p}'" for p in pairs[:12]), 200)
+        st.caption(t("exercises.search.projection", d=keys.shape[0], pairs=shown))
+
+
+def _weights_and_loss(path: SearchPath, names: list[str]) -> None:
+    losses, weights = path.losses, path.weights
+    iterations = [str(i) for i in range(len(losses))]
+    step = t("exercises.search.step")
+    hover = [
+        [f"{step} {j}, {name}: p = {fmt(weights[j, i])}" for j in range(len(iterations))]
+        for i, name in enumerate(names)
+    ]
+    left, right = st.columns(2)
+    with left:
+        show_chart(
+            heatmap(
+                weights.T,
+                iterations,
+                names,
+                title=t("exercises.search.weights_title"),
+                x_title=step,
+                y_title=t("exercises.search.records"),
+                hover=hover,
+                colorscale=WEIGHT_SCALE,
+                zmin=0,
+                zmax=1,
+            ),
+            key="exercises.chart.search_weights",
+        )
+    with right:
+        show_chart(
+            loss_figure(losses, x_title=step, y_title=t("exercises.search.loss")),
+            key="exercises.chart.loss",
+        )
+
+
+def _hard_lookup(hard: HardLookup, names: list[str], target: int) -> None:
+    st.markdown("#### " + t("exercises.search.hard_title"))
+    st.latex(
+        stacked(
+            r"\alpha_i = \begin{cases} 1 & i = \arg\max_j \mathbf{k}_j^{\mathsf{T}}\mathbf{q} "
+            r"\\ 0 & \text{" + t("exercises.search.hard_otherwise") + r"} \end{cases},",
+            r"\nabla_{\mathbf{q}}(-\log \alpha_t) = \mathbf{0} \text{ "
+            + t("exercises.search.hard_undefined")
+            + "}",
+        )
+    )
+    draw_notes(hard_notes(hard, names, target))
+
+
+def hard_notes(
+    hard: HardLookup, labels: list[str], target: int, lang: str | None = None
+) -> list[tuple[str, str]]:
+    """What the page says about the hard lookup at the start query: on a tie of the top
+    scores the argmax is arbitrary and has no gradient; off a tie its gradient is 0, and it
+    picks the target or not; then d2l's remark that such models are trained otherwise."""
+    best, goal = escape_markdown(labels[hard.best]), escape_markdown(labels[target])
+    if len(hard.tied) > 1:
+        tied = ", ".join(escape_markdown(labels[i]) for i in hard.tied)
+        notes = [
+            (
+                "markdown",
+                t("exercises.search.hard_tie", lang, count=len(hard.tied), tied=tied, best=best),
+            )
+        ]
+    else:
+        gradient = "(" + ", ".join(fmt(g) for g in hard.gradient[:4])
+        gradient += ", …)" if hard.gradient.size > 4 else ")"
+        result = t("exercises.search.hard_result", lang, best=best, target=goal, gradient=gradient)
+        verdict = "hard_hit" if hard.best == target else "hard_miss"
+        notes = [("markdown", result), ("markdown", t(f"exercises.search.{verdict}", lang))]
+    notes.append(("caption", t("exercises.search.hard_reinforcement", lang)))
+    return notes
+
+
+def _label(names: list[str], index: object) -> str:
+    """A record's name for the target box (a crafted index is shown as itself, not raised)."""
+    return names[index] if isinstance(index, int) and 0 <= index < len(names) else str(index)
+
+
+def search_notes(
+    path, keys: np.ndarray, target: int, labels: list[str], lang: str | None = None
+) -> list[tuple[str, str]]:
+    """What the page says after the descent, as (how it is drawn, text): whether the loss fell,
+    rose or stayed, and whether the target now ranks first (alone or tied), cannot ever come
+    first (its key is another's, or, in the plane, inside the other keys' hull), or not yet.
+    `keys` is d × m, one key per column."""
+    losses, weights = path.losses, path.weights
+    first, last = float(losses[0]), float(losses[-1])
+    summary = "summary" if last < first else "summary_rose" if last > first else "summary_same"
+    name = escape_markdown(labels[target])
+    notes = [
+        (
+            "markdown",
+            t(
+                f"exercises.search.{summary}",
+                lang,
+                steps=path.steps,
+                first=fmt(first, 3),
+                last=fmt(last, 3),
+                target=name,
+                p0=fmt(weights[0, target], 3),
+                p=fmt(weights[-1, target], 3),
+            ),
+        )
+    ]
+    final = weights[-1]
+    top = [int(i) for i in np.flatnonzero(final == final.max())]
+    if top == [target]:
+        notes.append(("success", t("exercises.search.found", lang, target=name)))
+    elif target in top:
+        others = ", ".join(escape_markdown(labels[i]) for i in top if i != target)
+        notes.append(("info", t("exercises.search.found_tied", lang, target=name, others=others)))
+    elif never_first(keys, target):
+        notes.append(("info", t("exercises.search.cannot_win", lang, target=name)))
+    else:
+        best = escape_markdown(labels[top[0]])
+        notes.append(("info", t("exercises.search.not_yet", lang, target=name, best=best)))
+    return notes
+
+
+def never_first(keys: np.ndarray, target: int) -> bool:
+    """Whether no query can give the target key the largest score alone: its key equals
+    another's, or (in the plane) lies in the convex hull of the other keys, since a linear
+    score k·q is largest at a corner of the hull. Beyond the plane nothing is claimed."""
+    points = np.asarray(keys, dtype=float).T  # m × d
+    others = np.delete(points, target, axis=0)
+    if others.size and (others == points[target]).all(axis=1).any():
+        return True
+    return points.shape[1] == 2 and len(others) > 0 and bool(in_hull(points[target], others))
+
+
+def _vector_records():
+    """The learner's table of 2-D keys, the record names r1…rm and the start (sliders)."""
+    m = st.number_input(
+        t("exercises.search.m"),
+        min_value=1,
+        max_value=state.MAX_RECORDS,
+        step=1,
+        key=state.SEARCH_M,
+    )
+    m = int(min(max(m, 1), state.MAX_RECORDS))
+    names = labels("r", m)
+    keys_in = matrix_editor(
+        "K",
+        state.SEARCH_KEYS,
+        state.MATRICES[state.SEARCH_KEYS],
+        names,
+        ["x", "y"],
+        help=t("exercises.search.keys_help"),
+    )
+    q1 = st.slider(
+        t("exercises.search.start1"), *state.SEARCH_Q_RANGE, step=0.1, key=state.SEARCH_Q1
+    )
+    q2 = st.slider(
+        t("exercises.search.start2"), *state.SEARCH_Q_RANGE, step=0.1, key=state.SEARCH_Q2
+    )
+    for problem in keys_in.problems:
+        st.error(problem)
+    if not keys_in.ok:
+        return None, names, None, ()
+    return keys_in.values.T, names, np.array([q1, q2]), ()
+
+
+def _name_records():
+    """The database page's keys as letter-pair count vectors; the search starts at q = 0."""
+    records, learners = state.database_records()
+    names = [record[0] for record in records][: state.MAX_RECORDS * 2]
+    source = (
+        "exercises.search.names_source_learner" if learners else "exercises.search.names_source_d2l"
+    )
+    st.caption(t(source, count=len(names)))
+    try:
+        keys, pairs = letter_pair_vectors(names)
+    except AttentionInputError as error:
+        show_error(error)
+        return None, names, None, ()
+    st.caption(t("exercises.search.names_start", d=keys.shape[0]))
+    return keys, names, np.zeros(keys.shape[0]), pairs

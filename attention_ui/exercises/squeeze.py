@@ -1,0 +1,172 @@
+"""Exercise 4: Squeeze-and-Excitation (Hu et al., 2018) read as attention.
+
+SE scales each channel by its own gate, Y_c = s_c X_c: no sum over the channels, so it is a
+gating by unnormalised sigmoid weights computed from the channel means z (whose squeeze is
+itself average pooling over the pixels). A softmax over the channels is drawn for contrast.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from attention_core import AttentionInputError, SqueezeExcitation, fmt, squeeze_excitation
+from attention_ui.charts import show_chart
+from attention_ui.frame import show_error
+from attention_ui.i18n import t
+from attention_ui.matrix_editor import matrix_editor
+
+from . import state, teaching
+from .common import draw_notes, labels, matrix_chart
+from .figures import gates_figure
+
+
+def squeeze() -> None:
+    st.subheader(t("exercises.se.title"))
+    st.markdown(t("exercises.se.question"))
+    channels, pixels, hidden = _sizes()
+    if channels < 1 or pixels < 1:  # nothing to edit: the engine names what is empty
+        try:
+            squeeze_excitation(
+                np.zeros((channels, pixels)),
+                np.zeros((hidden, channels)),
+                np.zeros((channels, hidden)),
+            )
+        except AttentionInputError as error:
+            show_error(error)
+        return
+    names = (labels("c", channels), labels("p", pixels), labels("h", hidden))
+    grids = _grids(*names)
+    if grids is None:
+        return
+    x, w1, w2 = grids
+    try:
+        se = squeeze_excitation(x, w1, w2)
+        soft = squeeze_excitation(x, w1, w2, gate="softmax")
+    except AttentionInputError as error:
+        show_error(error)
+        return
+    _steps(se, *names)
+    st.markdown("#### " + t("exercises.se.reading_title"))
+    st.markdown(t("exercises.se.reading"))
+    show_chart(
+        gates_figure(
+            names[0],
+            se.gates,
+            soft.gates,
+            sigmoid_name=t("exercises.se.sigmoid"),
+            softmax_name=t("exercises.se.softmax"),
+            x_title=t("exercises.se.channel"),
+            y_title=t("exercises.se.weight"),
+        ),
+        key="exercises.chart.gates",
+    )
+    draw_notes(gate_notes(se, soft, names[0]))
+    teaching.export_se(se, soft, w1, w2, names)
+
+
+def _sizes() -> tuple[int, int, int]:
+    """C, P and the hidden size, clamped to what the page draws (and said when clamped)."""
+    sizes = st.columns(3)
+    channels = sizes[0].number_input(
+        t("exercises.se.channels"),
+        min_value=0,
+        max_value=state.MAX_CHANNELS,
+        step=1,
+        key=state.SE_CHANNELS,
+    )
+    pixels = sizes[1].number_input(
+        t("exercises.se.pixels"),
+        min_value=0,
+        max_value=state.MAX_PIXELS,
+        step=1,
+        key=state.SE_PIXELS,
+    )
+    hidden = sizes[2].number_input(
+        t("exercises.se.r"),
+        min_value=1,
+        max_value=state.MAX_HIDDEN,
+        step=1,
+        key=state.SE_R,
+        help=t("exercises.se.r_help"),
+    )
+    limits = (
+        (channels, state.MAX_CHANNELS, "exercises.se.channels"),
+        (pixels, state.MAX_PIXELS, "exercises.se.pixels"),
+        (hidden, state.MAX_HIDDEN, "exercises.se.r"),
+    )
+    for value, limit, name in limits:  # the browser's max is not enforced on the server
+        if value > limit:
+            st.warning(t("exercises.se.too_many", name=t(name), value=value, limit=limit))
+    channels, pixels = min(int(channels), state.MAX_CHANNELS), min(int(pixels), state.MAX_PIXELS)
+    return channels, pixels, max(1, min(int(hidden), state.MAX_HIDDEN))
+
+
+def _grids(c_labels: list[str], p_labels: list[str], r_labels: list[str]):
+    """X, W1, W2 as entered, or None (the problems said) when a cell is not a number."""
+    grids = st.columns([3, 2, 2])
+    with grids[0]:
+        x_in = matrix_editor(
+            "X",
+            state.SE_X,
+            state.MATRICES[state.SE_X],
+            c_labels,
+            p_labels,
+            help=t("exercises.se.x_help"),
+        )
+    with grids[1]:
+        w1_in = matrix_editor("W1", state.SE_W1, state.MATRICES[state.SE_W1], r_labels, c_labels)
+    with grids[2]:
+        w2_in = matrix_editor("W2", state.SE_W2, state.MATRICES[state.SE_W2], c_labels, r_labels)
+    problems = x_in.problems + w1_in.problems + w2_in.problems
+    for problem in problems:
+        st.error(problem)
+    return None if problems else (x_in.values, w1_in.values, w2_in.values)
+
+
+def _steps(
+    se: SqueezeExcitation, c_labels: list[str], p_labels: list[str], r_labels: list[str]
+) -> None:
+    channels, pixels = se.feature_map.shape
+    for step in se.steps:
+        rows = c_labels if step.value.shape[0] == channels else r_labels
+        cols = p_labels if step.value.shape[1] == pixels and step.value.shape[1] > 1 else [""]
+        formula, matrix = st.columns([2, 3])
+        with formula:
+            st.markdown("**" + t(f"exercises.se.step.{step.key}") + "**")
+            st.latex(step.latex)
+        with matrix:
+            matrix_chart(step.value, rows, cols, "", f"exercises.chart.{step.key}")
+
+
+def gate_notes(
+    se: SqueezeExcitation,
+    soft: SqueezeExcitation,
+    channel_labels: list[str],
+    lang: str | None = None,
+) -> list[tuple[str, str]]:
+    """What the page says about the gates: their range and sum; gates that came out as
+    exactly 1 or 0 (σ(a) rounds to 1.0 for a ≳ 37, to 0 for a ≲ −745); whether the sum is 1
+    (only by chance); and the softmax's gates, which always sum to 1."""
+    gates = se.gates
+    total = se.gate_sum
+    notes = [
+        (
+            "markdown",
+            t(
+                "exercises.se.sigmoid_sum",
+                lang,
+                total=fmt(total, 4),
+                low=fmt(gates.min(), 3),
+                high=fmt(gates.max(), 3),
+            ),
+        )
+    ]
+    for value, word in ((1.0, "se.gate_one"), (0.0, "se.gate_zero")):
+        at = [channel_labels[i] for i in np.flatnonzero(gates == value)]
+        if at:
+            notes.append(("info", t(f"exercises.{word}", lang, channels=", ".join(at))))
+    sum_word = "no_sum" if abs(total - 1) > 1e-9 else "sum_one_by_chance"
+    notes.append(("markdown", t(f"exercises.se.{sum_word}", lang)))
+    notes.append(("markdown", t("exercises.se.softmax_sum", lang, total=fmt(soft.gate_sum, 4))))
+    return notes
