@@ -39,11 +39,13 @@ from .lookup import (
     LookupResult,
     LookupTable,
     Record,
+    TopK,
     duplicate_keys,
     explain_similarity,
     lookup,
     lookup_many,
     similarity_score,
+    top_k,
 )
 from .multi_head import (
     MULTI_HEAD_STEP_KEYS,
@@ -65,7 +67,7 @@ from .regression import (
     leave_one_out,
     nadaraya_watson,
 )
-from .scaling import MAX_DEMO_SIZE, ScalingDemo, scaling_demo
+from .scaling import MAX_DEMO_SIZE, SMALL_GRADIENT, ScalingDemo, scaling_demo
 from .search import (
     MAX_LEARNING_RATE,
     MAX_SEARCH_STEPS,
@@ -97,6 +99,7 @@ __all__ = [
     "SCORES",
     "SIMILARITIES",
     "SIMILARITY_LATEX",
+    "SMALL_GRADIENT",
     "STEP_KEYS",
     "AttentionInputError",
     "AttentionResult",
@@ -114,6 +117,7 @@ __all__ = [
     "SearchPath",
     "SqueezeExcitation",
     "Step",
+    "TopK",
     "WeightCases",
     "attention",
     "bandwidth_range",
@@ -147,6 +151,7 @@ __all__ = [
     "similarity_score",
     "softmax",
     "squeeze_excitation",
+    "top_k",
     "weight_cases",
     "weighted_covariance",
 ]

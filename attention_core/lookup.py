@@ -133,6 +133,53 @@ def lookup(
     )
 
 
+@dataclass(frozen=True)
+class TopK:
+    """Top-k retrieval, the third simple lookup d2l names beside exact and approximate
+    matching: the k records whose keys score highest against the query, best first.
+
+    Only records that score above 0 are retrieved (a key sharing nothing with the query is no
+    match), so fewer than k may come back. `tie_at_cut` is True when a record left out scores
+    exactly as high as the last one taken: which of them is in is then arbitrary (table order
+    decides). The records come back as they are; nothing is averaged.
+    """
+
+    query: str
+    records: tuple[Record, ...]
+    similarity: str
+    k: int
+    scores: np.ndarray  # a(q, k_i), one per record
+    indices: tuple[int, ...]  # the retrieved records, highest score first (table order on ties)
+    tie_at_cut: bool
+
+
+def top_k(records: Iterable[Any], query: str, k: int, similarity: str = DEFAULT_SIMILARITY) -> TopK:
+    """The k records of largest a(q, kᵢ) > 0, best first; ties keep the table's order.
+
+    Parameters
+    ----------
+    records : iterable of (key, value) or (key, value, number), as for `lookup`
+    query : the key to look up
+    k : int ≥ 1, how many records to return at most
+    similarity : 'exact', 'ngram' (default) or 'edit'
+    """
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
+        raise AttentionInputError("bad_count", parameter="k", value=k)
+    if similarity not in SIMILARITIES:
+        raise AttentionInputError(
+            "unknown_similarity", similarity=similarity, choices=", ".join(SIMILARITIES)
+        )
+    table = _parse_records(records)
+    text = _parse_query(query, 1)
+    scores = _scores(text, tuple(r.key for r in table), similarity).copy()
+    order = sorted(range(len(table)), key=lambda i: (-scores[i], i))  # stable on ties
+    matching = [i for i in order if scores[i] > 0]
+    chosen = tuple(matching[: int(k)])
+    left_out = matching[int(k) :]
+    tie = bool(chosen and left_out and scores[left_out[0]] == scores[chosen[-1]])
+    return TopK(text, table, similarity, int(k), scores, chosen, tie)
+
+
 def lookup_many(
     records: Iterable[Any],
     queries: Sequence[str],

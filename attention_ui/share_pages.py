@@ -146,6 +146,7 @@ DATABASE = PageSchema(
         Choice("sim", database.SIMILARITY, options=("exact", "ngram", "edit")),
         Choice("tau", database.TEMPERATURE, options=database_view.TEMPERATURES),
         Choice("norm", database.NORMALIZATION, options=("softmax", "sum")),
+        Integer("topk", database.TOP_K, 1, RECORD_LIMIT),
         Integer("step", database.STORY_STEP, 1, len(database.STORY)),
         Flag("predict", database.PREDICT),
         Integer("pseed", database_teaching.SEED, 0, 2**31 - 1),

@@ -16,6 +16,7 @@ Main session-state keys (for tests and the browser tour):
 - "database.similarity": "exact" | "ngram" | "edit".
 - "database.temperature": τ, one of view.TEMPERATURES (a select slider).
 - "database.normalization": "softmax" | "sum".
+- "database.top_k": k of the top-k retrieval shown under each query's answer.
 - "database.story.1" … "database.story.4": the story's buttons; "database.story.step" is the
   step last replayed.
 - "database.preset.d2l", "database.preset.ja", "database.preset.empty": table presets.
@@ -40,6 +41,7 @@ state.remember(query.queries)
 if teaching.reveal(records_in, query):  # predict-then-reveal hides the answers until revealed
     view.answers(records_in, query)
     teaching.export(records_in, query)
+view.lessons(records_in)
 task_panel("database")
 
 page_footer("database")  # the address follows the page: a reload or a copied link shows it

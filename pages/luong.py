@@ -76,11 +76,10 @@ def grids_and_results(settings: view.Settings, sizes: Sizes, above: tuple) -> No
         result, error = view.compute(cache, settings, values, mask)
     if error is not None:
         show_error(error)
-    if result is not None:
+    # predict-then-reveal hides what follows, the example's story included (it states the answer)
+    if result is not None and teaching.reveal(result):
         story = view.preset_story(settings.preset, result, values, learner, sizes, mask)
         st.info(story, icon=":material/lightbulb:")
-
-    if result is not None and teaching.reveal(result):  # predict-then-reveal hides what follows
         titles = view.axis_titles()
         figures = view.results(result, titles, cache)
         teaching.export(result, values, sizes, mask, titles)

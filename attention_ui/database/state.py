@@ -17,10 +17,17 @@ QUERY = "database.query"
 SIMILARITY = "database.similarity"
 TEMPERATURE = "database.temperature"
 NORMALIZATION = "database.normalization"
+TOP_K = "database.top_k"  # how many records top-k retrieval returns
 STORY_STEP = "database.story.step"
 PREDICT = "database.predict"  # attention_ui.predict_view's switch
 QUERIES = "database.queries.current"  # the parsed queries of the last run (the gallery reads them)
-KEPT = {QUERY: "Li", SIMILARITY: "exact", TEMPERATURE: 0.1, NORMALIZATION: "softmax"}
+KEPT = {
+    QUERY: "Li",
+    SIMILARITY: "exact",
+    TEMPERATURE: 0.1,
+    NORMALIZATION: "softmax",
+    TOP_K: 2,
+}
 
 JAPANESE_RECORDS = [
     ("山田", "太郎", 10.0),

@@ -6,6 +6,7 @@ pages/database.py calls `reveal(...)` before drawing the answers (False: keep th
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from attention_core import AttentionInputError, LookupTable, lookup_many
@@ -110,9 +111,15 @@ def reveal(records_in: RecordsInput, query: Query) -> bool:
         ],
         options=[*range(len(records)), NO_WINNER],
         option_label=lambda i: none if i == NO_WINNER else labels[i],
-        per_query=[result.weights for result in table.results],
-        describe=lambda verdict, weights: verdict_text(
-            verdict, f"q{verdict.query + 1}", names, weights, none_name=none
+        # A query with no valid answer (an exact miss, or one sharing nothing with any key,
+        # whose softmax weights are uniform) has no winning record: "no record" is right.
+        per_query=[r.weights if r.valid else np.zeros_like(r.weights) for r in table.results],
+        describe=lambda verdict, _: verdict_text(
+            verdict,
+            f"q{verdict.query + 1}",
+            names,
+            table.results[verdict.query].weights,  # the weights the answers show
+            none_name=none,
         ),
         horizontal=False,
     )

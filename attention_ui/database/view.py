@@ -18,9 +18,12 @@ from attention_core import (
     SIMILARITY_LATEX,
     AttentionInputError,
     LookupResult,
+    TopK,
     explain_similarity,
     fmt,
+    lookup,
     lookup_many,
+    top_k,
 )
 from attention_core.formatting import fmt_latex
 from attention_ui.charts import show_chart
@@ -36,6 +39,7 @@ from attention_ui.page_state import option_labels
 from attention_ui.records_editor import (
     D2L_RECORDS,
     NAME_LIMIT,
+    RECORD_LIMIT,
     RecordsInput,
     cut_name,
     records_editor,
@@ -57,6 +61,7 @@ class Query:
     similarity: str
     temperature: float
     normalization: str
+    top_k: int = 2
 
 
 def formula() -> None:
@@ -169,10 +174,18 @@ def query_controls() -> Query:
             power = fmt(1 / temperature)
             st.caption(t("database.normalization.power_note", tau=fmt(temperature), power=power))
         st.caption(t("database.normalization.sum_note"))
+    k = st.number_input(
+        t("database.topk.label"),
+        min_value=1,
+        max_value=RECORD_LIMIT,
+        step=1,
+        key=state.TOP_K,
+        help=t("database.topk.help"),
+    )
     queries, query_notes = parse_queries(st.session_state[state.QUERY])
     for note in query_notes:
         st.warning(note, icon="✏️")
-    return Query(queries, similarity, temperature, normalization)
+    return Query(queries, similarity, temperature, normalization, int(min(max(k, 1), RECORD_LIMIT)))
 
 
 def divide_by_sum_latex(temperature: float) -> tuple[str, ...]:
@@ -229,6 +242,7 @@ def answers(records_in: RecordsInput, query: Query) -> None:
         if error.code == "zero_sum":
             st.caption(t("database.normalization.zero_sum_hint"))
         return
+    st.caption(t("database.answer.intuition"))
     rows = records_in.rows
     if len(query.queries) > 1:
         show_chart(
@@ -249,6 +263,10 @@ def answers(records_in: RecordsInput, query: Query) -> None:
     for number, (tab, result) in enumerate(zip(tabs, table.results, strict=True), start=1):
         with tab:
             show_answer(number, result, rows, query.temperature, query.normalization)
+            st.markdown(t("database.topk.title", k=query.top_k))
+            retrieved = top_k(records_in.records, result.query, query.top_k, query.similarity)
+            for text in top_k_lines(retrieved, rows):
+                st.markdown(text)
             with st.expander(t("database.numbers.title")):
                 headers = [t(key) for key in SIMILARITY_COLUMNS]
                 st.dataframe(similarity_table(result, rows, headers), hide_index=True)
@@ -419,3 +437,61 @@ def similarity_table(result: LookupResult, rows: list[int], headers: Sequence[st
         [fmt(w) for w in result.weights],
     )
     return pd.DataFrame(dict(zip(headers, columns, strict=True)))
+
+
+def top_k_lines(result: TopK, rows: list[int], lang: str | None = None) -> list[str]:
+    """Top-k retrieval in words: the records taken, best first, then whether fewer than k
+    score above 0 (or none), whether the cut fell on a tie, and how it differs from pooling."""
+    query = escape_markdown(result.query, 40)
+    lines = [
+        t(
+            "database.topk.item",
+            lang,
+            rank=rank,
+            name=escape_markdown(result.records[i].key, 40),
+            value=escape_markdown(result.records[i].value, 40),
+            row=rows[i],
+            score=fmt(result.scores[i]),
+        )
+        for rank, i in enumerate(result.indices, start=1)
+    ]
+    found = len(result.indices)
+    if found == 0:
+        lines.append(t("database.topk.none", lang, query=query))
+    elif found < result.k:
+        lines.append(t("database.topk.fewer", lang, query=query, found=found, k=result.k))
+    if result.tie_at_cut:
+        lines.append(t("database.topk.tie", lang, score=fmt(result.scores[result.indices[-1]])))
+    lines.append(t("database.topk.contrast", lang))
+    return lines
+
+
+def lessons(records_in: RecordsInput, lang: str | None = None) -> None:
+    """d2l's lessons of the database example, each with this page's numbers where it has any."""
+    with st.expander(t("database.lessons.title", lang)):
+        for text in lesson_lines(len(records_in.records) if records_in.ok else 0, lang):
+            st.markdown("- " + text)
+
+
+def lesson_lines(m: int, lang: str | None = None) -> list[str]:
+    """The four lessons; the table's size and the story's answers are the engine's, and each
+    sentence about them is said only when they bear it out."""
+    lines = []
+    if m:
+        lines.append(t("database.lessons.size", lang, m=m))
+    first = lookup(state.STORY[1][0], "Li", "exact")
+    without = lookup(state.WITHOUT_LI, "Li", "exact")
+    second = lookup(state.WITHOUT_LI, "Li", "ngram", temperature=state.STORY[3][3])
+    if first.valid and not without.valid and second.valid:
+        lines.append(
+            t(
+                "database.lessons.contents",
+                lang,
+                first=escape_markdown(first.records[first.best_index].value),
+                name=escape_markdown(second.records[second.best_index].key),
+                second=escape_markdown(second.records[second.best_index].value),
+            )
+        )
+    lines.append(t("database.lessons.simple", lang))
+    lines.append(t("database.lessons.whole", lang))
+    return lines

@@ -19,6 +19,7 @@ from attention_core import (
     LAYOUTS,
     MAX_DEMO_SIZE,
     SCORES,
+    SMALL_GRADIENT,
     AttentionInputError,
     AttentionResult,
     ScalingDemo,
@@ -213,6 +214,7 @@ def scaling_demo_panel() -> None:
         show_error(error)
         return
     st.markdown(scaling_demo_text(demo))
+    st.markdown(scaling_gradient_text(demo))
 
 
 def scaling_demo_text(demo: ScalingDemo, lang: str | None = None) -> str:
@@ -228,6 +230,19 @@ def scaling_demo_text(demo: ScalingDemo, lang: str | None = None) -> str:
         std_scaled=fmt(demo.std_scaled, 3),
         top=fmt(demo.top_weight_unscaled, 3),
         top_scaled=fmt(demo.top_weight_scaled, 3),
+    )
+
+
+def scaling_gradient_text(demo: ScalingDemo, lang: str | None = None) -> str:
+    """‖∂o/∂q‖ with and without the scaling, the engine's measured numbers in a sentence."""
+    return t(
+        "luong.scaling.gradient",
+        lang,
+        grad=fmt(demo.gradient_unscaled, 3),
+        grad_scaled=fmt(demo.gradient_scaled, 3),
+        small=fmt(SMALL_GRADIENT),
+        share=f"{fmt(100 * demo.small_unscaled, 3)} %",
+        share_scaled=f"{fmt(100 * demo.small_scaled, 3)} %",
     )
 
 

@@ -1,0 +1,192 @@
+"""The database page's sentences hold for its numbers, in English and Japanese (issue 21:
+items 13, 29, 30's database part, and d2l's lessons the page did not show: top-k retrieval,
+what the example teaches, the caution that a large weight is only an intuition)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core import SIMILARITIES, fmt, lookup, top_k
+from attention_ui.database import state
+from attention_ui.database.view import lesson_lines, top_k_lines
+from attention_ui.i18n import LANGUAGES, catalog, t
+from attention_ui.predict import NO_WINNER
+from attention_ui.records_editor import D2L_RECORDS
+from attention_ui.tasks import TASKS
+from attention_ui.text import escape_markdown
+from tests.conftest import APP
+
+
+def open_page(lang: str) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.session_state["lang"] = lang
+    at.run()
+    at.switch_page("pages/database.py").run()
+    assert not at.exception
+    return at
+
+
+def shown(at: AppTest) -> str:
+    kinds = (at.markdown, at.warning, at.error, at.info, at.success, at.caption)
+    return "\n".join(str(e.value) for kind in kinds for e in kind)
+
+
+# --- 13 · no record is the right guess where there is no valid answer ------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_guessing_no_record_for_a_query_sharing_nothing_is_right(lang):
+    at = open_page(lang)
+    at.text_input(key=state.QUERY).set_value("xyz")
+    at.radio(key=state.SIMILARITY).set_value("ngram").run()
+    result = lookup(D2L_RECORDS, "xyz", "ngram", temperature=0.1)
+    assert not result.valid and np.allclose(result.weights, 1 / 6)  # uniform, yet no answer
+    at.toggle(key="database.predict").set_value(True).run()
+    (question,) = [w for w in at.selectbox if w.key.startswith("database.predict.guess.0.")]
+    question.set_value(NO_WINNER)
+    at.button(key="database.predict.reveal").click().run()
+    assert not at.exception
+    text = shown(at)
+    assert t("predict.score", lang, right=1, total=1) in text
+    assert t("database.answer.none_approximate", lang, query="xyz") in text  # the same screen
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_guessing_a_record_for_a_query_sharing_nothing_is_wrong(lang):
+    at = open_page(lang)
+    at.text_input(key=state.QUERY).set_value("xyz")
+    at.radio(key=state.SIMILARITY).set_value("ngram").run()
+    at.toggle(key="database.predict").set_value(True).run()
+    (question,) = [w for w in at.selectbox if w.key.startswith("database.predict.guess.0.")]
+    question.set_value(2)
+    at.button(key="database.predict.reveal").click().run()
+    text = shown(at)
+    assert t("predict.score", lang, right=0, total=1) in text
+    chosen_weight = t("predict.chosen_weight", lang, weight=fmt(1 / 6))  # the weight shown
+    assert chosen_weight in text
+
+
+# --- 29 · every task's words are complete ----------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_task_shows_an_unfilled_placeholder(lang):
+    for task in TASKS:
+        for part in ("name", "goal"):  # shown as they are, with no parameters
+            text = t(f"tasks.{task.id}.{part}", lang)
+            assert "{" not in text and "}" not in text, (task.id, part, text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_average_pooling_task_reads_without_braces_on_the_page(lang):
+    at = open_page(lang)
+    goal = t("tasks.database_uniform.goal", lang)
+    assert goal in shown(at) and "{m}" not in shown(at)
+
+
+# --- 30 · the pooled number names the column it averages ----------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "column"), [("en", "Number"), ("ja", "数値")])
+def test_the_pooled_number_names_the_number_column(lang, column):
+    words = catalog(lang)
+    assert words["database.table.number"].startswith(column)
+    assert f"{column} column" in words["database.pooled.number_title"] or (
+        f"{column}列" in words["database.pooled.number_title"]
+    )
+    assert "score column" not in words["database.pooled.number_title"]
+    assert "点数列" not in words["database.pooled.number_title"]
+
+
+# --- top-k retrieval ----------------------------------------------------------------------------
+
+
+TABLES = {
+    "d2l": D2L_RECORDS,
+    "no Li": [r for r in D2L_RECORDS if r[0] != "Li"],
+    "Li twice": [*D2L_RECORDS, ("Li", "Ann", 1.0)],
+    "equal keys": [("Ann", "a"), ("Anna", "b"), ("Anne", "c")],
+}
+
+
+def test_every_top_k_sentence_holds_for_the_engines_numbers():
+    seen = set()
+    for (name, records), query, k, similarity, lang in itertools.product(
+        TABLES.items(), ("Li", "xyz", "Ann", "Smola"), (1, 2, 3, 10), SIMILARITIES, LANGUAGES
+    ):
+        result = top_k(records, query, k, similarity)
+        rows = list(range(1, len(records) + 1))
+        lines = top_k_lines(result, rows, lang)
+        state_ = (name, query, k, similarity, lang)
+        found = len(result.indices)
+        items = lines[:found]
+        for rank, (line, i) in enumerate(zip(items, result.indices, strict=True), start=1):
+            assert line == t(
+                "database.topk.item", lang, rank=rank, name=escape_markdown(records[i][0], 40),
+                value=escape_markdown(records[i][1], 40), row=i + 1, score=fmt(result.scores[i]),
+            ), state_  # fmt: skip
+        rest = lines[found:]
+        none = t("database.topk.none", lang, query=query)
+        fewer = t("database.topk.fewer", lang, query=query, found=found, k=k)
+        assert (none in rest) == (found == 0), state_
+        assert (fewer in rest) == (0 < found < k), state_
+        positive = int((result.scores > 0).sum())
+        assert found == min(k, positive), state_
+        cut = result.scores[result.indices[-1]] if found else None
+        tie_line = t("database.topk.tie", lang, score=fmt(cut)) if found else None
+        tied = found and any(
+            result.scores[i] == cut for i in range(len(records)) if i not in result.indices
+        )
+        assert (tie_line in rest) == bool(tied), state_
+        assert rest[-1] == t("database.topk.contrast", lang)
+        seen |= {"none"} if found == 0 else {"fewer"} if found < k else {"full"}
+        seen |= {"tie"} if tied else set()
+    assert seen == {"none", "fewer", "full", "tie"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_lists_the_top_k_records_for_each_query(lang):
+    at = open_page(lang)
+    at.button(key="database.story.3").click().run()  # no (Li, Mu), letter pairs
+    at.number_input(key=state.TOP_K).set_value(1).run()
+    text = shown(at)
+    assert t("database.topk.title", lang, k=1) in text
+    row = [r[0] for r in state.WITHOUT_LI].index("Lipton") + 1
+    score = fmt(top_k(state.WITHOUT_LI, "Li", 1).scores[row - 1])
+    item = t(
+        "database.topk.item", lang, rank=1, name="Lipton", value="Zachary", row=row, score=score
+    )
+    assert item in text
+
+
+# --- d2l's lessons and caution --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lessons_of_the_example_are_shown_with_the_engines_answers(lang):
+    first = lookup(D2L_RECORDS, "Li", "exact")
+    second = lookup(state.WITHOUT_LI, "Li", "ngram", temperature=0.1)
+    assert first.best == ("Li", "Mu") and second.best == ("Lipton", "Zachary")
+    assert not lookup(state.WITHOUT_LI, "Li", "exact").valid
+    contents = t("database.lessons.contents", lang, first="Mu", name="Lipton", second="Zachary")
+    assert contents in lesson_lines(6, lang)
+    assert t("database.lessons.size", lang, m=6) in lesson_lines(6, lang)
+    assert t("database.lessons.size", lang, m=6) not in lesson_lines(0, lang)
+    at = open_page(lang)
+    text = shown(at)
+    for line in lesson_lines(6, lang):
+        assert line in text
+    assert t("database.lessons.title", lang) in [e.label for e in at.expander]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "only an intuition"), ("ja", "あくまで直感にすぎません")]
+)
+def test_the_page_says_a_large_weight_is_only_an_intuition(lang, words):
+    at = open_page(lang)
+    caution = t("database.answer.intuition", lang)
+    assert words in caution and caution in shown(at)

@@ -1,0 +1,113 @@
+"""The Luong page's sentences hold, in English and Japanese (issue 21: items 26, 27, 28, and
+Vaswani et al.'s reason for 1/√d_k shown as the gradient it protects)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core import attention, query_gradient, scaling_demo
+from attention_core.scaling import SMALL_GRADIENT
+from attention_ui.i18n import LANGUAGES, catalog, step_sentence, t
+from attention_ui.luong import state
+from attention_ui.luong.model import TEMPERATURES
+from attention_ui.luong.presets import PRESETS
+from attention_ui.luong.view import scaling_gradient_text
+from attention_ui.tasks import luong_mean
+from tests.conftest import APP
+
+
+def open_page(lang: str) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.session_state["lang"] = lang
+    at.run()
+    at.switch_page("pages/luong.py").run()
+    assert not at.exception
+    return at
+
+
+def shown(at: AppTest) -> str:
+    kinds = (at.markdown, at.warning, at.error, at.info, at.success, at.caption)
+    return "\n".join(str(e.value) for kind in kinds for e in kind)
+
+
+# --- 26 · the independence assumption ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "independent"), ("ja", "独立")])
+def test_the_variance_argument_states_its_independence_assumption(lang, word):
+    run = attention(np.eye(4), np.eye(4), np.eye(4), "scaled_dot")
+    assert word in step_sentence(run.step("scaled"), lang)
+    why = catalog(lang)["luong.scaling.why"]
+    assert word in why and "Vaswani" in why
+    at = open_page(lang)
+    at.selectbox(key=state.SCORE).set_value("scaled_dot").run()
+    assert why in shown(at)
+
+
+# --- Vaswani et al.: the gradient the scaling keeps ---------------------------------------------
+
+
+def test_the_demos_gradient_norms_are_query_gradients_jacobians():
+    """The demo's vectorised ‖∂o/∂q‖ against the engine's query_gradient, query by query."""
+    for d_k, seed in ((1, 0), (3, 5), (64, 0), (512, 7)):
+        demo = scaling_demo(d_k, seed)
+        rng = np.random.default_rng(seed)
+        q = rng.standard_normal((d_k, demo.queries))
+        k = rng.standard_normal((d_k, demo.keys))
+        v = rng.standard_normal((1, demo.keys))
+        for score, median, small in (
+            ("dot", demo.gradient_unscaled, demo.small_unscaled),
+            ("scaled_dot", demo.gradient_scaled, demo.small_scaled),
+        ):
+            norms = np.array([query_gradient(q[:, j], k, v, score).norm for j in range(q.shape[1])])
+            assert median == pytest.approx(float(np.median(norms)), rel=1e-9, abs=1e-300)
+            assert small == float((norms < SMALL_GRADIENT).mean())
+
+
+def test_without_the_scaling_the_typical_gradient_vanishes_as_d_k_grows():
+    small, large = scaling_demo(2, 0), scaling_demo(4096, 0)
+    assert large.gradient_unscaled < 1e-6 < large.gradient_scaled  # "extremely small gradients"
+    assert large.small_unscaled > 0.5 and large.small_scaled == 0
+    assert small.gradient_unscaled > 0.1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_scaling_demo_shows_the_gradient_beside_the_spread_and_the_top_weight(lang):
+    at = open_page(lang)
+    at.selectbox(key=state.SCORE).set_value("scaled_dot").run()
+    at.number_input(key=state.SCALING_D_K).set_value(512).run()
+    assert not at.exception
+    assert scaling_gradient_text(scaling_demo(512, 0), lang) in shown(at)
+
+
+# --- 27 · the story box waits for the reveal ---------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_examples_story_is_hidden_until_the_predictions_are_revealed(lang):
+    at = open_page(lang)
+    story = t("luong.preset.first.why", lang)
+    assert story in shown(at)  # shown while predict-then-reveal is off
+    at.toggle(key="luong.predict").set_value(True).run()
+    assert story not in shown(at)
+    at.button(key="luong.predict.reveal").click().run()
+    assert story in shown(at)
+
+
+# --- 28 · the mean-of-values task is solvable by its hint ---------------------------------------
+
+
+def test_the_mean_task_is_solved_by_its_hint_and_not_by_tau_at_the_slider_top():
+    matrices = PRESETS["first"].column_matrices()
+    snapshot = {"Q": matrices["Q"], "K": matrices["K"], "V": matrices["V"], "score": "dot"}
+    hot = luong_mean({**snapshot, "tau": max(TEMPERATURES)})
+    assert not hot.solved  # τ = 20 leaves the first example 0.66 off the mean
+    zero_q = luong_mean({**snapshot, "Q": np.zeros_like(matrices["Q"]), "tau": 1.0})
+    assert zero_q.solved  # hint 2's way
+    for lang in LANGUAGES:
+        words = catalog(lang)
+        assert "τ" not in words["tasks.luong_mean.hint1"] + words["tasks.luong_mean.hint2"]
+        assert "Q" in words["tasks.luong_mean.hint2"]
+        assert "20" in words["tasks.luong_mean.solution"]  # says where τ's slider stops
