@@ -57,15 +57,20 @@ from .multi_head import (
 )
 from .normalize import normalize_by_sum, softmax
 from .regression import (
+    BOUNDED_KERNELS,
     KERNEL_LATEX,
     KERNELS,
     NW_STEP_KEYS,
     LeaveOneOut,
+    NadarayaWatsonClasses,
     NadarayaWatsonResult,
     RegressionStep,
+    SphereBridge,
     bandwidth_range,
     leave_one_out,
     nadaraya_watson,
+    nadaraya_watson_classes,
+    sphere_bridge,
 )
 from .scaling import MAX_DEMO_SIZE, SMALL_GRADIENT, ScalingDemo, scaling_demo
 from .search import (
@@ -83,6 +88,7 @@ from .squeeze_excitation import GATES, SqueezeExcitation, squeeze_excitation
 from .steps import STEP_KEYS, Step
 
 __all__ = [
+    "BOUNDED_KERNELS",
     "DEFAULT_SIMILARITY",
     "ERROR_CODES",
     "GATES",
@@ -109,12 +115,14 @@ __all__ = [
     "LookupResult",
     "LookupTable",
     "MultiHeadResult",
+    "NadarayaWatsonClasses",
     "NadarayaWatsonResult",
     "QueryGradient",
     "Record",
     "RegressionStep",
     "ScalingDemo",
     "SearchPath",
+    "SphereBridge",
     "SqueezeExcitation",
     "Step",
     "TopK",
@@ -140,6 +148,7 @@ __all__ = [
     "lookup_many",
     "multi_head",
     "nadaraya_watson",
+    "nadaraya_watson_classes",
     "normalize_by_sum",
     "plane_projection",
     "positional_encoding",
@@ -150,6 +159,7 @@ __all__ = [
     "search_loss",
     "similarity_score",
     "softmax",
+    "sphere_bridge",
     "squeeze_excitation",
     "top_k",
     "weight_cases",
