@@ -578,7 +578,7 @@ BAD_INPUTS = [
         "learning rate 1e6",
         "exercises",
         set_widget(exercises__section="search", exercises__search__rate=1e6),
-        ("is too large", "between 0 and 100"),
+        ("more than this page allows (100)", "at most 100"),
     ),
     Case(
         "10,000 gradient steps",
