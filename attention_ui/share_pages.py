@@ -6,8 +6,8 @@ Adding a page to the address is one entry in SCHEMAS, keyed by the page's `url_p
   from the defaults' types; pass `fields=` for choices, ranges or matrices to check them
   tighter, which the widgets need: a value they do not offer is left at its default);
 - a page with matrices or tables: declare its fields, as the pages below do.
-`attention_ui.share` does the rest (reading the address once per session, writing it after every
-run, the copy-link control and the JSON file).
+`attention_ui.kit.share.address` does the rest (reading the address once per session,
+writing it after every run, the copy-link control and the JSON file).
 """
 
 from __future__ import annotations
@@ -18,22 +18,16 @@ from typing import Any
 import numpy as np
 
 from attention_core import KERNELS, LAYOUTS, MAX_DEMO_SIZE, SCORES, STEP_KEYS
-
-from .database import state as database
-from .database import teaching as database_teaching
-from .database import view as database_view
-from .exercises import state as exercises
-from .gallery import state as gallery
-from .gallery import view as gallery_view
-from .home import state as home
-from .luong import state as luong
-from .luong.model import MASK_KINDS, MAX_SIZE, TEMPERATURES
-from .luong.presets import PRESET_KEYS
-from .records_editor import NAME_LIMIT, NUMBER_LIMIT, RECORD_LIMIT
-from .regression import data as regression_data
-from .regression import state as regression
-from .regression import table as regression_table
-from .share_codec import (
+from attention_ui.database import state as database
+from attention_ui.database import teaching as database_teaching
+from attention_ui.database import view as database_view
+from attention_ui.exercises import state as exercises
+from attention_ui.gallery import state as gallery
+from attention_ui.gallery import view as gallery_view
+from attention_ui.home import state as home
+from attention_ui.kit.grids import points_editor as regression_table
+from attention_ui.kit.grids.records_editor import NAME_LIMIT, NUMBER_LIMIT, RECORD_LIMIT
+from attention_ui.kit.share.codec import (
     Choice,
     Field,
     Flag,
@@ -46,8 +40,13 @@ from .share_codec import (
     Text,
     TextList,
 )
-from .transformer import model as transformer_model
-from .transformer import state as transformer
+from attention_ui.luong import state as luong
+from attention_ui.luong.model import MASK_KINDS, MAX_SIZE, TEMPERATURES
+from attention_ui.luong.presets import PRESET_KEYS
+from attention_ui.regression import data as regression_data
+from attention_ui.regression import state as regression
+from attention_ui.transformer import model as transformer_model
+from attention_ui.transformer import state as transformer
 
 
 def from_defaults(
@@ -293,7 +292,7 @@ TRANSFORMER = from_defaults(
     shapes=transformer.shared_shapes,  # a grid of another size is left out, and said
 )
 
-# the page's name (pages/<name>.py, attention_ui.menu) → the page's schema
+# the page's name (pages/<name>.py, attention_ui.page_list) → the page's schema
 SCHEMAS: dict[str, PageSchema] = {
     "home": HOME,
     "luong": LUONG,

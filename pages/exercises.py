@@ -11,7 +11,7 @@ the sections are drawn by attention_ui/exercises/view.py.
 
 from attention_ui.exercises import state, view
 from attention_ui.frame import page_footer, page_header
-from attention_ui.task_panel import panel as task_panel
+from attention_ui.kit.teaching.task_panel import panel as task_panel
 
 page_header("exercises")
 state.restore()

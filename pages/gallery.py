@@ -23,7 +23,7 @@ Main session-state keys (for tests and the browser tour):
 
 from attention_ui.frame import page_footer, page_header
 from attention_ui.gallery import state, teaching, view
-from attention_ui.task_panel import panel as task_panel
+from attention_ui.kit.teaching.task_panel import panel as task_panel
 
 page_header("gallery")
 state.restore()

@@ -219,7 +219,7 @@ def q_edit_report() -> dict[str, object]:
 def edit_first_q_cell(at) -> None:
     """Type 0.5 into Q's first cell the way the grid of the day stores an edit."""
     try:
-        from attention_ui.matrix_editor import editor_key
+        from attention_ui.kit.grids.matrix_editor import editor_key
     except ImportError:
         from attention_ui.kit.grids.matrix_editor import editor_key
     at.session_state[editor_key("luong.Q", at.session_state)] = {

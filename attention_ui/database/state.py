@@ -1,16 +1,16 @@
 """The database page's session state: its keys, presets, story, and the callbacks that set them.
 
 Widget keys are listed in pages/database.py. The table lives under RECORDS (see
-`attention_ui.records_editor`); the other controls are kept across visits to other pages by
-`attention_ui.page_state` (their values are copied to `<key>.kept`).
+`attention_ui.kit.grids.records_editor`); the other controls are kept across visits to
+other pages by `attention_ui.kit.state.page_state` (their values are copied to `<key>.kept`).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from attention_ui.page_state import keep_widgets, restore_widgets
-from attention_ui.records_editor import D2L_RECORDS, current_records, set_records
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, current_records, set_records
+from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
 
 RECORDS = "database.records"
 QUERY = "database.query"
@@ -18,7 +18,7 @@ SIMILARITY = "database.similarity"
 TEMPERATURE = "database.temperature"
 NORMALIZATION = "database.normalization"
 STORY_STEP = "database.story.step"
-PREDICT = "database.predict"  # attention_ui.predict_view's switch
+PREDICT = "database.predict"  # attention_ui.kit.teaching.predict_view's switch
 QUERIES = "database.queries.current"  # the parsed queries of the last run (the gallery reads them)
 KEPT = {QUERY: "Li", SIMILARITY: "exact", TEMPERATURE: 0.1, NORMALIZATION: "softmax"}
 

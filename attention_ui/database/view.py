@@ -23,26 +23,25 @@ from attention_core import (
     lookup_many,
 )
 from attention_core.formatting import fmt_latex
-from attention_ui.charts import show_chart
+from attention_ui.database import state
 from attention_ui.frame import show_error
-from attention_ui.i18n import t
-from attention_ui.lookup_figures import (
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.lookup import (
     LookupCaptions,
     distribution_bar,
     weights_bar,
     weights_heatmap,
 )
-from attention_ui.page_state import option_labels
-from attention_ui.records_editor import (
+from attention_ui.kit.grids.records_editor import (
     D2L_RECORDS,
     NAME_LIMIT,
     RecordsInput,
     cut_name,
     records_editor,
 )
-from attention_ui.text import escape_markdown
-
-from . import state
+from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.markdown import escape_markdown
 
 TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0)
 QUERY_LIMIT = 10

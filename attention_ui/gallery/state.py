@@ -12,10 +12,10 @@ import numpy as np
 import streamlit as st
 
 from attention_ui.database import state as database
+from attention_ui.kit.grids.matrix_editor import VALUE_LIMIT, set_matrix
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, Row, check_records, current_records
+from attention_ui.kit.state.page_state import keep, keep_widgets, kept, restore_widgets
 from attention_ui.luong import state as luong
-from attention_ui.matrix_editor import VALUE_LIMIT, set_matrix
-from attention_ui.page_state import keep, keep_widgets, kept, restore_widgets
-from attention_ui.records_editor import D2L_RECORDS, Row, check_records, current_records
 
 VALUES, CONE_WEIGHTS = "gallery.values", "gallery.cone"
 M = "gallery.m"

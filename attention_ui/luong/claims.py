@@ -14,9 +14,8 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from attention_core import AttentionInputError, AttentionResult, attention
-from attention_ui.predict import winners_of
-
-from .model import engine_parameters
+from attention_ui.kit.teaching.predict import winners_of
+from attention_ui.luong.model import engine_parameters
 
 # "Mostly": more than half of the query's weight; "saturates": all but 1 %; "soft": no key
 # above 90 %; "splits": two keys of the same size, each with a real share.

@@ -16,11 +16,16 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from attention_core import AttentionInputError, AttentionResult, attention, fmt
-from attention_ui.figures import WEIGHT_SCALE, heatmap, hover_texts
-from attention_ui.predict import winners_of
-from attention_ui.steps_view import axis_labels
-
-from .model import PARAMETERS, Sizes, applicable_scores, default_parameters, engine_parameters
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap, hover_texts
+from attention_ui.kit.teaching.predict import winners_of
+from attention_ui.kit.teaching.steps_view import axis_labels
+from attention_ui.luong.model import (
+    PARAMETERS,
+    Sizes,
+    applicable_scores,
+    default_parameters,
+    engine_parameters,
+)
 
 WINNER_DIGITS = 3  # the winner table's weights, and what it counts as a tie
 

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from attention_core import attention, fmt
-from attention_ui.i18n import LANGUAGES, catalog, step_sentence, t
+from attention_ui.kit.teaching.steps_view import trace_entry, vectors_sentence
+from attention_ui.kit.text.i18n import LANGUAGES, catalog, step_sentence, t
 from attention_ui.luong.compare import compare_scores, largest_change, winner_table
 from attention_ui.luong.model import (
     applicable_scores,
@@ -25,7 +26,6 @@ from attention_ui.luong.model import (
 )
 from attention_ui.luong.presets import PRESETS, RANDOM, random_matrices
 from attention_ui.luong.view import preset_story
-from attention_ui.steps_view import trace_entry, vectors_sentence
 
 SCORES = ("dot", "scaled_dot", "general", "concat", "location")
 LAYOUTS = ("column", "row")
@@ -382,7 +382,7 @@ def test_a_query_with_every_key_unticked_is_named_and_nothing_is_claimed(layout)
     """The page computes nothing for it: the engine's error names that query, in the
     learner's numbering (query j is column j, or row j in row layout), in both languages."""
     from attention_core import AttentionInputError
-    from attention_ui.i18n import error_text
+    from attention_ui.kit.text.i18n import error_text
 
     matrices, sizes = preset_inputs("identity")
     values = {n: in_layout(matrices[n], layout) for n in ("Q", "K", "V")}

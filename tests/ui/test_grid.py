@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attention_ui.grid import heatmap_grid, subplot_count
+from attention_ui.kit.figures.grid import heatmap_grid, subplot_count
 
 
 def _axes(figure, name):

@@ -38,7 +38,7 @@ from attention_core import (
 )
 from attention_core.normalize import normalize_by_sum
 from attention_core.validation import as_mask, as_matrix, as_temperature, as_vector
-from attention_ui.i18n import (
+from attention_ui.kit.text.i18n import (
     LANGUAGES,
     catalog,
     engine_keys,

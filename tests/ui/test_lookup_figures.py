@@ -3,7 +3,7 @@
 import numpy as np
 
 from attention_core import cone, lookup, lookup_many
-from attention_ui.lookup_figures import (
+from attention_ui.kit.figures.lookup import (
     BEST_COLOUR,
     OTHER_COLOUR,
     LookupCaptions,
@@ -13,8 +13,8 @@ from attention_ui.lookup_figures import (
     weights_bar,
     weights_heatmap,
 )
-from attention_ui.plane_figures import PlaneCaptions, plane_figure, trace_named, view_box
-from attention_ui.records_editor import D2L_RECORDS, check_records
+from attention_ui.kit.figures.plane import PlaneCaptions, plane_figure, trace_named, view_box
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, check_records
 
 WITHOUT_LI = [r for r in D2L_RECORDS if r[0] != "Li"]
 EN = LookupCaptions()  # the captions' English defaults, passed as the page passes its words

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attention_core import SCORES, attention
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.compare import compare_scores, largest_change, winner_table, winners
 from attention_ui.luong.model import (
     ALL_PARAMETERS,

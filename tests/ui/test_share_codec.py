@@ -11,9 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention_ui import share_codec as codec
-from attention_ui.luong.model import MAX_SIZE
-from attention_ui.share_codec import (
+from attention_ui.kit.share import codec as codec
+from attention_ui.kit.share.codec import (
     Choice,
     Integer,
     Matrix,
@@ -27,6 +26,7 @@ from attention_ui.share_codec import (
     encode,
     pack,
 )
+from attention_ui.luong.model import MAX_SIZE
 from attention_ui.share_pages import GALLERY, LUONG, SCHEMAS
 
 SCHEMA = PageSchema(

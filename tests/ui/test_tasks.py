@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from attention_ui.exercises import state as ex
-from attention_ui.records_editor import D2L_RECORDS
-from attention_ui.tasks import TASKS, check, tasks_of
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.teaching.tasks import TASKS, check, tasks_of
 
 BY_ID = {task.id: task for task in TASKS}
 WITHOUT_LI = [r for r in D2L_RECORDS if r[0] != "Li"]

@@ -14,8 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import Cone, cone_polygon, convex_hull, fmt
-
-from .figures import plotly_text
+from attention_ui.kit.figures.heatmap import plotly_text
 
 CONE_FILL = "rgba(158, 202, 225, 0.35)"
 CONE_LINE = "#6baed6"

@@ -33,13 +33,12 @@ from attention_core import (
     Step,
     fmt,
 )
-
-from .text import escape_markdown
+from attention_ui.kit.text.markdown import escape_markdown
 
 LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語"}
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_STATE_KEY = "lang"
-_LOCALES = Path(__file__).parent / "locales"
+_LOCALES = Path(__file__).resolve().parents[2] / "locales"  # attention_ui/locales
 # Longer than any real language tag ("zh-Hant-TW", "ja-JP-u-ca-japanese"): not a language.
 _MAX_TAG_LENGTH = 35
 

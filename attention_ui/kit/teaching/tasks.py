@@ -1,7 +1,7 @@
 """Tasks the app checks: the one place their rules live (no Streamlit in here).
 
 Each task reads a plain snapshot of one page's inputs (a dict the panel builds from the page's
-state accessors, see attention_ui/task_panel.py), recomputes with `attention_core`, and returns
+state accessors, see kit/teaching/task_panel.py), recomputes with `attention_core`, and returns
 a `Progress`: solved or not, and how far off the learner is, as numbers the interface words in
 either language (`tasks.<id>.progress`). A snapshot that does not fit the task (too few keys,
 another score function) is `Progress(False, reason=...)`, never an exception.

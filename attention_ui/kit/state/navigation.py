@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from .i18n import current_language
-from .menu import PAGES, MenuPage
+from attention_ui.kit.text.i18n import current_language
+from attention_ui.page_list import PAGES, MenuPage
 
 CLICKED_PARAM = "to"  # in an in-app link's query string: the page it leads to
 _STARTED = "navigation.page"  # the page whose whole run started last in this session

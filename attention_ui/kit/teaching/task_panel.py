@@ -1,7 +1,7 @@
 """The panel of checked tasks at the end of a page: goal, how far off, hints one at a time, a
 worked solution on request, and the tasks solved in this session.
 
-The rules are in attention_ui/tasks.py; this module reads each page's current inputs through
+The rules are in kit/teaching/tasks.py; this module reads each page's current inputs through
 that page's own state accessors into a plain snapshot, and words the verdict.
 """
 
@@ -12,12 +12,11 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from attention_ui.i18n import t
-from attention_ui.matrix_editor import matrix_values
-from attention_ui.page_state import widget_value
-from attention_ui.records_editor import check_records, current_records
-
-from .tasks import Task, check, tasks_of
+from attention_ui.kit.grids.matrix_editor import matrix_values
+from attention_ui.kit.grids.records_editor import check_records, current_records
+from attention_ui.kit.state.page_state import widget_value
+from attention_ui.kit.teaching.tasks import Task, check, tasks_of
+from attention_ui.kit.text.i18n import t
 
 SOLVED = "tasks.solved"  # the ids of the tasks solved in this session, in the order solved
 

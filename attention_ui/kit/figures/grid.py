@@ -16,8 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from attention_core import fmt
-
-from .figures import WEIGHT_SCALE, plotly_text
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, plotly_text
 
 # Print numbers on the cells only while every panel stays legible.
 MAX_TEXT_CELLS = 6 * 6
