@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attention_core import AttentionInputError
+from attention_ui.kit.share.address import (
+    check_widgets,
+    open_address,
+    share_panel,
+    start_run,
+    update_address,
+)
 from attention_ui.kit.state.navigation import follow_clicked_link, link_params, page_started
 from attention_ui.kit.text.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_STATE_KEY,
     LANGUAGES,
     current_language,
-    error_text,
     language_from_tag,
     t,
 )
 from attention_ui.kit.text.markdown import escape_markdown
-from attention_ui.page_list import PAGES
+from attention_ui.page_list import NAMES, PAGES
 
 _LANG_PARAM = "lang"
 _WIDGET_KEY = "lang.switch"
@@ -83,16 +88,10 @@ def page_frame(name: str) -> None:
     first visit, with no router to go through."""
     page_started(name)
     setup_language()
-    follow_clicked_link(name)
+    follow_clicked_link(name, NAMES)
     st.set_page_config(
         page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"
     )
-    from attention_ui.kit.share.address import (
-        check_widgets,
-        open_address,
-        start_run,  # share's schemas import views
-    )
-
     start_run()
     open_address(name)  # a shared link or a reload: the page's state comes from the address
     check_widgets(name)  # a value the page does not offer (a crafted client) is not drawn
@@ -117,12 +116,5 @@ def page_header(namespace: str) -> None:
 def page_footer(name: str) -> None:
     """What every page ends with: the address is rewritten with the page's state (so a reload
     or a copied link shows it; no save step) and the sidebar's Share box is drawn."""
-    from attention_ui.kit.share.address import share_panel, update_address
-
     update_address(name)
     share_panel(name)
-
-
-def show_error(error: AttentionInputError) -> None:
-    """An engine error as a message in the learner's language (never a traceback)."""
-    st.error(error_text(error), icon="⚠️")

@@ -33,10 +33,12 @@ In column layout Q's columns are q1…qn and its rows 1…d_q; in row layout the
 
 import streamlit as st
 
-from attention_ui.frame import page_footer, page_header, show_error
+from attention_ui.frame import page_footer, page_header
 from attention_ui.kit.share.address import follow_address
 from attention_ui.kit.teaching.task_panel import panel as task_panel
+from attention_ui.kit.text.i18n import show_error
 from attention_ui.luong import state, teaching, view
+from attention_ui.luong import tasks as luong_tasks
 from attention_ui.luong.model import Sizes
 
 page_header("luong")
@@ -94,7 +96,8 @@ def grids_and_results(settings: view.Settings, sizes: Sizes, above: tuple) -> No
         if tabs["compare"].open:
             with tabs["compare"]:
                 view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
-    task_panel("luong")  # in the fragment, so an edit of a grid rechecks the tasks
+    # in the fragment, so an edit of a grid rechecks the tasks
+    task_panel(luong_tasks.TASKS, luong_tasks.snapshot)
     state.remember()  # a run of this alone keeps its widgets too
     follow_address("luong")  # an edit made in here reruns this alone: the address follows it
 

@@ -27,7 +27,7 @@ from attention_core import (
     squeeze_excitation,
     weighted_covariance,
 )
-from attention_ui.database.view import captions as lookup_captions
+from attention_ui.database.state import chart_captions as lookup_captions
 from attention_ui.exercises import state, teaching
 from attention_ui.exercises.figures import (
     EllipseCaptions,
@@ -36,14 +36,13 @@ from attention_ui.exercises.figures import (
     loss_figure,
     search_figure,
 )
-from attention_ui.frame import show_error
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap
 from attention_ui.kit.figures.lookup import weights_bar
 from attention_ui.kit.figures.plane import PlaneCaptions
 from attention_ui.kit.grids.matrix_editor import matrix_editor
 from attention_ui.kit.state.page_state import option_labels
-from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 
 # Below this norm a change of q no longer moves the output by anything double precision shows

@@ -28,6 +28,8 @@ GRID_TAUS = "gallery.grid.temperatures"
 # this page shows the same grid in a session that never opened those pages.
 LIVE_Q, LIVE_K = "gallery.live.Q", "gallery.live.K"
 LIVE_RECORDS, LIVE_QUERIES = "gallery.live.records", "gallery.live.queries"
+TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+GRID_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0)  # the heatmap grid's columns
 KEPT = {
     M: 3,
     Q1: 1.0,

@@ -26,7 +26,6 @@ from attention_core import (
     fmt,
     scaling_demo,
 )
-from attention_ui.frame import show_error
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.grids.matrix_editor import MatrixInput
 from attention_ui.kit.teaching.steps_view import (
@@ -39,7 +38,7 @@ from attention_ui.kit.teaching.steps_view import (
     weight_hover,
     weight_step,
 )
-from attention_ui.kit.text.i18n import current_language, step_title, t
+from attention_ui.kit.text.i18n import current_language, show_error, step_title, t
 from attention_ui.luong import formulas, state
 from attention_ui.luong.claims import story_holds
 from attention_ui.luong.compare import (

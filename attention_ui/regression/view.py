@@ -21,13 +21,12 @@ from attention_core import (
     leave_one_out,
     nadaraya_watson,
 )
-from attention_ui.frame import show_error
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.points_editor import PointsInput, points_editor
 from attention_ui.kit.state.page_state import option_labels
 from attention_ui.kit.teaching.steps_view import show_steps
-from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.regression import data, figures, state
 

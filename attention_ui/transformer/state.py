@@ -82,7 +82,7 @@ def _fits(name: str, shape: tuple[int, ...]) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# The shared address (attention_ui.share_pages)
+# The shared address (transformer/schema.py)
 
 
 def _seeding(values: Mapping[str, Any]) -> tuple[int, int, tuple[str, ...]] | None:

@@ -18,12 +18,11 @@ from attention_core import (
     positional_encoding,
     positional_encoding_entry,
 )
-from attention_ui.frame import show_error
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.kit.teaching.steps_view import show_steps
-from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.transformer import state
 from attention_ui.transformer.figures import head_grid, matrix_figure, step_figure

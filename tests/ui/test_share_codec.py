@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from attention_ui.gallery.schema import SCHEMA as GALLERY
 from attention_ui.kit.share import codec as codec
 from attention_ui.kit.share.codec import (
     Choice,
@@ -27,7 +28,8 @@ from attention_ui.kit.share.codec import (
     pack,
 )
 from attention_ui.luong.model import MAX_SIZE
-from attention_ui.share_pages import GALLERY, LUONG, SCHEMAS
+from attention_ui.luong.schema import SCHEMA as LUONG
+from attention_ui.page_list import SCHEMAS
 
 SCHEMA = PageSchema(
     "test",

@@ -9,7 +9,7 @@ value under `<key>.kept` (a plain session key, which survives every run):
 - editors (`matrix_editor`, `records_editor`) keep what the learner last saw with `keep` and
   read it back with `kept`; they own their other session keys and nobody else reads them;
 - the shareable address (`attention_ui.kit.share.address`) reads and writes values through
-  these same functions, so a page listed in `share_pages` is in the address with nothing else to do.
+  these same functions, so a page whose schema lists them is in the address with nothing else to do.
 
 `session` arguments default to `st.session_state`; tests pass AppTest's `at.session_state`.
 """

@@ -186,3 +186,8 @@ def engine_keys() -> set[str]:
         keys |= {f"engine.step.{step_key}.title", f"engine.step.{step_key}.sentence"}
     keys |= {f"engine.step.{step_key}.sentence_underflow" for step_key in UNDERFLOW_STEPS}
     return keys
+
+
+def show_error(error: AttentionInputError) -> None:
+    """An engine error as a message in the learner's language (never a traceback)."""
+    st.error(error_text(error), icon="⚠️")
