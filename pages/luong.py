@@ -97,7 +97,7 @@ def grids_and_results(settings: view.Settings, sizes: Sizes, above: tuple) -> No
             with tabs["compare"]:
                 view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
     # in the fragment, so an edit of a grid rechecks the tasks
-    task_panel(luong_tasks.TASKS, luong_tasks.snapshot)
+    task_panel(luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
     state.remember()  # a run of this alone keeps its widgets too
     follow_address("luong")  # an edit made in here reruns this alone: the address follows it
 

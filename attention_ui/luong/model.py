@@ -180,7 +180,8 @@ def engine_parameters(score: str, params: dict[str, np.ndarray]) -> dict[str, np
     if score == "general":
         return {"W": params["W"]}
     if score == "concat":
-        return {"Wa": params["Wa_concat"], "va": params["va"].reshape(-1)}
+        va = params["va"]  # None where the learner has no valid v_a: the engine says so
+        return {"Wa": params["Wa_concat"], "va": None if va is None else va.reshape(-1)}
     if score == "location":
         return {"Wa": params["Wa_location"]}
     return {}

@@ -22,7 +22,6 @@ from attention_core import (
     AttentionInputError,
     AttentionResult,
     ScalingDemo,
-    attention,
     fmt,
     scaling_demo,
 )
@@ -39,6 +38,7 @@ from attention_ui.kit.teaching.steps_view import (
     weight_step,
 )
 from attention_ui.kit.text.i18n import current_language, show_error, step_title, t
+from attention_ui.luong import compute as numbers
 from attention_ui.luong import formulas, state
 from attention_ui.luong.claims import story_holds
 from attention_ui.luong.compare import (
@@ -342,16 +342,10 @@ def compute(
 
     def run() -> tuple[AttentionResult | None, AttentionInputError | None]:
         try:
-            return attention(
-                values["Q"],
-                values["K"],
-                values["V"],
-                settings.score,
-                temperature=settings.temperature,
-                mask=mask,
-                layout=settings.layout,
-                **engine_parameters(settings.score, values),
-            ), None
+            inputs = numbers.Inputs(
+                values, settings.score, settings.layout, settings.temperature, mask
+            )
+            return numbers.compute(inputs), None
         except AttentionInputError as error:
             return None, error
 
@@ -499,14 +493,9 @@ def compare_tab(
         cache,
         "comparisons",
         lambda: compare_scores(
-            values["Q"],
-            values["K"],
-            values["V"],
+            numbers.Inputs(values, result.score, result.layout, result.temperature, mask),
             sizes,
             learner,
-            temperature=result.temperature,
-            mask=mask,
-            layout=result.layout,
             chosen=result,
         ),
     )
