@@ -155,11 +155,6 @@ def padding_mask(m: int, n: int, length: int) -> np.ndarray:
     return np.broadcast_to((np.arange(m) < length)[:, None], (m, n)).copy()
 
 
-def fully_masked_queries(column_mask: np.ndarray) -> list[int]:
-    """0-based indices of the queries that would see no key at all."""
-    return [int(j) for j in np.flatnonzero(~column_mask.any(axis=0))]
-
-
 def default_parameters(sizes: Sizes) -> dict[str, np.ndarray]:
     """Simple, deterministic score parameters for when the learner has set none.
 

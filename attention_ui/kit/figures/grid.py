@@ -152,11 +152,6 @@ def heatmap_grid(
     return figure
 
 
-def subplot_count(figure: go.Figure) -> int:
-    """How many heatmap panels a grid figure holds (one trace per panel)."""
-    return sum(1 for trace in figure.data if trace.type == "heatmap")
-
-
 def _checked(labels: Sequence[str] | None, expected: int, name: str) -> list[str] | None:
     if labels is None:
         return None

@@ -208,9 +208,3 @@ def plane_figure(
         scaleratio=1,
     )
     return figure
-
-
-def trace_named(figure: go.Figure, name: str) -> go.Scatter | None:
-    """The trace with this (escaped) legend name, for tests and callers."""
-    wanted = plotly_text(name)
-    return next((trace for trace in figure.data if trace.name == wanted), None)

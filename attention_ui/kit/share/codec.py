@@ -28,10 +28,9 @@ import math
 import re
 import unicodedata
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode
 
 import numpy as np
 
@@ -487,12 +486,3 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, list | tuple) and a and isinstance(a[0], list | tuple):
         return [tuple(r) for r in a] == [tuple(r) for r in b]
     return list(a) == list(b) if isinstance(a, list | tuple) else a == b
-
-
-def longest(fields: Sequence[Field], worst: Mapping[str, Any]) -> int:
-    """How many characters the query string of `worst` values costs (for the README)."""
-    params = {VERSION_PARAM: str(VERSION), LANGUAGE_PARAM: "ja"}
-    for f in fields:
-        if f.key in worst:
-            params[f.param] = f.encode(worst[f.key]) or ""
-    return len(urlencode(params))

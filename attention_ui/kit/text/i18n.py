@@ -25,10 +25,6 @@ import numpy as np
 import streamlit as st
 
 from attention_core import (
-    ERROR_CODES,
-    MULTI_HEAD_STEP_KEYS,
-    NW_STEP_KEYS,
-    STEP_KEYS,
     AttentionInputError,
     Step,
     fmt,
@@ -176,16 +172,6 @@ def _step_text(step: Step, part: str, lang: str | None, **extra: Any) -> str:
     texts = catalog(lang or current_language())
     template = texts.get(f"engine.step.{step.key}.{part}", f"engine.step.{step.key}.{part}")
     return template.format(**_worded_params(step.params, texts), **extra)
-
-
-def engine_keys() -> set[str]:
-    """The keys every catalog must have to word every engine error and step (the
-    `engine.value.*` and `engine.reason.*` wordings of parameter codes come on top)."""
-    keys = {f"engine.error.{code}" for code in ERROR_CODES}
-    for step_key in (*STEP_KEYS, *NW_STEP_KEYS, *MULTI_HEAD_STEP_KEYS):
-        keys |= {f"engine.step.{step_key}.title", f"engine.step.{step_key}.sentence"}
-    keys |= {f"engine.step.{step_key}.sentence_underflow" for step_key in UNDERFLOW_STEPS}
-    return keys
 
 
 def show_error(error: AttentionInputError) -> None:
