@@ -40,6 +40,7 @@ import base64
 import contextlib
 import json
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -503,6 +504,7 @@ def run(args) -> int:
 
 def main() -> int:
     sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, even into a file
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the servers are stopped
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=15, help="measured edits per page")
     parser.add_argument("--warmup", type=int, default=2, help="edits per page not counted")
