@@ -148,6 +148,10 @@ def step_sentence(
     count = underflowed(step, run_steps) if run_steps is not None else 0
     if count:
         return _step_text(step, "sentence_underflow", lang, count=count)
+    # A step that depends on its kernel (Nadaraya–Watson's κ) has one sentence per kernel.
+    variant = f"sentence_{step.params.get('kernel')}"
+    if f"engine.step.{step.key}.{variant}" in catalog(lang or current_language()):
+        return _step_text(step, variant, lang)
     return _step_text(step, "sentence", lang)
 
 
