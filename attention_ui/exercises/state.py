@@ -16,7 +16,11 @@ import numpy as np
 import streamlit as st
 
 from attention_core import SIMILARITIES
-from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.database import state as database
+from attention_ui.gallery import state as gallery
+from attention_ui.kit.grids.matrix_editor import matrix_values
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, check_records, current_records
+from attention_ui.kit.state.page_state import keep_widgets, restore_widgets, widget_value
 
 SECTION = "exercises.section"
 SECTIONS = ("match", "grad", "search", "se")
@@ -102,7 +106,7 @@ HUGE_QUERY = (10.0, 0.0)
 
 def shared_shapes(values: dict[str, object]) -> dict[str, tuple[int, int]]:
     """The shape each grid must have for these values, clamped as the page clamps its sizes
-    (a grid of another shape in an address is left out and said, attention_ui.kit.share.address)."""
+    (a grid of another shape in an address is left out and said, kit.share.address)."""
 
     def size(key: str, low: int, high: int) -> int:
         value = values.get(key, DEFAULTS[key])
@@ -152,3 +156,21 @@ def load_huge_score() -> None:
     st.session_state.update(
         {GRAD_POINTS: "huge", GRAD_Q1: HUGE_QUERY[0], GRAD_Q2: HUGE_QUERY[1], GRAD_TAU: 1.0}
     )
+
+
+def gallery_values() -> tuple[np.ndarray, bool]:
+    """The gallery's values (m × 2) as the learner left them, or its first preset (False)."""
+    values = matrix_values(gallery.VALUES)
+    m = widget_value(gallery.M)
+    if values is not None and isinstance(m, int) and 1 <= m <= values.shape[0]:
+        values = values[:m]
+        if values.shape[1] == 2 and np.isfinite(values).all():
+            return values, True
+    return np.array(gallery.PRESETS["first_quadrant"]), False
+
+
+def database_records() -> tuple[list, bool]:
+    """The database page's usable records, or d2l's table (False) when it has none."""
+    rows = current_records(database.RECORDS)
+    records = check_records(rows).records if rows else []
+    return (records, True) if records else (list(D2L_RECORDS), False)
