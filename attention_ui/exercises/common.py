@@ -7,11 +7,11 @@ from collections.abc import Iterable
 import numpy as np
 import streamlit as st
 
-from attention_ui.charts import show_chart
-from attention_ui.figures import heatmap
-from attention_ui.i18n import t
-from attention_ui.page_state import option_labels
-from attention_ui.text import stacked
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import heatmap
+from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.markdown import stacked
 
 from . import state
 

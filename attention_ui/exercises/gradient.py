@@ -17,10 +17,9 @@ from attention_core import (
     query_gradient,
     weighted_covariance,
 )
-from attention_ui.charts import show_chart
-from attention_ui.frame import show_error
-from attention_ui.i18n import t
-from attention_ui.plane_figures import PlaneCaptions
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.plane import PlaneCaptions
+from attention_ui.kit.text.i18n import show_error, t
 
 from . import state, teaching
 from .common import choice, draw_notes, labels, matrix_chart, opening

@@ -19,14 +19,13 @@ from attention_core import (
     fmt,
     lookup,
 )
-from attention_ui.charts import show_chart
-from attention_ui.database.view import captions as lookup_captions
+from attention_ui.database.state import chart_captions as lookup_captions
 from attention_ui.database.view import tied_best
-from attention_ui.frame import show_error
-from attention_ui.i18n import t
-from attention_ui.lookup_figures import weights_bar
-from attention_ui.page_state import option_labels
-from attention_ui.text import escape_markdown, stacked
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.lookup import weights_bar
+from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.markdown import escape_markdown, stacked
 
 from . import state, teaching
 from .common import draw_notes

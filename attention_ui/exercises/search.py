@@ -21,12 +21,11 @@ from attention_core import (
     letter_pair_vectors,
     plane_projection,
 )
-from attention_ui.charts import show_chart
-from attention_ui.figures import WEIGHT_SCALE, heatmap
-from attention_ui.frame import show_error
-from attention_ui.i18n import t
-from attention_ui.matrix_editor import matrix_editor
-from attention_ui.text import escape_markdown, stacked
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap
+from attention_ui.kit.grids.matrix_editor import matrix_editor
+from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.markdown import escape_markdown, stacked
 
 from . import state, teaching
 from .common import choice, draw_notes, labels, opening

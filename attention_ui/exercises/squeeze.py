@@ -11,10 +11,9 @@ import numpy as np
 import streamlit as st
 
 from attention_core import AttentionInputError, SqueezeExcitation, fmt, squeeze_excitation
-from attention_ui.charts import show_chart
-from attention_ui.frame import show_error
-from attention_ui.i18n import t
-from attention_ui.matrix_editor import matrix_editor
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.grids.matrix_editor import matrix_editor
+from attention_ui.kit.text.i18n import show_error, t
 
 from . import state, teaching
 from .common import draw_notes, labels, matrix_chart

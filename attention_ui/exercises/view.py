@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attention_ui.i18n import t
-from attention_ui.page_state import option_labels
+from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.text.i18n import t
 
 from . import state
 from .gradient import gradient

@@ -12,12 +12,15 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import SIMILARITIES, fmt, lookup, top_k
 from attention_ui.database import state
+from attention_ui.database.tasks import TASKS as DATABASE_TASKS
 from attention_ui.database.view import lesson_lines, top_k_lines
-from attention_ui.i18n import LANGUAGES, catalog, t
-from attention_ui.predict import NO_WINNER
-from attention_ui.records_editor import D2L_RECORDS
-from attention_ui.tasks import TASKS
-from attention_ui.text import escape_markdown
+from attention_ui.exercises.tasks import TASKS as EXERCISE_TASKS
+from attention_ui.gallery.tasks import TASKS as GALLERY_TASKS
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.teaching.predict import NO_WINNER
+from attention_ui.kit.text.i18n import LANGUAGES, catalog, t
+from attention_ui.kit.text.markdown import escape_markdown
+from attention_ui.luong.tasks import TASKS as LUONG_TASKS
 from tests.conftest import APP
 
 
@@ -75,7 +78,7 @@ def test_guessing_a_record_for_a_query_sharing_nothing_is_wrong(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_task_shows_an_unfilled_placeholder(lang):
-    for task in TASKS:
+    for task in (*LUONG_TASKS, *DATABASE_TASKS, *GALLERY_TASKS, *EXERCISE_TASKS):
         for part in ("name", "goal"):  # shown as they are, with no parameters
             text = t(f"tasks.{task.id}.{part}", lang)
             assert "{" not in text and "}" not in text, (task.id, part, text)

@@ -14,9 +14,9 @@ from attention_core import SIMILARITIES, fmt, lookup, squeeze_excitation
 from attention_ui.database.view import tied_best
 from attention_ui.exercises.matching import match_notes
 from attention_ui.exercises.squeeze import gate_notes
-from attention_ui.i18n import LANGUAGES, t
-from attention_ui.records_editor import D2L_RECORDS
-from attention_ui.text import escape_markdown
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.text.i18n import LANGUAGES, t
+from attention_ui.kit.text.markdown import escape_markdown
 
 TABLES = {
     "d2l": D2L_RECORDS,

@@ -22,10 +22,10 @@ from attention_ui.exercises.gradient import NUMERICALLY_GONE, gradient_notes, ta
 from attention_ui.exercises.matching import SOFTMAX_LATEX, SUM_LATEX
 from attention_ui.exercises.search import hard_notes
 from attention_ui.exercises.squeeze import gate_notes
-from attention_ui.i18n import LANGUAGES, catalog, t
+from attention_ui.exercises.tasks import exercise_open_gates
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.text.i18n import LANGUAGES, catalog, t
 from attention_ui.luong.presets import PRESETS
-from attention_ui.records_editor import D2L_RECORDS
-from attention_ui.tasks import exercise_open_gates
 from tests.conftest import APP
 
 FIRST_QUADRANT = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])  # the gallery's first preset

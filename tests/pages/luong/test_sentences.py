@@ -9,12 +9,12 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, query_gradient, scaling_demo
 from attention_core.scaling import SMALL_GRADIENT
-from attention_ui.i18n import LANGUAGES, catalog, step_sentence, t
+from attention_ui.kit.text.i18n import LANGUAGES, catalog, step_sentence, t
 from attention_ui.luong import state
 from attention_ui.luong.model import TEMPERATURES
 from attention_ui.luong.presets import PRESETS
+from attention_ui.luong.tasks import luong_mean
 from attention_ui.luong.view import scaling_gradient_text
-from attention_ui.tasks import luong_mean
 from tests.conftest import APP
 
 
