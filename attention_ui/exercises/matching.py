@@ -20,10 +20,10 @@ from attention_core import (
     lookup,
 )
 from attention_ui.database.state import chart_captions as lookup_captions
-from attention_ui.database.view import tied_best
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.lookup import weights_bar
 from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.teaching.predict import winners_of
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 
@@ -64,7 +64,7 @@ def match_notes(result: LookupResult, lang: str | None = None) -> list[tuple[str
             ),
         )
     ]
-    tied = len(tied_best(result.weights))
+    tied = len(winners_of(result.weights))  # equal up to rounding
     if tied > 1:
         notes.append(("markdown", t("exercises.match.tie", lang, count=tied)))
     return notes

@@ -21,7 +21,7 @@ from attention_ui.gallery import state as gallery
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, check_records, current_records
 from attention_ui.kit.state.page_state import keep_widgets, restore_widgets, widget_value
-from attention_ui.luong.presets import PRESETS as LUONG_PRESETS
+from attention_ui.luong import state as luong
 
 SECTION = "exercises.section"
 SECTIONS = ("match", "grad", "search", "se")
@@ -102,7 +102,7 @@ MAX_CHANNELS, MAX_PIXELS, MAX_HIDDEN, MAX_RECORDS = 4, 8, 4, 8
 # d2l's exercise 2 meets the Luong page's "One huge score": its K's columns are used as the
 # keys and as the values (the exercise needs kᵢ = vᵢ; the preset's own V differs), q = its q₁,
 # so the scores are 50, 10 and 0. One key or value per row here.
-_HUGE = LUONG_PRESETS["saturate"].column_matrices()
+_HUGE = luong.PRESETS["saturate"].column_matrices()
 HUGE_POINTS = _HUGE["K"].T.copy()
 HUGE_OWN_VALUES = _HUGE["V"].T.copy()
 HUGE_QUERY = tuple(float(x) for x in _HUGE["Q"][:, 0])

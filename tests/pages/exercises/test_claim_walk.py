@@ -11,10 +11,10 @@ import itertools
 import numpy as np
 
 from attention_core import SIMILARITIES, fmt, lookup, squeeze_excitation
-from attention_ui.database.view import tied_best
 from attention_ui.exercises.matching import match_notes
 from attention_ui.exercises.squeeze import gate_notes
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.teaching.predict import winners_of
 from attention_ui.kit.text.i18n import LANGUAGES, t
 from attention_ui.kit.text.markdown import escape_markdown
 
@@ -55,7 +55,7 @@ def test_every_matching_sentence_holds_for_the_engines_numbers():
                 value=escape_markdown(record.value), weight=fmt(result.weights[best], 3),
             )  # fmt: skip
             assert notes[0] == said, state
-            tied = len(tied_best(result.weights))
+            tied = len(winners_of(result.weights))
             tie = t("exercises.match.tie", lang, count=tied)
             assert (tie in notes) == (tied > 1), state
             seen.add("tie" if tied > 1 else "best")
