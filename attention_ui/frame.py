@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from attention_core import AttentionInputError
@@ -19,6 +21,9 @@ from .menu import PAGES
 from .navigation import follow_clicked_link, link_params, page_started
 from .text import escape_markdown
 
+# A file of the app's own: an emoji or Material icon as page_icon makes the browser fetch
+# the picture from a font CDN (the tab shows a box where that is not reachable).
+FAVICON = str(Path(__file__).resolve().parent / "assets" / "favicon.png")
 _LANG_PARAM = "lang"
 _WIDGET_KEY = "lang.switch"
 _REJECTED_KEY = "lang.rejected"
@@ -86,7 +91,7 @@ def page_frame(name: str) -> None:
     setup_language()
     follow_clicked_link(name)
     st.set_page_config(
-        page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"
+        page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon=FAVICON, layout="wide"
     )
     from .share import check_widgets, open_address, start_run  # share's schemas import views
 
@@ -122,4 +127,4 @@ def page_footer(name: str) -> None:
 
 def show_error(error: AttentionInputError) -> None:
     """An engine error as a message in the learner's language (never a traceback)."""
-    st.error(error_text(error), icon="⚠️")
+    st.error(error_text(error), icon=":material/error:")

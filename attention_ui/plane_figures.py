@@ -121,7 +121,7 @@ def plane_figure(
     for i in range(values.shape[0]):
         label = f"v{i + 1}"
         if weights is not None:
-            label += f" · {captions.weight}={fmt(weights[i], 2)}"
+            label += f" · {captions.weight}={fmt(weights[i])}"
         labels.append(plotly_text(label))
     hover = [
         plotly_text(

@@ -21,7 +21,7 @@ from attention_core import AttentionResult, Step, fmt, score_terms
 from attention_core.formatting import subscript
 
 from .charts import show_chart
-from .figures import WEIGHT_SCALE, heatmap, hover_texts
+from .figures import SIGNED_SCALE, WEIGHT_SCALE, heatmap, hover_texts
 from .i18n import step_sentence, step_title, t
 
 # What the rows and columns of each step's matrix are, in column layout (rows, columns).
@@ -97,7 +97,7 @@ def step_figure(
         x_title=axes.x_title,
         y_title=axes.y_title,
         hover=hover,
-        colorscale=WEIGHT_SCALE if weights else None,
+        colorscale=WEIGHT_SCALE if weights else SIGNED_SCALE,
         zmin=0 if weights else None,
         zmax=1 if weights else None,
     )
@@ -313,7 +313,7 @@ def show_entry_trace(trace: EntryTrace, *, namespace: str) -> None:
             qname=f"q{j}",
             name=a,
             weight=fmt(trace.weight),
-            percent=fmt(100 * trace.weight, 3),
+            percent=fmt(100 * trace.weight),
         )
     )
     index = [str(c) for c in range(1, len(trace.value) + 1)]

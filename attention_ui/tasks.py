@@ -75,7 +75,7 @@ def luong_focus(s: Snapshot) -> Progress:
     if s["Q"].shape[1] < 2 or s["K"].shape[1] < 3:
         return _unfit("needs_two_queries_three_keys")
     weight = float(_luong_result(s).weights[2, 1])
-    return Progress(weight >= 0.9, {"weight": fmt(weight, 3)})
+    return Progress(weight >= 0.9, {"weight": fmt(weight)})
 
 
 def luong_mean(s: Snapshot) -> Progress:
@@ -85,7 +85,7 @@ def luong_mean(s: Snapshot) -> Progress:
     result = _luong_result(s)
     mean = s["V"].mean(axis=1, keepdims=True)
     gap = float(np.abs(result.output - mean).max())
-    return Progress(gap <= 0.01, {"gap": fmt(gap, 3)})
+    return Progress(gap <= 0.01, {"gap": fmt(gap)})
 
 
 # --- Database -------------------------------------------------------------------------------
@@ -102,7 +102,7 @@ def database_lipton(s: Snapshot) -> Progress:
         return _unfit("needs_lipton")
     result = lookup(s["records"], "Li", s["similarity"], temperature=s["tau"])
     weight = float(result.weights[keys.index("Lipton")])
-    return Progress(weight >= 0.9, {"weight": fmt(weight, 3)})
+    return Progress(weight >= 0.9, {"weight": fmt(weight)})
 
 
 def database_uniform(s: Snapshot) -> Progress:
@@ -110,7 +110,7 @@ def database_uniform(s: Snapshot) -> Progress:
     result = lookup(s["records"], s["query"], s["similarity"], temperature=s["tau"])
     m = len(result.weights)
     gap = float(np.abs(result.weights - 1 / m).max())
-    return Progress(gap <= 0.01, {"gap": fmt(gap, 3), "m": str(m)})
+    return Progress(gap <= 0.01, {"gap": fmt(gap), "m": str(m)})
 
 
 # --- Gallery --------------------------------------------------------------------------------
@@ -131,14 +131,14 @@ def _gallery_result(s: Snapshot):
 def gallery_one_hot(s: Snapshot) -> Progress:
     """One value gets at least 0.99 of the weight (d2l's case 3, approximately)."""
     weight = float(_gallery_result(s).weights.max())
-    return Progress(weight >= 0.99, {"weight": fmt(weight, 4)})
+    return Progress(weight >= 0.99, {"weight": fmt(weight)})
 
 
 def gallery_mean(s: Snapshot) -> Progress:
     """The output lies within 0.05 of the values' mean (case 4, average pooling)."""
     output = _gallery_result(s).output[:, 0]
     gap = float(np.linalg.norm(output - s["values"].mean(axis=0)))
-    return Progress(gap <= 0.05, {"gap": fmt(gap, 3)})
+    return Progress(gap <= 0.05, {"gap": fmt(gap)})
 
 
 # --- Exercises ------------------------------------------------------------------------------
@@ -148,14 +148,14 @@ def exercise_small_gradient(s: Snapshot) -> Progress:
     """Move q (and τ) so that ‖∂o/∂q‖ < 0.01."""
     points = s["points"]
     norm = query_gradient(s["q"], points.T, points.T, temperature=s["tau"]).norm
-    return Progress(norm < 0.01, {"norm": fmt(norm, 3)})
+    return Progress(norm < 0.01, {"norm": fmt(norm)})
 
 
 def exercise_open_gates(s: Snapshot) -> Progress:
     """Every SE sigmoid gate is at least 0.9."""
     gates = squeeze_excitation(s["X"], s["W1"], s["W2"]).gates
     low = float(gates.min())
-    return Progress(low >= 0.9, {"low": fmt(low, 3)})
+    return Progress(low >= 0.9, {"low": fmt(low)})
 
 
 def exercise_quick_search(s: Snapshot) -> Progress:
@@ -166,7 +166,7 @@ def exercise_quick_search(s: Snapshot) -> Progress:
         s["start"], s["keys"], s["target"], learning_rate=s["rate"], steps=s["steps"]
     )
     weight = float(path.weights[-1, path.target])
-    return Progress(weight >= 0.99, {"weight": fmt(weight, 4), "steps": str(path.steps)})
+    return Progress(weight >= 0.99, {"weight": fmt(weight), "steps": str(path.steps)})
 
 
 TASKS: tuple[Task, ...] = (

@@ -245,9 +245,9 @@ def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset
                 "regression.chart.gaps",
                 count=len(stretches),
                 stretches=", ".join(
-                    t("regression.chart.stretch", low=fmt(a, 3), high=fmt(b, 3))
+                    t("regression.chart.stretch", low=fmt(a), high=fmt(b))
                     if a != b
-                    else t("regression.chart.stretch_one", x=fmt(a, 3))
+                    else t("regression.chart.stretch_one", x=fmt(a))
                     for a, b in stretches
                 ),
             )
@@ -282,7 +282,7 @@ def chosen_sentence(
         prediction=fmt(prediction),
         row=rows[top[0]],
         rows=", ".join(str(rows[i]) for i in top),
-        weight=fmt(weights[top[0]], 3),
+        weight=fmt(weights[top[0]]),
     )
 
 
@@ -378,10 +378,10 @@ def sigma_sentence(
         "name": rf"x\*{chosen + 1}",
         "sigma": fmt(sigma),
         "row": rows[claim.point],
-        "share": fmt(100 * claim.share, 3),
+        "share": fmt(100 * claim.share),
         "y": fmt(claim.value),
         "m": y.size,
-        "uniform": fmt(1 / y.size, 3),
+        "uniform": fmt(1 / y.size),
     }
     return claim.kind, t(f"regression.temperature.claim.{claim.kind}", lang, **params)
 
@@ -416,13 +416,13 @@ def learned_sigma(points: PointsInput, settings: Settings) -> None:
     st.markdown(
         t(
             "regression.loo.found",
-            sigma=fmt(best, 3),
+            sigma=fmt(best),
             error=fmt(result.errors[result.best]),
             m=points.x.size,
         )
     )
     st.button(
-        t("regression.loo.use", sigma=fmt(best, 3)),
+        t("regression.loo.use", sigma=fmt(best)),
         key=state.LOO_BUTTON,
         on_click=state.use_sigma,
         args=(best,),

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import MultiHeadResult, Step
-from attention_ui.figures import WEIGHT_SCALE, heatmap
+from attention_ui.figures import SIGNED_SCALE, WEIGHT_SCALE, heatmap
 from attention_ui.grid import heatmap_grid
 
 # What the rows and columns of each step's matrix are, as the page shows it (row layout).
@@ -59,7 +59,7 @@ def step_figure(
         x_title=titles[cols],
         y_title=titles[rows],
         hover=hover(step.value.shape, step.entry),
-        colorscale=WEIGHT_SCALE if weights else None,
+        colorscale=WEIGHT_SCALE if weights else SIGNED_SCALE,
         zmin=0 if weights else None,
         zmax=1 if weights else None,
     )

@@ -112,7 +112,7 @@ def sentence() -> Tokens:
         params = dict(problem.params)
         if "token" in params:  # the learner's text: shown, never rendered
             params["token"] = escape_markdown(str(params["token"]), 30)
-        st.error(t(f"transformer.sentence.{problem.code}", **params), icon="⚠️")
+        st.error(t(f"transformer.sentence.{problem.code}", **params), icon=":material/error:")
     return tokens
 
 
@@ -224,7 +224,7 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
 
 def show_problems(problems: list[str]) -> None:
     for problem in problems[:MAX_PROBLEMS_SHOWN]:
-        st.error(problem, icon="⚠️")
+        st.error(problem, icon=":material/error:")
     if len(problems) > MAX_PROBLEMS_SHOWN:
         st.caption(t("transformer.more_problems", count=len(problems) - MAX_PROBLEMS_SHOWN))
 
@@ -252,7 +252,7 @@ def compute(entered: Inputs, settings: Settings) -> MultiHeadResult | None:
                     d_model=settings.d_model,
                     choices=", ".join(str(h) for h in divisors(settings.d_model)),
                 ),
-                icon="⚠️",
+                icon=":material/error:",
             )
         else:
             show_error(error)

@@ -47,7 +47,7 @@ def test_numbers_from_a_crafted_client_are_read_too():
 
 
 def test_the_grid_shows_numbers_as_the_app_writes_them_and_reads_them_back():
-    for value, text in [(-0.5, "−0.5"), (2.0, "2"), (1e-5, "1×10^−5"), (1 / 3, "0.333333")]:
+    for value, text in [(-0.5, "−0.5"), (2.0, "2"), (1e-5, "1×10⁻⁵"), (1 / 3, "0.333333")]:
         assert cell_text(value) == text
         assert read_number(text) == float(f"{value:.6g}")
     assert cell_text(float("nan")) == ""
