@@ -480,6 +480,12 @@ def run(args) -> int:
 
     servers = Servers(args.port)
     errors = []
+
+    def stop(*_) -> None:  # a SIGTERM (a timeout) while Playwright waits: stop the servers
+        servers.stop()
+        os._exit(1)
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         subjects = subjects_of(servers, args.baseline)
         with sync_playwright() as playwright:
@@ -504,7 +510,6 @@ def run(args) -> int:
 
 def main() -> int:
     sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, even into a file
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the servers are stopped
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=15, help="measured edits per page")
     parser.add_argument("--warmup", type=int, default=2, help="edits per page not counted")
