@@ -7,10 +7,20 @@ Widget keys are listed in pages/database.py. The table lives under RECORDS (see
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import streamlit as st
 
+from attention_ui.i18n import t
 from attention_ui.page_state import keep_widgets, restore_widgets
-from attention_ui.records_editor import D2L_RECORDS, current_records, set_records
+from attention_ui.records_editor import (
+    D2L_RECORDS,
+    NAME_LIMIT,
+    current_records,
+    cut_name,
+    set_records,
+)
 
 RECORDS = "database.records"
 QUERY = "database.query"
@@ -20,6 +30,7 @@ NORMALIZATION = "database.normalization"
 STORY_STEP = "database.story.step"
 PREDICT = "database.predict"  # attention_ui.predict_view's switch
 QUERIES = "database.queries.current"  # the parsed queries of the last run (the gallery reads them)
+QUERY_LIMIT = 10
 KEPT = {QUERY: "Li", SIMILARITY: "exact", TEMPERATURE: 0.1, NORMALIZATION: "softmax"}
 
 JAPANESE_RECORDS = [
@@ -50,6 +61,26 @@ def remember(queries: list[str]) -> None:
     """After the controls are drawn: keep their values, and the queries for the gallery."""
     keep_widgets(KEPT)
     st.session_state[QUERIES] = queries
+
+
+def check_queries(pieces: Iterable[Any]) -> tuple[list[str], list[str]]:
+    """The queries a lookup can use, from the box's pieces or from another page's list (the
+    gallery's borrowed queries, an address): blank ones skipped, at most QUERY_LIMIT, each cut
+    to NAME_LIMIT characters once normalised; and one message per thing cut."""
+    notes = []
+    queries = [piece.strip() for piece in pieces if isinstance(piece, str) and piece.strip()]
+    if len(queries) > QUERY_LIMIT:
+        notes.append(t("database.query.too_many", count=len(queries), limit=QUERY_LIMIT))
+        queries = queries[:QUERY_LIMIT]
+    cut = []
+    for number, query in enumerate(queries, start=1):
+        text, length = cut_name(query)  # counted once normalised, as the similarities read it
+        if length > NAME_LIMIT:
+            notes.append(
+                t("database.query.too_long", number=number, length=length, limit=NAME_LIMIT)
+            )
+        cut.append(text)
+    return cut, notes
 
 
 def replay(step: int) -> None:

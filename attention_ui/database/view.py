@@ -33,19 +33,13 @@ from attention_ui.lookup_figures import (
     weights_heatmap,
 )
 from attention_ui.page_state import option_labels
-from attention_ui.records_editor import (
-    D2L_RECORDS,
-    NAME_LIMIT,
-    RecordsInput,
-    cut_name,
-    records_editor,
-)
+from attention_ui.records_editor import D2L_RECORDS, RecordsInput, records_editor
 from attention_ui.text import escape_markdown
 
 from . import state
 
 TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0)
-QUERY_LIMIT = 10
+QUERY_LIMIT = state.QUERY_LIMIT
 QUERY_SEPARATORS = re.compile(r"[,;、，；]")
 
 
@@ -190,21 +184,7 @@ def divide_by_sum_latex(temperature: float) -> tuple[str, ...]:
 
 def parse_queries(text: str) -> tuple[list[str], list[str]]:
     """Queries from the box (comma separated), and messages about what was cut or skipped."""
-    notes = []
-    pieces = [piece.strip() for piece in QUERY_SEPARATORS.split(text or "")]
-    queries = [piece for piece in pieces if piece]
-    if len(queries) > QUERY_LIMIT:
-        notes.append(t("database.query.too_many", count=len(queries), limit=QUERY_LIMIT))
-        queries = queries[:QUERY_LIMIT]
-    cut = []
-    for number, query in enumerate(queries, start=1):
-        text, length = cut_name(query)  # counted once normalised, as the similarities read it
-        if length > NAME_LIMIT:
-            notes.append(
-                t("database.query.too_long", number=number, length=length, limit=NAME_LIMIT)
-            )
-        cut.append(text)
-    return cut, notes
+    return state.check_queries(QUERY_SEPARATORS.split(text or ""))
 
 
 def answers(records_in: RecordsInput, query: Query) -> None:
