@@ -32,7 +32,7 @@ RTOL, ATOL = 1e-9, 1e-12
 # An export stays small enough to show and run whatever was entered: a per-step listing (the
 # iterates of a descent) holds at most this many numbers, and says how many steps it left out;
 # any other expected array of more numbers is checked by its shape and sums, not cell by cell.
-LISTING_NUMBERS = 20_000
+LISTING_NUMBERS = 5_000
 _FILE_NAME_JUNK = re.compile(r"[^A-Za-z0-9_-]+")
 
 

@@ -17,9 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
-from .export import file_name, matrix_csv
+from .export import LISTING_NUMBERS, file_name, matrix_csv
 from .i18n import t
 
 # The most text one code block of the panel shows (the download holds all of it): a browser
@@ -83,7 +84,7 @@ def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ())
             for number, table in enumerate(export.tables):
                 columns[number % len(columns)].download_button(
                     t("export.csv", name=table.name),
-                    table_csv(table),
+                    _csv_data(table),
                     file_name=file_name(page, table.name, *details, suffix=".csv"),
                     mime="text/csv",
                     key=f"{page}.export.csv.{table.name}",
@@ -110,6 +111,14 @@ def show_code(text: str, language: str) -> None:
     st.code(text[:SHOWN_CHARS], language=language, height=300)
     if len(text) > SHOWN_CHARS:
         st.caption(t("export.shown_part", shown=f"{SHOWN_CHARS:,}", total=f"{len(text):,}"))
+
+
+def _csv_data(table: Table) -> str | Callable[[], str]:
+    """A small table's CSV now; a large one's (thousands of cells) only when its button is
+    clicked, so that a run with the panel open does not write it."""
+    if np.size(table.values) <= LISTING_NUMBERS:
+        return table_csv(table)
+    return lambda: table_csv(table)
 
 
 def _deferred(text: str) -> Callable[[], str]:
