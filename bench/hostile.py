@@ -44,11 +44,11 @@ sys.path.insert(0, str(REPO))  # run from anywhere
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from attention_ui import matrix_editor  # noqa: E402
-from attention_ui.records_editor import current_records  # noqa: E402
-from attention_ui.records_editor import editor_key as records_key  # noqa: E402
-from attention_ui.regression.table import editor_key as points_key  # noqa: E402
-from attention_ui.share_codec import pack  # noqa: E402
+from attention_ui.kit.grids import matrix_editor  # noqa: E402
+from attention_ui.kit.grids.points_editor import editor_key as points_key  # noqa: E402
+from attention_ui.kit.grids.records_editor import current_records  # noqa: E402
+from attention_ui.kit.grids.records_editor import editor_key as records_key  # noqa: E402
+from attention_ui.kit.share.codec import pack  # noqa: E402
 
 matrix_editor.LATE_EDIT_WAIT_S = 0.0  # no browser grid whose edit could still be on its way
 TARGET = 8.0

@@ -1,8 +1,8 @@
-"""The cut an editor makes where a table edit arrives (attention_ui.table_limits)."""
+"""The cut an editor makes where a table edit arrives (kit/grids/table_limits.py)."""
 
 from __future__ import annotations
 
-from attention_ui.table_limits import added_count, cut_rows, rows_after_edits
+from attention_ui.kit.grids.table_limits import added_count, cut_rows, rows_after_edits
 
 
 def test_the_cut_keeps_the_first_filled_rows_and_counts_them_all():

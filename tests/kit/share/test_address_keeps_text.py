@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from attention_ui import share_codec as codec
-from attention_ui.i18n import catalog
-from attention_ui.share_codec import PageSchema as Schema
-from attention_ui.share_codec import Text, decode, encode
+from attention_ui.kit.share import codec
+from attention_ui.kit.share.codec import PageSchema as Schema
+from attention_ui.kit.share.codec import Text, decode, encode
+from attention_ui.kit.text.i18n import catalog
 from tests.conftest import APP
 
 TYPED = [

@@ -10,10 +10,10 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui import share_codec as codec
-from attention_ui.share import APP_NAME, read_state_file
-from attention_ui.share_codec import UNREADABLE, decode
-from attention_ui.share_pages import SCHEMAS
+from attention_ui.kit.share import codec
+from attention_ui.kit.share.address import APP_NAME, read_state_file
+from attention_ui.kit.share.codec import UNREADABLE, decode
+from attention_ui.page_list import SCHEMAS
 from tests.conftest import APP
 
 SURROGATE_KEY = (

@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui import export, export_view
-from attention_ui.export import numpy_script
-from attention_ui.i18n import catalog
-from attention_ui.records_editor import editor_key
+from attention_ui.kit.export import panel as export_view
+from attention_ui.kit.export import scripts as export
+from attention_ui.kit.export.scripts import numpy_script
+from attention_ui.kit.grids.records_editor import editor_key
+from attention_ui.kit.text.i18n import catalog
 from tests.conftest import APP
 
 PANEL_LIMIT = 1_000_000  # characters of text in one export panel

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.share_codec import pack
+from attention_ui.kit.share.codec import pack
 from tests.conftest import APP
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.i18n import catalog
-from attention_ui.regression.table import MAX_POINTS, current_points, editor_key
+from attention_ui.kit.grids.points_editor import MAX_POINTS, current_points, editor_key
+from attention_ui.kit.text.i18n import catalog
 from tests.conftest import open_app_page
 
 POINTS = "regression.points"
