@@ -7,11 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import NadarayaWatsonResult
-from attention_ui.export import derivation_latex, numpy_script
-from attention_ui.export_view import Export, Table, export_panel
-from attention_ui.i18n import step_sentence, step_title, t
-
-from .table import PointsInput
+from attention_ui.kit.export.panel import Export, Table, export_panel
+from attention_ui.kit.export.scripts import derivation_latex, numpy_script
+from attention_ui.kit.grids.points_editor import PointsInput
+from attention_ui.kit.text.i18n import step_sentence, step_title, t
 
 PAGE = "regression"
 
@@ -24,7 +23,8 @@ _KERNEL_CODE = {
     ),
     "boxcar": "K = (np.abs(U) < 1).astype(float)  # κ(u) = 1 if |u| < 1, else 0",
     "constant": "K = np.ones_like(U)  # κ(u) = 1",
-    "epanechnikov": "K = np.maximum(0.0, 1.0 - np.abs(U))  # κ(u) = max(0, 1 - |u|)",
+    "triangular": "K = np.maximum(0.0, 1.0 - np.abs(U))  # κ(u) = max(0, 1 - |u|)",
+    "epanechnikov": "K = 0.75 * np.maximum(0.0, 1.0 - U**2)  # κ(u) = 3/4 max(0, 1 - u²)",
 }
 
 

@@ -12,13 +12,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, fmt, lookup_many
-from attention_ui import export_view
-from attention_ui.export import latex_text, result_script, table_script
-from attention_ui.i18n import catalog
+from attention_ui.kit.export import panel as export_view
+from attention_ui.kit.export.scripts import latex_text, result_script, table_script
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.teaching.predict import typo_queries
+from attention_ui.kit.teaching.predict_view import RIGHT, WRONG
+from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS
-from attention_ui.predict import typo_queries
-from attention_ui.predict_view import RIGHT, WRONG
-from attention_ui.records_editor import D2L_RECORDS
 from tests.conftest import APP
 
 FIRST = PRESETS["first"].column_matrices()
@@ -298,8 +298,8 @@ def test_the_regression_export_is_the_pages_run_as_script_csv_and_latex(lang, mo
     points, weights, predictions = (
         parsed_csv(tables[n]) for n in ("points", "weights", "predictions")
     )
-    assert list(points.columns) == ["x", "y"] and len(points) == 20
-    assert weights.shape == (12, 20) and predictions.shape == (12, 2)
+    assert list(points.columns) == ["x", "y"] and len(points) == 40
+    assert weights.shape == (12, 40) and predictions.shape == (12, 2)
     assert predictions["ŷ"].isna().any()  # boxcar with a small σ: queries no point reaches
     assert np.allclose(weights.sum(axis=1)[predictions["ŷ"].notna()], 1)
     assert catalog(lang)["engine.step.nw_weights.title"] in code["latex"]

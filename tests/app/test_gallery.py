@@ -8,8 +8,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, lookup_many
-from attention_ui.matrix_editor import editor_key, matrix_values, set_matrix
-from attention_ui.records_editor import D2L_RECORDS
+from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values, set_matrix
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
 
@@ -196,5 +196,5 @@ def test_japanese_interface(at):
     at.sidebar.radio[0].set_value("ja").run()
     at.radio(key="gallery.normalization").set_value("sum").run()
     assert not at.exception
-    assert at.title[0].value == "重みの特殊なケースとヒートマップ"
+    assert at.title[0].value == "重みのギャラリー"
     assert "✓ 出力はバリューの凸包の中にあります。" in texts(at.success)
