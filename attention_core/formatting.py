@@ -32,9 +32,10 @@ def _fmt(x: float, digits: int) -> str:
     # Below a million a number keeps its whole part (12346, not 1.23×10⁴: an integer part is
     # never cut to a power of ten).
     text = f"{x:.{digits}g}"
-    if float(text) != x:
+    if abs(float(text) - x) > 1e-9 * abs(x):
         # Not exact: every significant digit is written, trailing zeros too (0.9998 → '1.00',
-        # never '1', which would read as exactly 1; weights 0.806 and 0.180 alike).
+        # never '1', which would read as exactly 1; weights 0.806 and 0.180 alike). Rounding
+        # error far below the digits shown (a softmax's sum 1 − 1e-16) counts as exact.
         text = f"{x:#.{digits}g}".rstrip(".").replace(".e", "e")
     if "e" in text and 1 <= abs(float(text)) < 1e6:
         text = f"{x:.0f}"
