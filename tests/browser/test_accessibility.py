@@ -98,10 +98,11 @@ def tabs(browser) -> Iterator[dict[int, tuple]]:
 def show_whole_page(page, server: str, name: str, lang: str, width: int) -> None:
     """Open the page at a window `width` px wide and as tall as the page."""
     page.set_viewport_size({"width": width, "height": 900})
-    open_page(page, server, name, "lang=ja" if lang == "ja" else "")
+    # a long timeout: the shared machine runs other suites beside this one
+    open_page(page, server, name, "lang=ja" if lang == "ja" else "", timeout=180_000)
     height = min(page.evaluate(_CONTENT_HEIGHT), 20_000)
     page.set_viewport_size({"width": width, "height": height})
-    wait_idle(page)
+    wait_idle(page, timeout=180_000)
     page.wait_for_timeout(500)  # Plotly redraws charts for the new window
 
 
