@@ -28,13 +28,13 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui import matrix_editor
 from attention_ui.i18n import catalog
 from attention_ui.matrix_editor import matrix_values
 from attention_ui.records_editor import current_records
 from attention_ui.regression.data import preset_points
 from attention_ui.regression.table import current_points
 from tests.conftest import APP
+from tests.support.grids import type_cell
 
 EN = catalog("en")
 FIRST_X = float(preset_points("noisy")[0][0])  # the regression page's first training x
@@ -52,22 +52,9 @@ def en(key: str, **params: Any) -> str:
 # --- How a learner's actions reach the app --------------------------------------------------
 
 
-def editor_key(at: AppTest, state_key: str) -> str:
-    return matrix_editor.editor_key(state_key, at.session_state)
-
-
 def edit_grid(at: AppTest, state_key: str, row: int, column: str, value: Any) -> None:
-    """Type `value` into a grid cell (row position, column name), keeping earlier edits, as the
-    browser's data editor sends its whole state on every change."""
-    key = editor_key(at, state_key)
-    state = at.session_state.get(key, {})
-    edited = {int(r): dict(c) for r, c in (state.get("edited_rows") or {}).items()}
-    edited.setdefault(row, {})[column] = value
-    at.session_state[key] = {
-        "edited_rows": edited,
-        "added_rows": state.get("added_rows", []),
-        "deleted_rows": state.get("deleted_rows", []),
-    }
+    """Type `value` into a grid cell (row position, column name), keeping earlier edits."""
+    type_cell(at, state_key, row, column, value)
 
 
 def delete_rows(at: AppTest, state_key: str, rows: list[int]) -> None:

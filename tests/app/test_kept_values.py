@@ -9,8 +9,9 @@ import re
 
 import numpy as np
 
-from attention_ui.matrix_editor import editor_key, matrix_values
+from attention_ui.matrix_editor import matrix_values
 from tests.conftest import REPO, open_app_page
+from tests.support.grids import edit_grid
 
 
 def test_luong_n_two_to_one_to_two_keeps_q2():
@@ -38,11 +39,7 @@ def test_an_edit_hidden_by_a_shrink_comes_back_after_another_page():
     at = open_app_page("luong")
     at.number_input(key="luong.size.m").set_value(4).run()
     key = "luong.K"
-    at.session_state[editor_key(key, at.session_state)] = {
-        "edited_rows": {1: {"k4": 9.5}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    edit_grid(at, key, {1: {"k4": 9.5}})
     at.run()
     at.number_input(key="luong.size.m").set_value(2).run()
     at.switch_page("pages/gallery.py").run()

@@ -65,6 +65,7 @@ class CellGrid {
     const table = el("table", "cg-table");
     table.setAttribute("role", "grid");
     table.setAttribute("aria-label", d.name || "");
+    if (d.help) table.setAttribute("aria-description", d.help);
     const head = el("thead");
     const headRow = el("tr");
     headRow.setAttribute("role", "row");
@@ -118,7 +119,7 @@ class CellGrid {
     const template = (d.text || {}).cell || "{matrix}, row {row}, column {col}";
     input.setAttribute(
       "aria-label",
-      template.replace("{matrix}", d.name || "").replace("{row}", rowLabel).replace("{col}", col.label),
+      template.replace("{matrix}", d.name || "").replace("{row}", rowLabel).replace("{col}", col.name || col.label),
     );
     input.dataset.row = String(i);
     input.dataset.col = String(j);

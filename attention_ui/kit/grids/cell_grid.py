@@ -62,6 +62,7 @@ class GridSpec:
     max_rows: int = 0
     tint: bool = False
     help: str | None = None
+    names: Sequence[str] | None = None  # the columns' names in each cell's label, if not cols
 
 
 @dataclass(frozen=True)
@@ -93,10 +94,10 @@ def cell_grid(spec: GridSpec, default: Sequence[Sequence[Cell]], fill: Cell = 0.
     if spec.rows is not None:
         store.fit(key, (len(spec.rows), len(spec.cols)), fill)
     _describe(spec)
-    bad = _take(spec, _browser_state(key))
+    bad = _take(spec, store.browser_state(key))
     result = _COMPONENT(
         key=store.widget_key(key),
-        data=_data(spec, _browser_state(key)),
+        data=_data(spec, store.browser_state(key)),
         on_edit_change=partial(_on_edit, spec.state_key, key.split(".")[0]),
     )
     state = result.get("edit") if isinstance(result, dict) else None
@@ -128,17 +129,9 @@ def _describe(spec: GridSpec) -> None:
         spec.kinds,
         limit=spec.limit,
         max_rows=spec.max_rows,
+        names=spec.names,
     )
     grid["numbered"] = spec.rows is None
-
-
-def _browser_state(key: str) -> Any:
-    """The component's `edit` value as the browser (or a crafted client) last sent it."""
-    try:
-        value = st.session_state.get(store.widget_key(key))
-    except Exception:  # a widget state Streamlit cannot read is no edit
-        return None
-    return value.get("edit") if isinstance(value, dict) else value
 
 
 def _take(spec: GridSpec, state: Any) -> int:
@@ -155,10 +148,7 @@ def _take(spec: GridSpec, state: Any) -> int:
 def _on_edit(state_key: str, page: str) -> None:
     """The component's callback: keep the edit in the run that brings it, whatever page that
     is, then let the learner go on to the page they clicked (attention_ui.navigation)."""
-    try:
-        store.apply_edit(state_key, _browser_state(state_key))
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError):
-        pass  # the draw says so (`_take`)
+    store.settle(state_key)
     follow_navigation(page)
 
 
@@ -179,7 +169,10 @@ def _data(spec: GridSpec, state: Any) -> dict:
     grid = store.record(spec.state_key)
     rows = _rows(spec, grid)
     cells = store.visible(spec.state_key) or []
-    texts = [[cell_text(v, k, spec.digits) for v, k in zip(row, spec.kinds)] for row in cells]
+    texts = [
+        [cell_text(v, k, spec.digits) for v, k in zip(row, spec.kinds, strict=False)]
+        for row in cells
+    ]
     invalid = {}
     for cell in _rejected(grid):
         kept = cells[cell.row][cell.col]
@@ -191,7 +184,10 @@ def _data(spec: GridSpec, state: Any) -> dict:
         "name": spec.name,
         "help": spec.help or "",
         "rows": rows,
-        "cols": [{"label": c, "kind": k} for c, k in zip(spec.cols, spec.kinds)],
+        "cols": [
+            {"label": c, "name": n, "kind": k}
+            for c, n, k in zip(spec.cols, spec.names or spec.cols, spec.kinds, strict=True)
+        ],
         "cells": texts,
         "invalid": invalid,
         "ack": store.acknowledged(spec.state_key, state),
@@ -212,11 +208,17 @@ def _data(spec: GridSpec, state: Any) -> dict:
 def _tint(cells: list[list[Cell]], kinds: Sequence[str]) -> list[list[float | None]]:
     """Each number cell's share of the largest magnitude (−1 … 1), for the heat tint."""
     numbers = [
-        abs(v) for row in cells for v, k in zip(row, kinds) if k == "number" and math.isfinite(v)
+        abs(v)
+        for row in cells
+        for v, k in zip(row, kinds, strict=False)
+        if k == "number" and math.isfinite(v)
     ]
     top = max(numbers, default=0.0) or 1.0
     return [
-        [v / top if k == "number" and math.isfinite(v) else None for v, k in zip(row, kinds)]
+        [
+            v / top if k == "number" and math.isfinite(v) else None
+            for v, k in zip(row, kinds, strict=False)
+        ]
         for row in cells
     ]
 
@@ -258,8 +260,10 @@ def _say_paste_cut(spec: GridSpec, grid: dict, rows: Sequence[str]) -> None:
     i, j = pasted["at"]
     if i >= len(rows) or j >= len(spec.cols):
         return
-    which = "paste_cut" if pasted["rows"] and pasted["cols"] else (
-        "paste_cut_rows" if pasted["rows"] else "paste_cut_cols"
+    which = (
+        "paste_cut"
+        if pasted["rows"] and pasted["cols"]
+        else ("paste_cut_rows" if pasted["rows"] else "paste_cut_cols")
     )
     st.info(
         t(

@@ -39,9 +39,7 @@ def split_block(text: str) -> list[list[str]]:
     return [line.split(separator) for line in lines]
 
 
-def cut_block(
-    block: list[list[str]], at: tuple[int, int], shape: tuple[int, int]
-) -> CutBlock:
+def cut_block(block: list[list[str]], at: tuple[int, int], shape: tuple[int, int]) -> CutBlock:
     """`block` placed with its top left cell at `at` in a grid of `shape`: what fits."""
     row, col = at
     height, width = shape

@@ -18,12 +18,14 @@ only ever read, never trusted: `apply_edit` takes whatever arrives and never rai
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import MutableMapping, Sequence
 from typing import Any
 
 import streamlit as st
 
+from attention_core import fmt
 from attention_ui.number_text import MAX_CHARS, NotANumberError, read_number
 
 from .paste import cut_block, split_block
@@ -53,6 +55,7 @@ def record(state_key: str, session: Session = None) -> dict | None:
 def set_cells(state_key: str, cells: Sequence[Sequence[Cell]], session: Session = None) -> None:
     """Replace a grid's content (a preset, a random fill, a shared address): cells hidden by
     an earlier, larger size are forgotten, and so are refused texts."""
+    settle(state_key, session)
     rows = [list(row) for row in cells]
     old = record(state_key, session) or {}
     _state(session)[state_key + _GRID] = {
@@ -85,6 +88,7 @@ def fit(state_key: str, shape: tuple[int, int], fill: Cell, session: Session = N
     rows, cols = shape
     if grid is None or list(grid["shape"]) == [rows, cols]:
         return
+    settle(state_key, session)
     cells = grid["cells"]
     width = max(cols, max((len(row) for row in cells), default=0))
     cells = [row + [fill] * (width - len(row)) for row in cells]
@@ -97,6 +101,7 @@ def transpose(state_key: str, session: Session = None) -> None:
     grid = record(state_key, session)
     if grid is None:
         return
+    settle(state_key, session)
     cells = grid["cells"]
     width = max((len(row) for row in cells), default=0)
     cells = [[row[j] if j < len(row) else 0.0 for row in cells] for j in range(width)]
@@ -119,16 +124,40 @@ def describe(
     *,
     limit: float,
     max_rows: int = 0,
+    names: Sequence[str] | None = None,
 ) -> None:
-    """Before the grid is drawn: what its labels and columns are in this run."""
+    """Before the grid is drawn: what its labels and columns are in this run (`names`: the
+    columns' own names when the headers say more, e.g. "key" for "Surname (key)")."""
     grid = record(state_key)
     if grid is not None:
         grid.update(
-            rows=list(rows), cols=list(cols), kinds=list(kinds), limit=limit, max_rows=max_rows
+            rows=list(rows),
+            cols=list(cols),
+            names=list(names or cols),
+            kinds=list(kinds),
+            limit=limit,
+            max_rows=max_rows,
         )
 
 
 # --- Edits from the browser -----------------------------------------------------------------
+
+
+def browser_state(state_key: str, session: Session = None) -> Any:
+    """The component's `edit` value as the browser (or a crafted client) last sent it."""
+    try:
+        value = _state(session).get(widget_key(state_key))
+    except Exception:  # a widget state Streamlit cannot read is no edit
+        return None
+    return value.get("edit") if isinstance(value, dict) else value
+
+
+def settle(state_key: str, session: Session = None) -> None:
+    """Before the server changes a grid (a preset, a resize, the layout switch): apply what the
+    browser sent first, as the learner did it first (their commit left before their click)."""
+    # Not an edit at all: the grid's draw says so.
+    with contextlib.suppress(TypeError, ValueError, KeyError, IndexError, AttributeError):
+        apply_edit(state_key, browser_state(state_key, session), session)
 
 
 def apply_edit(state_key: str, state: Any, session: Session = None) -> tuple[bool, int]:
@@ -240,7 +269,7 @@ def _set_cell(grid: dict, i: int, j: int, typed: Any) -> None:
         if math.isnan(number) or abs(number) <= limit:
             grid["cells"][i][j] = number
         else:
-            rejected[f"{i},{j}"] = [_text(typed)[: MAX_CHARS * 4], "range"]
+            rejected[f"{i},{j}"] = [fmt(number, 10), "range"]  # all the digits typed
 
 
 def _number(typed: Any) -> float:
@@ -276,6 +305,7 @@ def _add_row(grid: dict) -> bool:
     grid["cells"].append(blank_row(kinds))
     grid["shape"] = [height + 1, width]
     grid["rejected"] = {}
+    _number_rows(grid)
     return True
 
 
@@ -286,7 +316,15 @@ def _delete_row(grid: dict, row: Any) -> bool:
     del grid["cells"][row]
     grid["shape"] = [height - 1, width]
     grid["rejected"] = {}
+    _number_rows(grid)
     return True
+
+
+def _number_rows(grid: dict) -> None:
+    """A table whose rows the learner adds and deletes numbers them 1, 2, … (the labels the
+    browser's next entries carry)."""
+    if grid.get("numbered"):
+        grid["rows"] = [str(i) for i in range(1, grid["shape"][0] + 1)]
 
 
 def _paste(grid: dict, entry: dict) -> bool:
