@@ -212,7 +212,7 @@ def test_pasting_thousands_of_rows_leaves_the_fifty_the_message_states(at):
     to its 50 rows, and the sentence says how many pasted rows were left out."""
     edit_table(at, edited={0: {"value": "Astrid"}}, added=[{}])
     pasted = "\n".join(f"name{i}\tv{i}\t{i}" for i in range(5000))
-    paste_block(at, "database.records", (6, 0), pasted)
+    paste_block(at, "database.records", (6, 0), pasted, rows=7)
     at.run()
     assert not at.exception
     rows = current_records("database.records", at.session_state)

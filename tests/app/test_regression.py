@@ -17,8 +17,8 @@ from attention_ui.i18n import LANGUAGES, catalog
 from attention_ui.regression import data, state
 from attention_ui.regression.table import current_points
 from tests.conftest import APP, open_app_page
-from tests.support.grids import type_cell
 from tests.plotly_json import chart
+from tests.support.grids import type_cell
 
 EN = catalog("en")
 

@@ -83,8 +83,15 @@ def table_edit(
             send_entry(at, state_key, {"cells": line, "rows": rows})
 
 
-def paste_block(at: AppTest, state_key: str, at_cell: tuple[int, int], text: str) -> None:
-    send_entry(at, state_key, {"paste": text, "at": list(at_cell)})
+def paste_block(
+    at: AppTest, state_key: str, at_cell: tuple[int, int], text: str, rows: int | None = None
+) -> None:
+    """Paste `text` into a cell; `rows`: how many rows the browser drew (after rows it added
+    in the same run), if not as the server last drew them."""
+    entry: dict[str, Any] = {"paste": text, "at": list(at_cell)}
+    if rows is not None:
+        entry["rows"] = [str(i) for i in range(1, rows + 1)]
+    send_entry(at, state_key, entry)
 
 
 def add_row(at: AppTest, state_key: str) -> None:

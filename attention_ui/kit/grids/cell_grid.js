@@ -158,6 +158,7 @@ class CellGrid {
       const add = el("button", "cg-button");
       add.type = "button";
       add.textContent = text.add_row || "+ row";
+      add.disabled = !this.data.canAdd;
       add.addEventListener("click", () => this.push({ add_row: true }));
       bar.appendChild(add);
     }

@@ -239,7 +239,9 @@ def rejection_message(
     """What was typed into which cell, why the grid did not take it, and what it uses.
 
     `plain` for the cell's own tooltip (not Markdown): the typed text as typed, cut."""
-    typed = cell.typed[:40] if plain else escape_markdown(cell.typed, 40)
+    # A number out of range is written by `fmt` (safe in Markdown); typed text is escaped.
+    safe = plain or cell.reason == "range"
+    typed = cell.typed[:40] if safe else escape_markdown(cell.typed, 40)
     finite = isinstance(kept, int | float) and math.isfinite(kept)
     return t(
         f"editor.rejected_{cell.reason}",

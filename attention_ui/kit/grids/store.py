@@ -176,12 +176,13 @@ def apply_edit(state_key: str, state: Any, session: Session = None) -> tuple[boo
         return False, 1
     seen = dict(grid.get("seen", {}))
     done = seen.get(token, 0)
-    fresh = [e for e in entries[:MAX_ENTRIES] if isinstance(e, dict) and _number_of(e) > done]
-    refused = sum(1 for e in entries[:MAX_ENTRIES] if not isinstance(e, dict))
+    listed = entries[:MAX_ENTRIES]
+    fresh = [e for e in listed if isinstance(e, dict) and _number_of(e) > done]
+    refused = sum(1 for e in listed if not isinstance(e, dict) or _number_of(e) == 0)
     changed = False
     for entry in sorted(fresh, key=_number_of):
-        placed = _apply_entry(grid, entry)
-        refused += 0 if placed else 1
+        placed, bad = _apply_entry(grid, entry)
+        refused += bad
         changed = changed or placed
         done = _number_of(entry)
     seen.pop(token, None)
@@ -204,28 +205,44 @@ def _number_of(entry: dict) -> int:
     return n if isinstance(n, int) and not isinstance(n, bool) and 0 < n < 2**53 else 0
 
 
-def _apply_entry(grid: dict, entry: dict) -> bool:
-    if _number_of(entry) == 0:
-        return False
+def _apply_entry(grid: dict, entry: dict) -> tuple[bool, int]:
+    """(anything changed, cells or actions refused): a refusal is what no browser drawing this
+    grid could send (a row it does not have, a row deleted from a grid of fixed size)."""
     if entry.get("add_row") is True:
-        return _add_row(grid)
+        return _add_row(grid), 0 if grid.get("max_rows") else 1
     if "delete_row" in entry:
-        return _delete_row(grid, entry.get("delete_row"))
+        done = _delete_row(grid, entry.get("delete_row"))
+        return done, 0 if done else 1
     if isinstance(entry.get("paste"), str):
-        return _paste(grid, entry)
+        done = _paste(grid, entry)
+        return done, 0 if done else 1
     cells = entry.get("cells")
     if not isinstance(cells, list) or not cells:
-        return False
-    placed = False
+        return False, 1
+    placed, refused = False, 0
     for cell in cells[:MAX_ENTRIES]:
-        if isinstance(cell, list) and len(cell) == 3:
-            where = _locate(grid, entry, cell[0], cell[1])
-            if where is not None:
-                _set_cell(grid, *where, cell[2])
-                placed = True
+        where = (
+            _locate(grid, entry, *cell[:2]) if isinstance(cell, list) and len(cell) == 3 else None
+        )
+        if where is None:
+            refused += 0 if _late(grid, entry) else 1
+            continue
+        _set_cell(grid, *where, cell[2])
+        placed = True
     if placed:
         grid["pasted"] = None
-    return placed
+    return placed, refused
+
+
+def _late(grid: dict, entry: dict) -> bool:
+    """An entry for a grid drawn with other labels (before a resize or the layout switch): a
+    cell it names that is gone now is the learner's, not a crafted one."""
+    rows, cols = entry.get("rows"), entry.get("cols")
+    return (
+        isinstance(rows, list)
+        and isinstance(cols, list)
+        and (rows != grid.get("rows") or cols != grid.get("cols"))
+    )
 
 
 def _locate(grid: dict, entry: dict, i: Any, j: Any) -> tuple[int, int] | None:
