@@ -37,7 +37,8 @@ sys.path.insert(0, str(REPO))  # run from anywhere
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from attention_ui.records_editor import current_records, editor_key  # noqa: E402
+from attention_ui.records_editor import current_records  # noqa: E402
+from tests.support.grids import paste_block, table_edit  # noqa: E402
 
 TARGET = 10.0
 REPEATS = 5
@@ -57,17 +58,13 @@ def long_names(count: int, length: int, seed: int) -> list[str]:
 
 
 def paste_rows(at: AppTest, keys: list[str]) -> None:
-    """Replace the records table by `keys` (value: the key reversed, number: its row), as the
-    browser sends a paste into the table: the old rows deleted, the new ones added."""
-    key = editor_key(RECORDS, at.session_state)
+    """Replace the records table by `keys` (value: the key reversed, number: its row), as a
+    learner would: every row but the first deleted, then the block pasted into its first cell
+    (the table grows to hold it, up to its limit)."""
     existing = len(current_records(RECORDS, at.session_state))
-    at.session_state[key] = {
-        "edited_rows": {},
-        "deleted_rows": list(range(existing)),
-        "added_rows": [
-            {"key": k, "value": k[::-1], "number": float(i)} for i, k in enumerate(keys)
-        ],
-    }
+    table_edit(at, RECORDS, deleted=list(range(1, existing)))
+    block = "\n".join(f"{k}\t{k[::-1]}\t{i}" for i, k in enumerate(keys))
+    paste_block(at, RECORDS, (0, 0), block, rows=1)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
 
