@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import fmt, lookup, lookup_many
-from attention_ui.records_editor import D2L_RECORDS, current_records
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, current_records
 from tests.conftest import open_app_page
 from tests.plotly_json import figures
 from tests.support.grids import paste_block, shown_grids, table_edit

@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-from attention_ui.matrix_editor import matrix_values
+from attention_ui.kit.grids.matrix_editor import matrix_values
 from tests.conftest import REPO, open_app_page
 from tests.support.grids import edit_grid
 
@@ -63,10 +63,8 @@ def test_no_module_or_test_reads_the_editors_private_keys():
     """The matrix, records and training-point editors own their session keys; others call
     their functions."""
     owners = {
-        "attention_ui/matrix_editor.py",
-        "attention_ui/records_editor.py",
-        "attention_ui/regression/table.py",  # the training table of the regression page
-        "attention_ui/page_state.py",
+        "attention_ui/kit/grids/store.py",  # the one store behind every grid
+        "attention_ui/kit/state/page_state.py",
         "tests/app/test_kept_values.py",
     }
     private = re.compile(

@@ -5,7 +5,7 @@ The grid editor (attention_ui/kit/grids) sends a cell's edit the moment Enter is
 the cell loses the focus (the click's own mousedown), before the click. A click on "+" or on
 the layout switch replaces the grid: the edit, sent for the old grid, lands on its row and
 column labels in the new one. A click on a page link: the edit's `on_edit_change` keeps it in
-whatever run brings it, and the run goes on to the page clicked (attention_ui/navigation.py).
+whatever run brings it, and the run goes on to the page clicked (kit/state/navigation.py).
 Here Enter (or typing) and the click go out back to back.
 """
 
@@ -137,7 +137,7 @@ def type_then_click_a_page_link(page, server):
 def test_typing_a_number_then_clicking_a_page_link_opens_that_page(page, server):
     """That late edit used to stop the other page's run: with the grids in an st.fragment the
     browser was left blank (5 of 5 such clicks), without one the learner was sent back to the
-    Luong page (8 of 8). Now the learner lands on the page clicked (attention_ui/navigation.py:
+    Luong page (8 of 8). Now the learner lands on the page clicked (kit/state/navigation.py:
     the grid's callback, or the link's `to`, goes on to it)."""
     menu = type_then_click_a_page_link(page, server)
     expect(page.get_by_role("heading", level=1)).to_have_text("Database lookup")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 from tests.browser.conftest import open_page, wait_for_editor_text, wait_idle
 
 EN = catalog("en")

@@ -25,9 +25,9 @@ import streamlit as st
 from streamlit.components.v2 import component
 
 from attention_core import fmt
-from attention_ui.i18n import t
-from attention_ui.navigation import follow_navigation
-from attention_ui.text import escape_markdown
+from attention_ui.kit.text.i18n import t
+from attention_ui.kit.state.navigation import follow_navigation
+from attention_ui.kit.text.markdown import escape_markdown
 
 from . import store
 from .store import Cell
@@ -147,7 +147,7 @@ def _take(spec: GridSpec, state: Any) -> int:
 
 def _on_edit(state_key: str, page: str) -> None:
     """The component's callback: keep the edit in the run that brings it, whatever page that
-    is, then let the learner go on to the page they clicked (attention_ui.navigation)."""
+    is, then let the learner go on to the page they clicked (attention_ui.kit.state.navigation)."""
     store.settle(state_key)
     follow_navigation(page)
 

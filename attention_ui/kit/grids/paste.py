@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from attention_ui.number_text import NotANumberError, read_number
+from attention_ui.kit.grids.number_text import NotANumberError, read_number
 
 # More text than any grid of the app could hold (50 rows of 3 names of 100 characters).
 PASTE_CHARS = 100_000

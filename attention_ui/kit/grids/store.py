@@ -26,7 +26,7 @@ from typing import Any
 import streamlit as st
 
 from attention_core import fmt
-from attention_ui.number_text import MAX_CHARS, NotANumberError, read_number
+from attention_ui.kit.grids.number_text import MAX_CHARS, NotANumberError, read_number
 
 from .paste import cut_block, split_block
 

@@ -1,0 +1,143 @@
+"""One editable matrix: a grid of the app's one editor (`kit.grids.cell_grid`) whose cells are
+kept in the one store (`kit.grids.store`), validated on the server, cell by cell.
+
+Other modules and tests use the functions below (`set_matrix`, `matrix_values`,
+`transpose_matrix`, `forget_matrix`), never the store's keys. The store keeps every cell at the
+largest size the grid ever had: shrinking a size and growing it back brings the hidden cells
+back ("−" then "+" is an undo), and the values survive a visit to another page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import MutableMapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from attention_core import fmt
+
+from attention_ui.kit.text.i18n import t
+
+from . import store
+from .cell_grid import VALUE_LIMIT, GridSpec, cell_grid
+
+Session = MutableMapping[str, Any] | None
+__all__ = ["VALUE_LIMIT", "MatrixInput", "matrix_editor", "matrix_values", "set_matrix"]
+
+
+@dataclass
+class MatrixInput:
+    """What the learner entered: the values (NaN for a cleared cell) and what is wrong."""
+
+    name: str
+    values: np.ndarray
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def set_matrix(state_key: str, values: np.ndarray, session: Session = None) -> None:
+    """Replace a matrix's content (preset, random fill, reset, a shared address): cells hidden
+    by an earlier, larger size are forgotten."""
+    values = np.array(values, dtype=float, ndmin=2)
+    store.set_cells(state_key, values.tolist(), session)
+
+
+def forget_matrix(state_key: str, session: Session = None) -> None:
+    """Forget the matrix: the next draw starts from the page's default."""
+    store.forget(state_key, session)
+
+
+def matrix_values(state_key: str, session: Session = None) -> np.ndarray | None:
+    """The matrix as the learner last saw it, edits included, even while its grid is hidden
+    (None before it was first set)."""
+    cells = store.visible(state_key, session)
+    if cells is None:
+        return None
+    grid = store.record(state_key, session)
+    return np.array(cells, dtype=float).reshape(grid["shape"])
+
+
+def transpose_matrix(state_key: str, session: Session = None) -> None:
+    """Transpose the matrix, hidden cells included (a switch of layout)."""
+    store.transpose(state_key, session)
+
+
+def editor_key(state_key: str, session: Session = None) -> str:
+    """The key of the matrix's grid component (its browser state)."""
+    return store.widget_key(state_key)
+
+
+def grid_columns(state_key: str, session: Session = None) -> list[str]:
+    """The column labels of the grid last drawn."""
+    return list((store.record(state_key, session) or {}).get("cols", []))
+
+
+def resized(values: np.ndarray, shape: tuple[int, int], fill: float = 0.0) -> np.ndarray:
+    """Keep the entries that still fit; new ones are `fill`."""
+    out = np.full(shape, fill)
+    rows, cols = min(shape[0], values.shape[0]), min(shape[1], values.shape[1])
+    out[:rows, :cols] = values[:rows, :cols]
+    return out
+
+
+def matrix_editor(
+    name: str,
+    state_key: str,
+    default: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    help: str | None = None,
+    limit: float = VALUE_LIMIT,
+    checkbox: bool = False,
+    fill: float = 0.0,
+) -> MatrixInput:
+    """Draw the grid for matrix `name` and return what the learner entered, checked.
+
+    `default` is used the first time; afterwards the stored content is fitted to the shape
+    the labels ask for (cells hidden by an earlier shrink come back, new ones are `fill`),
+    keeping the learner's edits, also across a visit to another page. `checkbox=True` draws
+    ticks (stored as 1.0 / 0.0, e.g. a per-cell mask) instead of numbers.
+    """
+    shape = (len(row_labels), len(col_labels))
+    spec = GridSpec(
+        name=name,
+        state_key=state_key,
+        rows=list(row_labels),
+        cols=list(col_labels),
+        kinds=["check" if checkbox else "number"] * len(col_labels),
+        limit=limit,
+        help=help,
+        tint=not checkbox,
+    )
+    first = resized(np.asarray(default, dtype=float), shape, fill)
+    result = cell_grid(spec, first.tolist(), fill)
+    values = np.array(result.cells, dtype=float).reshape(shape)
+    problems = [] if checkbox else check_matrix(name, values, row_labels, col_labels, limit)
+    return MatrixInput(name, values, problems)
+
+
+def check_matrix(
+    name: str,
+    values: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    limit: float = VALUE_LIMIT,
+) -> list[str]:
+    """One message per bad cell, naming the matrix and the cell by its labels."""
+    problems = []
+    for (i, j), value in np.ndenumerate(values):
+        cell = {"matrix": name, "row": row_labels[i], "col": col_labels[j]}
+        if math.isnan(value):
+            problems.append(t("editor.cell_empty", **cell))
+        elif not math.isfinite(value) or abs(value) > limit:
+            # All the digits the learner typed: 1000.5 must not read as "1000" next to the limit.
+            problems.append(
+                t("editor.cell_out_of_range", value=fmt(value, 10), limit=fmt(limit), **cell)
+            )
+    return problems
