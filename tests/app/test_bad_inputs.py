@@ -28,11 +28,11 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.kit.text.i18n import catalog
 from attention_ui.kit.grids.matrix_editor import matrix_values
-from attention_ui.kit.grids.records_editor import current_records
-from attention_ui.regression.data import preset_points
 from attention_ui.kit.grids.points_editor import current_points
+from attention_ui.kit.grids.records_editor import current_records
+from attention_ui.kit.text.i18n import catalog
+from attention_ui.regression.data import preset_points
 from tests.conftest import APP
 from tests.support.grids import paste_block, table_edit, type_cell
 

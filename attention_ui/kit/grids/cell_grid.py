@@ -25,8 +25,8 @@ import streamlit as st
 from streamlit.components.v2 import component
 
 from attention_core import fmt
-from attention_ui.kit.text.i18n import t
 from attention_ui.kit.state.navigation import follow_navigation
+from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
 
 from . import store

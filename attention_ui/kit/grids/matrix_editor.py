@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from attention_core import fmt
-
 from attention_ui.kit.text.i18n import t
 
 from . import store

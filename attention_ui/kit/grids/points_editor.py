@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from attention_core import fmt
-from attention_ui.kit.text.i18n import t
 from attention_ui.kit.grids import store
 from attention_ui.kit.grids.cell_grid import GridSpec, cell_grid
 from attention_ui.kit.grids.number_text import read_number
+from attention_ui.kit.text.i18n import t
 
 LIMIT = 1000.0
 MAX_POINTS = 50

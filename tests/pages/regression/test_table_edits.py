@@ -6,7 +6,6 @@ later one."""
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from attention_ui.kit.grids.points_editor import MAX_POINTS, current_points
 from attention_ui.kit.grids.store import visible
