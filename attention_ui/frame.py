@@ -15,6 +15,8 @@ from .i18n import (
     language_from_tag,
     t,
 )
+from .kit.classroom import follow as classroom
+from .kit.classroom import panel as class_panel
 from .menu import PAGES
 from .navigation import follow_clicked_link, link_params, page_started
 from .text import escape_markdown
@@ -88,11 +90,14 @@ def page_frame(name: str) -> None:
     st.set_page_config(
         page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"
     )
-    from .share import check_widgets, open_address, start_run  # share's schemas import views
+    # share's schemas import views
+    from .share import address_params, check_widgets, open_address, start_run
 
     start_run()
     open_address(name)  # a shared link or a reload: the page's state comes from the address
     check_widgets(name)  # a value the page does not offer (a crafted client) is not drawn
+    access = _class_access()
+    classroom.on_page_start(name, access)  # join from the address; a followed teacher's state
     for page in PAGES:
         st.sidebar.page_link(
             page.path,
@@ -101,6 +106,17 @@ def page_frame(name: str) -> None:
             query_params=link_params(page.name),
         )
     language_switch()
+    class_panel.sidebar(name, access, lambda: address_params(name))
+
+
+def _class_access() -> classroom.PageAccess:
+    """What the classroom may do with pages: restore one's state, go to one."""
+    from .share import restore_params
+
+    def goto(page: str) -> None:
+        st.switch_page(f"pages/{page}.py", query_params={_LANG_PARAM: current_language()})
+
+    return classroom.PageAccess(restore_params, goto, tuple(page.name for page in PAGES))
 
 
 def page_header(namespace: str) -> None:

@@ -22,6 +22,7 @@ import streamlit as st
 
 from . import page_state
 from .i18n import current_language, t
+from .kit.classroom.follow import CLASS_PARAMS, after_run
 from .matrix_editor import forget_matrix, matrix_values, set_matrix
 from .navigation import CLICKED_PARAM, link_params
 from .records_editor import current_records, forget_records, set_records
@@ -125,6 +126,8 @@ def open_address(page: str) -> None:
     schema = SCHEMAS.get(page)
     params = st.query_params.to_dict()
     params.pop(CLICKED_PARAM, None)  # the page a menu link led to: not the page's state
+    for name in CLASS_PARAMS:  # the class this browser is in: read by the classroom
+        params.pop(name, None)
     if schema is None or not set(params) - {LANGUAGE_PARAM}:
         return
     decoded = decode(schema, params)
@@ -150,6 +153,14 @@ def _misfits(decoded: Decoded) -> list[str]:
     return [item.param for item in decoded.ignored if item.code == WRONG_SHAPE]
 
 
+def restore_params(page: str, params: Mapping[str, str]) -> None:
+    """The page's state from address parameters (a followed teacher's), checked as an
+    address is."""
+    schema = SCHEMAS.get(page)
+    if schema is not None:
+        apply_state(schema, decode(schema, dict(params)).values)
+
+
 def check_widgets(page: str) -> None:
     """Before the page is drawn: a widget value the page does not offer (only a crafted client
     can send one: an unknown preset, a radio sent as a number, text for a slider) goes back to
@@ -173,6 +184,7 @@ def update_address(page: str) -> bool:
     """After the page is drawn: the address holds its state (a reload or a link shows it).
     True when it changed."""
     params = address_params(page)
+    params.update(after_run(page, params))  # the teacher publishes; a follower's edit is seen
     if st.query_params.to_dict() == params:
         return False
     st.query_params.from_dict(params)
