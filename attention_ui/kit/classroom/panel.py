@@ -120,36 +120,35 @@ def _teacher_counts(code: str) -> None:
 
 def _student_box(found: Member, access: PageAccess, page: str) -> None:
     st.markdown(t("classroom.student_in", code=found.code))
-    if found.following:
-        st.caption(t("classroom.following"))
-    else:
-        st.info(t("classroom.not_following"), icon=":material/info:")
-        st.button(
-            t("classroom.follow_again"),
-            key="classroom.follow_again",
-            type="primary",
-            icon=":material/sync:",
-            on_click=follow.follow_again,
-            args=(access, page),
-        )
-    st.button(t("classroom.leave"), key="classroom.leave", on_click=follow.leave)
     _student_poll(access, page)
+    st.button(t("classroom.leave"), key="classroom.leave", on_click=follow.leave)
 
 
 @st.fragment(run_every=POLL_SECONDS)
 def _student_poll(access: PageAccess, page: str) -> None:
     """Every POLL_SECONDS: the student is here; a change of the teacher's page or state (for
-    a follower) or of the question reruns the page."""
+    a follower) or of the question reruns the page. It also says whether the student follows
+    (an own edit, seen at the end of a run, shows here at the next poll at the latest)."""
     found = follow.member()
-    if found is None:
-        return
-    view = follow.class_view(found.code)
+    view = follow.class_view(found.code) if found is not None else None
     if view is None:
         st.rerun(scope="app")
     follow.touch_seat()
     place = (view.status.question_no, view.status.round, view.status.revealed)
     if follow.check_teacher_change(access, page) or place != st.session_state.get(_SEEN):
         st.rerun(scope="app")
+    if found.following:
+        st.caption(t("classroom.following"))
+        return
+    st.info(t("classroom.not_following"), icon=":material/info:")
+    st.button(
+        t("classroom.follow_again"),
+        key="classroom.follow_again",
+        type="primary",
+        icon=":material/sync:",
+        on_click=follow.follow_again,
+        args=(access, page),
+    )
 
 
 # -- the class question ------------------------------------------------------------------------
@@ -246,14 +245,19 @@ def _teacher_buttons(code: str, key: str, status: store.Status) -> None:
 
     columns = st.columns(3)
     vote_again = not status.revealed and status.round == 1
-    if vote_again and columns[0].button(t("classroom.q.vote_again"), icon=":material/forum:"):
+    if vote_again and columns[0].button(
+        t("classroom.q.vote_again"), key="classroom.vote_again", icon=":material/forum:"
+    ):
         act(store.reopen)
     reveal = not status.revealed and columns[1].button(
-        t("classroom.q.reveal"), type="primary", icon=":material/visibility:"
+        t("classroom.q.reveal"),
+        key="classroom.reveal",
+        type="primary",
+        icon=":material/visibility:",
     )
     if reveal:
         act(store.reveal)
-    if columns[2].button(t("classroom.q.close"), icon=":material/close:"):
+    if columns[2].button(t("classroom.q.close"), key="classroom.close", icon=":material/close:"):
         act(store.close_question)
 
 
@@ -349,7 +353,9 @@ def _student_question(found, view, puzzle_id, questions, option_label, per_query
                 key=f"classroom.vote.{status.question_no}.{status.round}.{part}",
             )
         )
-    if st.button(t("classroom.q.send"), type="primary", icon=":material/send:"):
+    if st.button(
+        t("classroom.q.send"), key="classroom.send", type="primary", icon=":material/send:"
+    ):
         answer = tuple(choices)
         if not question.accepts(answer):
             st.warning(t("classroom.q.choose_all"))
