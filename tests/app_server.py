@@ -27,14 +27,16 @@ def start_app(
     extra_args: tuple[str, ...] = (),
     script: str = "app.py",
     script_args: tuple[str, ...] = (),
+    port: int | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """Start `streamlit run app.py` (or another `script`, relative to `cwd`, with `script_args`
-    after `--`) and wait until it is healthy; returns (process, url).
+    after `--`) on `port` (default: a free one) and wait until it is healthy; returns
+    (process, url).
 
     The server's output goes to a temporary file, not a pipe: nobody reads a pipe while the
     server runs, and a full one would block it.
     """
-    port = free_port()
+    port = port or free_port()
     log = tempfile.TemporaryFile()  # noqa: SIM115 (kept with the process)
     process = subprocess.Popen(
         [

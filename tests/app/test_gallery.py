@@ -196,5 +196,5 @@ def test_japanese_interface(at):
     at.sidebar.radio[0].set_value("ja").run()
     at.radio(key="gallery.normalization").set_value("sum").run()
     assert not at.exception
-    assert at.title[0].value == "重みの特殊なケースとヒートマップ"
+    assert at.title[0].value == "重みのギャラリー"
     assert "✓ 出力はバリューの凸包の中にあります。" in texts(at.success)

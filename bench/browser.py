@@ -1,0 +1,547 @@
+"""What a learner waits for: Enter in a Q cell → every chart shows the new numbers, in Chromium.
+
+Starts `streamlit run` servers on loopback ports and drives headless Chromium (Debian's, through
+Playwright; never a downloaded browser) against, interleaved edit by edit in one run:
+
+- the app's Luong page;
+- the floor page (bench/floor_app.py: the Luong page's Q, K, V grids and its S, A, O heatmaps,
+  built and drawn the app's way, nothing else);
+- with `--baseline DIR`, the Luong page of another checkout of the app (for example
+  `git worktree add /tmp/baseline <commit>`), served from DIR with this Python.
+
+Each edit types a new number into Q's first cell and presses Enter, the way the page's grid
+takes it: the matrix editor's `<input aria-label="Q, row 1, column q1">`, or, on a checkout
+whose grids are st.data_editor canvases, the canvas (tests/browser/conftest.py's helpers),
+chosen by what the page has. An edit is done when every chart titled S, A or O holds the
+engine's numbers for the new Q (attention_core on the example's K and V). A script added to the
+page before Streamlit's own timestamps the WebSocket's frames and that moment on the page's
+clock, so the time splits into: before the rerun request leaves, request → the run's last
+message, last message → drawn. Per edit also: forward messages and bytes, charts redrawn (plots
+whose Plotly layout is new), and the server's CPU time (psutil). Ratios app / floor and
+app / baseline are of medians from the same run, with the load average beside them.
+
+Then cold opens: each page of the app in a fresh browser context, against a page that draws the
+same chart specs and nothing else (bench/specs_app.py, fed with the specs the page sent when it
+opened), from navigation to every chart drawn.
+
+    python bench/browser.py                         # 15 edits per page, 3 cold opens per page
+    python bench/browser.py --baseline /tmp/baseline --edits 30 --cold 5
+    python bench/browser.py --edits 5 --cold 0      # a quick look
+
+Everything stays on the loopback interface; `--port FIRST` uses FIRST, FIRST+1, … (default:
+free ports). Exit status 1 if an edit or an open did not complete.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import psutil
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # run from anywhere
+from attention_core import attention  # noqa: E402
+from attention_ui.luong.presets import DEFAULT_PRESET, PRESETS  # noqa: E402
+from bench.load import Session, Target  # noqa: E402
+from tests.app_server import start_app, stop_app  # noqa: E402
+from tests.browser.conftest import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    IDLE,
+    grid,
+    open_cell_editor,
+    select_cell,
+    wait_idle,
+)
+
+EXAMPLE = PRESETS[DEFAULT_PRESET].column_matrices()  # what the Luong page and the floor open with
+TITLES = {"S": "S: scores", "A": "A: weights", "O": "O: output"}
+Q_CELL = "Q, row 1, column q1"  # the matrix editor's accessible name of Q's first cell
+PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
+FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
+TIMEOUT_MS = 120_000
+BROWSER_TARGET, FLOOR_TARGET = 0.75, 1.15  # issue 19 (× baseline), issue 25 (× floor)
+MESSAGES_TARGET, BYTES_TARGET = 2.0, 1.3
+
+# Runs before the page's own scripts: every WebSocket frame with its time on the page's clock,
+# the first Enter after `armed`, and (once `watch` is called) the first animation frame at
+# which every chart titled S, A or O holds the expected numbers.
+PAGE_SCRIPT = """(() => {
+  const bench = window.__bench = {frames: [], enterAt: null, drawnAt: null, watching: null};
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', e => bench.frames.push(['r', performance.now(), e.data]));
+    }
+    send(data) { bench.frames.push(['s', performance.now(), data]); return super.send(data); }
+  };
+  document.addEventListener('keydown', e => {
+    if (e.key === 'Enter' && bench.enterAt === null) bench.enterAt = performance.now();
+  }, true);
+  const title = p => ((p._fullLayout && p._fullLayout.title && p._fullLayout.title.text) || '')
+                      .replace(/<[^>]*>/g, '');
+  const flat = z => Array.from(z || [], row => (row && typeof row !== 'number')
+                                              ? Array.from(row) : [row]).flat();
+  const holds = expected => Object.entries(expected).every(([name, want]) => {
+    const plots = Array.from(document.querySelectorAll('.js-plotly-plot'))
+                      .filter(p => p._fullData && p._fullData.length && title(p) === name);
+    return plots.length > 0 && plots.every(p => {
+      const got = flat(p._fullData[0].z);
+      return got.length === want.length && got.every(
+        (v, i) => Math.abs(v - want[i]) <= 1e-9 * Math.max(1, Math.abs(v)));
+    });
+  });
+  bench.watch = expected => {
+    bench.drawnAt = null;
+    const id = bench.watching = {};
+    const loop = () => {
+      if (bench.watching !== id) return;
+      if (holds(expected)) { bench.drawnAt = performance.now(); return; }
+      requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+  };
+  bench.mark = () => document.querySelectorAll('.js-plotly-plot').forEach(
+    p => { p.__benchLayout = p._fullLayout; });
+  bench.redrawn = () => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(
+    p => p._fullLayout && p.__benchLayout !== p._fullLayout).length;
+  bench.take = async () => {
+    const out = [];
+    for (const [way, at, data] of bench.frames) {
+      let bytes;
+      if (data instanceof Blob) bytes = new Uint8Array(await data.arrayBuffer());
+      else if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
+      else if (ArrayBuffer.isView(data))
+        bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      else bytes = new TextEncoder().encode(String(data));
+      let text = '';
+      for (let i = 0; i < bytes.length; i += 8192)
+        text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+      out.push([way, at, btoa(text)]);
+    }
+    bench.frames = [];
+    return out;
+  };
+})();"""
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
+def cpu_seconds(pid: int) -> float:
+    with contextlib.suppress(psutil.NoSuchProcess):
+        times = psutil.Process(pid).cpu_times()
+        return times.user + times.system
+    return float("nan")
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def p90(values: list[float]) -> float:
+    if len(values) < 2:
+        return values[0] if values else float("nan")
+    return statistics.quantiles(values, n=10, method="inclusive")[8]
+
+
+# -- one edit ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Edit:
+    """One edit as the page saw it (milliseconds on the page's clock)."""
+
+    total: float
+    before_send: float
+    to_last_message: float
+    last_to_drawn: float
+    messages: int
+    bytes: int
+    redrawn: int
+    cpu_ms: float
+
+
+def expected_charts(value: float) -> dict[str, list[float]]:
+    """The numbers each of S, A, O shows (column layout, flattened) once Q[0, 0] is `value`."""
+    q = EXAMPLE["Q"].copy()
+    q[0, 0] = value
+    result = attention(q, EXAMPLE["K"], EXAMPLE["V"])
+    arrays = {"S": result.scores, "A": result.weights, "O": result.output}
+    return {TITLES[name]: np.asarray(a, dtype=float).ravel().tolist() for name, a in arrays.items()}
+
+
+def typed(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def type_without_enter(page, text: str) -> None:
+    """Q's first cell holds `text`, not yet committed: the matrix editor's input if the page has
+    one, else the data editor's canvas cell (whose editor opens with an Enter of its own)."""
+    cell = page.get_by_label(Q_CELL, exact=True)
+    if cell.count():
+        cell.click()
+        cell.press("Control+A")
+        page.keyboard.type(text)
+        page.wait_for_function(
+            "([label, text]) => Array.from(document.querySelectorAll('input')).some("
+            "i => i.getAttribute('aria-label') === label && i.value === text)",
+            arg=[Q_CELL, text],
+        )
+    else:
+        select_cell(page, grid(page, 0), 0, 0, columns=EXAMPLE["Q"].shape[1])
+        open_cell_editor(page, text)
+
+
+def frames_of(raw: list) -> list[tuple[str, float, bytes]]:
+    return [(way, at, base64.b64decode(data)) for way, at, data in raw]
+
+
+def is_rerun(data: bytes) -> bool:
+    message = BackMsg()
+    with contextlib.suppress(Exception):
+        message.ParseFromString(data)
+    return message.WhichOneof("type") == "rerun_script"
+
+
+def forward(data: bytes) -> ForwardMsg:
+    message = ForwardMsg()
+    with contextlib.suppress(Exception):
+        message.ParseFromString(data)
+    return message
+
+
+def measure_edit(page, pid: int, value: float) -> Edit:
+    """Type `value` into Q's first cell, press Enter, and time it until every chart shows it."""
+    wait_idle(page, timeout=TIMEOUT_MS)
+    page.evaluate("window.__bench.mark(); window.__bench.take()")
+    cpu = cpu_seconds(pid)
+    type_without_enter(page, typed(value))
+    page.evaluate(
+        "want => { window.__bench.enterAt = null; window.__bench.watch(want); }",
+        expected_charts(value),
+    )
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.__bench.drawnAt !== null", timeout=TIMEOUT_MS)
+    wait_idle(page, timeout=TIMEOUT_MS)
+    cpu = cpu_seconds(pid) - cpu
+    enter, drawn, redrawn = page.evaluate(
+        "[window.__bench.enterAt, window.__bench.drawnAt, window.__bench.redrawn()]"
+    )
+    return split_edit(frames_of(page.evaluate("window.__bench.take()")), enter, drawn, redrawn, cpu)
+
+
+def split_edit(frames, enter: float, drawn: float, redrawn: int, cpu: float) -> Edit:
+    """The edit's three parts from its frames: the first rerun request after Enter, the last
+    run-finished message before the charts were drawn (else the first after the request)."""
+    sends = [at for way, at, data in frames if way == "s" and at >= enter and is_rerun(data)]
+    if not sends:
+        raise RuntimeError("no rerun request left the page after Enter")
+    sent = sends[0]
+    received = [(at, data, forward(data)) for way, at, data in frames if way == "r" and at >= sent]
+    received = [r for r in received if r[2].WhichOneof("type") != "heartbeat_ack"]
+    finished = [
+        at
+        for at, _, msg in received
+        if msg.WhichOneof("type") == "script_finished" and msg.script_finished in FINISHED
+    ]
+    last = max([at for at in finished if at <= drawn], default=min(finished, default=drawn))
+    return Edit(
+        total=drawn - enter,
+        before_send=sent - enter,
+        to_last_message=last - sent,
+        last_to_drawn=drawn - last,
+        messages=len(received),
+        bytes=sum(len(data) for _, data, _ in received),
+        redrawn=redrawn,
+        cpu_ms=1000 * cpu,
+    )
+
+
+# -- the pages --------------------------------------------------------------------------------
+
+
+@dataclass
+class Subject:
+    """A page under measurement: its server, the browser page on it, and what it measured."""
+
+    name: str
+    url: str  # the page's address
+    pid: int
+    page: object = None
+    edits: list[Edit] = field(default_factory=list)
+    loads: list[float] = field(default_factory=list)
+
+
+def open_subject(browser, subject: Subject) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 1600})
+    context.add_init_script(PAGE_SCRIPT)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(subject.url)
+    page.wait_for_selector("[data-testid=stApp]")
+    wait_idle(page, timeout=TIMEOUT_MS)
+    page.evaluate("want => window.__bench.watch(want)", expected_charts(EXAMPLE["Q"][0, 0]))
+    page.wait_for_function("window.__bench.drawnAt !== null", timeout=TIMEOUT_MS)
+    subject.page = page
+
+
+def edit_values(count: int) -> list[float]:
+    """A new number each time, never the example's (so that every edit moves every chart)."""
+    return [round(1.37 + 0.5 * (k % 11), 2) for k in range(count)]
+
+
+def run_edits(subjects: list[Subject], edits: int, warmup: int) -> list[str]:
+    errors = []
+    for number, value in enumerate(edit_values(warmup + edits)):
+        for subject in subjects:  # interleaved: each edit of each page in the same minute
+            try:
+                edit = measure_edit(subject.page, subject.pid, value)
+            except Exception as error:  # reported; the run goes on
+                errors.append(f"{subject.name}, edit {number + 1}: {type(error).__name__}: {error}")
+                continue
+            if number >= warmup:
+                subject.edits.append(edit)
+                subject.loads.append(load_average())
+    return errors
+
+
+EDIT_FIELDS = (
+    ("total", "Enter → all charts drawn"),
+    ("before_send", "  before the request leaves"),
+    ("to_last_message", "  request → last message"),
+    ("last_to_drawn", "  last message → drawn"),
+    ("messages", "forward messages"),
+    ("bytes", "bytes"),
+    ("redrawn", "charts redrawn"),
+    ("cpu_ms", "server CPU ms"),
+)
+
+
+def edits_report(subjects: list[Subject], edits: int) -> None:
+    loads = [x for s in subjects for x in s.loads]
+    print(
+        f"\nper edit, median / p90 over {edits} edits each, interleaved (ms unless said); "
+        f"load average {min(loads, default=0):.1f}–{max(loads, default=0):.1f}"
+    )
+    print(f"  {'':32}" + "".join(f"{s.name:>22}" for s in subjects))
+    for name, label in EDIT_FIELDS:
+        cells = []
+        for subject in subjects:
+            values = [getattr(e, name) for e in subject.edits]
+            cells.append(f"{median(values):>12.0f} / {p90(values):<7.0f}")
+        print(f"  {label:32}" + "".join(cells))
+    app, *others = subjects
+    targets = {
+        "floor page": {
+            "total": FLOOR_TARGET,
+            "messages": MESSAGES_TARGET,
+            "bytes": BYTES_TARGET,
+            "cpu_ms": 1.3,
+        },
+        "baseline": {"total": BROWSER_TARGET},
+    }
+    for other in others:
+        print(f"  ratios {app.name} / {other.name} (medians):")
+        for name, label in EDIT_FIELDS:
+            mine = median([getattr(e, name) for e in app.edits])
+            theirs = median([getattr(e, name) for e in other.edits])
+            ratio = mine / theirs if theirs else float("nan")
+            target = targets.get(other.name, {}).get(name)
+            verdict = (
+                ""
+                if target is None
+                else (f"  target ≤ {target}×: {'met' if ratio <= target else 'MISSED'}")
+            )
+            print(f"    {label.strip():30}{ratio:6.2f}×{verdict}")
+
+
+# -- cold opens -------------------------------------------------------------------------------
+
+
+async def opening_specs(url: str, page: str) -> list[str]:
+    """The chart specs a page sends on its first run (a WebSocket client, as bench/load.py)."""
+    session = Session(Target(page, url, page, editor_key="\0"))
+    run = await session.open()
+    await session.close()
+    return [spec for spec in run.charts if not spec.startswith("cached:")]
+
+
+DRAWN = """([count, idle]) => { const plots = Array.from(document.querySelectorAll(
+    '.js-plotly-plot')).filter(p => p._fullLayout && p.querySelector('.main-svg'));
+    return plots.length >= count && document.querySelector(idle) !== null
+           ? performance.now() : null; }"""
+
+
+def cold_open(browser, url: str, charts: int) -> float:
+    """Milliseconds from navigation to `charts` charts drawn with the run over, in a fresh
+    browser context (nothing cached)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1600})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        handle = page.wait_for_function(DRAWN, arg=[charts, IDLE], timeout=TIMEOUT_MS)
+        return handle.json_value()
+    finally:
+        context.close()
+
+
+def run_cold(browser, servers: Servers, app_url: str, pages: list[str], opens: int) -> list[str]:
+    with ThreadPoolExecutor(1) as pool:  # its own event loop, apart from Playwright's
+        specs = {
+            page: pool.submit(asyncio.run, opening_specs(app_url, page)).result() for page in pages
+        }
+    folder = Path(tempfile.mkdtemp(prefix="browser-bench-"))
+    (folder / "specs.json").write_text(json.dumps(specs))
+    specs_url, _ = servers.start(
+        "specs", script="bench/specs_app.py", args=(str(folder / "specs.json"),)
+    )
+    print(
+        f"\ncold open, median over {opens} fresh browser contexts each (ms, navigation → "
+        "every chart drawn, run over), against a page drawing the same chart specs"
+    )
+    errors = []
+    for page in pages:
+        times = {"app": [], "specs": []}
+        for _ in range(opens):
+            for kind, url in (("app", f"{app_url}/{page}"), ("specs", f"{specs_url}/?page={page}")):
+                try:
+                    times[kind].append(cold_open(browser, url, len(specs[page])))
+                except Exception as error:  # reported
+                    errors.append(f"cold open of {page} ({kind}): {type(error).__name__}: {error}")
+        app, base = median(times["app"]), median(times["specs"])
+        print(
+            f"  {page:12} {len(specs[page]):2d} charts  app {app:7.0f}  specs page {base:7.0f}  "
+            f"ratio {app / base:5.2f}×  (target ≤ 1.2×; load {load_average():.1f})"
+        )
+    return errors
+
+
+# -- servers and the run ----------------------------------------------------------------------
+
+
+class Servers:
+    """The servers this run starts (stopped at the end whatever happens), on `first`, first+1…
+    or on free ports."""
+
+    def __init__(self, first: int | None) -> None:
+        self.next_port = first
+        self.processes = []
+
+    def start(
+        self, name: str, *, cwd: Path = REPO, script: str = "app.py", args=()
+    ) -> tuple[str, int]:
+        port = self.next_port
+        if port is not None:
+            self.next_port += 1
+        process, url = start_app(
+            cwd=cwd,
+            script=script,
+            script_args=tuple(args),
+            extra_args=("--server.runOnSave", "false"),
+            port=port,
+        )
+        self.processes.append(process)
+        print(f"  {name}: {url} (pid {process.pid}, from {cwd})")
+        return url, process.pid
+
+    def stop(self) -> None:
+        for process in self.processes:
+            stop_app(process)
+
+
+def subjects_of(servers: Servers, baseline: Path | None) -> list[Subject]:
+    app, app_pid = servers.start("app")
+    floor, floor_pid = servers.start("floor page", script="bench/floor_app.py")
+    subjects = [Subject("app", f"{app}/luong", app_pid), Subject("floor page", floor, floor_pid)]
+    if baseline is not None:
+        base, base_pid = servers.start("baseline", cwd=baseline)
+        subjects.append(Subject("baseline", f"{base}/luong", base_pid))
+    return subjects
+
+
+def run(args) -> int:
+    from playwright.sync_api import sync_playwright
+
+    servers = Servers(args.port)
+    errors = []
+    try:
+        subjects = subjects_of(servers, args.baseline)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            for subject in subjects:
+                open_subject(browser, subject)
+            if args.edits:
+                errors += run_edits(subjects, args.edits, args.warmup)
+                edits_report(subjects, args.edits)
+            if args.cold:
+                errors += run_cold(
+                    browser, servers, subjects[0].url.rsplit("/", 1)[0], args.pages, args.cold
+                )
+            browser.close()
+    finally:
+        servers.stop()
+    print(f"\nerrors: {len(errors)}")
+    for error in errors[:10]:
+        print(f"  - {error}")
+    return 1 if errors else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--edits", type=int, default=15, help="measured edits per page")
+    parser.add_argument("--warmup", type=int, default=2, help="edits per page not counted")
+    parser.add_argument("--cold", type=int, default=3, help="cold opens per page (0: none)")
+    parser.add_argument("--pages", default=",".join(PAGES), help="pages for the cold opens")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="another checkout of the app, whose Luong page is also measured",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        metavar="FIRST",
+        help="serve on FIRST, FIRST+1, … (default: free ports)",
+    )
+    args = parser.parse_args()
+    args.edits = max(0, min(args.edits, 200))
+    args.warmup = max(0, min(args.warmup, 20))
+    args.cold = max(0, min(args.cold, 20))
+    args.pages = [p.strip() for p in args.pages.split(",") if p.strip()]
+    if args.baseline is not None and not (args.baseline / "app.py").is_file():
+        parser.error(f"--baseline {args.baseline}: no app.py there")
+    loads = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"{os.cpu_count()} CPUs, load average {loads} at the start (compare the ratios, each "
+        "from this run)"
+    )
+    started = time.monotonic()
+    status = run(args)
+    loads = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average {loads} at the end; {time.monotonic() - started:.0f} s")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
