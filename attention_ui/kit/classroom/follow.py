@@ -29,7 +29,7 @@ CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM = "class", "teacher", "seat"
 CLASS_PARAMS = (CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM)
 DB_ENV = "ATTENTION_CLASSROOM_DB"  # a SQLite file to use instead of the default one
 VIEW_TTL = 0.5  # seconds a class read is shared by the sessions of one process
-TOUCH_EVERY = 4.0  # seconds between a student's presence writes
+TOUCH_EVERY = 5.0  # seconds between a student's presence writes
 _MEMBER = "classroom.member"
 _TRIED = "classroom.tried"  # the address's class parameters already tried in this session
 _PENDING = "classroom.pending"  # the teacher's (page, state) to take at the next run's top
@@ -78,19 +78,25 @@ def _configured() -> bool:
     return "classroom" in st.secrets.get("connections", {})
 
 
+_engines: dict[str, sa.Engine] = {}
+
+
 def engine() -> sa.Engine:
-    """The classroom's engine: the configured connection, else the SQLite file."""
-    if _configured():
+    """The classroom's engine: the configured connection, else the SQLite file (made once per
+    process and place: every follower's poll asks for it)."""
+    where = "secrets" if _configured() else default_url()
+    eng = _engines.get(where)
+    if eng is not None:
+        return eng
+    if where == "secrets":
         connection = st.connection("classroom", type="sql")
     else:
-        connection = st.connection(
-            "classroom", type="sql", url=default_url(), connect_args={"timeout": 15}
-        )
+        connection = st.connection("classroom", type="sql", url=where, connect_args={"timeout": 15})
     eng = connection.engine
-    if eng.dialect.name == "sqlite" and not getattr(eng, "_classroom_wal", False):
+    if eng.dialect.name == "sqlite":
         sa.event.listen(eng, "connect", _sqlite_pragmas)
-        eng._classroom_wal = True
     store.ensure_schema(eng)
+    _engines[where] = eng
     return eng
 
 

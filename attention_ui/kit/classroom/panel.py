@@ -28,6 +28,7 @@ from .rounds import NO_WINNER, Question, RoundTally, changed, tally
 POLL_SECONDS = 2.0
 _SEEN = "classroom.seen"  # the question's place (number, round, revealed) this screen drew
 _JOIN_BOX = "classroom.join_code"
+_DRAWN_FOLLOWING = "classroom.drawn_following"  # what the sidebar said of following
 
 
 # -- the sidebar -------------------------------------------------------------------------------
@@ -120,35 +121,40 @@ def _teacher_counts(code: str) -> None:
 
 def _student_box(found: Member, access: PageAccess, page: str) -> None:
     st.markdown(t("classroom.student_in", code=found.code))
-    _student_poll(access, page)
+    st.session_state[_DRAWN_FOLLOWING] = found.following
+    if found.following:
+        st.caption(t("classroom.following"))
+    else:
+        st.info(t("classroom.not_following"), icon=":material/info:")
+        st.button(
+            t("classroom.follow_again"),
+            key="classroom.follow_again",
+            type="primary",
+            icon=":material/sync:",
+            on_click=follow.follow_again,
+            args=(access, page),
+        )
     st.button(t("classroom.leave"), key="classroom.leave", on_click=follow.leave)
+    _student_poll(access, page)
 
 
 @st.fragment(run_every=POLL_SECONDS)
 def _student_poll(access: PageAccess, page: str) -> None:
     """Every POLL_SECONDS: the student is here; a change of the teacher's page or state (for
-    a follower) or of the question reruns the page. It also says whether the student follows
-    (an own edit, seen at the end of a run, shows here at the next poll at the latest)."""
+    a follower), of the question, or of following (an own edit, seen at a run's end) reruns
+    the page. It draws nothing: an idle poll sends no element."""
     found = follow.member()
     view = follow.class_view(found.code) if found is not None else None
     if view is None:
         st.rerun(scope="app")
     follow.touch_seat()
     place = (view.status.question_no, view.status.round, view.status.revealed)
-    if follow.check_teacher_change(access, page) or place != st.session_state.get(_SEEN):
+    if (
+        follow.check_teacher_change(access, page)
+        or place != st.session_state.get(_SEEN)
+        or found.following != st.session_state.get(_DRAWN_FOLLOWING)
+    ):
         st.rerun(scope="app")
-    if found.following:
-        st.caption(t("classroom.following"))
-        return
-    st.info(t("classroom.not_following"), icon=":material/info:")
-    st.button(
-        t("classroom.follow_again"),
-        key="classroom.follow_again",
-        type="primary",
-        icon=":material/sync:",
-        on_click=follow.follow_again,
-        args=(access, page),
-    )
 
 
 # -- the class question ------------------------------------------------------------------------

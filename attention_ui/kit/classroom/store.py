@@ -24,7 +24,7 @@ from .rounds import Question, answer_from, answer_json, question_from
 
 SCHEMA_VERSION = 1
 CLASS_HOURS = 12
-PRESENCE_SECONDS = 10.0  # a student seen this recently is connected
+PRESENCE_SECONDS = 15.0  # a student seen this recently is connected
 FAILURE_WINDOW_SECONDS, MAX_FAILURES = 600.0, 10  # per client: wrong codes, seats or keys
 MAX_STATE_PARAMS, MAX_STATE_CHARS = 60, 200_000
 _PAGE = re.compile(r"[a-z]{1,20}")
