@@ -201,6 +201,7 @@ class ClassResult:
     votes_match: bool = False
     histogram_matches: bool = False
     survived_restart: bool | None = None
+    labels: list[str] = field(default_factory=list)  # the options' labels, as students saw them
     errors: list[str] = field(default_factory=list)
 
 
@@ -326,6 +327,7 @@ async def two_rounds(teacher: Browser, followers: list[Browser], result: ClassRe
             )
         )
     )
+    result.labels = list(followers[0].widgets["classroom.vote.1.1.0"].options)
     await teacher.click("classroom.vote_again")
     result.sent[2] = dict(
         enumerate(
@@ -381,8 +383,7 @@ async def run_class(
         result.votes_match = all(len(counted[r]) == len(result.sent[r]) for r in (1, 2)) and all(
             sorted(counted[r].values()) == sorted(result.sent[r].values()) for r in (1, 2)
         )
-        labels = list(followers[0].widgets["classroom.vote.1.2.0"].options)
-        expected = histogram_lines(result.sent, labels)
+        expected = histogram_lines(result.sent, result.labels)
         await teacher.wait_for(
             lambda: all(line in teacher.screen() for line in expected), "the histogram", 30
         )
@@ -398,3 +399,59 @@ async def run_class(
             result.errors += browser.errors
             await browser.close()
     return result
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def report(result: ClassResult, students: int, where: str) -> list[str]:
+    """The figures, one line each (targets: follow p95 ≤ 3 s, idle CPU ≤ 10 % of one core,
+    0 votes lost)."""
+    sent = sum(len(v) for v in result.sent.values())
+    counted = sum(result.counted.values())
+    within = sum(s <= 3.0 for s in result.follow)
+    lines = [
+        f"class on {where}: 1 teacher + {students} followers",
+        f"  follow latency p50 {percentile(result.follow, 50):.2f} s, p95 "
+        f"{percentile(result.follow, 95):.2f} s, max {max(result.follow, default=float('nan')):.2f}"
+        f" s; {within} of {len(result.follow)} within 3 s (target p95 ≤ 3 s)",
+        f"  idle followers: server CPU {result.idle_cpu_percent:.1f} % of one core (target ≤ 10 %)",
+        f"  votes sent {sent}, counted {counted}, lost {sent - counted}, exactly the votes sent: "
+        f"{result.votes_match}; teacher's histogram equals the votes: {result.histogram_matches}",
+    ]
+    if result.survived_restart is not None:
+        lines.append(
+            f"  after the app processes restarted: class, question, votes there: "
+            f"{result.survived_restart}"
+        )
+    if result.errors:
+        lines.append(f"  errors: {len(result.errors)}, first: {result.errors[:3]}")
+    return lines
+
+
+async def run_class_mode(servers, args, gc_args) -> list:
+    """bench/load.py --modes class: the app on the SQLite default (a temporary file)."""
+    import os
+    import tempfile
+
+    from bench.load import SERVER_ARGS, Phase, load_average
+    from tests.app_server import start_app
+
+    folder = tempfile.mkdtemp(prefix="classroom-bench-")
+    database = os.path.join(folder, "classroom.sqlite")
+    env = {**os.environ, "ATTENTION_CLASSROOM_DB": database}
+    process, url = start_app(env=env, extra_args=(*SERVER_ARGS, *gc_args))
+    servers.apps.append(process)
+    result = await run_class(
+        url, (process.pid,), args.class_size, args.class_changes, f"sqlite:///{database}"
+    )
+    print("\n" + "\n".join(report(result, args.class_size, "one process, SQLite")))
+    phase = Phase("class", load_average(), latencies=result.follow, errors=result.errors)
+    sent = sum(len(v) for v in result.sent.values())
+    if sent != sum(result.counted.values()) or not result.votes_match:
+        phase.errors.append("votes lost or miscounted")
+    return [phase]

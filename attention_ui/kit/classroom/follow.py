@@ -269,7 +269,7 @@ def follow_again(access: PageAccess, page: str) -> None:
     if view is None:
         return
     st.session_state[_PENDING] = (view.status.rev, view.page, view.state)
-    store.touch(engine(), found.code, found.secret, True)
+    store.mark_seen(engine(), found.code, found.secret, True)
 
 
 def check_teacher_change(access: PageAccess, page: str) -> bool:
@@ -294,7 +294,7 @@ def touch_seat() -> None:
     if now - st.session_state.get(_TOUCHED, -TOUCH_EVERY) < TOUCH_EVERY:
         return
     st.session_state[_TOUCHED] = now
-    store.touch(engine(), found.code, found.secret, found.following)
+    store.mark_seen(engine(), found.code, found.secret, found.following)
 
 
 def after_run(page: str, params: dict[str, str]) -> dict[str, str]:
@@ -326,4 +326,4 @@ def stop_following() -> None:
     _set_member(Member(found.code, found.role, found.secret, False))
     st.session_state.pop(_BASELINE, None)
     st.session_state.pop(_APPLIED, None)
-    store.touch(engine(), found.code, found.secret, False)
+    store.mark_seen(engine(), found.code, found.secret, False)

@@ -346,7 +346,7 @@ def seat_following(engine: sa.Engine, code: str, seat: object) -> bool | None:
     return None if row is None else bool(row.following)
 
 
-def touch(engine: sa.Engine, code: str, seat: str, following: bool, now: float | None = None):
+def mark_seen(engine: sa.Engine, code: str, seat: str, following: bool, now: float | None = None):
     """The student is here (and follows or not)."""
     now = time.time() if now is None else now
     with engine.begin() as conn:
@@ -398,12 +398,15 @@ def vote(
             seats.c.seat == seat,
         )
     )
-    insert = votes.insert().from_select(
-        ["code", "question_no", "round", "seat", "answer"], open_round
+    # RETURNING, not rowcount: psycopg reports -1 rows for an INSERT ... SELECT here.
+    insert = (
+        votes.insert()
+        .from_select(["code", "question_no", "round", "seat", "answer"], open_round)
+        .returning(votes.c.seat)
     )
     try:
         with engine.begin() as conn:
-            return conn.execute(insert).rowcount == 1
+            return conn.execute(insert).first() is not None
     except IntegrityError:  # this seat already voted in this round
         return False
 

@@ -45,8 +45,8 @@ def test_seats_presence_and_following(engine):
     first, second = store.join(engine, code, now=1000.0), store.join(engine, code, now=1000.0)
     assert first != second and codes.is_token(first)
     assert store.join(engine, "ACDEFG") is None
-    store.touch(engine, code, first, True, now=1000.0)
-    store.touch(engine, code, second, False, now=1000.0)
+    store.mark_seen(engine, code, first, True, now=1000.0)
+    store.mark_seen(engine, code, second, False, now=1000.0)
     assert store.presence(engine, code, now=1005.0) == (2, 1)
     assert store.presence(engine, code, now=1000.0 + store.PRESENCE_SECONDS + 1) == (0, 0)
     assert store.seat_following(engine, code, second) is False
