@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 from tests.app_server import start_app, stop_app
 from tests.browser.conftest import assert_no_exception, open_page, wait_idle
 

@@ -12,7 +12,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from attention_ui.kit.classroom import follow
-from attention_ui.matrix_editor import matrix_values
+from attention_ui.kit.grids.matrix_editor import matrix_values
 from tests.conftest import APP, open_app_page
 
 
