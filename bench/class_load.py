@@ -17,15 +17,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlencode
 
+import psutil
+import sqlalchemy as sa
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+from attention_ui.kit.classroom import store
+from tests.app_server import start_app
 
 TIMEOUT = 60.0
 SCORES = (("scaled_dot", "scaled dot"), ("general", "general"), ("dot", "dot"))
@@ -206,8 +213,6 @@ class ClassResult:
 
 
 def cpu_seconds(pids) -> float:
-    import psutil
-
     total = 0.0
     for pid in pids:
         with contextlib.suppress(psutil.NoSuchProcess):
@@ -306,10 +311,6 @@ def histogram_lines(sent: dict[int, dict[int, tuple[int, ...]]], labels: list[st
 
 
 def counted_votes(store_url: str, code: str) -> dict[int, dict[str, tuple[int, ...]]]:
-    import sqlalchemy as sa
-
-    from attention_ui.kit.classroom import store
-
     engine = sa.create_engine(store_url)
     try:
         view = store.view(engine, code)
@@ -435,11 +436,7 @@ def report(result: ClassResult, students: int, where: str) -> list[str]:
 
 async def run_class_mode(servers, args, gc_args) -> list:
     """bench/load.py --modes class: the app on the SQLite default (a temporary file)."""
-    import os
-    import tempfile
-
-    from bench.load import SERVER_ARGS, Phase, load_average
-    from tests.app_server import start_app
+    from bench.load import SERVER_ARGS, Phase, load_average  # bench.load imports this module
 
     folder = tempfile.mkdtemp(prefix="classroom-bench-")
     database = os.path.join(folder, "classroom.sqlite")

@@ -18,6 +18,7 @@ import pandas as pd
 import segno
 import streamlit as st
 
+from attention_ui.kit.teaching.predict import grade, winners_of
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
 
@@ -196,8 +197,6 @@ def class_puzzle(
 
 def _parts(options: Sequence[int], per_query: Sequence[np.ndarray]):
     """Each part's options and the engine's winners (predict.winners_of, ties included)."""
-    from attention_ui.kit.teaching.predict import winners_of
-
     choices = tuple(int(o) for o in options)
     return (
         tuple(choices for _ in per_query),
@@ -319,8 +318,6 @@ def _round_summary(tallies: dict[int, RoundTally], votes) -> None:
 def _student_question(found, view, puzzle_id, questions, option_label, per_query, describe):
     """The student's answer form, their answer once sent, and after the reveal their verdict
     (the page's own feedback sentences) and the class's figures. True once revealed."""
-    from attention_ui.kit.teaching.predict import grade
-
     question, status = view.question, view.status
     st.subheader(t("classroom.q.title", round=status.round))
     if question.puzzle != puzzle_id:
