@@ -1,1 +1,1 @@
-"""The shared UI kit: what every page uses, grouped by what it is."""
+"""The shared UI kit: what every page uses; it imports only attention_core and itself."""

@@ -573,6 +573,13 @@ BAD_INPUTS = [
         both(set_widget(exercises__section="se"), grid("exercises.se.X", 1, "p2", math.nan)),
         cell_empty("X", "c2", "p2"),
     ),
+    Case(
+        "borrowed queries that are all blank, in the address",
+        "gallery",
+        nothing,
+        ok=True,
+        query={"v": "1", "grid": "database", "lq": "i1ZSigUA"},
+    ),
     # Nadaraya–Watson regression: the training table and σ.
     Case(
         "empty training table",
@@ -583,6 +590,24 @@ BAD_INPUTS = [
             list(range(len(current_points("regression.points", at.session_state)))),
         ),
         (en("regression.check.no_points"),),
+        prior="regression.sigma",
+    ),
+    Case(
+        "an edit of a row the training table does not have (crafted)",
+        "regression",
+        grid("regression.points", 99, "x", 1.0),
+        ("cannot hold",),
+    ),
+    Case(
+        "a paste of 2,000 training rows",
+        "regression",
+        lambda at: paste_block(
+            at,
+            "regression.points",
+            (len(current_points("regression.points", at.session_state)) - 1, 0),
+            "\n".join(f"{float(i % 50)}\t1" for i in range(2000)),
+        ),
+        ("training data: the pasted block did not fit", "rows of it were left out"),
         prior="regression.sigma",
     ),
     Case(
