@@ -55,15 +55,20 @@ from .multi_head import (
 )
 from .normalize import normalize_by_sum, softmax
 from .regression import (
+    BOUNDED_KERNELS,
     KERNEL_LATEX,
     KERNELS,
     NW_STEP_KEYS,
     LeaveOneOut,
+    NadarayaWatsonClasses,
     NadarayaWatsonResult,
     RegressionStep,
+    SphereBridge,
     bandwidth_range,
     leave_one_out,
     nadaraya_watson,
+    nadaraya_watson_classes,
+    sphere_bridge,
 )
 from .scaling import MAX_DEMO_SIZE, ScalingDemo, scaling_demo
 from .search import (
@@ -81,6 +86,7 @@ from .squeeze_excitation import GATES, SqueezeExcitation, squeeze_excitation
 from .steps import STEP_KEYS, Step
 
 __all__ = [
+    "BOUNDED_KERNELS",
     "DEFAULT_SIMILARITY",
     "ERROR_CODES",
     "GATES",
@@ -106,12 +112,14 @@ __all__ = [
     "LookupResult",
     "LookupTable",
     "MultiHeadResult",
+    "NadarayaWatsonClasses",
     "NadarayaWatsonResult",
     "QueryGradient",
     "Record",
     "RegressionStep",
     "ScalingDemo",
     "SearchPath",
+    "SphereBridge",
     "SqueezeExcitation",
     "Step",
     "WeightCases",
@@ -136,6 +144,7 @@ __all__ = [
     "lookup_many",
     "multi_head",
     "nadaraya_watson",
+    "nadaraya_watson_classes",
     "normalize_by_sum",
     "plane_projection",
     "positional_encoding",
@@ -146,6 +155,7 @@ __all__ = [
     "search_loss",
     "similarity_score",
     "softmax",
+    "sphere_bridge",
     "squeeze_excitation",
     "weight_cases",
     "weighted_covariance",

@@ -5,9 +5,10 @@ xᵢ of observed data, the values their yᵢ, and a query x* asks for a predicti
 
     αᵢ(x*) = κ((x* − xᵢ)/σ) / Σⱼ κ((x* − xⱼ)/σ),      ŷ(x*) = Σᵢ αᵢ(x*) yᵢ
 
-with d2l's kernels κ: Gaussian exp(−u²/2), boxcar 1[|u| < 1], constant 1 and Epanechnikov
-max(0, 1 − |u|), and a bandwidth σ > 0. A query that no training point reaches (Σⱼ κ = 0, which
-boxcar and Epanechnikov allow) has no prediction: its weights are all 0 and its ŷ is NaN.
+with d2l's kernels κ: Gaussian exp(−u²/2), boxcar 1[|u| < 1], constant 1, the triangular
+max(0, 1 − |u|) (which d2l calls "Epanechikov"), and the Epanechnikov kernel itself,
+¾ max(0, 1 − u²); a bandwidth σ > 0. A query that no training point reaches (Σⱼ κ = 0, which
+the kernels of bounded support allow) has no prediction: its weights are all 0 and its ŷ is NaN.
 
 The Gaussian is computed as the softmax of the scores −u²/2 (subtract each query's largest
 score before exp), which gives the same weights but never 0/0: σ → 0 tends to a nearest-
@@ -27,19 +28,23 @@ from typing import Any
 
 import numpy as np
 
+from .attention import attention
 from .errors import AttentionInputError
 from .formatting import fmt, operand, product_sum, subscript
 from .normalize import softmax_stages
 from .steps import Step
 from .validation import check_finite
 
-KERNELS = ("gaussian", "boxcar", "constant", "epanechnikov")
-# κ(u) in LaTeX, as d2l writes each kernel.
+KERNELS = ("gaussian", "boxcar", "constant", "triangular", "epanechnikov")
+# Kernels that are 0 for |u| ≥ 1: a query farther than σ from every point is not reached.
+BOUNDED_KERNELS = ("boxcar", "triangular", "epanechnikov")
+# κ(u) in LaTeX (d2l writes the triangular one and names it "Epanechikov").
 KERNEL_LATEX: dict[str, str] = {
     "gaussian": r"\kappa(u) = \exp\!\left(-\tfrac{u^2}{2}\right)",
     "boxcar": r"\kappa(u) = \begin{cases} 1 & |u| < 1 \\ 0 & \text{otherwise} \end{cases}",
     "constant": r"\kappa(u) = 1",
-    "epanechnikov": r"\kappa(u) = \max(0,\ 1 - |u|)",
+    "triangular": r"\kappa(u) = \max(0,\ 1 - |u|)",
+    "epanechnikov": r"\kappa(u) = \tfrac{3}{4} \max(0,\ 1 - u^2)",
 }
 
 # The steps `nadaraya_watson` records, in order; the interface words each by its key.
@@ -131,7 +136,7 @@ def nadaraya_watson(
     x_query : array_like, n numbers, where predictions are wanted (the queries)
     x_train : array_like, m numbers, the training inputs (the keys); repeats are allowed
     y_train : array_like, m numbers, the training outputs (the values)
-    kernel : {'gaussian', 'boxcar', 'constant', 'epanechnikov'}
+    kernel : one of KERNELS
     bandwidth : float, σ > 0 and finite
 
     Returns
@@ -195,6 +200,7 @@ def nadaraya_watson(
                 f"κ({d(j, i, 'u')}) = {_kernel_text(kernel, scaled[j, i])}"
                 f" = {fmt(numerators[j, i])}"
             ),
+            kernel=kernel,
         )
     name = "e" if kernel == "gaussian" else "κ"
 
@@ -302,7 +308,9 @@ def _kernel_values(kernel: str, u: np.ndarray) -> np.ndarray:
         return (np.abs(u) < 1).astype(float)
     if kernel == "constant":
         return np.ones_like(u)
-    return np.maximum(0.0, 1.0 - np.abs(u))  # Epanechnikov, as d2l writes it
+    if kernel == "triangular":
+        return np.maximum(0.0, 1.0 - np.abs(u))  # d2l's "Epanechikov"
+    return 0.75 * np.maximum(0.0, 1.0 - u**2)
 
 
 def _kernel_text(kernel: str, u: float) -> str:
@@ -310,7 +318,9 @@ def _kernel_text(kernel: str, u: float) -> str:
         return f"1[|{fmt(u)}| < 1]"
     if kernel == "constant":
         return "1"
-    return f"max(0, 1 − |{fmt(u)}|)"
+    if kernel == "triangular":
+        return f"max(0, 1 − |{fmt(u)}|)"
+    return f"0.75·max(0, 1 − {operand(u)}²)"
 
 
 def _tex(name: str) -> str:
@@ -452,3 +462,92 @@ def _as_number(name: str, index: int, entry: Any) -> float:
     if isinstance(entry, Real):
         return float(entry)
     raise AttentionInputError("data_not_numeric", vector=name, index=index + 1, value=entry)
+
+
+# ---------------------------------------------------------------------------------------------
+# What d2l's section adds: classification with one-hot values, and the unit-sphere bridge
+
+
+@dataclass(frozen=True)
+class NadarayaWatsonClasses:
+    """Nadaraya–Watson classification: the values are one-hot vectors of the class labels.
+
+    `probabilities[j, c]` is query j's weight on the points of class `classes[c]` (rows sum to
+    1, or are all 0 where nothing is reached); `predicted[j]` indexes the most probable class
+    (the first on a tie), −1 where no point reaches the query.
+    """
+
+    classes: np.ndarray  # C distinct labels, ascending
+    one_hot: np.ndarray  # m × C, the values vᵢ
+    probabilities: np.ndarray  # n × C = weights @ one_hot
+    predicted: np.ndarray  # n ints, −1 where unreached
+    regression: NadarayaWatsonResult  # the weights (its prediction averages the labels)
+
+
+def nadaraya_watson_classes(
+    x_query: Any, x_train: Any, labels: Any, kernel: str = "gaussian", bandwidth: float = 1.0
+) -> NadarayaWatsonClasses:
+    """Classify each query by kernel-weighted voting: Σᵢ αᵢ(x*) onehot(labelᵢ).
+
+    d2l: "In the case of (multiclass) classification, we use one-hot-encoding of yᵢ to obtain
+    vᵢ". The weights are those of `nadaraya_watson` (they do not depend on the values); the
+    same codes are raised.
+    """
+    result = nadaraya_watson(x_query, x_train, labels, kernel, bandwidth)
+    classes = np.unique(result.y_train)
+    one_hot = (result.y_train[:, None] == classes[None, :]).astype(float)
+    probabilities = result.weights @ one_hot
+    predicted = np.where(result.reached, np.argmax(probabilities, axis=1), -1)
+    return NadarayaWatsonClasses(classes, one_hot, probabilities, predicted, result)
+
+
+@dataclass(frozen=True)
+class SphereBridge:
+    """The Gaussian kernel on unit vectors against dot-product attention (d2l's exercise 3).
+
+    On the unit circle ‖q − kᵢ‖² = 2 − 2 qᵀkᵢ, so exp(−‖q − kᵢ‖²/(2σ²)) = e^{−1/σ²} exp(qᵀkᵢ/σ²):
+    the constant cancels in the normalization and the Gaussian weights are the dot-product
+    attention weights at temperature τ = σ².
+    """
+
+    queries: np.ndarray  # n × 2, unit vectors (cos θ, sin θ)
+    keys: np.ndarray  # m × 2
+    squared_distances: np.ndarray  # n × m, ‖q − kᵢ‖²
+    dots: np.ndarray  # n × m, qᵀkᵢ
+    gaussian: np.ndarray  # n × m, the Gaussian kernel's weights (from the distances)
+    dot_product: np.ndarray  # n × m, `attention(..., "dot", temperature=σ²)`'s weights
+    temperature: float  # σ²
+
+    @property
+    def identity_gap(self) -> float:
+        """max |‖q − kᵢ‖² − (2 − 2qᵀkᵢ)|: rounding only."""
+        return float(np.max(np.abs(self.squared_distances - (2 - 2 * self.dots))))
+
+    @property
+    def weight_gap(self) -> float:
+        """max |Gaussian weight − dot-product weight|."""
+        return float(np.max(np.abs(self.gaussian - self.dot_product)))
+
+
+def sphere_bridge(query_angles: Any, key_angles: Any, bandwidth: float = 1.0) -> SphereBridge:
+    """Put queries and keys on the unit circle at the given angles (radians) and compute both
+    weightings: the Gaussian kernel of their distance, and dot-product attention with τ = σ²."""
+    sigma = _as_bandwidth(bandwidth)
+    theta_q, theta_k = _as_data("x_query", query_angles), _as_data("x_train", key_angles)
+    queries = np.column_stack([np.cos(theta_q), np.sin(theta_q)])
+    keys = np.column_stack([np.cos(theta_k), np.sin(theta_k)])
+    squared = ((queries[:, None, :] - keys[None, :, :]) ** 2).sum(axis=2)
+    scores = -squared / (2 * sigma**2)
+    gaussian = softmax_stages(scores, axis=1)
+    gaussian_weights = gaussian.exponentials / gaussian.exponentials.sum(axis=1, keepdims=True)
+    values = np.zeros((keys.shape[0], 1))
+    dot = attention(queries, keys, values, "dot", temperature=sigma**2, layout="row")
+    return SphereBridge(
+        queries=queries,
+        keys=keys,
+        squared_distances=squared,
+        dots=queries @ keys.T,
+        gaussian=gaussian_weights,
+        dot_product=np.asarray(dot.weights, dtype=float),
+        temperature=sigma**2,
+    )

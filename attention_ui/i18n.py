@@ -26,6 +26,7 @@ import streamlit as st
 
 from attention_core import (
     ERROR_CODES,
+    KERNELS,
     MULTI_HEAD_STEP_KEYS,
     NW_STEP_KEYS,
     STEP_KEYS,
@@ -153,6 +154,10 @@ def step_sentence(
     count = underflowed(step, run_steps) if run_steps is not None else 0
     if count:
         return _step_text(step, "sentence_underflow", lang, count=count)
+    # A step that depends on its kernel (Nadaraya–Watson's κ) has one sentence per kernel.
+    variant = f"sentence_{step.params.get('kernel')}"
+    if f"engine.step.{step.key}.{variant}" in catalog(lang or current_language()):
+        return _step_text(step, variant, lang)
     return _step_text(step, "sentence", lang)
 
 
@@ -186,4 +191,7 @@ def engine_keys() -> set[str]:
     for step_key in (*STEP_KEYS, *NW_STEP_KEYS, *MULTI_HEAD_STEP_KEYS):
         keys |= {f"engine.step.{step_key}.title", f"engine.step.{step_key}.sentence"}
     keys |= {f"engine.step.{step_key}.sentence_underflow" for step_key in UNDERFLOW_STEPS}
+    keys |= {
+        f"engine.step.nw_kernel.sentence_{kernel}" for kernel in KERNELS if kernel != "gaussian"
+    }
     return keys

@@ -8,10 +8,12 @@ attention_ui/regression/state.py DEFAULTS:
   deleted by the learner);
 - "regression.preset.<name>": preset buttons (noisy, sine, step, few, outlier); the chosen one
   is kept under "regression.preset"; "regression.seed", "regression.count" (noisy preset);
-- "regression.kernel" (gaussian, boxcar, constant, epanechnikov), "regression.sigma" (σ);
+- "regression.kernel" (gaussian, boxcar, constant, triangular, epanechnikov), "regression.sigma";
 - "regression.queries" (how many queries x*), "regression.chosen" (the query whose weights are
   drawn as bars); "regression.loo.use": the button that takes the leave-one-out σ;
-- "regression.steps.show": the toggle that draws every step;
+- "regression.steps.show": the toggle that draws every step; "regression.bridge.show" and
+  "regression.classes.show": the unit-circle bridge to dot-product attention and the
+  classification with one-hot values (drawn when asked for);
 - "regression.export": the export expander (script, points, weights and predictions as CSV,
   the steps in LaTeX); its buttons "regression.export.script", ".csv.<name>", ".latex".
 """
@@ -36,6 +38,8 @@ if runs is not None:
     view.weights_map(points, runs)
     view.temperature(points, settings, runs)
     view.learned_sigma(points, settings)
+    view.bridge(points, settings, runs)
+    view.classes(points, settings, runs)
     view.steps(runs, points)
     teaching.export(runs.queries, points)
 state.remember()

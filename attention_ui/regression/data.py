@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 PRESETS = ("noisy", "sine", "step", "few", "outlier")
-NOISE = 0.5  # d2l's noise: y = f(x) + ε, ε ~ N(0, 0.5²)
+NOISE = 1.0  # d2l's current section: y = f(x) + ε, ε ~ N(0, 1), n = 40
 CURVE_POINTS = 201  # the prediction curve is the engine's prediction at this many queries
 # A claim about σ holds when the numbers say so within these tolerances.
 NEAREST_SHARE = 0.99  # one weight carries at least 99 % of the query's weight
@@ -42,11 +42,11 @@ TRUE_FUNCTIONS: dict[str, tuple[Callable[[np.ndarray], np.ndarray], str]] = {
 }
 
 
-def preset_points(name: str, seed: int = 0, count: int = 20) -> tuple[np.ndarray, np.ndarray]:
+def preset_points(name: str, seed: int = 0, count: int = 40) -> tuple[np.ndarray, np.ndarray]:
     """The training points (x, y) of a preset, x ascending.
 
     'noisy' is d2l's: `count` x drawn uniformly from [0, 5] with the given seed, y = f(x) plus
-    Gaussian noise of standard deviation 0.5. The others are fixed: a sine, a step, three
+    Gaussian noise of unit variance. The others are fixed: a sine, a step, three
     points, a line with one outlier.
     """
     function = TRUE_FUNCTIONS[name][0]
@@ -100,27 +100,44 @@ def gaps(x: np.ndarray, reached: np.ndarray) -> list[tuple[float, float]]:
 @dataclass(frozen=True)
 class SigmaClaim:
     """What one query's weights are at this σ: 'nearest' (one point has ≥ 99 % of the weight),
-    'mean' (every weight within 1 % of 1/m), 'between', or 'none' (no prediction)."""
+    'nearest_shared' (points with equal largest weights, e.g. at the same x, have ≥ 99 % of it
+    together), 'mean' (every weight within 1 % of 1/m), 'between' / 'between_shared' (the
+    largest weight is on one point / on several equally), or 'none' (no prediction)."""
 
     kind: str
-    point: int  # 0-based index of the point with the largest weight
-    share: float  # that largest weight
-    value: float  # the y the claim is about: that point's y, or the mean of all y
+    points: tuple[int, ...]  # 0-based indices of the points with the largest weight
+    share: float  # their combined weight ('between_shared': each one's weight)
+    value: float  # the y the claim is about: their mean y, or the mean of all y
 
 
-def sigma_claim(weights: np.ndarray, y_train: np.ndarray) -> SigmaClaim:
-    """Classify one query's weight row (length m) against y."""
-    weights = np.asarray(weights, dtype=float)
-    point = int(np.argmax(weights))
-    share = float(weights[point])
-    if share == 0:
-        return SigmaClaim("none", point, 0.0, float("nan"))
-    m = weights.size
-    if share >= NEAREST_SHARE and m > 1:
-        return SigmaClaim("nearest", point, share, float(y_train[point]))
+def sigma_claim(
+    weights: np.ndarray, y_train: np.ndarray, distances: np.ndarray | None = None
+) -> SigmaClaim:
+    """Classify one query's weight row (length m) against y. Several equal largest weights
+    are a nearest-neighbour lookup only when they are on the points nearest to the query
+    (`distances`, |x* − xᵢ|): a boxcar also gives equal weights to points at different x."""
+    weights, y_train = np.asarray(weights, dtype=float), np.asarray(y_train, dtype=float)
+    top = weights.max()
+    if not top > 0:
+        return SigmaClaim("none", (int(np.argmax(weights)),), 0.0, float("nan"))
+    points = tuple(int(i) for i in np.flatnonzero(weights == top))
+    m, shared = weights.size, len(points) > 1
+    together, their_y = float(top * len(points)), float(np.mean(y_train[list(points)]))
     if np.max(np.abs(weights - 1 / m)) <= MEAN_SPREAD / m:
-        return SigmaClaim("mean", point, share, float(np.mean(y_train)))
-    return SigmaClaim("between", point, share, float(y_train[point]))
+        return SigmaClaim("mean", points, float(top), float(np.mean(y_train)))
+    nearest = distances is None or bool(np.all(distances[list(points)] == np.min(distances)))
+    if together >= NEAREST_SHARE and not shared:
+        return SigmaClaim("nearest", points, together, their_y)
+    if together >= NEAREST_SHARE and nearest:
+        return SigmaClaim("nearest_shared", points, together, their_y)
+    return SigmaClaim("between_shared" if shared else "between", points, float(top), their_y)
+
+
+def nearest_points(x_train: np.ndarray, query: float) -> tuple[int, ...]:
+    """The training points nearest to the query (several at a repeated or symmetric x): as
+    σ → 0 the Gaussian kernel gives them all the weight, equally."""
+    distances = np.abs(np.asarray(x_train, dtype=float) - query)
+    return tuple(int(i) for i in np.flatnonzero(distances == distances.min()))
 
 
 def duplicate_positions(x: np.ndarray, rows: list[int]) -> dict[float, list[int]]:

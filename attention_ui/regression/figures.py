@@ -259,3 +259,38 @@ def step_figures(
             without_nan_text(figure) if step.key == "nw_prediction" else figure
         )
     return built
+
+
+def classes_figure(
+    curve_x: np.ndarray,
+    probabilities: np.ndarray,
+    reached: np.ndarray,
+    class_names: Sequence[str],
+    words: Mapping[str, str],
+) -> go.Figure:
+    """One line per class: the weight of that class's points at each query along the axis,
+    None where no point reaches the query (the line has a gap there)."""
+    colours = (BLUE, ORANGE, GREEN, RED, GREY)
+    figure = go.Figure()
+    for index, name in enumerate(class_names):
+        values = [
+            float(p) if ok else None for p, ok in zip(probabilities[:, index], reached, strict=True)
+        ]
+        figure.add_trace(
+            go.Scatter(
+                x=curve_x,
+                y=values,
+                mode="lines",
+                name=plotly_text(name),
+                line={"color": colours[index % len(colours)]},
+                hovertemplate="x* = %{x:.3g}<br>p = %{y:.3f}<extra></extra>",
+            )
+        )
+    figure.update_layout(
+        height=320,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        xaxis_title=plotly_text(words["x_axis"]),
+        yaxis={"title": plotly_text(words["y_axis"]), "range": [-0.02, 1.02]},
+        legend={"orientation": "h", "y": -0.25},
+    )
+    return figure

@@ -29,16 +29,20 @@ QUERIES = "regression.queries"
 CHOSEN = "regression.chosen"
 LOO_BUTTON = "regression.loo.use"
 SHOW_STEPS = "regression.steps.show"
+SHOW_BRIDGE = "regression.bridge.show"  # the unit-circle bridge to dot-product attention
+SHOW_CLASSES = "regression.classes.show"  # classification with one-hot values
 
 DEFAULTS: dict[str, Any] = {
     PRESET: "noisy",
     SEED: 0,
-    COUNT: 20,
+    COUNT: 40,
     KERNEL: "gaussian",
     SIGMA: 0.5,
     QUERIES: 12,
     CHOSEN: 6,
     SHOW_STEPS: False,
+    SHOW_BRIDGE: False,
+    SHOW_CLASSES: False,
 }
 SEED_MAX = 2**31 - 1
 COUNT_RANGE = (2, 50)

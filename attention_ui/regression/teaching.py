@@ -24,7 +24,8 @@ _KERNEL_CODE = {
     ),
     "boxcar": "K = (np.abs(U) < 1).astype(float)  # κ(u) = 1 if |u| < 1, else 0",
     "constant": "K = np.ones_like(U)  # κ(u) = 1",
-    "epanechnikov": "K = np.maximum(0.0, 1.0 - np.abs(U))  # κ(u) = max(0, 1 - |u|)",
+    "triangular": "K = np.maximum(0.0, 1.0 - np.abs(U))  # κ(u) = max(0, 1 - |u|)",
+    "epanechnikov": "K = 0.75 * np.maximum(0.0, 1.0 - U**2)  # κ(u) = 3/4 max(0, 1 - u²)",
 }
 
 

@@ -20,6 +20,8 @@ from attention_core import (
     fmt,
     leave_one_out,
     nadaraya_watson,
+    nadaraya_watson_classes,
+    sphere_bridge,
 )
 from attention_ui.charts import show_chart
 from attention_ui.figures import hover_texts
@@ -140,6 +142,8 @@ def controls() -> Settings:
         horizontal=True,
     )
     st.latex(KERNEL_LATEX[kernel])
+    if kernel in ("triangular", "epanechnikov"):
+        st.caption(t(f"regression.kernel_note.{kernel}"))
     st.number_input(
         t("regression.controls.sigma"),
         key=state.SIGMA,
@@ -237,7 +241,7 @@ def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset
         "regression.chart.data",
         details=(settings.kernel,),
     )
-    st.caption(t("regression.chart.caption"))
+    st.caption(chart_caption(weights))
     stretches = data.gaps(curve.x_query, curve.reached)
     if stretches:
         st.warning(
@@ -257,6 +261,37 @@ def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset
             weights, queries.prediction[settings.chosen], points.rows, chosen_x, settings.chosen
         )
     )
+    if settings.kernel in ("triangular", "epanechnikov"):
+        compared = kernel_comparison(points.x, points.y, chosen_x, settings)
+        if compared:
+            st.markdown(compared)
+
+
+def kernel_comparison(
+    x: np.ndarray, y: np.ndarray, query: float, settings: Settings, lang: str | None = None
+) -> str | None:
+    """The triangular kernel (d2l's "Epanechikov") against the Epanechnikov kernel at the
+    chosen query, both from the engine; None when either reaches no point there."""
+    predictions = {
+        kernel: nadaraya_watson([query], x, y, kernel, settings.sigma).prediction[0]
+        for kernel in ("triangular", "epanechnikov")
+    }
+    if any(np.isnan(value) for value in predictions.values()):
+        return None
+    return t(
+        "regression.kernel_note.compare",
+        lang,
+        name=rf"x\*{settings.chosen + 1}",
+        x=fmt(query),
+        **{kernel: fmt(value) for kernel, value in predictions.items()},
+    )
+
+
+def chart_caption(weights: np.ndarray, lang: str | None = None) -> str:
+    """The chart's caption; its last sentence says the chosen query's weights sum to 1 only
+    when some point reaches it (otherwise they are all 0)."""
+    last = "caption_sum" if weights.max() > 0 else "caption_none"
+    return f"{t('regression.chart.caption', lang)} {t(f'regression.chart.{last}', lang)}"
 
 
 def chosen_sentence(
@@ -319,8 +354,8 @@ def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
         )
     )
     query = runs.queries.x_query[settings.chosen]
-    distances = np.abs(points.x - query)
-    nearest = int(np.argmin(distances))
+    nearest = data.nearest_points(points.x, query)
+    nearest_y = float(np.mean(points.y[list(nearest)]))
     low, high = state.SIGMA_RANGE
     sigmas = np.geomspace(max(low, float(bandwidth_range(points.x)[0]) / 10), high, 61)
     predictions = np.array(
@@ -332,9 +367,12 @@ def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
     words = {
         "prediction": t("regression.temperature.prediction"),
         "nearest": t(
-            "regression.temperature.nearest_line",
-            row=points.rows[nearest],
-            y=fmt(points.y[nearest]),
+            "regression.temperature.nearest_line"
+            if len(nearest) == 1
+            else "regression.temperature.nearest_line_shared",
+            row=points.rows[nearest[0]],
+            rows=", ".join(str(points.rows[i]) for i in nearest),
+            y=fmt(nearest_y),
         ),
         "mean": t("regression.temperature.mean_line", y=fmt(float(np.mean(points.y)))),
         "current": f"σ = {fmt(settings.sigma)}",
@@ -346,7 +384,7 @@ def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
             sigmas,
             predictions,
             settings.sigma,
-            float(points.y[nearest]),
+            nearest_y,
             float(np.mean(points.y)),
             words,
         ),
@@ -359,8 +397,9 @@ def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
         points.rows,
         settings.sigma,
         settings.chosen,
+        distances=np.abs(points.x - query),
     )
-    (st.success if kind in ("nearest", "mean") else st.info)(text)
+    (st.success if kind in ("nearest", "nearest_shared", "mean") else st.info)(text)
 
 
 def sigma_sentence(
@@ -370,14 +409,17 @@ def sigma_sentence(
     sigma: float,
     chosen: int,
     lang: str | None = None,
+    *,
+    distances: np.ndarray | None = None,
 ) -> tuple[str, str]:
     """What the chosen query's weights are at this σ (`data.sigma_claim`: nearest neighbour,
     the mean, between, or no prediction), as (kind, sentence)."""
-    claim = data.sigma_claim(weights, y)
+    claim = data.sigma_claim(weights, y, distances)
     params = {
         "name": rf"x\*{chosen + 1}",
         "sigma": fmt(sigma),
-        "row": rows[claim.point],
+        "row": rows[claim.points[0]],
+        "rows": ", ".join(str(rows[i]) for i in claim.points),
         "share": fmt(100 * claim.share, 3),
         "y": fmt(claim.value),
         "m": y.size,
@@ -426,6 +468,109 @@ def learned_sigma(points: PointsInput, settings: Settings) -> None:
         key=state.LOO_BUTTON,
         on_click=state.use_sigma,
         args=(best,),
+    )
+
+
+BRIDGE_TOLERANCE = 1e-12  # the two weightings agree up to rounding
+
+
+def bridge(points: PointsInput, settings: Settings, runs: Runs) -> None:
+    """d2l's exercise 3: on the unit circle the Gaussian kernel is dot-product attention."""
+    st.subheader(t("regression.bridge.title"))
+    if not st.toggle(t("regression.bridge.show"), key=state.SHOW_BRIDGE):
+        return
+    st.markdown(t("regression.bridge.text"))
+    st.latex(
+        stacked(
+            r"\|\mathbf{q} - \mathbf{k}_i\|^2 = 2 - 2\,\mathbf{q}^\top \mathbf{k}_i"
+            r"\quad (\|\mathbf{q}\| = \|\mathbf{k}_i\| = 1),",
+            r"\frac{\exp\!\left(-\frac{\|\mathbf{q} - \mathbf{k}_i\|^2}{2\sigma^2}\right)}"
+            r"{\sum_j \exp\!\left(-\frac{\|\mathbf{q} - \mathbf{k}_j\|^2}{2\sigma^2}\right)}"
+            r"= \operatorname{softmax}_i"
+            r"\!\left(\frac{\mathbf{q}^\top \mathbf{k}_i}{\sigma^2}\right)",
+        )
+    )
+    query = float(runs.queries.x_query[settings.chosen])
+    result = sphere_bridge([query], points.x, settings.sigma)
+    st.dataframe(bridge_table(result, points.rows), hide_index=True)
+    st.markdown(bridge_sentence(result, settings, query))
+
+
+def bridge_table(result, rows: list[int]) -> dict[str, list[str]]:
+    """The chosen query against each key: both sides of the identity and both weightings."""
+    return {
+        t("regression.bridge.row"): [str(row) for row in rows],
+        "‖q − kᵢ‖²": [fmt(v) for v in result.squared_distances[0]],
+        "2 − 2 qᵀkᵢ": [fmt(v) for v in 2 - 2 * result.dots[0]],
+        t("regression.bridge.gaussian"): [fmt(v) for v in result.gaussian[0]],
+        t("regression.bridge.dot"): [fmt(v) for v in result.dot_product[0]],
+    }
+
+
+def bridge_sentence(result, settings: Settings, query: float, lang: str | None = None) -> str:
+    """Says the two weightings agree only when the engine's numbers do (up to rounding)."""
+    params = {
+        "name": rf"x\*{settings.chosen + 1}",
+        "x": fmt(query),
+        "tau": fmt(result.temperature),
+        "sigma": fmt(settings.sigma),
+        "gap": fmt(result.weight_gap, 2),
+        "identity_gap": fmt(result.identity_gap, 2),
+    }
+    agree = max(result.weight_gap, result.identity_gap) <= BRIDGE_TOLERANCE
+    return t("regression.bridge.agree" if agree else "regression.bridge.differ", lang, **params)
+
+
+def classes(points: PointsInput, settings: Settings, runs: Runs) -> None:
+    """d2l: "for (multiclass) classification, we use one-hot-encoding of yᵢ to obtain vᵢ"."""
+    st.subheader(t("regression.classes.title"))
+    if not st.toggle(t("regression.classes.show"), key=state.SHOW_CLASSES):
+        return
+    labels = class_labels(points.y)
+    st.markdown(t("regression.classes.text"))
+    curve = nadaraya_watson_classes(
+        runs.curve.x_query, points.x, labels, settings.kernel, settings.sigma
+    )
+    names = [t("regression.classes.name", label=fmt(c)) for c in curve.classes]
+    words = {"x_axis": t("regression.axis.query"), "y_axis": t("regression.classes.y_axis")}
+    show_chart(
+        figures.classes_figure(
+            curve.regression.x_query, curve.probabilities, curve.regression.reached, names, words
+        ),
+        "regression.chart.classes",
+        details=(settings.kernel,),
+    )
+    query = float(runs.queries.x_query[settings.chosen])
+    chosen = nadaraya_watson_classes([query], points.x, labels, settings.kernel, settings.sigma)
+    st.markdown(classes_sentence(chosen, settings, query))
+
+
+def class_labels(y: np.ndarray) -> np.ndarray:
+    """Each point's class: its y rounded to a whole number (the step's 0 and 2, for one)."""
+    return np.round(np.asarray(y, dtype=float))
+
+
+def classes_sentence(result, settings: Settings, query: float, lang: str | None = None) -> str:
+    """The chosen query's class probabilities from the engine: its predicted class, or every
+    class that ties for the top, or no prediction when no point reaches it."""
+    name = rf"x\*{settings.chosen + 1}"
+    if result.predicted[0] < 0:
+        return t("regression.classes.none", lang, name=name, x=fmt(query))
+    probabilities = result.probabilities[0]
+    top = np.flatnonzero(probabilities == probabilities.max())
+    listed = ", ".join(
+        t("regression.classes.share", lang, label=fmt(c), p=fmt(p, 3))
+        for c, p in zip(result.classes, probabilities, strict=True)
+        if p > 0
+    )
+    return t(
+        "regression.classes.tied" if top.size > 1 else "regression.classes.chosen",
+        lang,
+        name=name,
+        x=fmt(query),
+        shares=listed,
+        label=fmt(result.classes[top[0]]),
+        labels=", ".join(fmt(result.classes[i]) for i in top),
     )
 
 

@@ -298,8 +298,8 @@ def test_the_regression_export_is_the_pages_run_as_script_csv_and_latex(lang, mo
     points, weights, predictions = (
         parsed_csv(tables[n]) for n in ("points", "weights", "predictions")
     )
-    assert list(points.columns) == ["x", "y"] and len(points) == 20
-    assert weights.shape == (12, 20) and predictions.shape == (12, 2)
+    assert list(points.columns) == ["x", "y"] and len(points) == 40
+    assert weights.shape == (12, 40) and predictions.shape == (12, 2)
     assert predictions["ŷ"].isna().any()  # boxcar with a small σ: queries no point reaches
     assert np.allclose(weights.sum(axis=1)[predictions["ŷ"].notna()], 1)
     assert catalog(lang)["engine.step.nw_weights.title"] in code["latex"]

@@ -64,7 +64,7 @@ def test_every_preset_runs_in_both_languages_with_the_engines_prediction(preset,
     at.button(key=f"regression.preset.{preset}").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == catalog(lang)["regression.title"]
-    x, y = data.preset_points(preset, 0, 20)
+    x, y = data.preset_points(preset, 0, state.DEFAULTS[state.COUNT])
     np.testing.assert_allclose(table(at), (x, y))
     curve_x, curve_y = prediction_curve_any(at)
     expected = nadaraya_watson(curve_x, x, y, "gaussian", 0.5).prediction
@@ -80,12 +80,14 @@ def prediction_curve_any(at: AppTest) -> tuple[np.ndarray, list]:
 
 
 def test_the_default_data_is_d2ls_noisy_function_with_its_seed_shown(at):
-    x, y = data.preset_points("noisy", 0, 20)
+    x, y = data.preset_points("noisy", 0, state.DEFAULTS[state.COUNT])
     np.testing.assert_allclose(table(at), (x, y))
     assert "seed 0" in texts(at)
     at.number_input(key=state.SEED).set_value(7).run()
     assert not at.exception
-    np.testing.assert_allclose(table(at), data.preset_points("noisy", 7, 20))
+    np.testing.assert_allclose(
+        table(at), data.preset_points("noisy", 7, state.DEFAULTS[state.COUNT])
+    )
     assert "seed 7" in texts(at)
 
 
@@ -179,10 +181,11 @@ def test_duplicate_x_are_allowed_and_explained(at):
 
 
 def test_steps_show_formulas_at_the_learners_sizes(at):
-    assert not any(r"{12 \times 20}" in element.value for element in at.latex)
+    m = state.DEFAULTS[state.COUNT]
+    assert not any(rf"{{12 \times {m}}}" in element.value for element in at.latex)
     at.toggle(key=state.SHOW_STEPS).set_value(True).run()
     assert len(at.get("plotly_chart")) == 4 + 8
     latex = [element.value for element in at.latex]
-    assert any(r"{12 \times 20}" in text for text in latex)
+    assert any(rf"{{12 \times {m}}}" in text for text in latex)
     at.slider(key=state.QUERIES).set_value(5).run()
-    assert any(r"{5 \times 20}" in element.value for element in at.latex)
+    assert any(rf"{{5 \times {m}}}" in element.value for element in at.latex)

@@ -35,7 +35,9 @@ def kernel_reference(kernel: str, u: float) -> float:
         return 1.0 if abs(u) < 1 else 0.0
     if kernel == "constant":
         return 1.0
-    return max(0.0, 1.0 - abs(u))
+    if kernel == "triangular":
+        return max(0.0, 1.0 - abs(u))
+    return 0.75 * max(0.0, 1.0 - u * u)  # Epanechnikov
 
 
 def loop_reference(x_query, x_train, y_train, kernel, sigma):
@@ -175,7 +177,7 @@ def test_a_tiny_gaussian_bandwidth_is_a_nearest_neighbour_lookup(problem):
 
 
 @PROPERTY
-@given(data(), st.sampled_from(("gaussian", "boxcar", "epanechnikov", "constant")))
+@given(data(), st.sampled_from(KERNELS))
 def test_a_huge_bandwidth_predicts_the_mean_of_all_y(problem, kernel):
     queries, x, y = problem
     result = nadaraya_watson(queries, x, y, kernel, 1e7)
@@ -219,7 +221,7 @@ def test_steps_have_text_formulas_with_sizes_and_end_in_the_prediction(kernel):
 
 
 def test_step_arithmetic_spells_out_each_weight_and_prediction():
-    result = nadaraya_watson([0.25, 5.0], [0.0, 1.0], [2.0, 4.0], "epanechnikov", 1.0)
+    result = nadaraya_watson([0.25, 5.0], [0.0, 1.0], [2.0, 4.0], "triangular", 1.0)
     assert result.step("nw_kernel").entry(0, 1) == "κ(u₁₂) = max(0, 1 − |−0.75|) = 0.25"
     assert result.step("nw_weights").entry(0, 0) == "α₁₁ = κ₁₁ / Σ = 0.75 / 1 = 0.75"
     assert result.step("nw_prediction").entry(0, 0) == "ŷ₁ = Σᵢ αᵢ·yᵢ = 0.75×2 + 0.25×4 = 2.5"
@@ -363,7 +365,7 @@ CASES = [
         lambda: nadaraya_watson([0.0], X, Y, "triangle"),
         "unknown_kernel",
         "'triangle'",
-        "gaussian, boxcar, constant, epanechnikov",
+        "gaussian, boxcar, constant, triangular, epanechnikov",
     ),
     case(
         "sigma-zero",

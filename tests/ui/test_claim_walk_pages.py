@@ -19,6 +19,8 @@ import numpy as np
 import pytest
 
 from attention_core import (
+    BOUNDED_KERNELS,
+    KERNELS,
     AttentionInputError,
     attention,
     cone,
@@ -275,7 +277,8 @@ def kernel_reference(kernel: str, u: np.ndarray) -> np.ndarray:
         "gaussian": lambda: np.ones_like(u),
         "boxcar": lambda: (np.abs(u) < 1).astype(float),
         "constant": lambda: np.ones_like(u),
-        "epanechnikov": lambda: np.maximum(0.0, 1 - np.abs(u)),
+        "triangular": lambda: np.maximum(0.0, 1 - np.abs(u)),
+        "epanechnikov": lambda: 0.75 * np.maximum(0.0, 1 - u**2),
     }[kernel]()
 
 
@@ -290,12 +293,12 @@ def regression_sets():
 
 def test_every_regression_sentence_holds_for_the_engines_numbers():
     from attention_ui.regression import data
-    from attention_ui.regression.view import chosen_sentence, sigma_sentence
+    from attention_ui.regression.view import chart_caption, chosen_sentence, sigma_sentence
 
     seen: set[str] = set()
     for (name, x, y), kernel, sigma in itertools.product(
         regression_sets(),
-        ("gaussian", "boxcar", "constant", "epanechnikov"),
+        KERNELS,
         (0.02, 0.3, 1.0, 5.0, 100.0),
     ):
         rows = list(range(1, x.size + 1))
@@ -304,7 +307,8 @@ def test_every_regression_sentence_holds_for_the_engines_numbers():
         reach = kernel_reference(kernel, (queries[:, None] - x[None, :]) / sigma)
         for chosen, lang in itertools.product(range(queries.size), LANGUAGES):
             weights = nw.weights[chosen]
-            kind, text = sigma_sentence(weights, y, rows, sigma, chosen, lang)
+            distances = np.abs(x - queries[chosen])
+            kind, text = sigma_sentence(weights, y, rows, sigma, chosen, lang, distances=distances)
             # The sentence under the chart: ŷ, and every row that holds the largest weight.
             prediction = nw.prediction[chosen]
             under = chosen_sentence(weights, prediction, rows, queries[chosen], chosen, lang)
@@ -323,6 +327,12 @@ def test_every_regression_sentence_holds_for_the_engines_numbers():
                 seen.add(tied)
             seen.add(kind)
             state = (name, kernel, sigma, chosen, lang)
+            # "they sum to 1" under the chart only when some point reaches the chosen query
+            summed = t("regression.chart.caption_sum", lang) in chart_caption(weights, lang)
+            assert summed == (abs(weights.sum() - 1) < 1e-12), state
+            assert summed != (
+                t("regression.chart.caption_none", lang) in chart_caption(weights, lang)
+            )
             assert "{" not in text
             top = int(np.argmax(weights))
             # "no training point reaches x*": every kernel value is 0 (reference kernels)
@@ -338,8 +348,20 @@ def test_every_regression_sentence_holds_for_the_engines_numbers():
             if kind == "mean":  # every weight within 1 % of 1/m; ŷ ≈ the mean of y
                 assert np.abs(weights - 1 / x.size).max() <= 0.01 / x.size, state
                 assert nw.prediction[chosen] == pytest.approx(y.mean(), abs=0.01 * np.ptp(y) + 1e-9)
-            if kind == "between":
-                assert weights[top] < 0.99 and np.abs(weights - 1 / x.size).max() > 0.01 / x.size
+            if kind == "nearest_shared":  # equal top weights ≥ 99 % together; ŷ ≈ their mean y
+                group = np.flatnonzero(weights == weights.max())
+                distance = np.abs(x - queries[chosen])
+                assert group.size > 1 and weights[group].sum() >= 0.99, state
+                assert (distance[group] == distance.min()).all(), state
+                mean_y = y[group].mean()
+                assert nw.prediction[chosen] == pytest.approx(mean_y, abs=0.01 * np.ptp(y) + 1e-9)
+                assert ", ".join(str(rows[i]) for i in group) in text
+            if kind in ("between", "between_shared"):
+                group = np.flatnonzero(weights == weights.max())
+                assert (group.size > 1) == (kind == "between_shared"), state
+                at_nearest = (distances[group] == distances.min()).all()
+                assert weights[group].sum() < 0.99 or not at_nearest, state
+                assert np.abs(weights - 1 / x.size).max() > 0.01 / x.size
         # The gaps under the curve: exactly the queries no point reaches.
         curve_x = data.queries_along(x, 41)
         curve = nadaraya_watson(curve_x, x, y, kernel, sigma)
@@ -361,7 +383,17 @@ def test_every_regression_sentence_holds_for_the_engines_numbers():
                 underflow = bool((step.value == 0).any())
                 assert ("exactly 0" in sentence) == underflow, (name, kernel, sigma)
                 seen.add("underflow" if underflow else "positive")
-    assert {"nearest", "mean", "between", "none", "underflow", "positive", "chosen_tied"} <= seen
+            if step.key == "nw_kernel":
+                # "far points count less or not at all" is false for the constant kernel
+                far = "do not count" in sentence or "counts the same" in sentence
+                assert far == (kernel in BOUNDED_KERNELS), (kernel, sentence)
+                if kernel == "constant":
+                    assert "1/m" in sentence and np.allclose(nw.weights, 1 / x.size)
+                seen.add(f"kernel {kernel}")
+    assert {
+        "nearest", "nearest_shared", "mean", "between", "none", "underflow", "positive",
+        "chosen_tied", "kernel constant", "kernel boxcar", "kernel epanechnikov",
+    } <= seen  # fmt: skip
 
 
 def test_repeated_x_is_explained_by_what_always_holds():

@@ -65,7 +65,7 @@ def test_sigma_claims_hold_only_when_the_numbers_say_so(weights, kind):
     claim = data.sigma_claim(np.array(weights), y)
     assert claim.kind == kind
     if kind == "nearest":
-        assert claim.value == 1.0 and claim.point == 0
+        assert claim.value == 1.0 and claim.points == (0,)
     if kind == "mean":
         assert claim.value == 3.0
 
