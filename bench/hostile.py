@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO))  # run from anywhere
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from attention_ui.records_editor import current_records, editor_key  # noqa: E402
+from attention_ui.kit.grids.records_editor import current_records, editor_key  # noqa: E402
 
 TARGET = 10.0
 REPEATS = 5

@@ -1,16 +1,18 @@
 """The database page's session state: its keys, presets, story, and the callbacks that set them.
 
 Widget keys are listed in pages/database.py. The table lives under RECORDS (see
-`attention_ui.records_editor`); the other controls are kept across visits to other pages by
-`attention_ui.page_state` (their values are copied to `<key>.kept`).
+`attention_ui.kit.grids.records_editor`); the other controls are kept across visits to
+other pages by `attention_ui.kit.state.page_state` (their values are copied to `<key>.kept`).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from attention_ui.page_state import keep_widgets, restore_widgets
-from attention_ui.records_editor import D2L_RECORDS, current_records, set_records
+from attention_ui.kit.figures.lookup import LookupCaptions
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, current_records, set_records
+from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.text.i18n import t
 
 RECORDS = "database.records"
 QUERY = "database.query"
@@ -18,8 +20,10 @@ SIMILARITY = "database.similarity"
 TEMPERATURE = "database.temperature"
 NORMALIZATION = "database.normalization"
 STORY_STEP = "database.story.step"
-PREDICT = "database.predict"  # attention_ui.predict_view's switch
+PREDICT = "database.predict"  # attention_ui.kit.teaching.predict_view's switch
 QUERIES = "database.queries.current"  # the parsed queries of the last run (the gallery reads them)
+TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0)  # τ's slider
+QUERY_LIMIT = 10  # queries shown at once
 KEPT = {QUERY: "Li", SIMILARITY: "exact", TEMPERATURE: 0.1, NORMALIZATION: "softmax"}
 
 JAPANESE_RECORDS = [
@@ -84,3 +88,18 @@ def step_still_shown(step: int) -> bool:
     )
     same_tau = similarity == "exact" or st.session_state.get(TEMPERATURE) == temperature
     return same_records and same_controls and same_tau
+
+
+def chart_captions() -> LookupCaptions:
+    """The lookup charts' words, in this run's language (the exercises' lookup
+    charts use them too)."""
+    return LookupCaptions(
+        weight=t("database.chart.weight"),
+        records=t("database.chart.records"),
+        queries=t("database.chart.queries"),
+        score=t("database.chart.score"),
+        best=t("database.chart.best"),
+        first_names=t("database.chart.first_names"),
+        total_weight=t("database.chart.total_weight"),
+        exact_weight=t("database.chart.exact_weight"),
+    )

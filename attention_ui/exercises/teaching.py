@@ -24,9 +24,9 @@ from attention_core import (
     SearchPath,
     SqueezeExcitation,
 )
-from attention_ui.export import derivation_latex, lookup_script, numpy_script
-from attention_ui.export_view import Export, Table, export_panel
-from attention_ui.i18n import t
+from attention_ui.kit.export.panel import Export, Table, export_panel
+from attention_ui.kit.export.scripts import derivation_latex, lookup_script, numpy_script
+from attention_ui.kit.text.i18n import t
 
 PAGE = "exercises"
 

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.matrix_editor import editor_key, matrix_values
-from attention_ui.records_editor import current_records
-from attention_ui.records_editor import editor_key as records_key
+from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values
+from attention_ui.kit.grids.records_editor import current_records
+from attention_ui.kit.grids.records_editor import editor_key as records_key
 from tests.conftest import APP, open_app_page
 
 CRAFTED_WIDGETS = [  # (page, key, crafted value, the value the page must use instead)

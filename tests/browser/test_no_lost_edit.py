@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_core import attention
-from attention_ui.i18n import t
+from attention_ui.kit.text.i18n import t
 from attention_ui.luong.presets import PRESETS
 from tests.browser.conftest import open_page, pick_option, wait_for_plot, wait_idle
 

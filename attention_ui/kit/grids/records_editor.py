@@ -29,12 +29,11 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import duplicate_keys, fmt
-
-from . import page_state
-from .editor_state import editor_state_ok
-from .i18n import current_language, t
-from .number_text import MAX_CHARS, NotANumberError, read_number
-from .text import escape_markdown
+from attention_ui.kit.grids.editor_state import editor_state_ok
+from attention_ui.kit.grids.number_text import MAX_CHARS, NotANumberError, read_number
+from attention_ui.kit.state import page_state
+from attention_ui.kit.text.i18n import current_language, t
+from attention_ui.kit.text.markdown import escape_markdown
 
 NAME_LIMIT = 100
 RECORD_LIMIT = 50

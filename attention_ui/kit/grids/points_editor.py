@@ -23,8 +23,8 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import fmt
-from attention_ui import page_state
-from attention_ui.i18n import current_language, t
+from attention_ui.kit.state import page_state
+from attention_ui.kit.text.i18n import current_language, t
 
 LIMIT = 1000.0
 MAX_POINTS = 50

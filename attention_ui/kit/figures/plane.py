@@ -14,8 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import Cone, cone_polygon, convex_hull, fmt
-
-from .figures import plotly_text
+from attention_ui.kit.figures.heatmap import plotly_text
 
 CONE_FILL = "rgba(158, 202, 225, 0.35)"
 CONE_LINE = "#6baed6"
@@ -209,9 +208,3 @@ def plane_figure(
         scaleratio=1,
     )
     return figure
-
-
-def trace_named(figure: go.Figure, name: str) -> go.Scatter | None:
-    """The trace with this (escaped) legend name, for tests and callers."""
-    wanted = plotly_text(name)
-    return next((trace for trace in figure.data if trace.name == wanted), None)

@@ -2,7 +2,7 @@
 feedback. Pages call `predict_switch` and then their own puzzle (Luong: `key_puzzle`,
 database: `record_puzzle`); while it returns False the page hides its answers.
 
-The guesses' widget keys carry the puzzle's id (attention_ui.predict.puzzle_id), so any change
+The guesses' widget keys carry the puzzle's id (kit.teaching.predict.puzzle_id), so any change
 of the numbers is a new puzzle: fresh questions, answers hidden again.
 """
 
@@ -14,10 +14,9 @@ import numpy as np
 import streamlit as st
 
 from attention_core import fmt
-
-from .i18n import t
-from .page_state import keep_widgets, restore_widgets
-from .predict import NO_WINNER, Verdict, grade
+from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.teaching.predict import NO_WINNER, Verdict, grade
+from attention_ui.kit.text.i18n import t
 
 # Marks drawn with Streamlit's Material icons (emoji fonts are missing on some screens).
 RIGHT, WRONG = ":green[:material/check_circle:]", ":red[:material/cancel:]"

@@ -1,9 +1,10 @@
 """Every page's state in its address, and in a JSON file: share a link, reload, open a file.
 
 - `open_address(page)`: on a session's first run (a shared link, a reload), before the page is
-  drawn, the page's state is read from the address (attention_ui.share_codec, with the page's
-  schema from attention_ui.share_pages) and stored as the page keeps it (widgets, matrices,
-  tables). What cannot be read stays at its default, and one sentence says what was ignored.
+  drawn, the page's state is read from the address (attention_ui.kit.share.codec, with the
+  page's schema, which attention_ui.page_list registers) and stored as the page keeps it
+  (widgets, matrices, tables). What cannot be read stays at its default, and one sentence
+  says what was ignored.
 - `update_address(page)`: after every run, the address is rewritten with the page's state (no
   save step), so a reload or a copied link shows the same page.
 - `share_panel(page)`: the sidebar's "Share" box: the link with Streamlit's copy button
@@ -20,12 +21,9 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from . import page_state
-from .i18n import current_language, t
-from .matrix_editor import forget_matrix, matrix_values, set_matrix
-from .navigation import CLICKED_PARAM, link_params
-from .records_editor import current_records, forget_records, set_records
-from .share_codec import (
+from attention_ui.kit.grids.matrix_editor import forget_matrix, matrix_values, set_matrix
+from attention_ui.kit.grids.records_editor import current_records, forget_records, set_records
+from attention_ui.kit.share.codec import (
     LANGUAGE_PARAM,
     NEWER_VERSION,
     TOO_MANY,
@@ -37,8 +35,10 @@ from .share_codec import (
     decode,
     encode,
 )
-from .share_pages import SCHEMAS
-from .text import escape_markdown
+from attention_ui.kit.state import page_state
+from attention_ui.kit.state.navigation import CLICKED_PARAM, link_params
+from attention_ui.kit.text.i18n import current_language, t
+from attention_ui.kit.text.markdown import escape_markdown
 
 APP_NAME = "attention-explorer"
 FILE_LIMIT = 200_000  # bytes: a state file is a few kB at most
@@ -49,6 +49,14 @@ _FILE_PAGE = "share.file_page"
 _BOX = "share.box"  # the Share box's expander (open or not)
 _WHOLE_RUN = "share.whole_run"
 MAX_NAMES_SHOWN = 6
+# Each page's schema by page name, given once by the page list (the kit names no page).
+SCHEMAS: dict[str, PageSchema] = {}
+
+
+def register_schemas(schemas: Mapping[str, PageSchema]) -> None:
+    """The pages whose state goes into their address (and whose state files the Share box
+    opens): called once by attention_ui.page_list."""
+    SCHEMAS.update(schemas)
 
 
 # ---------------------------------------------------------------------------------------------

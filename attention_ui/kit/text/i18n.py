@@ -25,22 +25,16 @@ import numpy as np
 import streamlit as st
 
 from attention_core import (
-    ERROR_CODES,
-    KERNELS,
-    MULTI_HEAD_STEP_KEYS,
-    NW_STEP_KEYS,
-    STEP_KEYS,
     AttentionInputError,
     Step,
     fmt,
 )
-
-from .text import escape_markdown
+from attention_ui.kit.text.markdown import escape_markdown
 
 LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語"}
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_STATE_KEY = "lang"
-_LOCALES = Path(__file__).parent / "locales"
+_LOCALES = Path(__file__).resolve().parents[2] / "locales"  # attention_ui/locales
 # Longer than any real language tag ("zh-Hant-TW", "ja-JP-u-ca-japanese"): not a language.
 _MAX_TAG_LENGTH = 35
 
@@ -184,14 +178,6 @@ def _step_text(step: Step, part: str, lang: str | None, **extra: Any) -> str:
     return template.format(**_worded_params(step.params, texts), **extra)
 
 
-def engine_keys() -> set[str]:
-    """The keys every catalog must have to word every engine error and step (the
-    `engine.value.*` and `engine.reason.*` wordings of parameter codes come on top)."""
-    keys = {f"engine.error.{code}" for code in ERROR_CODES}
-    for step_key in (*STEP_KEYS, *NW_STEP_KEYS, *MULTI_HEAD_STEP_KEYS):
-        keys |= {f"engine.step.{step_key}.title", f"engine.step.{step_key}.sentence"}
-    keys |= {f"engine.step.{step_key}.sentence_underflow" for step_key in UNDERFLOW_STEPS}
-    keys |= {
-        f"engine.step.nw_kernel.sentence_{kernel}" for kernel in KERNELS if kernel != "gaussian"
-    }
-    return keys
+def show_error(error: AttentionInputError) -> None:
+    """An engine error as a message in the learner's language (never a traceback)."""
+    st.error(error_text(error), icon="⚠️")

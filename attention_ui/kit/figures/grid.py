@@ -16,8 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from attention_core import fmt
-
-from .figures import WEIGHT_SCALE, plotly_text
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, plotly_text
 
 # Print numbers on the cells only while every panel stays legible.
 MAX_TEXT_CELLS = 6 * 6
@@ -151,11 +150,6 @@ def heatmap_grid(
     )
     figure.update_annotations(font_size=13)
     return figure
-
-
-def subplot_count(figure: go.Figure) -> int:
-    """How many heatmap panels a grid figure holds (one trace per panel)."""
-    return sum(1 for trace in figure.data if trace.type == "heatmap")
 
 
 def _checked(labels: Sequence[str] | None, expected: int, name: str) -> list[str] | None:

@@ -19,10 +19,9 @@ import streamlit as st
 
 from attention_core import AttentionResult, Step, fmt, score_terms
 from attention_core.formatting import subscript
-
-from .charts import show_chart
-from .figures import WEIGHT_SCALE, heatmap, hover_texts
-from .i18n import step_sentence, step_title, t
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap, hover_texts
+from attention_ui.kit.text.i18n import step_sentence, step_title, t
 
 # What the rows and columns of each step's matrix are, in column layout (rows, columns).
 # Kinds: key, query, dim (a vector entry), hidden (a unit of the concat layer), sum.

@@ -8,7 +8,7 @@
 The panel is a lazy expander: `build` runs only while it is open, so a closed panel costs a
 page nothing. It offers the script (download and shown), each matrix as CSV, and the LaTeX
 of the derivation (download and shown, ready to copy). Every chart's PNG comes from its own
-camera button (attention_ui.charts).
+camera button (attention_ui.kit.figures.charts).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 
 import streamlit as st
 
-from .export import file_name, matrix_csv
-from .i18n import t
+from attention_ui.kit.export.scripts import file_name, matrix_csv
+from attention_ui.kit.text.i18n import t
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,11 @@ then goes on to it (`follow_clicked_link`, at the top of every page).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import streamlit as st
 
-from .i18n import current_language
-from .menu import PAGES, MenuPage
+from attention_ui.kit.text.i18n import current_language
 
 CLICKED_PARAM = "to"  # in an in-app link's query string: the page it leads to
 _STARTED = "navigation.page"  # the page whose whole run started last in this session
@@ -35,12 +36,10 @@ def follow_navigation(page: str) -> None:
     the learner has left `page`, so go on to that page (Streamlit runs a callback's
     st.switch_page after the callbacks, in place of the run that brought the late edit)."""
     current = st.session_state.get(_STARTED)
-    if current is None or current == page:
+    if not isinstance(current, str) or current == page:
         return
-    target = _menu_page(current)
-    if target is not None:
-        # The address in hand is the old page's; the new page writes its own after its run.
-        st.switch_page(target.path, query_params=link_params(target.name))
+    # The address in hand is the old page's; the new page writes its own after its run.
+    st.switch_page(page_path(current), query_params=link_params(current))
 
 
 def link_params(page: str) -> dict[str, str]:
@@ -48,18 +47,17 @@ def link_params(page: str) -> dict[str, str]:
     return {"lang": current_language(), CLICKED_PARAM: page}
 
 
-def follow_clicked_link(name: str) -> None:
+def page_path(name: str) -> str:
+    """The script Streamlit serves page `name` from."""
+    return f"pages/{name}.py"
+
+
+def follow_clicked_link(name: str, menu: Collection[str]) -> None:
     """At the top of page `name`'s run: if the query string names another page of the menu,
     the learner clicked its link and this run overtook it (a grid's late edit): go there.
 
     The parameter stays in the address until the page writes its own (page_footer); removing
     it earlier would add an entry to the browser's history."""
     clicked = st.query_params.get(CLICKED_PARAM)
-    target = _menu_page(clicked)
-    if target is not None and target.name != name:
-        st.switch_page(target.path, query_params=link_params(target.name))
-
-
-def _menu_page(name: object) -> MenuPage | None:
-    """The menu's page called `name` (any value read from the session or the address)."""
-    return next((page for page in PAGES if page.name == name), None)
+    if clicked in menu and clicked != name:
+        st.switch_page(page_path(clicked), query_params=link_params(clicked))

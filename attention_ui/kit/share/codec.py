@@ -28,7 +28,7 @@ import math
 import re
 import unicodedata
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,9 @@ import numpy as np
 VERSION = 1
 VERSION_PARAM = "v"
 LANGUAGE_PARAM = "lang"  # read by attention_ui.frame, not here
+# The largest whole number a field (a seed, a size) holds: a 32-bit signed integer, which
+# every seed's generator and Streamlit's number inputs take.
+MAX_INT = 2**31 - 1
 MAX_PARAMS = 60  # more than any page has; a longer address is cut to its first parameters
 MAX_VALUE_LENGTH = 60_000  # per parameter, before decoding (50 records of 2 × 100 emoji: 55 k)
 MAX_JSON_BYTES = 64_000  # a records table, inflated
@@ -125,7 +128,7 @@ class Choice(Field):
 @dataclass(frozen=True)
 class Integer(Field):
     low: int = 0
-    high: int = 2**31 - 1
+    high: int = MAX_INT
 
     def encode(self, value: Any) -> str | None:
         return str(int(value))
@@ -483,14 +486,3 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, list | tuple) and a and isinstance(a[0], list | tuple):
         return [tuple(r) for r in a] == [tuple(r) for r in b]
     return list(a) == list(b) if isinstance(a, list | tuple) else a == b
-
-
-def longest(fields: Sequence[Field], worst: Mapping[str, Any]) -> int:
-    """How many characters the query string of `worst` values costs (for the README)."""
-    from urllib.parse import urlencode
-
-    params = {VERSION_PARAM: str(VERSION), LANGUAGE_PARAM: "ja"}
-    for f in fields:
-        if f.key in worst:
-            params[f.param] = f.encode(worst[f.key]) or ""
-    return len(urlencode(params))

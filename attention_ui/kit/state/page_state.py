@@ -8,8 +8,8 @@ value under `<key>.kept` (a plain session key, which survives every run):
   `restore_widgets(DEFAULTS)` before the widgets are drawn, `keep_widgets(DEFAULTS)` after;
 - editors (`matrix_editor`, `records_editor`) keep what the learner last saw with `keep` and
   read it back with `kept`; they own their other session keys and nobody else reads them;
-- the shareable address (`attention_ui.share`) reads and writes values through these same
-  functions, so a page listed in `share_pages` is in the address with nothing else to do.
+- the shareable address (`attention_ui.kit.share.address`) reads and writes values through
+  these same functions, so a page whose schema lists them is in the address with nothing else to do.
 
 `session` arguments default to `st.session_state`; tests pass AppTest's `at.session_state`.
 """
@@ -21,7 +21,7 @@ from typing import Any
 
 import streamlit as st
 
-from .i18n import catalog, current_language
+from attention_ui.kit.text.i18n import catalog, current_language
 
 _KEPT = ".kept"
 
@@ -46,7 +46,7 @@ def changed_since_kept(*keys: str) -> bool:
 
     For an `on_change` that must act only on a real change: Streamlit calls a widget's
     callback again when its state comes back after a run of another page began (a grid's late
-    edit after a click on another page: see attention_ui/navigation.py), though the learner
+    edit after a click on another page: see kit/state/navigation.py), though the learner
     changed nothing; reloading or transposing then would throw away that very edit.
     """
     return any(st.session_state.get(key) != kept(key) for key in keys)

@@ -29,13 +29,12 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import fmt
-
-from . import page_state
-from .editor_state import editor_state_ok
-from .i18n import t
-from .navigation import follow_navigation
-from .number_text import MAX_CHARS, NotANumberError, read_number
-from .text import escape_markdown
+from attention_ui.kit.grids.editor_state import editor_state_ok
+from attention_ui.kit.grids.number_text import MAX_CHARS, NotANumberError, read_number
+from attention_ui.kit.state import page_state
+from attention_ui.kit.state.navigation import follow_navigation
+from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.markdown import escape_markdown
 
 # Entries are limited to a range a learner can read; the limit is checked here on the server,
 # since the editor's own min/max only hold in the browser.
