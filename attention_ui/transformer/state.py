@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from attention_ui.i18n import current_language
 from attention_ui.matrix_editor import matrix_values, set_matrix
 from attention_ui.page_state import keep_widgets, restore_widgets
 
@@ -48,8 +49,9 @@ _SEEDED = "transformer.seeded"  # (seed, d_model, tokens) the grids were last dr
 
 
 def restore() -> None:
-    """Before the widgets are drawn: put back the values Streamlit forgot while away."""
-    restore_widgets(DEFAULTS)
+    """Before the widgets are drawn: put back the values Streamlit forgot while away. A first
+    visit opens on the example sentence of the page's language."""
+    restore_widgets({**DEFAULTS, SENTENCE: EXAMPLES.get(current_language(), EXAMPLES["en"])})
 
 
 def remember() -> None:
