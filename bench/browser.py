@@ -40,6 +40,7 @@ import base64
 import contextlib
 import json
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -50,6 +51,7 @@ from pathlib import Path
 
 import numpy as np
 import psutil
+from playwright.sync_api import expect
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -200,11 +202,7 @@ def type_without_enter(page, text: str) -> None:
         cell.click()
         cell.press("Control+A")
         page.keyboard.type(text)
-        page.wait_for_function(
-            "([label, text]) => Array.from(document.querySelectorAll('input')).some("
-            "i => i.getAttribute('aria-label') === label && i.value === text)",
-            arg=[Q_CELL, text],
-        )
+        expect(cell).to_have_value(text)  # (the cells may be in a shadow root)
     else:
         select_cell(page, grid(page, 0), 0, 0, columns=EXAMPLE["Q"].shape[1])
         open_cell_editor(page, text)
@@ -505,6 +503,8 @@ def run(args) -> int:
 
 
 def main() -> int:
+    sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, even into a file
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the servers are stopped
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=15, help="measured edits per page")
     parser.add_argument("--warmup", type=int, default=2, help="edits per page not counted")

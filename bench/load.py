@@ -73,6 +73,9 @@ from tests.app_server import start_app, stop_app  # noqa: E402
 from tests.proxy_server import start_proxy, stop_proxy, upstream_sessions  # noqa: E402
 
 CELL = ("0", "q1")  # row position (as the browser's JSON sends it) and column label
+# The Q grid's widget, by the key its element's id carries: the matrix editor (a custom
+# component) or, on an older checkout, st.data_editor (whose key ends in a version number).
+GRID_IDS = {"bidi_component": "{}.cells", "dataframe": "{}.editor."}
 RUN_TIMEOUT = 60.0
 OVERALL_TIMEOUT = 1800.0
 MAX_SESSIONS, MAX_EDITS, MAX_SOAK, MAX_OPEN_SECONDS = 50, 100, 300, 120.0
@@ -91,12 +94,12 @@ class Target:
     name: str
     url: str  # http://127.0.0.1:port (a server, or nginx in front of several)
     page: str  # the page name to open ("" for a one-page app)
-    editor_key: str  # the Q grid's widget key, before its version number
+    editor_key: str  # the Q grid's state key (its widget key is this plus GRID_IDS' tail)
     pids: tuple[int, ...] = ()  # the server processes behind it (for memory)
 
 
 def luong_target(url: str, pids: tuple[int, ...], name: str = "Luong page") -> Target:
-    return Target(name, url, "luong", "luong.Q.editor.", pids)
+    return Target(name, url, "luong", "luong.Q", pids)
 
 
 def load_average() -> float:
@@ -135,6 +138,8 @@ class Run:
     status: int | None = None
     exceptions: list[str] = field(default_factory=list)
     editor_id: str | None = None
+    editor_kind: str = ""  # the grid's element type, a key of GRID_IDS
+    editor_data: dict = field(default_factory=dict)  # the matrix editor's data (rows, cols)
     editor_fragment: str = ""  # the st.fragment the grid is drawn in ("" for none)
     charts: list[str] = field(default_factory=list)  # each plotly chart's spec (or its hash)
     page_hash: str = ""
@@ -161,7 +166,11 @@ class Session:
         self.page_hash = ""
         self.widgets: dict[str, WidgetState] = {}
         self.editor_id: str | None = None
+        self.editor_kind = ""
+        self.editor_data: dict = {}
         self.editor_fragment = ""
+        self.token = f"load{random.getrandbits(40):x}"  # the matrix editor's browser token
+        self.entries = 0
         self.errors: list[str] = []
 
     async def open(self) -> Run:
@@ -179,6 +188,7 @@ class Session:
         await asyncio.to_thread(_fetch, f"{base}/_stcore/host-config", self.cookie)
         run = await self.rerun(first=True)
         self.page_hash, self.editor_id = run.page_hash, run.editor_id
+        self.editor_kind, self.editor_data = run.editor_kind, run.editor_data
         self.editor_fragment = run.editor_fragment
         if not self.page_hash:
             self.errors.append("the server named no page")
@@ -235,8 +245,18 @@ class Session:
         kind = element.WhichOneof("type")
         if kind == "exception":
             run.exceptions.append(f"{element.exception.type}: {element.exception.message}")
-        elif kind == "dataframe" and self.target.editor_key in element.dataframe.id:
-            run.editor_id, run.editor_fragment = element.dataframe.id, fragment
+        elif (
+            kind in GRID_IDS
+            and GRID_IDS[kind].format(self.target.editor_key) in getattr(element, kind).id
+        ):
+            run.editor_id, run.editor_kind, run.editor_fragment = (
+                getattr(element, kind).id,
+                kind,
+                fragment,
+            )
+            if kind == "bidi_component":
+                with contextlib.suppress(ValueError):
+                    run.editor_data = json.loads(element.bidi_component.json or "{}")
         elif kind == "plotly_chart":
             run.charts.append(element.plotly_chart.spec)
 
@@ -244,14 +264,32 @@ class Session:
         """Type `value` into Q's first cell, as the grid reports it, and wait for the run."""
         if self.editor_id is None:
             raise RuntimeError("no editor")
-        edited = {"edited_rows": {CELL[0]: {CELL[1]: value}}, "added_rows": [], "deleted_rows": []}
-        self.widgets[self.editor_id] = WidgetState(
-            id=self.editor_id, string_value=json.dumps(edited)
-        )
+        self.widgets[self.editor_id] = self._grid_state(value)
         run = await self.rerun(fragment=self.editor_fragment)
         if run.charts == previous.charts:
             self.errors.append(f"editing the cell to {value} changed no chart")
         return run
+
+    def _grid_state(self, value: float) -> WidgetState:
+        """The grid's widget state after typing `value` into Q's first cell and pressing Enter,
+        as the browser sends it."""
+        if self.editor_kind == "dataframe":
+            edited = {
+                "edited_rows": {CELL[0]: {CELL[1]: value}},
+                "added_rows": [],
+                "deleted_rows": [],
+            }
+            return WidgetState(id=self.editor_id, string_value=json.dumps(edited))
+        self.entries += 1  # one entry, numbered; the run it rides in acknowledges it
+        data = self.editor_data
+        entry = {
+            "cells": [[0, 0, str(value)]],
+            "n": self.entries,
+            "rows": data.get("rows", []),
+            "cols": [c.get("label") if isinstance(c, dict) else c for c in data.get("cols", [])],
+        }
+        edit = {"token": self.token, "n": self.entries, "entries": [entry]}
+        return WidgetState(id=self.editor_id, json_value=json.dumps({"edit": edit}))
 
 
 SESSION_ERRORS = (TimeoutError, websockets.WebSocketException, OSError, RuntimeError)
