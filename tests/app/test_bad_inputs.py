@@ -602,7 +602,7 @@ BAD_INPUTS = [
     Case(
         "empty training table",
         "regression",
-        lambda at: delete_rows(at, "regression.points", list(range(20))),
+        lambda at: delete_rows(at, "regression.points", list(range(40))),
         (en("regression.check.no_points"),),
         prior="regression.sigma",
     ),
