@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attention_core import AttentionInputError
-
-from .i18n import (
+from attention_ui.kit.share.address import (
+    check_widgets,
+    open_address,
+    share_panel,
+    start_run,
+    update_address,
+)
+from attention_ui.kit.state.navigation import follow_clicked_link, link_params, page_started
+from attention_ui.kit.text.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_STATE_KEY,
     LANGUAGES,
     current_language,
-    error_text,
     language_from_tag,
     t,
 )
-from .menu import PAGES
-from .navigation import follow_clicked_link, link_params, page_started
-from .text import escape_markdown
+from attention_ui.kit.text.markdown import escape_markdown
+from attention_ui.page_list import NAMES, PAGES
 
 _LANG_PARAM = "lang"
 _WIDGET_KEY = "lang.switch"
@@ -77,19 +81,17 @@ def _sync_url() -> None:
 
 def page_frame(name: str) -> None:
     """What surrounds every page: the browser tab's title, the session's language, the
-    translated menu of attention_ui/menu.py and the language switch.
+    translated menu of attention_ui/page_list.py and the language switch.
 
     Each page draws it itself, because Streamlit runs a page of pages/ on its own (app.py runs
     only at the bare address): a shared `/luong?lang=ja` link is therefore right on its very
     first visit, with no router to go through."""
     page_started(name)
     setup_language()
-    follow_clicked_link(name)
+    follow_clicked_link(name, NAMES)
     st.set_page_config(
         page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"
     )
-    from .share import check_widgets, open_address, start_run  # share's schemas import views
-
     start_run()
     open_address(name)  # a shared link or a reload: the page's state comes from the address
     check_widgets(name)  # a value the page does not offer (a crafted client) is not drawn
@@ -114,12 +116,5 @@ def page_header(namespace: str) -> None:
 def page_footer(name: str) -> None:
     """What every page ends with: the address is rewritten with the page's state (so a reload
     or a copied link shows it; no save step) and the sidebar's Share box is drawn."""
-    from .share import share_panel, update_address
-
     update_address(name)
     share_panel(name)
-
-
-def show_error(error: AttentionInputError) -> None:
-    """An engine error as a message in the learner's language (never a traceback)."""
-    st.error(error_text(error), icon="⚠️")

@@ -25,8 +25,8 @@ import streamlit as st
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the app's packages
 
 from attention_core import attention
-from attention_ui.charts import show_chart
-from attention_ui.i18n import t
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.text.i18n import t
 from attention_ui.luong import state, view
 from attention_ui.luong.model import INPUTS, Sizes
 

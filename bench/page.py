@@ -38,7 +38,7 @@ sys.path.insert(0, str(REPO))  # run from anywhere
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from attention_ui.matrix_editor import editor_key  # noqa: E402
+from attention_ui.kit.grids.matrix_editor import editor_key  # noqa: E402
 
 TARGET = 1.3  # issue 13
 REPEATS = 15

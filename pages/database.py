@@ -28,8 +28,9 @@ Main session-state keys (for tests and the browser tour):
 """
 
 from attention_ui.database import state, teaching, view
+from attention_ui.database import tasks as database_tasks
 from attention_ui.frame import page_footer, page_header
-from attention_ui.task_panel import panel as task_panel
+from attention_ui.kit.teaching.task_panel import panel as task_panel
 
 page_header("database")
 state.restore()
@@ -40,6 +41,6 @@ state.remember(query.queries)
 if teaching.reveal(records_in, query):  # predict-then-reveal hides the answers until revealed
     view.answers(records_in, query)
     teaching.export(records_in, query)
-task_panel("database")
+task_panel(database_tasks.TASKS, database_tasks.snapshot)
 
 page_footer("database")  # the address follows the page: a reload or a copied link shows it

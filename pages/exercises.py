@@ -10,13 +10,14 @@ the sections are drawn by attention_ui/exercises/view.py.
 """
 
 from attention_ui.exercises import state, view
+from attention_ui.exercises import tasks as exercises_tasks
 from attention_ui.frame import page_footer, page_header
-from attention_ui.task_panel import panel as task_panel
+from attention_ui.kit.teaching.task_panel import panel as task_panel
 
 page_header("exercises")
 state.restore()
 view.section(view.chosen_section())
-task_panel("exercises")
+task_panel(exercises_tasks.TASKS, exercises_tasks.snapshot)
 state.remember()
 
 page_footer("exercises")  # the address follows the page: a reload or a copied link shows it

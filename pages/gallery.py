@@ -23,7 +23,8 @@ Main session-state keys (for tests and the browser tour):
 
 from attention_ui.frame import page_footer, page_header
 from attention_ui.gallery import state, teaching, view
-from attention_ui.task_panel import panel as task_panel
+from attention_ui.gallery import tasks as gallery_tasks
+from attention_ui.kit.teaching.task_panel import panel as task_panel
 
 page_header("gallery")
 state.restore()
@@ -33,6 +34,6 @@ teaching.export(plane)
 view.cases(plane)
 view.heatmap_grids()
 state.remember()
-task_panel("gallery")
+task_panel(gallery_tasks.TASKS, gallery_tasks.snapshot)
 
 page_footer("gallery")  # the address follows the page: a reload or a copied link shows it

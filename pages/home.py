@@ -4,14 +4,14 @@ import numpy as np
 import streamlit as st
 
 from attention_core import AttentionInputError, attention, fmt
-from attention_ui.charts import show_chart
-from attention_ui.figures import WEIGHT_SCALE, step_heatmap
-from attention_ui.frame import page_footer, page_header, show_error
+from attention_ui.frame import page_footer, page_header
 from attention_ui.home import state
-from attention_ui.i18n import t
-from attention_ui.menu import PAGES
-from attention_ui.navigation import link_params
-from attention_ui.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, step_heatmap
+from attention_ui.kit.state.navigation import link_params
+from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.page_list import PAGES
 
 page_header("home")
 restore_widgets(state.DEFAULTS)

@@ -75,7 +75,7 @@ FILE_METHODS = {
 RAW_HTML_METHODS = {"html", "iframe", "declare_component", "components"}
 # The only files that may open files: each with why its paths are not user input.
 FILE_ACCESS_ALLOWED = {
-    "attention_ui/i18n.py": "reads the TOML catalogs it finds by glob in its own locales/ folder",
+    "attention_ui/kit/text/i18n.py": "reads the TOML catalogs of attention_ui/locales by glob",
 }
 
 
@@ -198,7 +198,7 @@ def test_files_are_opened_only_where_listed(path):
 
 def test_static_checks_see_every_page():
     """The checks above cover every page of the menu (a page added later is picked up)."""
-    from attention_ui.menu import PAGES as MENU
+    from attention_ui.page_list import PAGES as MENU
 
     assert MENU, "the menu lists no page"
     assert {page.path for page in MENU} <= set(PAGES)

@@ -1,16 +1,27 @@
 """The database page's session state: its keys, presets, story, and the callbacks that set them.
 
 Widget keys are listed in pages/database.py. The table lives under RECORDS (see
-`attention_ui.records_editor`); the other controls are kept across visits to other pages by
-`attention_ui.page_state` (their values are copied to `<key>.kept`).
+`attention_ui.kit.grids.records_editor`); the other controls are kept across visits to
+other pages by `attention_ui.kit.state.page_state` (their values are copied to `<key>.kept`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import streamlit as st
 
-from attention_ui.page_state import keep_widgets, restore_widgets
-from attention_ui.records_editor import D2L_RECORDS, current_records, set_records
+from attention_ui.kit.figures.lookup import LookupCaptions
+from attention_ui.kit.grids.records_editor import (
+    D2L_RECORDS,
+    NAME_LIMIT,
+    current_records,
+    cut_name,
+    set_records,
+)
+from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.text.i18n import t
 
 RECORDS = "database.records"
 QUERY = "database.query"
@@ -18,8 +29,10 @@ SIMILARITY = "database.similarity"
 TEMPERATURE = "database.temperature"
 NORMALIZATION = "database.normalization"
 STORY_STEP = "database.story.step"
-PREDICT = "database.predict"  # attention_ui.predict_view's switch
+PREDICT = "database.predict"  # attention_ui.kit.teaching.predict_view's switch
 QUERIES = "database.queries.current"  # the parsed queries of the last run (the gallery reads them)
+TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0)  # τ's slider
+QUERY_LIMIT = 10  # queries shown at once
 KEPT = {QUERY: "Li", SIMILARITY: "exact", TEMPERATURE: 0.1, NORMALIZATION: "softmax"}
 
 JAPANESE_RECORDS = [
@@ -50,6 +63,26 @@ def remember(queries: list[str]) -> None:
     """After the controls are drawn: keep their values, and the queries for the gallery."""
     keep_widgets(KEPT)
     st.session_state[QUERIES] = queries
+
+
+def check_queries(pieces: Iterable[Any]) -> tuple[list[str], list[str]]:
+    """The queries a lookup can use, from the box's pieces or from another page's list (the
+    gallery's borrowed queries, an address): blank ones skipped, at most QUERY_LIMIT, each cut
+    to NAME_LIMIT characters once normalised; and one message per thing cut."""
+    notes = []
+    queries = [piece.strip() for piece in pieces if isinstance(piece, str) and piece.strip()]
+    if len(queries) > QUERY_LIMIT:
+        notes.append(t("database.query.too_many", count=len(queries), limit=QUERY_LIMIT))
+        queries = queries[:QUERY_LIMIT]
+    cut = []
+    for number, query in enumerate(queries, start=1):
+        text, length = cut_name(query)  # counted once normalised, as the similarities read it
+        if length > NAME_LIMIT:
+            notes.append(
+                t("database.query.too_long", number=number, length=length, limit=NAME_LIMIT)
+            )
+        cut.append(text)
+    return cut, notes
 
 
 def replay(step: int) -> None:
@@ -84,3 +117,18 @@ def step_still_shown(step: int) -> bool:
     )
     same_tau = similarity == "exact" or st.session_state.get(TEMPERATURE) == temperature
     return same_records and same_controls and same_tau
+
+
+def chart_captions() -> LookupCaptions:
+    """The lookup charts' words, in this run's language (the exercises' lookup
+    charts use them too)."""
+    return LookupCaptions(
+        weight=t("database.chart.weight"),
+        records=t("database.chart.records"),
+        queries=t("database.chart.queries"),
+        score=t("database.chart.score"),
+        best=t("database.chart.best"),
+        first_names=t("database.chart.first_names"),
+        total_weight=t("database.chart.total_weight"),
+        exact_weight=t("database.chart.exact_weight"),
+    )

@@ -9,17 +9,16 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core import AttentionInputError, LookupTable, lookup_many
-from attention_ui.export import table_script
-from attention_ui.export_view import Export, Table, export_panel
-from attention_ui.i18n import t
-from attention_ui.page_state import keep_widgets, restore_widgets
-from attention_ui.predict import NO_WINNER, puzzle_id, typo_queries
-from attention_ui.predict_view import predict_switch, puzzle, verdict_text
-from attention_ui.records_editor import D2L_RECORDS, RecordsInput, current_records
-from attention_ui.text import escape_markdown
-
-from . import state
-from .view import Query
+from attention_ui.database import state
+from attention_ui.database.view import Query
+from attention_ui.kit.export.panel import Export, Table, export_panel
+from attention_ui.kit.export.scripts import table_script
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, current_records
+from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.teaching.predict import NO_WINNER, puzzle_id, typo_queries
+from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
+from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.markdown import escape_markdown
 
 PAGE = "database"
 SEED = "database.predict.seed"

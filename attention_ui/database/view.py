@@ -23,29 +23,20 @@ from attention_core import (
     lookup_many,
 )
 from attention_core.formatting import fmt_latex
-from attention_ui.charts import show_chart
-from attention_ui.frame import show_error
-from attention_ui.i18n import t
-from attention_ui.lookup_figures import (
-    LookupCaptions,
+from attention_ui.database import state
+from attention_ui.database.state import TEMPERATURES
+from attention_ui.database.state import chart_captions as captions
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.lookup import (
     distribution_bar,
     weights_bar,
     weights_heatmap,
 )
-from attention_ui.page_state import option_labels
-from attention_ui.records_editor import (
-    D2L_RECORDS,
-    NAME_LIMIT,
-    RecordsInput,
-    cut_name,
-    records_editor,
-)
-from attention_ui.text import escape_markdown
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, records_editor
+from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.markdown import escape_markdown
 
-from . import state
-
-TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0)
-QUERY_LIMIT = 10
 QUERY_SEPARATORS = re.compile(r"[,;、，；]")
 
 
@@ -190,21 +181,7 @@ def divide_by_sum_latex(temperature: float) -> tuple[str, ...]:
 
 def parse_queries(text: str) -> tuple[list[str], list[str]]:
     """Queries from the box (comma separated), and messages about what was cut or skipped."""
-    notes = []
-    pieces = [piece.strip() for piece in QUERY_SEPARATORS.split(text or "")]
-    queries = [piece for piece in pieces if piece]
-    if len(queries) > QUERY_LIMIT:
-        notes.append(t("database.query.too_many", count=len(queries), limit=QUERY_LIMIT))
-        queries = queries[:QUERY_LIMIT]
-    cut = []
-    for number, query in enumerate(queries, start=1):
-        text, length = cut_name(query)  # counted once normalised, as the similarities read it
-        if length > NAME_LIMIT:
-            notes.append(
-                t("database.query.too_long", number=number, length=length, limit=NAME_LIMIT)
-            )
-        cut.append(text)
-    return cut, notes
+    return state.check_queries(QUERY_SEPARATORS.split(text or ""))
 
 
 def answers(records_in: RecordsInput, query: Query) -> None:
@@ -252,20 +229,6 @@ def answers(records_in: RecordsInput, query: Query) -> None:
             with st.expander(t("database.numbers.title")):
                 headers = [t(key) for key in SIMILARITY_COLUMNS]
                 st.dataframe(similarity_table(result, rows, headers), hide_index=True)
-
-
-def captions() -> LookupCaptions:
-    """The lookup charts' words, in this run's language."""
-    return LookupCaptions(
-        weight=t("database.chart.weight"),
-        records=t("database.chart.records"),
-        queries=t("database.chart.queries"),
-        score=t("database.chart.score"),
-        best=t("database.chart.best"),
-        first_names=t("database.chart.first_names"),
-        total_weight=t("database.chart.total_weight"),
-        exact_weight=t("database.chart.exact_weight"),
-    )
 
 
 def show_answer(

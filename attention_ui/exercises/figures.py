@@ -13,8 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import fmt
-from attention_ui.figures import plotly_text
-from attention_ui.plane_figures import (
+from attention_ui.kit.figures.heatmap import plotly_text
+from attention_ui.kit.figures.plane import (
     CONE_LINE,
     HULL_LINE,
     QUERY_COLOUR,

@@ -18,9 +18,9 @@ import streamlit as st
 from attention_core import SIMILARITIES
 from attention_ui.database import state as database
 from attention_ui.gallery import state as gallery
-from attention_ui.matrix_editor import matrix_values, set_matrix
-from attention_ui.page_state import keep_widgets, restore_widgets, widget_value
-from attention_ui.records_editor import D2L_RECORDS, check_records, current_records
+from attention_ui.kit.grids.matrix_editor import matrix_values
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, check_records, current_records
+from attention_ui.kit.state.page_state import keep_widgets, restore_widgets, widget_value
 
 SECTION = "exercises.section"
 SECTIONS = ("match", "grad", "search", "se")
@@ -106,7 +106,7 @@ HUGE_QUERY = (10.0, 0.0)
 
 def shared_shapes(values: dict[str, object]) -> dict[str, tuple[int, int]]:
     """The shape each grid must have for these values, clamped as the page clamps its sizes
-    (a grid of another shape in an address is left out and said, attention_ui.share)."""
+    (a grid of another shape in an address is left out and said, kit.share.address)."""
 
     def size(key: str, low: int, high: int) -> int:
         value = values.get(key, DEFAULTS[key])
@@ -156,11 +156,6 @@ def load_huge_score() -> None:
     st.session_state.update(
         {GRAD_POINTS: "huge", GRAD_Q1: HUGE_QUERY[0], GRAD_Q2: HUGE_QUERY[1], GRAD_TAU: 1.0}
     )
-
-
-def reset_matrix(key: str) -> None:
-    """Button callback: a grid back to its default content."""
-    set_matrix(key, MATRICES[key])
 
 
 def gallery_values() -> tuple[np.ndarray, bool]:

@@ -27,19 +27,23 @@ from attention_core import (
     squeeze_excitation,
     weighted_covariance,
 )
-from attention_ui.charts import show_chart
-from attention_ui.database.view import captions as lookup_captions
-from attention_ui.figures import WEIGHT_SCALE, heatmap
-from attention_ui.frame import show_error
-from attention_ui.i18n import t
-from attention_ui.lookup_figures import weights_bar
-from attention_ui.matrix_editor import matrix_editor
-from attention_ui.page_state import option_labels
-from attention_ui.plane_figures import PlaneCaptions
-from attention_ui.text import escape_markdown, stacked
-
-from . import state, teaching
-from .figures import EllipseCaptions, gates_figure, gradient_figure, loss_figure, search_figure
+from attention_ui.database.state import chart_captions as lookup_captions
+from attention_ui.exercises import state, teaching
+from attention_ui.exercises.figures import (
+    EllipseCaptions,
+    gates_figure,
+    gradient_figure,
+    loss_figure,
+    search_figure,
+)
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap
+from attention_ui.kit.figures.lookup import weights_bar
+from attention_ui.kit.figures.plane import PlaneCaptions
+from attention_ui.kit.grids.matrix_editor import matrix_editor
+from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.markdown import escape_markdown, stacked
 
 # Below this norm a change of q no longer moves the output by anything double precision shows
 # next to the output's own size (its relative precision is about 2e-16).

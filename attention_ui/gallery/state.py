@@ -12,10 +12,10 @@ import numpy as np
 import streamlit as st
 
 from attention_ui.database import state as database
+from attention_ui.kit.grids.matrix_editor import VALUE_LIMIT, set_matrix
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, Row, check_records, current_records
+from attention_ui.kit.state.page_state import keep, keep_widgets, kept, restore_widgets
 from attention_ui.luong import state as luong
-from attention_ui.matrix_editor import VALUE_LIMIT, set_matrix
-from attention_ui.page_state import keep, keep_widgets, kept, restore_widgets
-from attention_ui.records_editor import D2L_RECORDS, Row, check_records, current_records
 
 VALUES, CONE_WEIGHTS = "gallery.values", "gallery.cone"
 M = "gallery.m"
@@ -28,6 +28,8 @@ GRID_TAUS = "gallery.grid.temperatures"
 # this page shows the same grid in a session that never opened those pages.
 LIVE_Q, LIVE_K = "gallery.live.Q", "gallery.live.K"
 LIVE_RECORDS, LIVE_QUERIES = "gallery.live.records", "gallery.live.queries"
+TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+GRID_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0)  # the heatmap grid's columns
 KEPT = {
     M: 3,
     Q1: 1.0,
@@ -104,7 +106,10 @@ def database_inputs() -> tuple[list[Row], list[str], bool]:
     if rows is None:
         rows = kept(LIVE_RECORDS)  # from a shared address
     records = check_records(rows).records if rows else []
-    queries = st.session_state.get(database.QUERIES) or kept(LIVE_QUERIES) or DEFAULT_QUERIES
+    borrowed = st.session_state.get(database.QUERIES) or kept(LIVE_QUERIES) or []
+    # checked as the database page checks its own (an address may bring blank or long ones)
+    queries = database.check_queries(borrowed if isinstance(borrowed, list) else [])[0]
+    queries = queries or DEFAULT_QUERIES
     if not records:
         return list(D2L_RECORDS), queries, False
     return records, queries, True

@@ -6,12 +6,11 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention_ui.export import derivation_latex, result_script
-from attention_ui.export_view import Export, Table, export_panel
-from attention_ui.i18n import step_sentence, step_title
-
-from . import state
-from .view import Plane
+from attention_ui.gallery import state
+from attention_ui.gallery.view import Plane
+from attention_ui.kit.export.panel import Export, Table, export_panel
+from attention_ui.kit.export.scripts import derivation_latex, result_script
+from attention_ui.kit.text.i18n import step_sentence, step_title
 
 PAGE = "gallery"
 

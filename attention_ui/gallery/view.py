@@ -22,23 +22,20 @@ from attention_core import (
     lookup_many,
     weight_cases,
 )
-from attention_ui.charts import show_chart
-from attention_ui.figures import WEIGHT_SCALE, step_heatmap
-from attention_ui.frame import show_error
-from attention_ui.grid import heatmap_grid
-from attention_ui.i18n import t
-from attention_ui.lookup_figures import short
-from attention_ui.matrix_editor import MatrixInput, matrix_editor
-from attention_ui.page_state import option_labels
-from attention_ui.plane_figures import PlaneCaptions, plane_figure, view_box
-from attention_ui.text import stacked
+from attention_ui.gallery import state
+from attention_ui.gallery.cases import Case, holds, outside_hull_but_in_cone, special_cases
+from attention_ui.gallery.state import GRID_TEMPERATURES, TEMPERATURES
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.grid import heatmap_grid
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, step_heatmap
+from attention_ui.kit.figures.lookup import short
+from attention_ui.kit.figures.plane import PlaneCaptions, plane_figure, view_box
+from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
+from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.markdown import stacked
 
-from . import state
-from .cases import Case, holds, outside_hull_but_in_cone, special_cases
-
-TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 PATH_TEMPERATURES = np.geomspace(0.01, 100.0, 61)
-GRID_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0)
 # Where each case's output must land, as (catalog key if it does, if it does not).
 VERDICTS = {
     "nonneg": ("gallery.cases.in_cone", "gallery.cases.out_cone"),

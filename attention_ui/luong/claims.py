@@ -13,10 +13,9 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from attention_core import AttentionInputError, AttentionResult, attention
-from attention_ui.predict import winners_of
-
-from .model import engine_parameters
+from attention_core import AttentionInputError, AttentionResult
+from attention_ui.kit.teaching.predict import winners_of
+from attention_ui.luong.compute import Inputs, compute
 
 # "Mostly": more than half of the query's weight; "saturates": all but 1 %; "soft": no key
 # above 90 %; "splits": two keys of the same size, each with a real share.
@@ -50,16 +49,7 @@ def _rerun(
 ) -> AttentionResult | None:
     """The same inputs, temperature, mask and layout under another score (None if invalid)."""
     try:
-        return attention(
-            values["Q"],
-            values["K"],
-            values["V"],
-            score,
-            temperature=result.temperature,
-            mask=mask,
-            layout=result.layout,
-            **engine_parameters(score, values),
-        )
+        return compute(Inputs(values, score, result.layout, result.temperature, mask))
     except AttentionInputError:
         return None
 

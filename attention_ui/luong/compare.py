@@ -9,18 +9,23 @@ says which parameters are the defaults.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from attention_core import AttentionInputError, AttentionResult, attention, fmt
-from attention_ui.figures import WEIGHT_SCALE, heatmap, hover_texts
-from attention_ui.predict import winners_of
-from attention_ui.steps_view import axis_labels
-
-from .model import PARAMETERS, Sizes, applicable_scores, default_parameters, engine_parameters
+from attention_core import AttentionInputError, AttentionResult, fmt
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap, hover_texts
+from attention_ui.kit.teaching.predict import winners_of
+from attention_ui.kit.teaching.steps_view import axis_labels
+from attention_ui.luong.compute import Inputs, compute
+from attention_ui.luong.model import (
+    PARAMETERS,
+    Sizes,
+    applicable_scores,
+    default_parameters,
+)
 
 WINNER_DIGITS = 3  # the winner table's weights, and what it counts as a tie
 
@@ -36,21 +41,16 @@ class Comparison:
 
 
 def compare_scores(
-    Q: np.ndarray,
-    K: np.ndarray,
-    V: np.ndarray,
+    inputs: Inputs,
     sizes: Sizes,
     learner_params: Mapping[str, np.ndarray | None],
-    *,
-    temperature: float,
-    mask: np.ndarray | None,
-    layout: str,
     chosen: AttentionResult | None = None,
 ) -> list[Comparison]:
     """Run `attention` for every applicable score (the chosen one's result is reused).
 
-    Q, K, V and `mask` are in `layout`; `learner_params` maps a parameter name (W, Wa_concat,
-    va, Wa_location) to the learner's matrix, or None where there is no valid one.
+    `inputs` gives Q, K, V, the mask (in its layout), τ and the layout; `learner_params` maps
+    a parameter name (W, Wa_concat, va, Wa_location) to the learner's matrix, or None where
+    there is no valid one (the comparison then uses the default).
     """
     defaults = default_parameters(sizes)
     comparisons = []
@@ -67,16 +67,7 @@ def compare_scores(
             comparisons.append(Comparison(score, chosen, None, used_defaults))
             continue
         try:
-            result = attention(
-                Q,
-                K,
-                V,
-                score,
-                temperature=temperature,
-                mask=mask,
-                layout=layout,
-                **engine_parameters(score, params),
-            )
+            result = compute(replace(inputs, score=score, values={**inputs.values, **params}))
         except AttentionInputError as error:
             comparisons.append(Comparison(score, None, error, used_defaults))
         else:

@@ -155,11 +155,6 @@ def padding_mask(m: int, n: int, length: int) -> np.ndarray:
     return np.broadcast_to((np.arange(m) < length)[:, None], (m, n)).copy()
 
 
-def fully_masked_queries(column_mask: np.ndarray) -> list[int]:
-    """0-based indices of the queries that would see no key at all."""
-    return [int(j) for j in np.flatnonzero(~column_mask.any(axis=0))]
-
-
 def default_parameters(sizes: Sizes) -> dict[str, np.ndarray]:
     """Simple, deterministic score parameters for when the learner has set none.
 
@@ -180,7 +175,8 @@ def engine_parameters(score: str, params: dict[str, np.ndarray]) -> dict[str, np
     if score == "general":
         return {"W": params["W"]}
     if score == "concat":
-        return {"Wa": params["Wa_concat"], "va": params["va"].reshape(-1)}
+        va = params["va"]  # None where the learner has no valid v_a: the engine says so
+        return {"Wa": params["Wa_concat"], "va": None if va is None else va.reshape(-1)}
     if score == "location":
         return {"Wa": params["Wa_location"]}
     return {}

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .model import ALL_PARAMETERS, INPUTS, Sizes, column_shape, default_parameters
+from attention_ui.luong.model import ALL_PARAMETERS, INPUTS, Sizes, column_shape, default_parameters
 
 
 @dataclass(frozen=True)

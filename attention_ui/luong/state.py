@@ -1,8 +1,8 @@
 """The Luong explorer's session state: settings, matrices, and the callbacks that change them.
 
 Widget keys (all prefixed "luong."; see pages/luong.py for the full list) and their defaults
-are in DEFAULTS; `attention_ui.page_state` keeps them across pages and hidden widgets.
-Matrices are kept by `attention_ui.matrix_editor` under `luong.<name>` (name = Q, K, V, W,
+are in DEFAULTS; `attention_ui.kit.state.page_state` keeps them across pages and hidden widgets.
+Matrices are kept by `attention_ui.kit.grids.matrix_editor` under `luong.<name>` (name = Q, K, V, W,
 Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 """
 
@@ -15,7 +15,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core import LAYOUTS
-from attention_ui.matrix_editor import (
+from attention_ui.kit.grids.matrix_editor import (
     MatrixInput,
     check_matrix,
     matrix_editor,
@@ -24,15 +24,14 @@ from attention_ui.matrix_editor import (
     set_matrix,
     transpose_matrix,
 )
-from attention_ui.page_state import (
+from attention_ui.kit.state.page_state import (
     changed_since_kept,
     keep,
     keep_widgets,
     kept,
     restore_widgets,
 )
-
-from .model import (
+from attention_ui.luong.model import (
     ALL_PARAMETERS,
     DISPLAY_NAMES,
     DOT_SCORES,
@@ -43,7 +42,7 @@ from .model import (
     in_layout,
     labels,
 )
-from .presets import (
+from attention_ui.luong.presets import (
     DEFAULT_PRESET,
     DEFAULT_SEED,
     PRESET_KEYS,
@@ -68,7 +67,7 @@ TAB = "luong.tab"
 STEP = "luong.steps.open"  # the step shown in the step-by-step tab (a step key)
 SCALING_D_K = "luong.scaling.d_k"  # the √d_k demonstration (scaled dot only)
 SCALING_SEED = "luong.scaling.seed"
-PREDICT = "luong.predict"  # attention_ui.predict_view's switch
+PREDICT = "luong.predict"  # attention_ui.kit.teaching.predict_view's switch
 _TAB_INDEX = "luong.tab.index"  # which tab is open, whatever the language of its label
 _CACHE = "luong.cache"
 SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
@@ -312,7 +311,7 @@ def mask_cells(
 
 
 # ---------------------------------------------------------------------------------------------
-# The page's state in the shareable address (attention_ui.share)
+# The page's state in the shareable address (kit.share.address)
 
 
 def prepare_shared(values: dict[str, Any]) -> None:
@@ -336,7 +335,7 @@ def shared_baseline(values: dict[str, Any]) -> dict[str, Any]:
 
 def shared_shapes(values: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """The shape Q, K and V must have for the sizes and layout of these values: one of another
-    shape in an address is left out and said (attention_ui.share), not cropped. (W, W_a, v_a
+    shape in an address is left out and said (kit.share.address), not cropped. (W, W_a, v_a
     and the mask keep the shape they had when last drawn, which may be an older size's: they
     are fitted when drawn.)"""
     try:

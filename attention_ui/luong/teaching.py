@@ -12,16 +12,15 @@ import numpy as np
 import streamlit as st
 
 from attention_core import AttentionResult
-from attention_ui.export import derivation_latex, result_script
-from attention_ui.export_view import Export, Table, export_panel
-from attention_ui.i18n import step_sentence, step_title, t
-from attention_ui.predict import puzzle_id, query_weights
-from attention_ui.predict_view import predict_switch, puzzle, verdict_text
-from attention_ui.steps_view import score_step, step_axes, weight_step
-
-from . import state
-from .model import PARAMETERS, Sizes, engine_parameters, keys, labels, queries
-from .presets import RANDOM
+from attention_ui.kit.export.panel import Export, Table, export_panel
+from attention_ui.kit.export.scripts import derivation_latex, result_script
+from attention_ui.kit.teaching.predict import puzzle_id, query_weights
+from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
+from attention_ui.kit.teaching.steps_view import score_step, step_axes, weight_step
+from attention_ui.kit.text.i18n import step_sentence, step_title, t
+from attention_ui.luong import state
+from attention_ui.luong.model import PARAMETERS, Sizes, engine_parameters, keys, labels, queries
+from attention_ui.luong.presets import RANDOM
 
 PAGE = "luong"
 # This module's widgets and their first values (for the shareable address, like state.DEFAULTS).

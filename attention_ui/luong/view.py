@@ -22,15 +22,12 @@ from attention_core import (
     AttentionInputError,
     AttentionResult,
     ScalingDemo,
-    attention,
     fmt,
     scaling_demo,
 )
-from attention_ui.charts import show_chart
-from attention_ui.frame import show_error
-from attention_ui.i18n import current_language, step_title, t
-from attention_ui.matrix_editor import MatrixInput
-from attention_ui.steps_view import (
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.grids.matrix_editor import MatrixInput
+from attention_ui.kit.teaching.steps_view import (
     score_hover,
     score_step,
     show_entry_trace,
@@ -40,11 +37,17 @@ from attention_ui.steps_view import (
     weight_hover,
     weight_step,
 )
-
-from . import formulas, state
-from .claims import story_holds
-from .compare import compare_scores, comparison_figure, largest_change, winner_table
-from .model import (
+from attention_ui.kit.text.i18n import current_language, show_error, step_title, t
+from attention_ui.luong import compute as numbers
+from attention_ui.luong import formulas, state
+from attention_ui.luong.claims import story_holds
+from attention_ui.luong.compare import (
+    compare_scores,
+    comparison_figure,
+    largest_change,
+    winner_table,
+)
+from attention_ui.luong.model import (
     ALL_PARAMETERS,
     DOT_SCORES,
     MASK_KINDS,
@@ -61,7 +64,7 @@ from .model import (
     padding_mask,
     queries,
 )
-from .presets import PRESET_KEYS, RANDOM
+from attention_ui.luong.presets import PRESET_KEYS, RANDOM
 
 MAX_PROBLEMS_SHOWN = 8
 AXIS_KINDS = ("key", "query", "dim", "hidden", "sum")
@@ -339,16 +342,10 @@ def compute(
 
     def run() -> tuple[AttentionResult | None, AttentionInputError | None]:
         try:
-            return attention(
-                values["Q"],
-                values["K"],
-                values["V"],
-                settings.score,
-                temperature=settings.temperature,
-                mask=mask,
-                layout=settings.layout,
-                **engine_parameters(settings.score, values),
-            ), None
+            inputs = numbers.Inputs(
+                values, settings.score, settings.layout, settings.temperature, mask
+            )
+            return numbers.compute(inputs), None
         except AttentionInputError as error:
             return None, error
 
@@ -496,14 +493,9 @@ def compare_tab(
         cache,
         "comparisons",
         lambda: compare_scores(
-            values["Q"],
-            values["K"],
-            values["V"],
+            numbers.Inputs(values, result.score, result.layout, result.temperature, mask),
             sizes,
             learner,
-            temperature=result.temperature,
-            mask=mask,
-            layout=result.layout,
             chosen=result,
         ),
     )

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from attention_core import Step, fmt
-from attention_ui.figures import WEIGHT_SCALE, heatmap, hover_texts, plotly_text
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap, hover_texts, plotly_text
 
 # Okabe–Ito: blue, orange, bluish green, vermillion, grey
 BLUE, ORANGE, GREEN, RED, GREY = "#0072B2", "#E69F00", "#009E73", "#D55E00", "#7f7f7f"

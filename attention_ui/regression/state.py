@@ -2,7 +2,7 @@
 training table's key, the bounds checked on the server, and the callbacks.
 
 Widget values are kept across pages by `page_state.restore_widgets` / `keep_widgets`; the
-training table keeps its rows itself (attention_ui/regression/table.py).
+training table keeps its rows itself (attention_ui/kit/grids/points_editor.py).
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from typing import Any
 import streamlit as st
 
 from attention_core import KERNELS
-from attention_ui.page_state import changed_since_kept, keep_widgets, restore_widgets
-
-from . import data
-from .table import set_points
+from attention_ui.kit.grids.points_editor import set_points
+from attention_ui.kit.state.page_state import changed_since_kept, keep_widgets, restore_widgets
+from attention_ui.regression import data
 
 POINTS = "regression.points"  # the training table (x, y)
 PRESET = "regression.preset"  # where the data came from (set by the preset buttons)

@@ -7,11 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import NadarayaWatsonResult
-from attention_ui.export import derivation_latex, numpy_script
-from attention_ui.export_view import Export, Table, export_panel
-from attention_ui.i18n import step_sentence, step_title, t
-
-from .table import PointsInput
+from attention_ui.kit.export.panel import Export, Table, export_panel
+from attention_ui.kit.export.scripts import derivation_latex, numpy_script
+from attention_ui.kit.grids.points_editor import PointsInput
+from attention_ui.kit.text.i18n import step_sentence, step_title, t
 
 PAGE = "regression"
 

@@ -23,16 +23,14 @@ from attention_core import (
     nadaraya_watson_classes,
     sphere_bridge,
 )
-from attention_ui.charts import show_chart
-from attention_ui.figures import hover_texts
-from attention_ui.frame import show_error
-from attention_ui.i18n import t
-from attention_ui.page_state import option_labels
-from attention_ui.steps_view import show_steps
-from attention_ui.text import escape_markdown, stacked
-
-from . import data, figures, state
-from .table import PointsInput, points_editor
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import hover_texts
+from attention_ui.kit.grids.points_editor import PointsInput, points_editor
+from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.teaching.steps_view import show_steps
+from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.markdown import escape_markdown, stacked
+from attention_ui.regression import data, figures, state
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import MultiHeadResult, Step
-from attention_ui.figures import WEIGHT_SCALE, heatmap
-from attention_ui.grid import heatmap_grid
+from attention_ui.kit.figures.grid import heatmap_grid
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap
 
 # What the rows and columns of each step's matrix are, as the page shows it (row layout).
 # Kinds: query (a token asking), key (a token asked), dim (an entry), sum.

@@ -15,11 +15,16 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from attention_ui.i18n import current_language
-from attention_ui.matrix_editor import matrix_values, set_matrix
-from attention_ui.page_state import keep_widgets, restore_widgets
-
-from .model import EXAMPLES, PROJECTIONS, embeddings, projections, split_sentence
+from attention_ui.kit.grids.matrix_editor import matrix_values, set_matrix
+from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.text.i18n import current_language
+from attention_ui.transformer.model import (
+    EXAMPLES,
+    PROJECTIONS,
+    embeddings,
+    projections,
+    split_sentence,
+)
 
 SENTENCE = "transformer.sentence"
 D_MODEL = "transformer.d_model"
@@ -79,7 +84,7 @@ def _fits(name: str, shape: tuple[int, ...]) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# The shared address (attention_ui.share_pages)
+# The shared address (transformer/schema.py)
 
 
 def _seeding(values: Mapping[str, Any]) -> tuple[int, int, tuple[str, ...]] | None:
@@ -107,7 +112,7 @@ def shared_baseline(values: Mapping[str, Any]) -> dict[str, np.ndarray]:
 
 def shared_shapes(values: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     """The shape each grid must have for these values (X: tokens × d_model, each W: d_model ×
-    d_model): a grid of another shape in an address is left out and said (attention_ui.share)."""
+    d_model): a grid of another shape in an address is left out and said (kit.share.address)."""
     seeding = _seeding(values)
     if seeding is None:
         return {}

@@ -9,11 +9,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from attention_core import MultiHeadResult, positional_encoding
-from attention_ui.export import derivation_latex, numpy_script
-from attention_ui.export_view import Export, Table, export_panel
-from attention_ui.i18n import step_sentence, step_title, t
-
-from .model import PROJECTIONS, token_labels
+from attention_ui.kit.export.panel import Export, Table, export_panel
+from attention_ui.kit.export.scripts import derivation_latex, numpy_script
+from attention_ui.kit.text.i18n import step_sentence, step_title, t
+from attention_ui.transformer.model import PROJECTIONS, token_labels
 
 PAGE = "transformer"
 

@@ -18,17 +18,15 @@ from attention_core import (
     positional_encoding,
     positional_encoding_entry,
 )
-from attention_ui.charts import show_chart
-from attention_ui.figures import hover_texts
-from attention_ui.frame import show_error
-from attention_ui.i18n import t
-from attention_ui.matrix_editor import MatrixInput, matrix_editor
-from attention_ui.steps_view import show_steps
-from attention_ui.text import escape_markdown, stacked
-
-from . import state
-from .figures import head_grid, matrix_figure, step_figure
-from .model import (
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import hover_texts
+from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
+from attention_ui.kit.teaching.steps_view import show_steps
+from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.markdown import escape_markdown, stacked
+from attention_ui.transformer import state
+from attention_ui.transformer.figures import head_grid, matrix_figure, step_figure
+from attention_ui.transformer.model import (
     MAX_D_MODEL,
     MAX_HEADS,
     MAX_SENTENCE_LENGTH,

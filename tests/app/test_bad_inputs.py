@@ -28,12 +28,12 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui import matrix_editor
-from attention_ui.i18n import catalog
-from attention_ui.matrix_editor import matrix_values
-from attention_ui.records_editor import current_records
+from attention_ui.kit.grids import matrix_editor
+from attention_ui.kit.grids.matrix_editor import matrix_values
+from attention_ui.kit.grids.points_editor import current_points
+from attention_ui.kit.grids.records_editor import current_records
+from attention_ui.kit.text.i18n import catalog
 from attention_ui.regression.data import preset_points
-from attention_ui.regression.table import current_points
 from tests.conftest import APP
 
 EN = catalog("en")
@@ -602,7 +602,11 @@ BAD_INPUTS = [
     Case(
         "empty training table",
         "regression",
-        lambda at: delete_rows(at, "regression.points", list(range(40))),
+        lambda at: delete_rows(
+            at,
+            "regression.points",
+            list(range(len(current_points("regression.points", at.session_state)))),
+        ),
         (en("regression.check.no_points"),),
         prior="regression.sigma",
     ),

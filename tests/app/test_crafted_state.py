@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.matrix_editor import editor_key, matrix_values
-from attention_ui.records_editor import current_records
-from attention_ui.records_editor import editor_key as records_key
+from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values
+from attention_ui.kit.grids.records_editor import current_records
+from attention_ui.kit.grids.records_editor import editor_key as records_key
 from tests.conftest import APP, open_app_page
 
 CRAFTED_WIDGETS = [  # (page, key, crafted value, the value the page must use instead)
@@ -36,6 +36,7 @@ CRAFTED_WIDGETS = [  # (page, key, crafted value, the value the page must use in
     ("database", "database.similarity", 2, "exact"),
     ("database", "database.query", 5, "Li"),
     ("database", "database.query", "x" * 10_000_000, "Li"),
+    ("database", "database.query", "Li\ud800", "Li"),  # a lone surrogate cannot be sent
     ("database", "database.temperature", "hot", 0.1),
     ("database", "database.normalization", ["softmax"], "softmax"),
     ("gallery", "gallery.q1", "abc", 1.0),

@@ -12,8 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import fmt, lookup, lookup_many
-from attention_ui.records_editor import D2L_RECORDS, current_records
-from attention_ui.records_editor import editor_key as records_editor_key
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, current_records
+from attention_ui.kit.grids.records_editor import editor_key as records_editor_key
 from tests.conftest import open_app_page
 from tests.plotly_json import figures
 

@@ -17,8 +17,8 @@ from attention_core import (
     weighted_covariance,
 )
 from attention_ui.exercises import state
-from attention_ui.i18n import catalog
-from attention_ui.matrix_editor import editor_key, matrix_values
+from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values
+from attention_ui.kit.text.i18n import catalog
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
 

@@ -12,13 +12,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, fmt, lookup_many
-from attention_ui import export_view
-from attention_ui.export import latex_text, result_script, table_script
-from attention_ui.i18n import catalog
+from attention_ui.kit.export import panel as export_view
+from attention_ui.kit.export.scripts import latex_text, result_script, table_script
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.teaching.predict import typo_queries
+from attention_ui.kit.teaching.predict_view import RIGHT, WRONG
+from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS
-from attention_ui.predict import typo_queries
-from attention_ui.predict_view import RIGHT, WRONG
-from attention_ui.records_editor import D2L_RECORDS
 from tests.conftest import APP
 
 FIRST = PRESETS["first"].column_matrices()

@@ -8,8 +8,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, lookup_many
-from attention_ui.matrix_editor import editor_key, matrix_values, set_matrix
-from attention_ui.records_editor import D2L_RECORDS
+from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values, set_matrix
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
 

@@ -5,8 +5,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, fmt
-from attention_ui.i18n import t
-from attention_ui.menu import PAGES
+from attention_ui.kit.text.i18n import t
+from attention_ui.page_list import PAGES
 from tests.conftest import APP, REPO
 from tests.plotly_json import figures
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.matrix_editor import matrix_values
-from attention_ui.records_editor import current_records
-from attention_ui.regression.table import current_points
+from attention_ui.kit.grids.matrix_editor import matrix_values
+from attention_ui.kit.grids.points_editor import current_points
+from attention_ui.kit.grids.records_editor import current_records
 from tests.app.test_bad_inputs import PRIOR_EDITS, Prior, grid, set_widget, then
 from tests.conftest import APP
 

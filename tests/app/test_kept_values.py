@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-from attention_ui.matrix_editor import editor_key, matrix_values
+from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values
 from tests.conftest import REPO, open_app_page
 
 
@@ -66,10 +66,10 @@ def test_no_module_or_test_reads_the_editors_private_keys():
     """The matrix, records and training-point editors own their session keys; others call
     their functions."""
     owners = {
-        "attention_ui/matrix_editor.py",
-        "attention_ui/records_editor.py",
-        "attention_ui/regression/table.py",  # the training table of the regression page
-        "attention_ui/page_state.py",
+        "attention_ui/kit/grids/matrix_editor.py",
+        "attention_ui/kit/grids/records_editor.py",
+        "attention_ui/kit/grids/points_editor.py",  # the training table of the regression page
+        "attention_ui/kit/state/page_state.py",
         "tests/app/test_kept_values.py",
     }
     private = re.compile(

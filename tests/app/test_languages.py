@@ -13,10 +13,10 @@ from google.protobuf.message import Message
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Widget
 
-from attention_ui.i18n import LANGUAGES, catalog
-from attention_ui.matrix_editor import grid_columns, matrix_values
-from attention_ui.records_editor import current_records
-from attention_ui.regression.table import current_points
+from attention_ui.kit.grids.matrix_editor import grid_columns, matrix_values
+from attention_ui.kit.grids.points_editor import current_points
+from attention_ui.kit.grids.records_editor import current_records
+from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from tests.conftest import APP
 
 PAGES = {

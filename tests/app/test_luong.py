@@ -11,11 +11,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import SCORES, attention, fmt
-from attention_ui.i18n import catalog, step_sentence, step_title
+from attention_ui.kit.grids.matrix_editor import editor_key
+from attention_ui.kit.grids.number_text import read_number
+from attention_ui.kit.text.i18n import catalog, step_sentence, step_title
 from attention_ui.luong.model import Sizes, causal_mask, default_parameters, padding_mask
 from attention_ui.luong.presets import PRESETS, random_matrices
-from attention_ui.matrix_editor import editor_key
-from attention_ui.number_text import read_number
 from tests.conftest import open_app_page
 from tests.plotly_json import chart
 

@@ -1,11 +1,11 @@
 """A click on a page link that a late run of the page overtook still opens the page clicked
-(issue 14, item 3a): the app's links name their page (attention_ui/navigation.py)."""
+(issue 14, item 3a): the app's links name their page (attention_ui/kit/state/navigation.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from attention_ui.navigation import link_params
+from attention_ui.kit.state.navigation import link_params
 from tests.conftest import open_app_page
 
 

@@ -13,9 +13,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import bandwidth_range, fmt, leave_one_out, nadaraya_watson
-from attention_ui.i18n import LANGUAGES, catalog
+from attention_ui.kit.grids.points_editor import current_points, editor_key
+from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from attention_ui.regression import data, state
-from attention_ui.regression.table import current_points, editor_key
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
 

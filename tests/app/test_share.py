@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.i18n import catalog
-from attention_ui.matrix_editor import editor_key, matrix_values
-from attention_ui.page_state import widget_value
-from attention_ui.records_editor import current_records
-from attention_ui.regression.table import editor_key as points_key
-from attention_ui.share import APP_NAME, read_state_file
-from attention_ui.share_codec import pack
+from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values
+from attention_ui.kit.grids.points_editor import editor_key as points_key
+from attention_ui.kit.grids.records_editor import current_records
+from attention_ui.kit.share.address import APP_NAME, read_state_file
+from attention_ui.kit.share.codec import pack
+from attention_ui.kit.state.page_state import widget_value
+from attention_ui.kit.text.i18n import catalog
 from attention_ui.transformer.model import EXAMPLES, split_sentence
 from tests.conftest import APP
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 from tests.conftest import APP
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention_core import attention, causal_mask, multi_head, positional_encoding
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 from attention_ui.transformer import state
 from attention_ui.transformer.model import EXAMPLES, embeddings, projections, split_sentence
 from tests.app.test_bad_inputs import edit_grid

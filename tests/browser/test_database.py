@@ -3,7 +3,7 @@
 import numpy as np
 
 from attention_core import lookup
-from attention_ui.records_editor import D2L_RECORDS
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from tests.browser.conftest import assert_no_exception, open_page, wait_idle
 
 # The first Plotly chart on the page is the weights bar chart of the first query.

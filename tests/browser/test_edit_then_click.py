@@ -8,7 +8,7 @@ moment before drawing the new grid, so the old one sends its edit, which goes in
 (`matrix_editor.apply_late_edits`). A click on a page link: the edit goes out after the click,
 still with the Luong page's address, and its run used to stop the other page's run (the learner
 stayed on the Luong page); the grid's `on_change` keeps the edit, and the run goes on to the
-page clicked (attention_ui/navigation.py). Here Enter (or typing) and the click go out back to
+page clicked (kit/state/navigation.py). Here Enter (or typing) and the click go out back to
 back.
 """
 
@@ -138,7 +138,7 @@ def type_then_click_a_page_link(page, server):
 def test_typing_a_number_then_clicking_a_page_link_opens_that_page(page, server):
     """That late edit used to stop the other page's run: with the grids in an st.fragment the
     browser was left blank (5 of 5 such clicks), without one the learner was sent back to the
-    Luong page (8 of 8). Now the learner lands on the page clicked (attention_ui/navigation.py:
+    Luong page (8 of 8). Now the learner lands on the page clicked (kit/state/navigation.py:
     the grid's callback, or the link's `to`, goes on to it)."""
     menu = type_then_click_a_page_link(page, server)
     expect(page.get_by_role("heading", level=1)).to_have_text("Database lookup")

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 from tests.app_server import start_app, stop_app
 from tests.browser.conftest import ARTIFACTS, IDLE, open_page, wait_idle
 

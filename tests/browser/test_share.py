@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import multi_head
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 from attention_ui.transformer.model import EXAMPLES, embeddings, projections
 from tests.browser.conftest import (
     CHROMIUM,

@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import attention, fmt, lookup, multi_head, nadaraya_watson, query_gradient
-from attention_ui.i18n import catalog
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS
-from attention_ui.menu import PAGES
-from attention_ui.records_editor import D2L_RECORDS
+from attention_ui.page_list import PAGES
 from attention_ui.regression.data import preset_points, queries_along
 from attention_ui.transformer.model import embeddings, projections
 from tests.browser.conftest import (
@@ -38,7 +38,7 @@ TOURED = {"home", "luong", "database", "gallery", "exercises", "regression", "tr
 
 
 def routed_pages() -> set[str]:
-    """The name (and address) of every page of the menu (attention_ui/menu.py)."""
+    """The name (and address) of every page of the menu (attention_ui/page_list.py)."""
     return {page.name for page in PAGES}
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 from tests.browser.conftest import assert_no_exception, grid, open_page, type_into_cell, wait_idle
 
 EN = catalog("en")

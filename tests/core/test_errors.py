@@ -28,7 +28,7 @@ from attention_core import (
     scaling_demo,
     squeeze_excitation,
 )
-from attention_ui.i18n import error_text
+from attention_ui.kit.text.i18n import error_text
 
 NAN, INF = math.nan, math.inf
 

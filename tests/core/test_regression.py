@@ -21,7 +21,7 @@ from attention_core import (
     leave_one_out,
     nadaraya_watson,
 )
-from attention_ui.i18n import error_text, step_sentence
+from attention_ui.kit.text.i18n import error_text, step_sentence
 
 PROPERTY = settings(max_examples=60, deadline=None)
 NAN, INF = math.nan, math.inf

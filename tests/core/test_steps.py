@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from attention_core import STEP_KEYS, attention, fmt
-from attention_ui.i18n import step_sentence, step_title
+from attention_ui.kit.text.i18n import step_sentence, step_title
 
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
 SOFTMAX_TAIL = ["shifted", "exponentials", "sums", "weights_softmax", "output"]

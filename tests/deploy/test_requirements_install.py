@@ -61,7 +61,7 @@ def requirement_lines() -> list[str]:
 
 def page_paths() -> list[str]:
     """The URL path of every page of the menu, and '' (the bare address opens the home page)."""
-    from attention_ui.menu import PAGES
+    from attention_ui.page_list import PAGES
 
     return ["", *(page.name for page in PAGES)]
 

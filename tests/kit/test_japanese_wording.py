@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 
 JA = catalog("ja")
 _JAPANESE = "\u3040-\u30ff\u4e00-\u9fff"

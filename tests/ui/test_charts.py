@@ -1,11 +1,11 @@
-"""Every chart goes through attention_ui.charts.show_chart, so its camera button saves a PNG
+"""Every chart goes through kit.figures.charts.show_chart, so its camera button saves a PNG
 with a meaningful name (a page drawing st.plotly_chart itself would save 'newplot.png')."""
 
 from __future__ import annotations
 
 import re
 
-from attention_ui.charts import chart_config
+from attention_ui.kit.figures.charts import chart_config
 from tests.conftest import REPO
 
 DIRECT_CALL = re.compile(r"\.plotly_chart\(")
@@ -19,7 +19,7 @@ def test_no_page_draws_a_plotly_chart_without_show_chart():
         if path.name != "charts.py" and DIRECT_CALL.search(path.read_text("utf-8"))
     ]
     offenders += ["app.py"] if DIRECT_CALL.search((REPO / "app.py").read_text("utf-8")) else []
-    assert offenders == [], "draw charts with attention_ui.charts.show_chart(figure, key)"
+    assert offenders == [], "draw charts with kit.figures.charts.show_chart(figure, key)"
 
 
 def test_the_png_is_named_after_the_key_and_settings_only():

@@ -13,9 +13,11 @@ import itertools
 import numpy as np
 import pytest
 
-from attention_core import attention, fmt
-from attention_ui.i18n import LANGUAGES, catalog, step_sentence, t
+from attention_core import fmt
+from attention_ui.kit.teaching.steps_view import trace_entry, vectors_sentence
+from attention_ui.kit.text.i18n import LANGUAGES, catalog, step_sentence, t
 from attention_ui.luong.compare import compare_scores, largest_change, winner_table
+from attention_ui.luong.compute import Inputs, compute
 from attention_ui.luong.model import (
     applicable_scores,
     causal_mask,
@@ -25,7 +27,6 @@ from attention_ui.luong.model import (
 )
 from attention_ui.luong.presets import PRESETS, RANDOM, random_matrices
 from attention_ui.luong.view import preset_story
-from attention_ui.steps_view import trace_entry, vectors_sentence
 
 SCORES = ("dot", "scaled_dot", "general", "concat", "location")
 LAYOUTS = ("column", "row")
@@ -50,16 +51,8 @@ def column_mask(kind: str, sizes, length: int) -> np.ndarray | None:
 
 
 def run(values, score, *, layout="column", mask=None, temperature=1.0):
-    return attention(
-        values["Q"],
-        values["K"],
-        values["V"],
-        score,
-        temperature=temperature,
-        mask=mask,
-        layout=layout,
-        **engine_parameters(score, values),
-    )
+    """The page's own computation (luong/compute.py), as the view, tasks and export call it."""
+    return compute(Inputs(values, score, layout, temperature, mask))
 
 
 def states(key: str):
@@ -221,17 +214,8 @@ def check_compare(result, values, sizes, mask) -> None:
     """The winner table names exactly the keys of largest weight (every one on a tie), with
     that weight; "the same weights" is said only when no weight differs by 5e-4 or more."""
     learner = {name: values[name] for name in PARAMETERS}
-    comparisons = compare_scores(
-        values["Q"],
-        values["K"],
-        values["V"],
-        sizes,
-        learner,
-        temperature=result.temperature,
-        mask=mask,
-        layout=result.layout,
-        chosen=result,
-    )
+    inputs = Inputs(values, result.score, result.layout, result.temperature, mask)
+    comparisons = compare_scores(inputs, sizes, learner, chosen=result)
     table = winner_table(comparisons, result, {s: s for s in SCORES})
     for comparison in comparisons:
         A = per_query(comparison.result.weights, result.layout)
@@ -382,7 +366,7 @@ def test_a_query_with_every_key_unticked_is_named_and_nothing_is_claimed(layout)
     """The page computes nothing for it: the engine's error names that query, in the
     learner's numbering (query j is column j, or row j in row layout), in both languages."""
     from attention_core import AttentionInputError
-    from attention_ui.i18n import error_text
+    from attention_ui.kit.text.i18n import error_text
 
     matrices, sizes = preset_inputs("identity")
     values = {n: in_layout(matrices[n], layout) for n in ("Q", "K", "V")}

@@ -30,8 +30,8 @@ from attention_core import (
     nadaraya_watson,
     query_gradient,
 )
-from attention_ui.i18n import LANGUAGES, step_sentence, t
-from attention_ui.records_editor import D2L_RECORDS
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.text.i18n import LANGUAGES, step_sentence, t
 
 # --- database ----------------------------------------------------------------------------------
 

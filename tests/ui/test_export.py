@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from attention_core import LAYOUTS, SCORES, attention, lookup_many
 from attention_core.scores import SCORE_FUNCTIONS
-from attention_ui.export import (
+from attention_ui.kit.export.scripts import (
     attention_script,
     derivation_latex,
     file_name,
@@ -26,7 +26,7 @@ from attention_ui.export import (
     matrix_csv,
     numpy_script,
 )
-from attention_ui.i18n import step_sentence, step_title
+from attention_ui.kit.text.i18n import step_sentence, step_title
 
 
 def run(script: str) -> dict:

@@ -36,8 +36,9 @@ from attention_ui.database.state import JAPANESE_RECORDS, STORY
 from attention_ui.database.state import PRESETS as DATABASE_PRESETS
 from attention_ui.exercises import state as exercises
 from attention_ui.exercises import teaching as exercise_teaching
-from attention_ui.export import result_script, table_script
 from attention_ui.gallery.state import PRESETS as GALLERY_PRESETS
+from attention_ui.kit.export.scripts import result_script, table_script
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from attention_ui.luong.model import (
     Sizes,
     applicable_scores,
@@ -47,7 +48,6 @@ from attention_ui.luong.model import (
     padding_mask,
 )
 from attention_ui.luong.presets import PRESETS, random_matrices
-from attention_ui.records_editor import D2L_RECORDS
 from attention_ui.regression import data as regression_data
 from attention_ui.regression.teaching import regression_script
 from attention_ui.transformer.model import (

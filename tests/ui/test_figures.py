@@ -3,7 +3,13 @@
 import numpy as np
 
 from attention_core import attention
-from attention_ui.figures import SIGNED_SCALE, VALUE_SCALE, WEIGHT_SCALE, heatmap, step_heatmap
+from attention_ui.kit.figures.heatmap import (
+    SIGNED_SCALE,
+    VALUE_SCALE,
+    WEIGHT_SCALE,
+    heatmap,
+    step_heatmap,
+)
 
 
 def test_heatmap_draws_rows_top_down_with_labels_and_numbers():

@@ -12,10 +12,10 @@ import pytest
 from attention_core import attention, scaling_demo
 from attention_ui.database.view import divide_by_sum_latex
 from attention_ui.gallery.cases import Case, outside_hull_but_in_cone
-from attention_ui.i18n import LANGUAGES, catalog, step_sentence
+from attention_ui.kit.teaching.steps_view import trace_entry, vectors_sentence
+from attention_ui.kit.text.i18n import LANGUAGES, catalog, step_sentence
 from attention_ui.luong.presets import PRESETS
 from attention_ui.luong.view import scaling_demo_text
-from attention_ui.steps_view import trace_entry, vectors_sentence
 
 EN, JA = catalog("en"), catalog("ja")
 

@@ -1,9 +1,15 @@
 """The heatmap grid (d2l's show_heatmaps): panels, shared axes, outer labels, one colorbar."""
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
-from attention_ui.grid import heatmap_grid, subplot_count
+from attention_ui.kit.figures.grid import heatmap_grid
+
+
+def subplot_count(figure: go.Figure) -> int:
+    """How many heatmap panels a grid figure holds (one trace per panel)."""
+    return sum(1 for trace in figure.data if trace.type == "heatmap")
 
 
 def _axes(figure, name):

@@ -38,16 +38,30 @@ from attention_core import (
 )
 from attention_core.normalize import normalize_by_sum
 from attention_core.validation import as_mask, as_matrix, as_temperature, as_vector
-from attention_ui.i18n import (
+from attention_ui.kit.text.i18n import (
     LANGUAGES,
+    UNDERFLOW_STEPS,
     catalog,
-    engine_keys,
     error_text,
     language_from_tag,
     step_sentence,
     step_title,
     t,
 )
+
+
+def engine_keys() -> set[str]:
+    """The keys every catalog must have to word every engine error and step (the
+    `engine.value.*` and `engine.reason.*` wordings of parameter codes come on top)."""
+    keys = {f"engine.error.{code}" for code in ERROR_CODES}
+    for step_key in (*STEP_KEYS, *NW_STEP_KEYS, *MULTI_HEAD_STEP_KEYS):
+        keys |= {f"engine.step.{step_key}.title", f"engine.step.{step_key}.sentence"}
+    keys |= {f"engine.step.{step_key}.sentence_underflow" for step_key in UNDERFLOW_STEPS}
+    keys |= {
+        f"engine.step.nw_kernel.sentence_{kernel}" for kernel in KERNELS if kernel != "gaussian"
+    }
+    return keys
+
 
 REPO = Path(__file__).resolve().parents[2]
 LOCALES = REPO / "attention_ui" / "locales"

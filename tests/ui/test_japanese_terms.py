@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 
 JA = catalog("ja")
 

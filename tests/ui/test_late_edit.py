@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 import streamlit as st
 
-from attention_ui import matrix_editor, navigation, page_state
+from attention_ui.kit.grids import matrix_editor
+from attention_ui.kit.state import navigation, page_state
 from attention_ui.luong import state as luong_state
 from attention_ui.regression import state as regression_state
 

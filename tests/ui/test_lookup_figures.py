@@ -1,9 +1,11 @@
 """Figures of the lookup and of the plane: numbers from the engine, names as plain text."""
 
 import numpy as np
+import plotly.graph_objects as go
 
 from attention_core import cone, lookup, lookup_many
-from attention_ui.lookup_figures import (
+from attention_ui.kit.figures.heatmap import plotly_text
+from attention_ui.kit.figures.lookup import (
     BEST_COLOUR,
     OTHER_COLOUR,
     LookupCaptions,
@@ -13,8 +15,15 @@ from attention_ui.lookup_figures import (
     weights_bar,
     weights_heatmap,
 )
-from attention_ui.plane_figures import PlaneCaptions, plane_figure, trace_named, view_box
-from attention_ui.records_editor import D2L_RECORDS, check_records
+from attention_ui.kit.figures.plane import PlaneCaptions, plane_figure, view_box
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, check_records
+
+
+def trace_named(figure: go.Figure, name: str) -> go.Scatter | None:
+    """The trace with this (escaped) legend name, of a figure the tests build."""
+    wanted = plotly_text(name)
+    return next((trace for trace in figure.data if trace.name == wanted), None)
+
 
 WITHOUT_LI = [r for r in D2L_RECORDS if r[0] != "Li"]
 EN = LookupCaptions()  # the captions' English defaults, passed as the page passes its words

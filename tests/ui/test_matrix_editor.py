@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from attention_ui.matrix_editor import (
+from attention_ui.kit.grids.matrix_editor import (
     RejectedCell,
     apply_edits,
     cell_text,
@@ -10,7 +10,7 @@ from attention_ui.matrix_editor import (
     read_edits,
     resized,
 )
-from attention_ui.number_text import read_number
+from attention_ui.kit.grids.number_text import read_number
 
 
 def test_edits_are_applied_by_row_position_and_column_label():

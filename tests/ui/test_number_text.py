@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attention_core import fmt
-from attention_ui.number_text import MAX_CHARS, NotANumberError, read_number
+from attention_ui.kit.grids.number_text import MAX_CHARS, NotANumberError, read_number
 
 # What a learner types → the number the app must use.
 NUMBERS = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import attention
-from attention_ui.predict import (
+from attention_ui.kit.teaching.predict import (
     NO_WINNER,
     grade,
     puzzle_id,

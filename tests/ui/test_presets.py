@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from attention_core import SCORES, attention
-from attention_ui.i18n import catalog
+from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.compare import compare_scores, largest_change, winner_table, winners
+from attention_ui.luong.compute import Inputs
 from attention_ui.luong.model import (
     ALL_PARAMETERS,
     INPUTS,
@@ -126,17 +127,8 @@ def test_comparison_reuses_the_chosen_result_and_names_the_defaults():
     m = preset.column_matrices()
     chosen = attention(m["Q"], m["K"], m["V"], "general", W=m["W"])
     learner = {"W": m["W"], "Wa_concat": None, "va": None, "Wa_location": None}
-    comparisons = compare_scores(
-        m["Q"],
-        m["K"],
-        m["V"],
-        preset.sizes,
-        learner,
-        temperature=1.0,
-        mask=None,
-        layout="column",
-        chosen=chosen,
-    )
+    inputs = Inputs({n: m[n] for n in ("Q", "K", "V")}, "general")
+    comparisons = compare_scores(inputs, preset.sizes, learner, chosen=chosen)
     assert [c.score for c in comparisons] == list(SCORES)
     by_score = {c.score: c for c in comparisons}
     assert by_score["general"].result is chosen and by_score["general"].defaults == ()

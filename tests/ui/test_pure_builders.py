@@ -23,10 +23,10 @@ UI = REPO / "attention_ui"
 # Modules that only build: figures, tables, formulas. They may not import Streamlit, the
 # catalogs (`t`, the session's language) or anything that draws.
 BUILDER_MODULES = (
-    "figures.py",
-    "grid.py",
-    "plane_figures.py",
-    "lookup_figures.py",
+    "kit/figures/heatmap.py",
+    "kit/figures/grid.py",
+    "kit/figures/plane.py",
+    "kit/figures/lookup.py",
     "exercises/figures.py",
     "regression/figures.py",
     "transformer/figures.py",
@@ -37,9 +37,9 @@ BUILDER_MODULES = (
 )
 SESSION_MODULES = {
     "streamlit",
-    "attention_ui.i18n",
-    "attention_ui.charts",
-    "attention_ui.page_state",
+    "attention_ui.kit.text.i18n",
+    "attention_ui.kit.figures.charts",
+    "attention_ui.kit.state.page_state",
     "attention_ui.frame",
 }
 # Names that read the session's language or state, or draw.
@@ -144,8 +144,8 @@ def printed(figure) -> str:
 
 
 def test_heatmap_and_step_figure_print_the_callers_words():
-    from attention_ui.figures import heatmap
-    from attention_ui.steps_view import step_figure
+    from attention_ui.kit.figures.heatmap import heatmap
+    from attention_ui.kit.teaching.steps_view import step_figure
 
     figure = heatmap(np.eye(2), ["k1", "k2"], ["q1", "q2"], title=WORDS[2], x_title=WORDS[0])
     assert WORDS[2] in printed(figure) and WORDS[0] in printed(figure)
@@ -167,7 +167,7 @@ def test_luong_result_figures_print_the_callers_chart_names():
 
 
 def test_grid_and_transformer_figures_print_the_callers_words():
-    from attention_ui.grid import heatmap_grid
+    from attention_ui.kit.figures.grid import heatmap_grid
     from attention_ui.transformer.figures import head_grid
 
     grid = heatmap_grid(np.ones((1, 2, 2, 2)) / 2, WORDS[0], WORDS[1], titles=["頭1", "頭2"])
@@ -189,7 +189,7 @@ def test_regression_step_figures_print_the_callers_axis_titles():
 
 def test_lookup_figures_and_table_print_the_callers_words():
     from attention_ui.database.view import similarity_table
-    from attention_ui.lookup_figures import LookupCaptions, distribution_bar, weights_heatmap
+    from attention_ui.kit.figures.lookup import LookupCaptions, distribution_bar, weights_heatmap
 
     table = lookup_many([("Li", "Mu"), ("Lipton", "Zachary")], ["Li"])
     captions = LookupCaptions(weight="重み α", records="レコード", queries="問い合わせ")
@@ -204,7 +204,7 @@ def test_lookup_figures_and_table_print_the_callers_words():
 
 def test_plane_and_exercise_figures_print_the_callers_words():
     from attention_ui.exercises.figures import loss_figure
-    from attention_ui.plane_figures import PlaneCaptions, plane_figure
+    from attention_ui.kit.figures.plane import PlaneCaptions, plane_figure
 
     values = np.array([[1.0, 0.0], [0.0, 1.0]])
     captions = PlaneCaptions(cone="値の錐", hull="値の凸包", values=WORDS[3])

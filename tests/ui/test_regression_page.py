@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from attention_core import nadaraya_watson
+from attention_ui.kit.grids.points_editor import LIMIT, MAX_POINTS, check_points
 from attention_ui.regression import data, figures, state
-from attention_ui.regression.table import LIMIT, MAX_POINTS, check_points
 
 WORDS = {
     key: key
@@ -139,7 +139,7 @@ def test_the_prediction_curve_breaks_where_there_is_no_prediction():
 
 
 def test_a_prediction_heatmap_never_prints_nan():
-    from attention_ui.figures import heatmap
+    from attention_ui.kit.figures.heatmap import heatmap
 
     figure = figures.without_nan_text(heatmap(np.array([[1.0], [np.nan]]), ["ŷ"], ["a", "b"]))
     assert figure.data[0].text[1][0] == "—"

@@ -4,7 +4,7 @@ control characters in text the app echoes."""
 from attention_core.formatting import fmt_latex
 from attention_ui.database.view import pooled_formula
 from attention_ui.gallery.view import query_labels, record_labels
-from attention_ui.text import escape_markdown, without_controls
+from attention_ui.kit.text.markdown import escape_markdown, without_controls
 
 
 def test_a_power_of_ten_raises_its_whole_exponent_in_latex():

@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 
 from attention_core import LAYOUTS, SCORES, attention
-from attention_ui.luong.model import causal_mask, engine_parameters
-from attention_ui.luong.presets import PRESETS, random_matrices
-from attention_ui.steps_view import (
+from attention_ui.kit.teaching.steps_view import (
     score_hover,
     step_axes,
     step_figure,
     trace_entry,
     weight_hover,
 )
+from attention_ui.luong.model import causal_mask, engine_parameters
+from attention_ui.luong.presets import PRESETS, random_matrices
 
 TITLES = {"key": "key", "query": "query", "dim": "entry", "hidden": "hidden", "sum": "sum"}
 

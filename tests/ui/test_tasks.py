@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from attention_ui.exercises import state as ex
-from attention_ui.records_editor import D2L_RECORDS
-from attention_ui.tasks import TASKS, check, tasks_of
+from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.teaching.tasks import check
+from attention_ui.page_list import PAGES, TASKS
 
 BY_ID = {task.id: task for task in TASKS}
 WITHOUT_LI = [r for r in D2L_RECORDS if r[0] != "Li"]
@@ -72,7 +73,8 @@ def test_every_task_has_a_case_and_the_pages_share_them_out():
     assert {case[0] for case in CASES} == set(BY_ID)
     assert len(TASKS) >= 8
     assert {task.page for task in TASKS} == {"luong", "database", "gallery", "exercises"}
-    assert all(len(tasks_of(page)) >= 2 for page in ("luong", "database", "gallery", "exercises"))
+    by_page = {page.name: page.tasks for page in PAGES}
+    assert all(len(by_page[page]) >= 2 for page in ("luong", "database", "gallery", "exercises"))
 
 
 @pytest.mark.parametrize(

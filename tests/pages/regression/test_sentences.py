@@ -8,9 +8,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import nadaraya_watson
-from attention_ui.i18n import LANGUAGES, catalog, step_sentence, t
+from attention_ui.kit.grids.points_editor import editor_key
+from attention_ui.kit.text.i18n import LANGUAGES, catalog, step_sentence, t
 from attention_ui.regression import data, state
-from attention_ui.regression.table import editor_key
 from attention_ui.regression.view import Settings, chart_caption, kernel_comparison
 from tests.conftest import open_app_page
 from tests.plotly_json import chart

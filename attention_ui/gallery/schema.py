@@ -1,0 +1,64 @@
+"""The gallery's state in the shareable address, with the Luong or database inputs its grid of
+heatmaps borrowed (travelling only while the grid shows them)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention_ui.database import state as database
+from attention_ui.gallery import state as gallery
+from attention_ui.kit.grids.records_editor import NAME_LIMIT, NUMBER_LIMIT, RECORD_LIMIT
+from attention_ui.kit.share.codec import (
+    Choice,
+    Integer,
+    Matrix,
+    Number,
+    NumberSet,
+    PageSchema,
+    Records,
+    TextList,
+)
+
+_LIVE_LUONG = (gallery.GRID_SOURCE, "luong")
+_LIVE_DATABASE = (gallery.GRID_SOURCE, "database")
+SCHEMA = PageSchema(
+    "gallery",
+    (
+        Integer("m", gallery.M, 1, 8),
+        Matrix("V", gallery.VALUES, max_rows=8, max_cols=2),
+        Number("q1", gallery.Q1, -3.0, 3.0),
+        Number("q2", gallery.Q2, -3.0, 3.0),
+        Choice("tau", gallery.TEMPERATURE, options=gallery.TEMPERATURES),
+        Choice("norm", gallery.NORMALIZATION, options=("softmax", "sum")),
+        Matrix("w", gallery.CONE_WEIGHTS, max_rows=1, max_cols=8),
+        Choice("grid", gallery.GRID_SOURCE, options=("luong", "database")),
+        NumberSet("taus", gallery.GRID_TAUS, options=gallery.GRID_TEMPERATURES),
+        Matrix("lQ", gallery.LIVE_Q, store="kept", only_if=_LIVE_LUONG),
+        Matrix("lK", gallery.LIVE_K, store="kept", only_if=_LIVE_LUONG),
+        Records(
+            "ldb",
+            gallery.LIVE_RECORDS,
+            max_rows=RECORD_LIMIT,
+            max_text=NAME_LIMIT,
+            number_limit=NUMBER_LIMIT,
+            store="kept",
+            only_if=_LIVE_DATABASE,
+        ),
+        TextList(
+            "lq",
+            gallery.LIVE_QUERIES,
+            max_items=database.QUERY_LIMIT,
+            max_text=NAME_LIMIT,
+            only_if=_LIVE_DATABASE,
+        ),
+    ),
+    baseline=lambda values: {
+        gallery.VALUES: np.array(gallery.PRESETS["first_quadrant"]),
+        gallery.CONE_WEIGHTS: np.array([gallery.DEFAULT_CONE_WEIGHTS[:3]]),
+    },
+    defaults=gallery.KEPT,
+    # V has m rows: one of another size is left out, and said
+    shapes=lambda values: {
+        gallery.VALUES: (int(values.get(gallery.M, gallery.KEPT[gallery.M])), 2)
+    },
+)

@@ -1,0 +1,63 @@
+"""The gallery's checked tasks: one-hot weights, and an output at the values' mean.
+
+Each rule recomputes with `attention_core` from the plain snapshot of the page's inputs that
+`snapshot()` reads through the page's state; attention_ui.kit.teaching.task_panel draws them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention_core import attention, fmt
+from attention_ui.gallery import state as gallery
+from attention_ui.kit.grids.matrix_editor import matrix_values
+from attention_ui.kit.state.page_state import widget_value
+from attention_ui.kit.teaching.tasks import Progress, Snapshot, Task, finite
+
+
+def _gallery_result(s: Snapshot):
+    values = s["values"]
+    return attention(
+        np.array(s["q"])[:, None],
+        values.T,
+        values.T,
+        "dot",
+        temperature=s["tau"],
+        normalization=s["normalization"],
+    )
+
+
+def gallery_one_hot(s: Snapshot) -> Progress:
+    """One value gets at least 0.99 of the weight (d2l's case 3, approximately)."""
+    weight = float(_gallery_result(s).weights.max())
+    return Progress(weight >= 0.99, {"weight": fmt(weight, 4)})
+
+
+def gallery_mean(s: Snapshot) -> Progress:
+    """The output lies within 0.05 of the values' mean (case 4, average pooling)."""
+    output = _gallery_result(s).output[:, 0]
+    gap = float(np.linalg.norm(output - s["values"].mean(axis=0)))
+    return Progress(gap <= 0.05, {"gap": fmt(gap, 3)})
+
+
+def snapshot() -> dict | None:
+    """The page's inputs as the rules read them, or None while they are not usable."""
+    values = matrix_values(gallery.VALUES)
+    m = widget_value(gallery.M, 3)
+    if values is None or not isinstance(m, int) or not 1 <= m <= values.shape[0]:
+        return None
+    values = values[:m]
+    if not finite(values):
+        return None
+    return {
+        "values": values,
+        "q": (widget_value(gallery.Q1, 1.0), widget_value(gallery.Q2, 1.0)),
+        "tau": widget_value(gallery.TEMPERATURE, 1.0),
+        "normalization": widget_value(gallery.NORMALIZATION, "softmax"),
+    }
+
+
+TASKS: tuple[Task, ...] = (
+    Task("gallery_one_hot", "gallery", 2, gallery_one_hot),
+    Task("gallery_mean", "gallery", 2, gallery_mean),
+)

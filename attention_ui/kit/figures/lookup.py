@@ -1,0 +1,211 @@
+"""Figures for attention as a soft database lookup: weights per record, the pooled answer.
+
+Pure functions: an engine `LookupResult` (or `LookupTable`) and already-translated captions in,
+`go.Figure` out. Names are user text, so every name goes through `plotly_text`; axis labels
+carry the table row as well, so two records with the same surname stay two bars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from attention_core import LookupResult, LookupTable, explain_similarity, fmt
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap, plotly_text
+
+# Colour-blind safe: the best bar is dark red, the others a light red (lightness, not hue,
+# tells them apart), and it is also labelled.
+BEST_COLOUR = "#99000d"
+OTHER_COLOUR = "#fc9272"
+LABEL_LIMIT = 24
+
+
+@dataclass(frozen=True)
+class LookupCaptions:
+    """Translated words the figures need: the page fills every one with `t()`; the English
+    defaults are for tests (a builder has no default, so it never prints them unasked)."""
+
+    weight: str = "weight α"
+    records: str = "records"
+    queries: str = "queries"
+    score: str = "a(q, k)"
+    best: str = "best"
+    first_names: str = "first name (value)"
+    total_weight: str = "total weight"
+    exact_weight: str = "exact: the matching keys share the weight equally"
+
+
+def short(text: str, limit: int = LABEL_LIMIT) -> str:
+    """A name cut for an axis label (the hover shows more)."""
+    text = str(text).replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def record_labels(
+    result: LookupResult | LookupTable, rows: Sequence[int] | None = None, limit: int = LABEL_LIMIT
+) -> list[str]:
+    """'3 · Li' for each record: its table row and its key, unique even for duplicate keys."""
+    rows = list(rows) if rows is not None else list(range(1, len(result.records) + 1))
+    return [
+        f"{row} · {short(record.key, limit)}"
+        for row, record in zip(rows, result.records, strict=True)
+    ]
+
+
+def weight_formula(
+    result: LookupResult,
+    index: int,
+    temperature: float,
+    normalization: str,
+    captions: LookupCaptions,
+) -> str:
+    """How the engine turned the score of record `index` into its weight, with its numbers."""
+    score, weight = fmt(result.scores[index]), fmt(result.weights[index])
+    if result.similarity == "exact":
+        return f"{captions.exact_weight}: α = {weight}"
+    tau = fmt(temperature)
+    if normalization == "softmax":
+        return f"α = exp({score}/{tau}) / Σⱼ exp(aⱼ/{tau}) = {weight}"
+    return f"α = {score}^(1/{tau}) / Σⱼ aⱼ^(1/{tau}) = {weight}"
+
+
+def cell_explanation(
+    result: LookupResult,
+    index: int,
+    temperature: float,
+    normalization: str,
+    captions: LookupCaptions,
+) -> str:
+    """Hover text for one record: the match arithmetic, then the weight arithmetic."""
+    record = result.records[index]
+    match = explain_similarity(result.query, record.key, result.similarity)
+    return (
+        f"q = {short(result.query, 60)} · k = {short(record.key, 60)} → "
+        f"v = {short(record.value, 60)}\n{captions.score}: {match}\n"
+        f"{weight_formula(result, index, temperature, normalization, captions)}"
+    )
+
+
+def weights_bar(
+    result: LookupResult,
+    temperature: float,
+    normalization: str,
+    *,
+    rows: Sequence[int] | None = None,
+    title: str = "",
+    captions: LookupCaptions,
+) -> go.Figure:
+    """One bar per record: its weight α(q, kᵢ) for this query, the best one dark and labelled."""
+    labels = [plotly_text(label) for label in record_labels(result, rows)]
+    best = result.best_index
+    colours = [BEST_COLOUR if i == best else OTHER_COLOUR for i in range(len(labels))]
+    hover = [
+        plotly_text(cell_explanation(result, i, temperature, normalization, captions)).replace(
+            "\n", "<br>"
+        )
+        for i in range(len(labels))
+    ]
+    text = [
+        fmt(w, 3) + (f" ({captions.best})" if i == best else "")
+        for i, w in enumerate(result.weights)
+    ]
+    figure = go.Figure(
+        go.Bar(
+            x=labels,
+            y=result.weights,
+            marker_color=colours,
+            text=[plotly_text(s) for s in text],
+            textposition="outside",
+            customdata=hover,
+            hovertemplate="%{customdata}<extra></extra>",
+            cliponaxis=False,
+        )
+    )
+    return _bar_layout(figure, title, 320, captions.records, captions.weight)
+
+
+def distribution_bar(
+    result: LookupResult, *, title: str = "", captions: LookupCaptions
+) -> go.Figure:
+    """Attention pooling with one-hot values: the total weight each first name receives."""
+    pairs = result.value_distribution
+    names = [plotly_text(short(name) if name else "∅") for name, _ in pairs]
+    totals = np.array([total for _, total in pairs])
+    contributors = [
+        [i + 1 for i, record in enumerate(result.records) if record.value == name]
+        for name, _ in pairs
+    ]
+    hover = [
+        plotly_text(
+            f"{short(name, 60) or '∅'}: "
+            + " + ".join(f"α{row}" for row in rows)
+            + f" = {fmt(total)}"
+        )
+        for (name, total), rows in zip(pairs, contributors, strict=True)
+    ]
+    figure = go.Figure(
+        go.Bar(
+            x=names,
+            y=totals,
+            marker_color=[
+                BEST_COLOUR if t == totals.max() and t > 0 else OTHER_COLOUR for t in totals
+            ],
+            text=[fmt(t, 3) for t in totals],
+            textposition="outside",
+            customdata=hover,
+            hovertemplate="%{customdata}<extra></extra>",
+            cliponaxis=False,
+        )
+    )
+    return _bar_layout(figure, title, 300, captions.first_names, captions.total_weight)
+
+
+def weights_heatmap(
+    table: LookupTable,
+    temperature: float,
+    normalization: str,
+    *,
+    rows: Sequence[int] | None = None,
+    title: str = "",
+    captions: LookupCaptions,
+) -> go.Figure:
+    """Queries × records: one row of weights per query (each row sums to 1, or is all 0)."""
+    hover = [
+        [
+            cell_explanation(result, j, temperature, normalization, captions).replace("\n", " · ")
+            for j in range(len(table.records))
+        ]
+        for result in table.results
+    ]
+    query_labels = [f"q{i + 1} · {short(q)}" for i, q in enumerate(table.queries)]
+    return heatmap(
+        table.weights,
+        record_labels(table, rows),
+        query_labels,
+        title=title,
+        x_title=captions.records,
+        y_title=captions.queries,
+        hover=hover,
+        colorscale=WEIGHT_SCALE,
+        zmin=0,
+        zmax=1,
+    )
+
+
+def _bar_layout(
+    figure: go.Figure, title: str, height: int, x_title: str, y_title: str
+) -> go.Figure:
+    """The layout both bar charts share: weights on a fixed 0…1 axis (room for the labels
+    printed above the bars), one bar per category."""
+    figure.update_layout(
+        title={"text": plotly_text(title)} if title else None,
+        height=height,
+        margin={"l": 10, "r": 10, "t": 50 if title else 20, "b": 10},
+        showlegend=False,
+    )
+    figure.update_xaxes(title_text=plotly_text(x_title), type="category")
+    figure.update_yaxes(title_text=plotly_text(y_title), range=[0, 1.12])
+    return figure

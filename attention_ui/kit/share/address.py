@@ -1,0 +1,364 @@
+"""Every page's state in its address, and in a JSON file: share a link, reload, open a file.
+
+- `open_address(page)`: on a session's first run (a shared link, a reload), before the page is
+  drawn, the page's state is read from the address (attention_ui.kit.share.codec, with the
+  page's schema, which attention_ui.page_list registers) and stored as the page keeps it
+  (widgets, matrices, tables). What cannot be read stays at its default, and one sentence
+  says what was ignored.
+- `update_address(page)`: after every run, the address is rewritten with the page's state (no
+  save step), so a reload or a copied link shows the same page.
+- `share_panel(page)`: the sidebar's "Share" box: the link with Streamlit's copy button
+  (`st.code`), "Download state as JSON" and "Open a JSON file" (the same fields and checks as
+  the address; files are capped by `.streamlit/config.toml` maxUploadSize and FILE_LIMIT here).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from attention_ui.kit.grids.matrix_editor import forget_matrix, matrix_values, set_matrix
+from attention_ui.kit.grids.records_editor import current_records, forget_records, set_records
+from attention_ui.kit.share.codec import (
+    LANGUAGE_PARAM,
+    NEWER_VERSION,
+    TOO_MANY,
+    VERSION,
+    VERSION_PARAM,
+    WRONG_SHAPE,
+    Decoded,
+    PageSchema,
+    decode,
+    encode,
+    guard,
+    not_kept,
+)
+from attention_ui.kit.state import page_state
+from attention_ui.kit.state.navigation import CLICKED_PARAM, link_params
+from attention_ui.kit.text.i18n import current_language, t
+from attention_ui.kit.text.markdown import escape_markdown
+
+APP_NAME = "attention-explorer"
+FILE_LIMIT = 200_000  # bytes: a state file is a few kB at most
+_OPENED = "share.opened"
+_NOTICE = "share.notice"
+_UPLOAD = "share.upload"
+_FILE_PAGE = "share.file_page"
+_BOX = "share.box"  # the Share box's expander (open or not)
+_WHOLE_RUN = "share.whole_run"
+MAX_NAMES_SHOWN = 6
+# Each page's schema by page name, given once by the page list (the kit names no page).
+SCHEMAS: dict[str, PageSchema] = {}
+
+
+def register_schemas(schemas: Mapping[str, PageSchema]) -> None:
+    """The pages whose state goes into their address (and whose state files the Share box
+    opens): called once by attention_ui.page_list."""
+    SCHEMAS.update(schemas)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading and writing a page's state
+
+
+def current_state(schema: PageSchema) -> dict[str, Any]:
+    """The page's state now, by session key, as its fields keep it."""
+    values = {}
+    for f in schema.fields:
+        if f.store == "custom":
+            value = f.read()
+        elif f.store == "matrix":
+            value = matrix_values(f.key)
+        elif f.store == "records":
+            value = current_records(f.key)
+        elif f.store == "kept":
+            value = page_state.kept(f.key)
+        else:
+            value = page_state.widget_value(f.key)
+        if value is not None:
+            values[f.key] = value
+    return values
+
+
+def apply_state(schema: PageSchema, values: Mapping[str, Any]) -> None:
+    """Replace the page's state: what `values` lacks goes back to the page's default."""
+    for f in schema.fields:
+        if f.store == "custom":
+            f.write(None)
+        elif f.store == "matrix":
+            forget_matrix(f.key)
+        elif f.store == "records":
+            forget_records(f.key)
+        else:
+            st.session_state.pop(f.key, None)
+            page_state.forget(f.key)
+    if schema.prepare is not None:
+        schema.prepare(dict(values))
+    for f in schema.fields:
+        if f.key not in values:
+            continue
+        value = values[f.key]
+        if f.store == "custom":
+            f.write(value)
+        elif f.store == "matrix":
+            set_matrix(f.key, value)
+        elif f.store == "records":
+            set_records(f.key, value)
+        elif f.store == "kept":
+            page_state.keep(f.key, value)
+        else:
+            page_state.set_widget(f.key, value)
+
+
+def address_params(page: str) -> dict[str, str]:
+    """The address's query parameters for the page as it is now (the language first)."""
+    params = {LANGUAGE_PARAM: current_language()}
+    schema = SCHEMAS.get(page)
+    if schema is not None:
+        params.update(encode(schema, current_state(schema)))
+    return params
+
+
+# ---------------------------------------------------------------------------------------------
+# The address
+
+
+def open_address(page: str) -> None:
+    """Once per session, before the page is drawn: the page's state from the address."""
+    if _OPENED in st.session_state:
+        return
+    st.session_state[_OPENED] = True
+    schema = SCHEMAS.get(page)
+    params = st.query_params.to_dict()
+    params.pop(CLICKED_PARAM, None)  # the page a menu link led to: not the page's state
+    if schema is None or not set(params) - {LANGUAGE_PARAM}:
+        return
+    decoded = decode(schema, params)
+    apply_state(schema, decoded.values)
+    if decoded.ignored:
+        st.session_state[_NOTICE] = ("address", _ignored(decoded), _misfits(decoded))
+
+
+def _ignored(decoded: Decoded) -> list[str]:
+    """The names to list in the notice (a newer version, and grids of the wrong shape, are
+    said in sentences of their own)."""
+    if any(item.code == NEWER_VERSION for item in decoded.ignored):
+        return [NEWER_VERSION]
+    return [
+        item.param if item.code != TOO_MANY else "…"
+        for item in decoded.ignored
+        if item.code != WRONG_SHAPE
+    ]
+
+
+def _misfits(decoded: Decoded) -> list[str]:
+    """The grids left out because their shape did not fit the state's sizes."""
+    return [item.param for item in decoded.ignored if item.code == WRONG_SHAPE]
+
+
+def check_widgets(page: str) -> None:
+    """Before the page is drawn: a widget value the page does not offer (only a crafted client
+    can send one: an unknown preset, a radio sent as a number, text for a slider) goes back to
+    the value last kept, else to the page's default."""
+    schema = SCHEMAS.get(page)
+    if schema is None:
+        return
+    for f in schema.fields:
+        if f.store != "widget" or f.key not in schema.defaults:
+            continue
+        try:
+            if f.key not in st.session_state or f.accepts(st.session_state[f.key]):
+                continue
+        except Exception:  # a state Streamlit cannot even read is not a value
+            pass
+        fallback = page_state.kept(f.key)
+        st.session_state[f.key] = fallback if f.accepts(fallback) else schema.defaults[f.key]
+
+
+def update_address(page: str) -> bool:
+    """After the page is drawn: the address holds its state (a reload or a link shows it).
+    True when it changed."""
+    params = address_params(page)
+    if st.query_params.to_dict() == params:
+        return False
+    st.query_params.from_dict(params)
+    return True
+
+
+def start_run() -> None:
+    """At the top of a whole-page run (the frame): fragment runs do not pass here."""
+    st.session_state[_WHOLE_RUN] = True
+
+
+def follow_address(page: str) -> None:
+    """At the end of a part of a page that reruns alone (an `st.fragment`): the address follows
+    its edits too, and an open Share box, which only a whole run redraws, is redrawn."""
+    changed = update_address(page)
+    if changed and st.session_state.get(_BOX) and not st.session_state.get(_WHOLE_RUN):
+        st.rerun(scope="app")
+
+
+def link(page: str) -> str:
+    """The full address of the page as it is now (relative when the browser's is unknown)."""
+    base = st.context.url or f"/{page}"
+    return f"{base}?{urlencode(address_params(page))}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The JSON file
+
+
+def state_file(page: str) -> str:
+    """The page's state as a JSON document: the address's parameters, with the page's name."""
+    params = address_params(page)
+    params.pop(LANGUAGE_PARAM, None)
+    params.pop(VERSION_PARAM, None)
+    return json.dumps(
+        {"app": APP_NAME, "v": VERSION, "page": page, "state": params}, ensure_ascii=False, indent=1
+    )
+
+
+def read_state_file(data: bytes) -> tuple[str, dict[str, Any], list[str]] | None:
+    """(page, parameters, names of entries that are not text) from a state file, or None if it
+    is not one (never an exception)."""
+    if len(data) > FILE_LIMIT:
+        return None
+    try:
+        document = json.loads(data.decode("utf-8"), parse_constant=lambda name: None)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(document, dict) or document.get("app") != APP_NAME:
+        return None
+    page, state = document.get("page"), document.get("state")
+    if not isinstance(page, str) or page not in SCHEMAS or not isinstance(state, dict):
+        return None
+    params, ignored = guard({k: v for k, v in state.items() if k != VERSION_PARAM})
+    if VERSION_PARAM in document:  # as in an address, a file without one is version 1
+        params[VERSION_PARAM] = document[VERSION_PARAM]
+    return page, params, [item.param for item in ignored]
+
+
+def _open_file() -> None:
+    """Uploader callback: the file's state replaces its page's state."""
+    upload = st.session_state.get(_UPLOAD)
+    if upload is None:
+        return
+    st.session_state[f"{_UPLOAD}.version"] = st.session_state.get(f"{_UPLOAD}.version", 0) + 1
+    read = read_state_file(upload.getvalue()) if upload.size <= FILE_LIMIT else None
+    if read is None:
+        st.session_state[_NOTICE] = ("bad_file", [], [])
+        return
+    page, params, skipped = read
+    decoded = decode(SCHEMAS[page], params)
+    apply_state(SCHEMAS[page], decoded.values)
+    st.session_state[_FILE_PAGE] = page
+    st.session_state[_NOTICE] = ("file", [*_ignored(decoded), *skipped], _misfits(decoded))
+
+
+# ---------------------------------------------------------------------------------------------
+# The sidebar
+
+
+def share_panel(page: str) -> None:
+    """The notice about what an address or file could not give, and the Share box."""
+    notice = st.session_state.pop(_NOTICE, None)
+    if notice is not None:
+        _show_notice(*notice)
+    opened = st.session_state.pop(_FILE_PAGE, None)
+    if opened is not None and opened != page:
+        st.sidebar.info(t("share.file_other_page", page=t(f"nav.{opened}")))
+        st.sidebar.page_link(
+            f"pages/{opened}.py", label=t(f"nav.{opened}"), query_params=link_params(opened)
+        )
+    st.session_state.pop(_WHOLE_RUN, None)
+    if page not in SCHEMAS:
+        return
+    _say_what_the_address_leaves_out(page)
+    # Drawn only while open (opening it reruns the page), so its link is always the address.
+    box = st.sidebar.expander(t("share.title"), icon=":material/link:", key=_BOX, on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        st.caption(t("share.link_help"))
+        st.code(link(page), language=None, wrap_lines=True)
+        st.download_button(
+            t("share.download"),
+            data=_deferred(state_file(page)),
+            file_name=f"attention-explorer-{page}.json",
+            mime="application/json",
+            key="share.download",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+        st.file_uploader(
+            t("share.open"),
+            type=["json"],
+            key=f"{_UPLOAD}.{st.session_state.get(f'{_UPLOAD}.version', 0)}",
+            on_change=_pick_upload,
+            help=t("share.open_help"),
+        )
+
+
+def _say_what_the_address_leaves_out(page: str) -> None:
+    """A sentence for each part of the page's state that its address cannot give back (a
+    character the reader drops, a value it would refuse): only when there is one."""
+    schema = SCHEMAS[page]
+    lost = not_kept(schema, current_state(schema))
+    dropped = "".join(item.dropped for item in lost)
+    whole = [item.param for item in lost if not item.dropped]
+    if dropped:
+        st.sidebar.warning(t("share.not_kept_chars", chars=character_names(dropped)))
+    if whole:
+        shown = ", ".join(escape_markdown(name, 20) for name in whole[:MAX_NAMES_SHOWN])
+        st.sidebar.warning(t("share.not_kept_values", names=shown))
+
+
+def character_names(text: str) -> str:
+    """Invisible characters named by their code points: 'U+202E ×2, U+0007'."""
+    counts: dict[str, int] = {}
+    for char in text:
+        counts[char] = counts.get(char, 0) + 1
+    names = [
+        f"U+{ord(char):04X}" + (f" ×{count}" if count > 1 else "") for char, count in counts.items()
+    ]
+    shown = ", ".join(names[:MAX_NAMES_SHOWN])
+    if len(names) > MAX_NAMES_SHOWN:
+        shown += " " + t("share.and_more", count=len(names) - MAX_NAMES_SHOWN)
+    return shown
+
+
+def _deferred(text: str):
+    """The file's text handed over only when the button is clicked: no media file is stored
+    (and replaced) on every run, which the browser would otherwise fetch stale."""
+    return lambda: text
+
+
+def _pick_upload() -> None:
+    key = f"{_UPLOAD}.{st.session_state.get(f'{_UPLOAD}.version', 0)}"
+    st.session_state[_UPLOAD] = st.session_state.get(key)
+    _open_file()
+    st.session_state.pop(_UPLOAD, None)
+
+
+def _show_notice(kind: str, names: list[str], misfits: list[str]) -> None:
+    """One sentence: what the address or the file could not give (names shown as text), and
+    one more for its grids whose shape did not fit its sizes."""
+    if kind == "bad_file":
+        st.sidebar.warning(t("share.bad_file", limit=FILE_LIMIT // 1000))
+        return
+    if misfits:
+        shown = ", ".join(escape_markdown(name, 20) for name in misfits[:MAX_NAMES_SHOWN])
+        st.sidebar.warning(t(f"share.wrong_shape_{kind}", names=shown))
+    if not names:
+        return
+    if names == [NEWER_VERSION]:
+        st.sidebar.warning(t(f"share.newer_version_{kind}"))
+        return
+    shown = ", ".join(escape_markdown(name, 20) for name in names[:MAX_NAMES_SHOWN])
+    if len(names) > MAX_NAMES_SHOWN:
+        shown += " " + t("share.and_more", count=len(names) - MAX_NAMES_SHOWN)
+    st.sidebar.warning(t(f"share.ignored_{kind}", names=shown))

@@ -1,0 +1,52 @@
+"""The regression page's state in the shareable address: the data's preset, seed and points,
+the kernel, σ and the queries."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention_core import KERNELS
+from attention_ui.kit.grids import points_editor
+from attention_ui.kit.share.codec import Choice, Integer, Matrix, Number
+from attention_ui.kit.share.schema import from_defaults
+from attention_ui.regression import data as regression_data
+from attention_ui.regression import state as regression
+
+
+def _regression_points() -> np.ndarray | None:
+    rows = points_editor.current_points(regression.POINTS)
+    return None if rows is None else np.array(rows, dtype=float).reshape(-1, 2)
+
+
+def _store_regression_points(values: np.ndarray | None) -> None:
+    if values is None:
+        points_editor.set_points(regression.POINTS, *regression.default_points())
+    else:
+        points_editor.set_rows(regression.POINTS, [(float(x), float(y)) for x, y in values])
+
+
+SCHEMA = from_defaults(
+    "regression",
+    regression.DEFAULTS,
+    fields=(
+        Choice("preset", regression.PRESET, options=regression_data.PRESETS),
+        Choice("kernel", regression.KERNEL, options=tuple(KERNELS)),
+        Integer("seed", regression.SEED, 0, regression.SEED_MAX),
+        Integer("count", regression.COUNT, *regression.COUNT_RANGE),
+        Integer("queries", regression.QUERIES, *regression.QUERIES_RANGE),
+        Integer("chosen", regression.CHOSEN, 1, regression.QUERIES_RANGE[1]),
+        Number("sigma", regression.SIGMA, *regression.SIGMA_RANGE),
+    ),
+    matrices={
+        regression.POINTS: Matrix(
+            "xy",
+            regression.POINTS,
+            max_rows=points_editor.MAX_POINTS,
+            max_cols=2,
+            store="custom",
+            read=_regression_points,
+            write=_store_regression_points,
+        )
+    },
+    checked_by_page=(regression.SIGMA,),  # the page names a bad σ in a message
+)

@@ -1,0 +1,253 @@
+"""Counts that describe the interface package's structure, so a refactoring can say before/after.
+
+    python tools/structure_report.py            # static counts (a second or two)
+    python tools/structure_report.py --q-edit   # also run the Luong page and trace one Q edit
+
+Static counts come from the source alone (an AST walk): files, import edges between the
+project's files, imports from the shared layer into a page package, imports inside functions,
+import cycles, functions over 80 lines or 8 parameters, `st.session_state` uses. The Q-edit
+trace runs the Luong page in AppTest, edits one cell of Q and records which interface files
+run code during that rerun, and how often `attention_core.attention` is called.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+UI = "attention_ui"
+PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
+MAX_LINES = 80
+MAX_PARAMS = 8
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def source_files() -> list[Path]:
+    files = sorted((REPO / UI).rglob("*.py")) + sorted((REPO / "pages").glob("*.py"))
+    return [f for f in files if "__pycache__" not in f.parts]
+
+
+def imported_modules(path: Path, tree: ast.Module, known: set[str]) -> list[str]:
+    """Every module an import statement of `path` names (relative imports resolved):
+    `from X import name` names the submodule X.name when there is one, else X."""
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                submodule = f"{target}.{alias.name}"
+                found.append(submodule if submodule in known else target)
+    return found
+
+
+def page_of(module: str) -> str | None:
+    parts = module.split(".")
+    if len(parts) >= 2 and parts[0] == UI and parts[1] in PAGES:
+        return parts[1]
+    return None
+
+
+def function_level_imports(tree: ast.Module) -> int:
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Import | ast.ImportFrom):
+                    count += 1
+    return count
+
+
+def long_functions(path: Path, tree: ast.Module) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            args = node.args
+            params = len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs)
+            params += bool(args.vararg) + bool(args.kwarg)
+            if args.args and args.args[0].arg in ("self", "cls"):
+                params -= 1
+            lines = node.end_lineno - node.lineno + 1
+            if lines > MAX_LINES or params > MAX_PARAMS:
+                where = path.relative_to(REPO)
+                found.append(f"{where}:{node.lineno} {node.name} ({lines} lines, {params} params)")
+    return found
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one file (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    sys.setrecursionlimit(10_000)
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in list(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def static_report() -> dict[str, object]:
+    files = source_files()
+    modules = {module_name(f): f for f in files}
+    graph: dict[str, set[str]] = defaultdict(set)
+    shared_to_page: set[tuple[str, str]] = set()
+    page_to_page: set[tuple[str, str]] = set()
+    inner_imports = 0
+    too_long: list[str] = []
+    session_state = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+        me = module_name(path)
+        for target in set(imported_modules(path, tree, set(modules))):
+            if target in modules and target != me:
+                graph[me].add(target)
+        inner_imports += function_level_imports(tree)
+        too_long += long_functions(path, tree)
+        session_state += len(re.findall(r"\bst\.session_state\b", text))
+    for source, targets in graph.items():
+        # the page list and the frame sit above the pages: they may read them
+        if not source.startswith(UI + ".") or source in (f"{UI}.page_list", f"{UI}.frame"):
+            continue
+        mine = page_of(source)
+        for target in targets:
+            theirs = page_of(target)
+            if theirs and not mine:
+                shared_to_page.add((source, target))
+            elif theirs and mine and theirs != mine and not target.endswith(".state"):
+                page_to_page.add((source, target))  # another page's state is allowed
+    ui_files = [f for f in files if f.parts[len(REPO.parts)] == UI]
+    return {
+        "files in attention_ui": len(ui_files),
+        "import edges (file -> file, attention_ui and pages/)": sum(map(len, graph.values())),
+        "shared -> page imports (file pairs)": len(shared_to_page),
+        "page -> other page imports, other than its state (file pairs)": len(page_to_page),
+        "function-level imports": inner_imports,
+        "import cycles (files in each)": [len(c) for c in cycles(graph)],
+        f"functions over {MAX_LINES} lines or {MAX_PARAMS} params": len(too_long),
+        "st.session_state uses": session_state,
+        "_long": too_long,
+        "_shared_to_page": sorted(shared_to_page),
+        "_page_to_page": sorted(page_to_page),
+    }
+
+
+def q_edit_report() -> dict[str, object]:
+    """Open the Luong page, edit Q's first cell, and trace the rerun that follows."""
+    sys.path.insert(0, str(REPO))
+    from streamlit.testing.v1 import AppTest
+
+    import attention_core  # noqa: F401 (loads the engine's modules)
+
+    engine = sys.modules["attention_core.attention"]
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60).run()
+    at.switch_page("pages/luong.py").run()
+    edit_first_q_cell(at)
+    seen: set[str] = set()
+    calls = {"attention": 0}
+    root = str(REPO / UI)
+    real = engine.attention.__code__
+
+    def profile(frame, event, _arg):
+        if event == "call":
+            name = frame.f_code.co_filename
+            if name.startswith(root):
+                seen.add(str(Path(name).relative_to(REPO)))
+            if frame.f_code is real:
+                calls["attention"] += 1
+
+    import threading
+
+    threading.setprofile(profile)
+    sys.setprofile(profile)
+    try:
+        at.run()
+    finally:
+        sys.setprofile(None)
+        threading.setprofile(None)
+    if at.exception:
+        raise SystemExit(f"the Luong page failed: {at.exception}")
+    return {
+        "Q edit: interface files run": len(seen),
+        "Q edit: attention() calls in the rerun": calls["attention"],
+        "_q_files": sorted(seen),
+    }
+
+
+def edit_first_q_cell(at) -> None:
+    """Type 0.5 into Q's first cell the way the grid of the day stores an edit."""
+    try:
+        from attention_ui.kit.grids.matrix_editor import editor_key
+    except ImportError:
+        from attention_ui.kit.grids.matrix_editor import editor_key
+    at.session_state[editor_key("luong.Q", at.session_state)] = {
+        "edited_rows": {0: {"q1": 0.5}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--q-edit", action="store_true", help="also trace one Q edit")
+    parser.add_argument("--details", action="store_true", help="list what each count counts")
+    options = parser.parse_args()
+    report = static_report()
+    if options.q_edit:
+        report |= q_edit_report()
+    for key, value in report.items():
+        if not key.startswith("_"):
+            print(f"{key}: {value}")
+    if options.details:
+        for key, value in report.items():
+            if key.startswith("_"):
+                print(f"\n{key[1:]}:")
+                for item in value:
+                    print(f"  {item}")
+
+
+if __name__ == "__main__":
+    main()
