@@ -6,12 +6,13 @@ Run from the repository root:
     python bench/hostile.py regression exercises
 
 Rule: no input a learner or a link can give makes a rerun cost more than 8× that page's
-default rerun. Each page is first opened as a new visitor finds it and timed over a small
-change (a slider, a query, a τ); then each hostile case is set up (a paste, an address, an
-open export panel, the largest sizes) and timed over the same kind of change. Every timed
+default rerun. Each page is opened as a new visitor finds it and rerun over a small change
+(a slider, a query, a τ); each hostile case is set up in another session (a paste, an address,
+an open export panel, the largest sizes) and rerun over the same kind of change, in turns with
+the default page, so that the shared machine's varying load weighs on both alike. Every timed
 rerun follows a change, so no result of the previous run can simply be shown again. Each case
-reports the median of its reruns and its ratio to its page's default rerun in this process;
-the last table gives each page's worst case. This script prints; it never asserts.
+reports both medians and their ratio; the last table gives each page's worst case. This
+script prints; it never asserts.
 
 The cases, by page:
 - database: 50 ASCII names of 100 characters and 4 queries of 100, edit distance and letter
@@ -44,13 +45,11 @@ sys.path.insert(0, str(REPO))  # run from anywhere
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from attention_ui.kit.grids import matrix_editor  # noqa: E402
-from attention_ui.kit.grids.points_editor import editor_key as points_key  # noqa: E402
+from attention_ui.kit.grids.points_editor import current_points  # noqa: E402
 from attention_ui.kit.grids.records_editor import current_records  # noqa: E402
-from attention_ui.kit.grids.records_editor import editor_key as records_key  # noqa: E402
 from attention_ui.kit.share.codec import pack  # noqa: E402
+from tests.support.grids import crafted_state, paste_block, table_edit  # noqa: E402
 
-matrix_editor.LATE_EDIT_WAIT_S = 0.0  # no browser grid whose edit could still be on its way
 TARGET = 8.0
 REPEATS = 5
 RECORDS = "database.records"
@@ -124,18 +123,16 @@ def then(*acts: Act) -> Act:
 
 
 def paste_records(keys: list[str]) -> Act:
-    """The records table replaced by `keys` (value: the key reversed), as a browser paste."""
+    """The records table replaced by `keys` (value: the key reversed), as a learner would:
+    every row but the first deleted, the block pasted into its first cell (the table grows to
+    hold it, up to its limit)."""
 
     def act(at: AppTest) -> None:
         at.switch_page("pages/database.py").run()
         existing = len(current_records(RECORDS, at.session_state))
-        at.session_state[records_key(RECORDS, at.session_state)] = {
-            "edited_rows": {},
-            "deleted_rows": list(range(existing)),
-            "added_rows": [
-                {"key": k, "value": k[::-1], "number": str(i)} for i, k in enumerate(keys)
-            ],
-        }
+        table_edit(at, RECORDS, deleted=list(range(1, existing)))
+        block = "\n".join(f"{k}\t{k[::-1]}\t{i}" for i, k in enumerate(keys))
+        paste_block(at, RECORDS, (0, 0), block, rows=1)
         at.run()
 
     return act
@@ -150,24 +147,19 @@ def ask(queries: list[str], similarity: str) -> Act:
 
 
 def paste_points(count: int) -> Act:
+    """A block of `count` rows pasted into the training table's last row."""
+
     def act(at: AppTest) -> None:
-        rows = [{"x": float(i % 700) - 350.0, "y": float(i % 13)} for i in range(count)]
-        at.session_state[points_key("regression.points", at.session_state)] = {
-            "edited_rows": {},
-            "deleted_rows": [],
-            "added_rows": rows,
-        }
+        rows = len(current_points("regression.points", at.session_state))
+        block = "\n".join(f"{float(i % 700) - 350.0}\t{float(i % 13)}" for i in range(count))
+        paste_block(at, "regression.points", (rows - 1, 0), block)
         at.run()
 
     return act
 
 
 def crafted_points(at: AppTest) -> None:
-    at.session_state[points_key("regression.points", at.session_state)] = {
-        "edited_rows": {0: {"zz": 1.0}},
-        "deleted_rows": [],
-        "added_rows": [],
-    }
+    crafted_state(at, "regression.points", {"edit": {"token": "t", "entries": [[0, 99, 1.0]]}})
     at.run()
 
 
@@ -336,31 +328,35 @@ def other_cases() -> list[Case]:
 # --- Timing ---------------------------------------------------------------------------------
 
 
-def median_rerun(at: AppTest, change: Change) -> float:
-    times = []
-    for n in range(REPEATS + 1):
-        change(at, n)
-        start = time.perf_counter()
-        at.run()
-        elapsed = time.perf_counter() - start
-        assert not at.exception, [e.value for e in at.exception]
-        if n:  # the first rerun warms caches
-            times.append(elapsed)
-    return statistics.median(times)
+def rerun(at: AppTest, change: Change, n: int) -> float:
+    change(at, n)
+    start = time.perf_counter()
+    at.run()
+    elapsed = time.perf_counter() - start
+    assert not at.exception, [e.value for e in at.exception]
+    return elapsed
 
 
-def measure(case: Case) -> float:
+def paired(default: AppTest, page_change: Change, case: Case) -> tuple[float, float]:
+    """(the default page's median rerun, the case's): timed in turns, one of each, so that
+    the machine's load (shared, it varies by the minute) weighs on both alike."""
     at = open_page(case.page, case.address)
     case.setup(at)
     assert not at.exception, [e.value for e in at.exception]
     at.switch_page(f"pages/{case.page}.py").run()
-    return median_rerun(at, case.change)
+    base, cost = [], []
+    for n in range(REPEATS + 1):
+        pair = rerun(default, page_change, n), rerun(at, case.change, n)
+        if n:  # the first rerun warms caches
+            base.append(pair[0])
+            cost.append(pair[1])
+    return statistics.median(base), statistics.median(cost)
 
 
 def main(pages: list[str]) -> None:
     sys.stdout.reconfigure(line_buffering=True)  # each figure shows as soon as it is measured
     print(f"Rerun after a hostile input vs the page's default rerun (target ≤ {TARGET:g}×),")
-    print(f"median of {REPEATS} reruns each\n")
+    print(f"medians of {REPEATS} reruns each, the default page's timed in turns with the case's\n")
     cases = [
         *database_cases(),
         *gallery_cases(),
@@ -369,14 +365,17 @@ def main(pages: list[str]) -> None:
         *other_cases(),
     ]
     worst: dict[str, tuple[str, float]] = {}
+    print(f"{'page, case':<58} {'default':>9} {'case':>9}  ratio")
     for page in pages:
-        default = median_rerun(open_page(page), DEFAULTS[page])
-        print(f"{page + ', default page':<58} {default * 1000:8.1f} ms")
-        worst[page] = ("(none)", 1.0)
+        default = open_page(page)
+        worst[page] = ("(none)", 0.0)
         for case in (c for c in cases if c.page == page):
-            cost = measure(case)
-            ratio = cost / default
-            print(f"{page + ', ' + case.label:<58} {cost * 1000:8.1f} ms  {ratio:6.2f}×")
+            base, cost = paired(default, DEFAULTS[page], case)
+            ratio = cost / base
+            print(
+                f"{page + ', ' + case.label:<58} {base * 1000:6.0f} ms {cost * 1000:6.0f} ms"
+                f"  {ratio:5.2f}×"
+            )
             if ratio > worst[page][1]:
                 worst[page] = (case.label, ratio)
     print(f"\n{'page':<12} {'worst case':<48} ratio")
