@@ -654,7 +654,7 @@ BAD_INPUTS = [
         "0 tokens",
         "transformer",
         set_widget(transformer__sentence=""),
-        (en("transformer.sentence.no_tokens", low=2, high=8),),
+        (en("transformer.sentence.no_tokens", low=2, high=12),),
     ),
     Case(
         "1 token",
@@ -666,13 +666,13 @@ BAD_INPUTS = [
         "50 tokens",
         "transformer",
         set_widget(transformer__sentence=" ".join(["w"] * 50)),
-        (en("transformer.sentence.too_many", count=50, high=8),),
+        (en("transformer.sentence.too_many", count=50, high=12),),
     ),
     Case(
-        "20 Japanese characters",
+        "20 Japanese words",
         "transformer",
-        set_widget(transformer__sentence="あ" * 20),
-        (en("transformer.sentence.too_many", count=20, high=8),),
+        set_widget(transformer__sentence="猫と" * 10),
+        (en("transformer.sentence.too_many", count=20, high=12),),
     ),
     Case(
         "a 20-character token",

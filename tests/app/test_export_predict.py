@@ -307,6 +307,7 @@ def test_the_regression_export_is_the_pages_run_as_script_csv_and_latex(lang, mo
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_transformer_export_is_the_pages_run_as_script_csv_and_latex(lang, monkeypatch):
     at = open_page("transformer", lang)
+    at.text_input(key="transformer.sentence").input("the cat sat on the mat").run()
     at.checkbox(key="transformer.positions").check().run()
     at.checkbox(key="transformer.causal").check().run()
     code, tables = exported_files(at, "transformer", monkeypatch)
