@@ -70,7 +70,7 @@ def test_no_module_or_test_reads_the_editors_private_keys():
         "attention_ui/kit/grids/records_editor.py",
         "attention_ui/kit/grids/points_editor.py",  # the training table of the regression page
         "attention_ui/kit/state/page_state.py",
-        "tests/app/test_kept_values.py",
+        "tests/kit/state/test_kept_values.py",
     }
     private = re.compile(
         r"""(\}|luong\.[\w.]+|gallery\.\w+|database\.records)"""

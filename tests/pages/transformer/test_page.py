@@ -10,8 +10,8 @@ from attention_core import attention, causal_mask, multi_head, positional_encodi
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.transformer import state
 from attention_ui.transformer.model import EXAMPLES, embeddings, projections
-from tests.app.test_bad_inputs import edit_grid
 from tests.conftest import open_app_page
+from tests.pages.test_bad_inputs import edit_grid
 from tests.plotly_json import chart
 
 EN, JA = catalog("en"), catalog("ja")
