@@ -24,7 +24,7 @@ from attention_core import (
 )
 from attention_core.formatting import fmt_latex
 from attention_ui.database import state
-from attention_ui.database.state import QUERY_LIMIT, TEMPERATURES
+from attention_ui.database.state import TEMPERATURES
 from attention_ui.database.state import chart_captions as captions
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.lookup import (
@@ -32,13 +32,7 @@ from attention_ui.kit.figures.lookup import (
     weights_bar,
     weights_heatmap,
 )
-from attention_ui.kit.grids.records_editor import (
-    D2L_RECORDS,
-    NAME_LIMIT,
-    RecordsInput,
-    cut_name,
-    records_editor,
-)
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, records_editor
 from attention_ui.kit.state.page_state import option_labels
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown
@@ -187,21 +181,7 @@ def divide_by_sum_latex(temperature: float) -> tuple[str, ...]:
 
 def parse_queries(text: str) -> tuple[list[str], list[str]]:
     """Queries from the box (comma separated), and messages about what was cut or skipped."""
-    notes = []
-    pieces = [piece.strip() for piece in QUERY_SEPARATORS.split(text or "")]
-    queries = [piece for piece in pieces if piece]
-    if len(queries) > QUERY_LIMIT:
-        notes.append(t("database.query.too_many", count=len(queries), limit=QUERY_LIMIT))
-        queries = queries[:QUERY_LIMIT]
-    cut = []
-    for number, query in enumerate(queries, start=1):
-        text, length = cut_name(query)  # counted once normalised, as the similarities read it
-        if length > NAME_LIMIT:
-            notes.append(
-                t("database.query.too_long", number=number, length=length, limit=NAME_LIMIT)
-            )
-        cut.append(text)
-    return cut, notes
+    return state.check_queries(QUERY_SEPARATORS.split(text or ""))
 
 
 def answers(records_in: RecordsInput, query: Query) -> None:

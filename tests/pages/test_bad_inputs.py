@@ -603,7 +603,11 @@ BAD_INPUTS = [
     Case(
         "empty training table",
         "regression",
-        lambda at: delete_rows(at, "regression.points", list(range(20))),
+        lambda at: delete_rows(
+            at,
+            "regression.points",
+            list(range(len(current_points("regression.points", at.session_state)))),
+        ),
         (en("regression.check.no_points"),),
         prior="regression.sigma",
     ),

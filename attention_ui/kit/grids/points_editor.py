@@ -23,6 +23,8 @@ import pandas as pd
 import streamlit as st
 
 from attention_core import fmt
+from attention_ui.kit.grids.editor_state import editor_state_ok
+from attention_ui.kit.grids.table_limits import added_count, cut_rows, rows_after_edits
 from attention_ui.kit.state import page_state
 from attention_ui.kit.text.i18n import current_language, t
 
@@ -97,6 +99,7 @@ def points_editor(state_key: str, default: tuple[np.ndarray, np.ndarray]) -> Poi
         if forgotten and current is not None and current != state[f"{state_key}.base"]:
             set_rows(state_key, current)
     state[f"{state_key}.lang"] = current_language()
+    _check_what_arrived(state_key)
     base = state[f"{state_key}.base"]
     frame = pd.DataFrame(
         [list(row) for row in base] or None,
@@ -129,7 +132,34 @@ def points_editor(state_key: str, default: tuple[np.ndarray, np.ndarray]) -> Poi
     rows = [(_number(a), _number(b)) for a, b in edited[list(COLUMNS)].itertuples(index=False)]
     page_state.keep(state_key, rows)
     labels = [_label(index, position) for position, index in enumerate(edited.index, start=1)]
-    return check_points(rows, labels)
+    checked = check_points(rows, labels)
+    cut = state.get(f"{state_key}.cut")
+    if cut and cut[0] == state[f"{state_key}.version"]:
+        checked.problems.insert(0, t("regression.check.cut", count=cut[1], limit=MAX_POINTS))
+    return checked
+
+
+def _check_what_arrived(state_key: str) -> None:
+    """Before the table is drawn, what the browser sent: an edit the table cannot hold (a
+    column or row it does not have: only a crafted client sends one) puts the table back as
+    last seen; a paste of more rows than it keeps becomes a table of the first MAX_POINTS,
+    so that no run pays for the rest (Streamlit would re-apply every pasted row each run)."""
+    state = st.session_state
+    try:
+        edits = state.get(editor_key(state_key))
+    except Exception:  # a state Streamlit cannot even read is not an edit
+        edits = "unreadable"
+    base = state[f"{state_key}.base"]
+    if not editor_state_ok(edits, len(base), COLUMNS, fixed=False):
+        set_rows(state_key, current_points(state_key) or [])
+        st.warning(t("editor.crafted_state", matrix=t("regression.data.title")), icon="⚠️")
+        return
+    if added_count(edits) <= MAX_POINTS:
+        return
+    rows = rows_after_edits(base, edits, COLUMNS)
+    kept, total = cut_rows(rows, MAX_POINTS, lambda row: _blank(row[0]) and _blank(row[1]))
+    set_rows(state_key, [(_number(a), _number(b)) for a, b in kept])
+    state[f"{state_key}.cut"] = (state[f"{state_key}.version"], total)
 
 
 def check_points(rows: Sequence[Sequence[Any]], labels: Sequence[int] | None = None) -> PointsInput:

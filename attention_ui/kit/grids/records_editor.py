@@ -31,6 +31,7 @@ import streamlit as st
 from attention_core import duplicate_keys, fmt
 from attention_ui.kit.grids.editor_state import editor_state_ok
 from attention_ui.kit.grids.number_text import MAX_CHARS, NotANumberError, read_number
+from attention_ui.kit.grids.table_limits import added_count, cut_rows, rows_after_edits
 from attention_ui.kit.state import page_state
 from attention_ui.kit.text.i18n import current_language, t
 from attention_ui.kit.text.markdown import escape_markdown
@@ -179,37 +180,13 @@ def _cut_a_paste(state_key: str) -> None:
     """Before the table is drawn: a paste of more rows than the table keeps becomes a fresh
     table of the first RECORD_LIMIT of them. Streamlit would otherwise add the pasted rows one
     by one (thousands of rows cost seconds), on this run and on every later one."""
-    state = st.session_state.get(editor_key(state_key))
-    added = state.get("added_rows") if isinstance(state, dict) else None
-    if not isinstance(added, list) or len(added) <= RECORD_LIMIT:
+    edits = st.session_state.get(editor_key(state_key))
+    if added_count(edits) <= RECORD_LIMIT:
         return
-    rows = [
-        row for row in _rows_after(st.session_state[f"{state_key}.base"], state) if not _blank(row)
-    ]
-    set_records(state_key, rows[:RECORD_LIMIT])
-    st.session_state[f"{state_key}.cut"] = (st.session_state[f"{state_key}.version"], len(rows))
-
-
-def _rows_after(base: Sequence[Row], state: dict) -> list[Row]:
-    """The table's rows once the editor's state is applied, as Streamlit applies it: edits by
-    row position, deleted positions, then the added rows ({column: cell})."""
-    rows = [list(row) for row in base]
-    for position, changes in (state.get("edited_rows") or {}).items():
-        try:
-            row = rows[int(position)]
-        except (TypeError, ValueError, IndexError):
-            continue
-        for column, cell in changes.items() if isinstance(changes, dict) else ():
-            if column in COLUMNS:
-                row[COLUMNS.index(column)] = cell
-    deleted = {d for d in state.get("deleted_rows") or [] if isinstance(d, int)}
-    kept = [row for i, row in enumerate(rows) if i not in deleted]
-    added = [
-        [cells.get(column) for column in COLUMNS]
-        for cells in state.get("added_rows") or []
-        if isinstance(cells, dict)
-    ]
-    return [_row(row) for row in kept + added]
+    rows = rows_after_edits(st.session_state[f"{state_key}.base"], edits, COLUMNS)
+    kept, total = cut_rows([_row(row) for row in rows], RECORD_LIMIT, _blank)
+    set_records(state_key, kept)
+    st.session_state[f"{state_key}.cut"] = (st.session_state[f"{state_key}.version"], total)
 
 
 def cut_name(text: str, limit: int = NAME_LIMIT) -> tuple[str, int]:

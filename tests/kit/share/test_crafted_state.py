@@ -36,6 +36,7 @@ CRAFTED_WIDGETS = [  # (page, key, crafted value, the value the page must use in
     ("database", "database.similarity", 2, "exact"),
     ("database", "database.query", 5, "Li"),
     ("database", "database.query", "x" * 10_000_000, "Li"),
+    ("database", "database.query", "Li\ud800", "Li"),  # a lone surrogate cannot be sent
     ("database", "database.temperature", "hot", 0.1),
     ("database", "database.normalization", ["softmax"], "softmax"),
     ("gallery", "gallery.q1", "abc", 1.0),
