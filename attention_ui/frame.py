@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attention_ui.kit.classroom import follow as classroom
+from attention_ui.kit.classroom import panel as class_panel
 from attention_ui.kit.share.address import (
+    address_params,
     check_widgets,
     open_address,
+    restore_params,
     share_panel,
     start_run,
     update_address,
@@ -95,6 +99,8 @@ def page_frame(name: str) -> None:
     start_run()
     open_address(name)  # a shared link or a reload: the page's state comes from the address
     check_widgets(name)  # a value the page does not offer (a crafted client) is not drawn
+    access = _class_access()
+    classroom.on_page_start(name, access)  # join from the address; a followed teacher's state
     for page in PAGES:
         st.sidebar.page_link(
             page.path,
@@ -103,6 +109,16 @@ def page_frame(name: str) -> None:
             query_params=link_params(page.name),
         )
     language_switch()
+    class_panel.sidebar(name, access, lambda: address_params(name))
+
+
+def _class_access() -> classroom.PageAccess:
+    """What the classroom may do with pages: restore one's state, go to one."""
+
+    def goto(page: str) -> None:
+        st.switch_page(f"pages/{page}.py", query_params={_LANG_PARAM: current_language()})
+
+    return classroom.PageAccess(restore_params, goto, tuple(page.name for page in PAGES))
 
 
 def page_header(namespace: str) -> None:

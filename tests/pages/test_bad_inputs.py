@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.kit.grids import matrix_editor
+from attention_ui.kit.grids import matrix_editor, points_editor
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.grids.records_editor import current_records
@@ -143,6 +143,13 @@ def delete_every_record(at: AppTest) -> None:
         "database.records",
         list(range(len(current_records("database.records", at.session_state)))),
     )
+
+
+def _paste_points(at: AppTest, count: int) -> None:
+    """Rows pasted below the training table: the browser sends them as added rows."""
+    key = points_editor.editor_key("regression.points", at.session_state)
+    rows = [{"x": float(i % 50), "y": 1.0} for i in range(count)]
+    at.session_state[key] = {"edited_rows": {}, "added_rows": rows, "deleted_rows": []}
 
 
 def nothing(at: AppTest) -> None:
@@ -599,6 +606,13 @@ BAD_INPUTS = [
         both(set_widget(exercises__section="se"), grid("exercises.se.X", 1, "p2", math.nan)),
         cell_empty("X", "c2", "p2"),
     ),
+    Case(
+        "borrowed queries that are all blank, in the address",
+        "gallery",
+        nothing,
+        ok=True,
+        query={"v": "1", "grid": "database", "lq": "i1ZSigUA"},
+    ),
     # Nadaraya–Watson regression: the training table and σ.
     Case(
         "empty training table",
@@ -609,6 +623,19 @@ BAD_INPUTS = [
             list(range(len(current_points("regression.points", at.session_state)))),
         ),
         (en("regression.check.no_points"),),
+        prior="regression.sigma",
+    ),
+    Case(
+        "an edit naming a column the training table does not have (crafted)",
+        "regression",
+        grid("regression.points", 0, "zz", 1.0),
+        ("cannot hold",),
+    ),
+    Case(
+        "a paste of 2,000 training rows",
+        "regression",
+        lambda at: _paste_points(at, 2000),
+        (EN["regression.check.cut"].split("{count}")[1].format(limit=50),),
         prior="regression.sigma",
     ),
     Case(

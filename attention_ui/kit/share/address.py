@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from attention_ui.kit.classroom.follow import CLASS_PARAMS, after_run
 from attention_ui.kit.grids.matrix_editor import forget_matrix, matrix_values, set_matrix
 from attention_ui.kit.grids.records_editor import current_records, forget_records, set_records
 from attention_ui.kit.share.codec import (
@@ -135,6 +136,8 @@ def open_address(page: str) -> None:
     schema = SCHEMAS.get(page)
     params = st.query_params.to_dict()
     params.pop(CLICKED_PARAM, None)  # the page a menu link led to: not the page's state
+    for name in CLASS_PARAMS:  # the class this browser is in: read by the classroom
+        params.pop(name, None)
     if schema is None or not set(params) - {LANGUAGE_PARAM}:
         return
     decoded = decode(schema, params)
@@ -160,6 +163,14 @@ def _misfits(decoded: Decoded) -> list[str]:
     return [item.param for item in decoded.ignored if item.code == WRONG_SHAPE]
 
 
+def restore_params(page: str, params: Mapping[str, str]) -> None:
+    """The page's state from address parameters (a followed teacher's), checked as an
+    address is."""
+    schema = SCHEMAS.get(page)
+    if schema is not None:
+        apply_state(schema, decode(schema, dict(params)).values)
+
+
 def check_widgets(page: str) -> None:
     """Before the page is drawn: a widget value the page does not offer (only a crafted client
     can send one: an unknown preset, a radio sent as a number, text for a slider) goes back to
@@ -183,6 +194,7 @@ def update_address(page: str) -> bool:
     """After the page is drawn: the address holds its state (a reload or a link shows it).
     True when it changed."""
     params = address_params(page)
+    params.update(after_run(page, params))  # the teacher publishes; a follower's edit is seen
     if st.query_params.to_dict() == params:
         return False
     st.query_params.from_dict(params)
