@@ -45,13 +45,11 @@ sys.path.insert(0, str(REPO))  # run from anywhere
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from attention_ui.kit.grids import matrix_editor  # noqa: E402
-from attention_ui.kit.grids.points_editor import editor_key as points_key  # noqa: E402
+from attention_ui.kit.grids.points_editor import current_points  # noqa: E402
 from attention_ui.kit.grids.records_editor import current_records  # noqa: E402
-from attention_ui.kit.grids.records_editor import editor_key as records_key  # noqa: E402
 from attention_ui.kit.share.codec import pack  # noqa: E402
+from tests.support.grids import crafted_state, paste_block, table_edit  # noqa: E402
 
-matrix_editor.LATE_EDIT_WAIT_S = 0.0  # no browser grid whose edit could still be on its way
 TARGET = 8.0
 REPEATS = 5
 RECORDS = "database.records"
@@ -125,18 +123,16 @@ def then(*acts: Act) -> Act:
 
 
 def paste_records(keys: list[str]) -> Act:
-    """The records table replaced by `keys` (value: the key reversed), as a browser paste."""
+    """The records table replaced by `keys` (value: the key reversed), as a learner would:
+    every row but the first deleted, the block pasted into its first cell (the table grows to
+    hold it, up to its limit)."""
 
     def act(at: AppTest) -> None:
         at.switch_page("pages/database.py").run()
         existing = len(current_records(RECORDS, at.session_state))
-        at.session_state[records_key(RECORDS, at.session_state)] = {
-            "edited_rows": {},
-            "deleted_rows": list(range(existing)),
-            "added_rows": [
-                {"key": k, "value": k[::-1], "number": str(i)} for i, k in enumerate(keys)
-            ],
-        }
+        table_edit(at, RECORDS, deleted=list(range(1, existing)))
+        block = "\n".join(f"{k}\t{k[::-1]}\t{i}" for i, k in enumerate(keys))
+        paste_block(at, RECORDS, (0, 0), block, rows=1)
         at.run()
 
     return act
@@ -151,24 +147,19 @@ def ask(queries: list[str], similarity: str) -> Act:
 
 
 def paste_points(count: int) -> Act:
+    """A block of `count` rows pasted into the training table's last row."""
+
     def act(at: AppTest) -> None:
-        rows = [{"x": float(i % 700) - 350.0, "y": float(i % 13)} for i in range(count)]
-        at.session_state[points_key("regression.points", at.session_state)] = {
-            "edited_rows": {},
-            "deleted_rows": [],
-            "added_rows": rows,
-        }
+        rows = len(current_points("regression.points", at.session_state))
+        block = "\n".join(f"{float(i % 700) - 350.0}\t{float(i % 13)}" for i in range(count))
+        paste_block(at, "regression.points", (rows - 1, 0), block)
         at.run()
 
     return act
 
 
 def crafted_points(at: AppTest) -> None:
-    at.session_state[points_key("regression.points", at.session_state)] = {
-        "edited_rows": {0: {"zz": 1.0}},
-        "deleted_rows": [],
-        "added_rows": [],
-    }
+    crafted_state(at, "regression.points", {"edit": {"token": "t", "entries": [[0, 99, 1.0]]}})
     at.run()
 
 

@@ -4,8 +4,8 @@ A student can type anything into any cell, or open any address. For every row of
 
 1. the page is opened (with the row's URL query parameters, if any) and the learner first makes
    an ordinary edit elsewhere on the page (PRIOR_EDITS: another cell, the query box, a slider);
-2. the bad input goes in the way the browser would send it (a grid edit as the data editor's
-   JSON-like state, a widget value, a button click, a URL parameter);
+2. the bad input goes in the way the browser would send it (a grid edit as the grid editor's
+   state, a widget value, a button click, a URL parameter);
 3. then: no exception, no traceback text; a message (error, warning or info) that contains every
    fragment the row lists, i.e. names the matrix and cell, the record or the parameter at fault;
    and the earlier edit is still there.
@@ -28,7 +28,6 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.kit.grids import matrix_editor, points_editor
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.grids.records_editor import current_records
@@ -36,6 +35,7 @@ from attention_ui.kit.text.i18n import catalog
 from attention_ui.page_list import NAMES
 from attention_ui.regression.data import preset_points
 from tests.conftest import APP
+from tests.support.grids import paste_block, table_edit, type_cell
 
 EN = catalog("en")
 FIRST_X = float(preset_points("noisy")[0][0])  # the regression page's first training x
@@ -53,43 +53,20 @@ def en(key: str, **params: Any) -> str:
 # --- How a learner's actions reach the app --------------------------------------------------
 
 
-def editor_key(at: AppTest, state_key: str) -> str:
-    return matrix_editor.editor_key(state_key, at.session_state)
-
-
 def edit_grid(at: AppTest, state_key: str, row: int, column: str, value: Any) -> None:
-    """Type `value` into a grid cell (row position, column name), keeping earlier edits, as the
-    browser's data editor sends its whole state on every change."""
-    key = editor_key(at, state_key)
-    state = at.session_state.get(key, {})
-    edited = {int(r): dict(c) for r, c in (state.get("edited_rows") or {}).items()}
-    edited.setdefault(row, {})[column] = value
-    at.session_state[key] = {
-        "edited_rows": edited,
-        "added_rows": state.get("added_rows", []),
-        "deleted_rows": state.get("deleted_rows", []),
-    }
+    """Type `value` into a grid cell (row position, column name), keeping earlier edits."""
+    type_cell(at, state_key, row, column, value)
 
 
 def delete_rows(at: AppTest, state_key: str, rows: list[int]) -> None:
-    key = editor_key(at, state_key)
-    state = at.session_state.get(key, {})
-    at.session_state[key] = {
-        "edited_rows": state.get("edited_rows", {}),
-        "added_rows": state.get("added_rows", []),
-        "deleted_rows": rows,
-    }
+    table_edit(at, state_key, deleted=rows)
 
 
-def paste(at: AppTest, rows: list[dict]) -> None:
-    """Rows pasted below the table: the browser sends them as added rows."""
-    key = editor_key(at, "database.records")
-    state = at.session_state.get(key, {})
-    at.session_state[key] = {
-        "edited_rows": state.get("edited_rows", {}),
-        "added_rows": rows,
-        "deleted_rows": state.get("deleted_rows", []),
-    }
+def paste_below(at: AppTest, text: str) -> None:
+    """A block pasted into a new row added below the records."""
+    height = len(current_records("database.records", at.session_state))
+    table_edit(at, "database.records", added=[{}])
+    paste_block(at, "database.records", (height, 0), text, rows=height + 1)
 
 
 def set_widget(**values: Any) -> Callable[[AppTest], None]:
@@ -143,13 +120,6 @@ def delete_every_record(at: AppTest) -> None:
         "database.records",
         list(range(len(current_records("database.records", at.session_state)))),
     )
-
-
-def _paste_points(at: AppTest, count: int) -> None:
-    """Rows pasted below the training table: the browser sends them as added rows."""
-    key = points_editor.editor_key("regression.points", at.session_state)
-    rows = [{"x": float(i % 50), "y": 1.0} for i in range(count)]
-    at.session_state[key] = {"edited_rows": {}, "added_rows": rows, "deleted_rows": []}
 
 
 def nothing(at: AppTest) -> None:
@@ -353,7 +323,7 @@ BAD_INPUTS = [
     Case(
         "cleared W cell (general)",
         "luong",
-        both(set_widget(luong__score="general"), grid("luong.W", 1, "2", None)),
+        then(set_widget(luong__score="general"), grid("luong.W", 1, "2", None)),
         cell_empty("W", "2", "2"),
     ),
     Case("sizes at their minimum", "luong", set_widget(**SIZES), ok=True),
@@ -446,10 +416,8 @@ BAD_INPUTS = [
     Case(
         "5,000 pasted rows",
         "database",
-        lambda at: paste(
-            at, [{"key": f"k{i}", "value": "v", "number": str(i)} for i in range(5000)]
-        ),
-        (en("database.check.cut", count=5006, limit=50),),
+        lambda at: paste_below(at, "\n".join(f"k{i}\tv\t{i}" for i in range(5000))),
+        ("records: the pasted block did not fit from cell (7, Surname (key))", "4956 rows"),
     ),
     Case(
         "numbers typed as people write them",
@@ -482,7 +450,7 @@ BAD_INPUTS = [
         "text in the number column",
         "database",
         grid("database.records", 5, "number", "abc"),
-        ("6", "no number"),
+        ("records, cell (6, Number (optional))", "is not a number", "keeps 60 there"),
     ),
     # "qqq" shares no letter pair with any key: every similarity is 0, so is their sum.
     Case(
@@ -626,23 +594,28 @@ BAD_INPUTS = [
         prior="regression.sigma",
     ),
     Case(
-        "an edit naming a column the training table does not have (crafted)",
+        "an edit of a row the training table does not have (crafted)",
         "regression",
-        grid("regression.points", 0, "zz", 1.0),
+        grid("regression.points", 99, "x", 1.0),
         ("cannot hold",),
     ),
     Case(
         "a paste of 2,000 training rows",
         "regression",
-        lambda at: _paste_points(at, 2000),
-        (EN["regression.check.cut"].split("{count}")[1].format(limit=50),),
+        lambda at: paste_block(
+            at,
+            "regression.points",
+            (len(current_points("regression.points", at.session_state)) - 1, 0),
+            "\n".join(f"{float(i % 50)}\t1" for i in range(2000)),
+        ),
+        ("training data: the pasted block did not fit", "rows of it were left out"),
         prior="regression.sigma",
     ),
     Case(
         "text in a training cell",
         "regression",
         grid("regression.points", 2, "y", "abc"),
-        ("Training data, row 3, column y",),
+        ("training data, cell (3, y (value))", "is not a number"),
     ),
     Case(
         "NaN in a training cell",

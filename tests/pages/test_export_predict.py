@@ -20,6 +20,7 @@ from attention_ui.kit.teaching.predict_view import RIGHT, WRONG
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from tests.conftest import APP
+from tests.support.grids import edit_grid
 
 FIRST = PRESETS["first"].column_matrices()
 
@@ -184,12 +185,7 @@ def test_luong_hides_every_answer_then_grades_each_query(lang):
 
 def test_luong_a_tie_counts_any_tied_key_as_right():
     at = open_page("luong")
-    version = at.session_state["luong.Q.version"]
-    at.session_state[f"luong.Q.editor.{version}"] = {  # q1 = 0: all three keys tie
-        "edited_rows": {0: {"q1": 0}, 1: {"q1": 0}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    edit_grid(at, "luong.Q", {0: {"q1": 0}, 1: {"q1": 0}})  # q1 = 0: all three keys tie
     at.run()
     switch_on(at, "luong")
     guess(at, "luong", 0, 2)

@@ -8,16 +8,16 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from attention_ui.share import APP_NAME, read_state_file
+from attention_ui.share_codec import pack
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values
-from attention_ui.kit.grids.points_editor import editor_key as points_key
+from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.grids.records_editor import current_records
-from attention_ui.kit.share.address import APP_NAME, read_state_file
-from attention_ui.kit.share.codec import pack
 from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.text.i18n import catalog
 from tests.conftest import APP
+from tests.support.grids import type_cell
 
 Action = Callable[[AppTest], None]
 
@@ -40,14 +40,7 @@ def screen(at: AppTest) -> list[dict]:
 
 def cell(state_key: str, row: int, column: str, value) -> Action:
     def act(at: AppTest) -> None:
-        key = editor_key(state_key, at.session_state)
-        if state_key == "regression.points":
-            key = points_key(state_key, at.session_state)
-        at.session_state[key] = {
-            "edited_rows": {row: {column: value}},
-            "added_rows": [],
-            "deleted_rows": [],
-        }
+        type_cell(at, state_key, row, column, value)
 
     return act
 

@@ -9,8 +9,9 @@ import re
 
 import numpy as np
 
-from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values
+from attention_ui.kit.grids.matrix_editor import matrix_values
 from tests.conftest import REPO, open_app_page
+from tests.support.grids import edit_grid
 
 
 def test_luong_n_two_to_one_to_two_keeps_q2():
@@ -38,11 +39,7 @@ def test_an_edit_hidden_by_a_shrink_comes_back_after_another_page():
     at = open_app_page("luong")
     at.number_input(key="luong.size.m").set_value(4).run()
     key = "luong.K"
-    at.session_state[editor_key(key, at.session_state)] = {
-        "edited_rows": {1: {"k4": 9.5}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    edit_grid(at, key, {1: {"k4": 9.5}})
     at.run()
     at.number_input(key="luong.size.m").set_value(2).run()
     at.switch_page("pages/gallery.py").run()
@@ -66,9 +63,7 @@ def test_no_module_or_test_reads_the_editors_private_keys():
     """The matrix, records and training-point editors own their session keys; others call
     their functions."""
     owners = {
-        "attention_ui/kit/grids/matrix_editor.py",
-        "attention_ui/kit/grids/records_editor.py",
-        "attention_ui/kit/grids/points_editor.py",  # the training table of the regression page
+        "attention_ui/kit/grids/store.py",  # the one store behind every grid
         "attention_ui/kit/state/page_state.py",
         "tests/kit/state/test_kept_values.py",
     }

@@ -1,7 +1,7 @@
 """A grid's edit that reaches the server after the learner clicked another page (issue 14, 3a).
 
-The browser sends a grid's edit up to 150 ms after the cell is left, with the address of the
-page it was typed on. When the learner has clicked another page in that time, that page's run
+The browser sends a grid's edit as the cell is left, with the address of the page it was
+typed on. When the learner has clicked another page in that time, that page's run
 has begun on the server, and the late edit stops it and asks for the old page. The edit must
 be kept and the learner must land on the page they clicked. These tests call the callbacks in
 that state (the other page's run began).
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import streamlit as st
 
-from attention_ui.kit.grids import matrix_editor
+from attention_ui.kit.grids import cell_grid, matrix_editor, store
 from attention_ui.kit.state import navigation, page_state
 from attention_ui.luong import state as luong_state
 from attention_ui.regression import state as regression_state
@@ -43,10 +43,12 @@ def test_a_late_edit_after_a_click_on_another_page_goes_on_to_that_page(session,
     navigation.page_started("luong")
     matrix_editor.set_matrix("luong.Q", np.zeros((2, 2)))
     navigation.page_started("database")  # the click's run began
-    key = matrix_editor.editor_key("luong.Q")
-    session[key] = {"edited_rows": {0: {"q1": "7"}}, "added_rows": [], "deleted_rows": []}
-    matrix_editor.keep_edit("luong.Q", key)
-    assert switch.calls == [("pages/database.py",)]  # after keeping the edit (browser-tested)
+    store.describe("luong.Q", ["1", "2"], ["q1", "q2"], ["number"] * 2, limit=1000.0)
+    entry = {"n": 1, "cells": [[0, 0, "7"]], "rows": ["1", "2"], "cols": ["q1", "q2"]}
+    session[store.widget_key("luong.Q")] = {"edit": {"token": "t", "n": 1, "entries": [entry]}}
+    cell_grid._on_edit("luong.Q", "luong")  # the grid's on_edit_change
+    assert matrix_editor.matrix_values("luong.Q")[0, 0] == 7.0  # the edit is kept
+    assert switch.calls == [("pages/database.py",)]  # and the learner goes on
 
 
 def test_an_edit_on_the_page_the_learner_is_on_stays_there(session, monkeypatch):

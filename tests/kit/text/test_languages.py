@@ -13,11 +13,13 @@ from google.protobuf.message import Message
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Widget
 
+from attention_ui.kit.grids import store
 from attention_ui.kit.grids.matrix_editor import grid_columns, matrix_values
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.grids.records_editor import current_records
 from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from tests.conftest import APP
+from tests.support.grids import type_cell
 
 PAGES = {
     "home": "pages/home.py",
@@ -154,14 +156,12 @@ def test_the_key_scan_would_catch_a_missing_key():
 @pytest.mark.parametrize("name", list(PAGES))
 def test_switching_language_keeps_what_the_learner_changed(name):
     at = run_page(name, "en")
-    # edit every matrix on the page: cell (1, 1) of each data editor
-    editors = [key for key in at.session_state if re.fullmatch(r".+\.editor\.\d+", str(key))]
-    for editor in editors:
-        at.session_state[editor] = {
-            "edited_rows": {0: _an_edit(at, editor)},
-            "added_rows": [],
-            "deleted_rows": [],
-        }
+    # edit every grid on the page: its first cell
+    grids = [str(key)[: -len(".grid")] for key in at.session_state if str(key).endswith(".grid")]
+    grids = [key for key in grids if grid_columns(key, at.session_state)]  # drawn on this page
+    for state_key in grids:
+        first = "Edited" if state_key == "database.records" else "7.25"
+        type_cell(at, state_key, 0, grid_columns(state_key, at.session_state)[0], first)
     for box in at.selectbox:  # and pick the last option of every choice
         if box.key and len(box.options) > 1:
             previous = box.value
@@ -173,45 +173,25 @@ def test_switching_language_keeps_what_the_learner_changed(name):
     at.run()
     assert not at.exception
     before = keyed_widget_values(at)
-    edited = {editor: at.session_state[editor] for editor in editors}
+    edited = {key: store.visible(key, at.session_state) for key in grids}
 
     at.sidebar.radio(key="lang.switch").set_value("ja").run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == catalog("ja")[f"{name}.title"]
     assert keyed_widget_values(at) == before
-    for editor, state in edited.items():
-        state_key = editor.rsplit(".editor.", 1)[0]
-        if state_key == "database.records":  # the records table keeps a copy
-            assert current_records(state_key, at.session_state)[0][1] == "Edited"
-        elif state_key == "regression.points":  # so does the training table
-            assert current_points(state_key, at.session_state)[0][0] == 7.25
-        else:
-            assert at.session_state[editor]["edited_rows"] == state["edited_rows"]
-
-
-def _an_edit(at: AppTest, editor: str) -> dict[str, Any]:
-    """A change to the first row: a number in a matrix, a value's text in the records table."""
-    state_key = editor.rsplit(".editor.", 1)[0]
-    if grid_columns(state_key, at.session_state):
-        return {grid_columns(state_key, at.session_state)[0]: 7.25}
-    if state_key == "regression.points":
-        return {"x": 7.25}
-    return {"value": "Edited"}
+    for state_key, cells in edited.items():
+        assert store.visible(state_key, at.session_state) == cells, state_key
+    if "database.records" in edited:
+        assert current_records("database.records", at.session_state)[0][0] == "Edited"
+    if "regression.points" in edited:
+        assert current_points("regression.points", at.session_state)[0][0] == 7.25
 
 
 def test_a_matrix_edit_survives_the_switch_in_what_the_page_computes():
     """The Luong page's numbers after switching are those of the edited matrix."""
     at = run_page("luong", "en")
-    editors = [key for key in at.session_state if re.fullmatch(r".+\.editor\.\d+", str(key))]
-    assert editors, "the Luong page draws its matrices with the matrix editor"
-    editor = sorted(editors)[0]
-    state_key = editor.rsplit(".editor.", 1)[0]
-    column = grid_columns(state_key, at.session_state)[0]
-    at.session_state[editor] = {
-        "edited_rows": {0: {column: 7.25}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    state_key = "luong.K"
+    type_cell(at, state_key, 0, grid_columns(state_key, at.session_state)[0], "7.25")
     at.run()
     charts_en = [c.proto.spec for c in at.get("plotly_chart")]
     at.sidebar.radio(key="lang.switch").set_value("ja").run()

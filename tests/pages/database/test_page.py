@@ -1,7 +1,7 @@
 """The database lookup page: the guided story, table edits, several queries, and bad input.
 
 Every expected number comes from `attention_core.lookup` on the same inputs; table edits are
-simulated the way the browser sends them (edited/added/deleted rows under the editor's key).
+simulated the way the grid editor's browser half sends them (tests/support/grids.py).
 """
 
 import json
@@ -13,9 +13,9 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import fmt, lookup, lookup_many
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, current_records
-from attention_ui.kit.grids.records_editor import editor_key as records_editor_key
 from tests.conftest import open_app_page
 from tests.plotly_json import figures
+from tests.support.grids import paste_block, shown_grids, table_edit
 
 WITHOUT_LI = [r for r in D2L_RECORDS if r[0] != "Li"]
 XSS_KEY = "<script>alert(1)</script>"
@@ -27,16 +27,8 @@ def at() -> AppTest:
     return open_app_page("database")
 
 
-def editor_key(at: AppTest) -> str:
-    return records_editor_key("database.records", at.session_state)
-
-
 def edit_table(at: AppTest, edited=None, added=None, deleted=None) -> AppTest:
-    at.session_state[editor_key(at)] = {
-        "edited_rows": edited or {},
-        "added_rows": added or [],
-        "deleted_rows": deleted or [],
-    }
+    table_edit(at, "database.records", edited, added, deleted)
     return at.run()
 
 
@@ -107,7 +99,7 @@ def test_deleting_and_adding_rows_changes_the_weights(at):
     assert not at.exception
     records = [*WITHOUT_LI, ("Li", "Ming", 70.0)]
     np.testing.assert_allclose(bar_weights(at), lookup(records, "Li", "exact").weights)
-    assert "**Li → Ming** (row 7)" in texts(at.success)  # table rows keep their numbers
+    assert "**Li → Ming** (row 6)" in texts(at.success)  # rows are numbered as they stand
     assert "70" in [m.value for m in at.metric]
 
 
@@ -216,14 +208,18 @@ def test_table_edits_survive_a_visit_to_another_page(at):
 
 
 def test_pasting_thousands_of_rows_leaves_the_fifty_the_message_states(at):
-    pasted = [{"key": f"name{i}", "value": f"v{i}", "number": str(i)} for i in range(5000)]
-    edit_table(at, edited={0: {"value": "Astrid"}}, added=pasted)
+    """A block pasted into the first cell of row 7 (below the six records): the table grows
+    to its 50 rows, and the sentence says how many pasted rows were left out."""
+    edit_table(at, edited={0: {"value": "Astrid"}}, added=[{}])
+    pasted = "\n".join(f"name{i}\tv{i}\t{i}" for i in range(5000))
+    paste_block(at, "database.records", (6, 0), pasted, rows=7)
+    at.run()
     assert not at.exception
     rows = current_records("database.records", at.session_state)
     assert len(rows) == 50 and rows[0] == ("Zhang", "Astrid", 10.0)
     assert rows[6] == ("name0", "v0", 0.0) and rows[49] == ("name43", "v43", 43.0)
-    assert "The table held 5006 rows; it keeps at most 50 records" in texts(at.warning)
-    assert len(at.dataframe[0].value) == 50  # the grid itself holds 50 rows again
+    assert "4956 rows of it were left out (the grid has 50 rows)" in texts(at.info)
+    assert len(shown_grids(at)[0]) == 50  # the grid itself holds 50 rows
     at.text_input(key="database.query").set_value("name4").run()  # and stays usable
     assert not at.exception and len(current_records("database.records", at.session_state)) == 50
 
@@ -242,4 +238,6 @@ def test_name_lengths_count_the_characters_after_normalisation(at):
 def test_numbers_are_read_as_people_type_them(at):
     edit_table(at, edited={0: {"number": "1e-3"}, 1: {"number": "−0,5"}, 2: {"number": "abc"}})
     rows = current_records("database.records", at.session_state)
-    assert [row[2] for row in rows[:3]] == [0.001, -0.5, None]
+    assert [row[2] for row in rows[:3]] == [0.001, -0.5, 30.0]  # "abc" leaves 30 in place
+    warning = texts(at.warning).replace("\\", "")
+    assert "records, cell (3, Number (optional)): “abc” is not a number" in warning

@@ -17,10 +17,11 @@ from attention_core import (
     weighted_covariance,
 )
 from attention_ui.exercises import state
-from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values
+from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.text.i18n import catalog
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
+from tests.support.grids import edit_grid
 
 FIRST_QUADRANT = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])
 
@@ -158,12 +159,7 @@ def test_the_se_steps_and_gates_are_the_engines():
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_an_empty_feature_map_and_a_cleared_cell_are_named(lang):
     at = open_page(lang, "se")
-    editor = editor_key(state.SE_X, at.session_state)
-    at.session_state[editor] = {
-        "edited_rows": {1: {"p2": None}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    edit_grid(at, state.SE_X, {1: {"p2": None}})
     at.run()
     assert not at.exception
     errors = "\n".join(e.value for e in at.error)

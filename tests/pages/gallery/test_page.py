@@ -8,10 +8,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, lookup_many
-from attention_ui.kit.grids.matrix_editor import editor_key, matrix_values, set_matrix
+from attention_ui.kit.grids.matrix_editor import matrix_values, set_matrix
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
+from tests.support.grids import edit_grid
 
 FIRST_QUADRANT = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])
 
@@ -80,11 +81,7 @@ def test_divide_by_sum_with_a_negative_score_gives_a_message_not_a_traceback(at)
 
 
 def test_editing_a_value_moves_the_output(at):
-    at.session_state[editor_key("gallery.values", at.session_state)] = {
-        "edited_rows": {0: {"x": -1.0}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    edit_grid(at, "gallery.values", {0: {"x": -1.0}})
     at.run()
     assert not at.exception
     values = FIRST_QUADRANT.copy()
@@ -93,11 +90,7 @@ def test_editing_a_value_moves_the_output(at):
 
 
 def test_a_cleared_value_cell_is_named(at):
-    at.session_state[editor_key("gallery.values", at.session_state)] = {
-        "edited_rows": {1: {"y": None}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    edit_grid(at, "gallery.values", {1: {"y": None}})
     at.run()
     assert not at.exception
     assert "(v2, y) is empty" in texts(at.error)
@@ -119,11 +112,7 @@ def test_a_preset_of_the_same_size_replaces_the_values(at):
 
 
 def test_negative_cone_weight_is_flagged(at):
-    at.session_state[editor_key("gallery.cone", at.session_state)] = {
-        "edited_rows": {0: {"v1": -3.0}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    edit_grid(at, "gallery.cone", {0: {"v1": -3.0}})
     at.run()
     assert not at.exception
     assert "A weight is negative" in texts(at.warning)
@@ -160,11 +149,7 @@ def test_live_grid_follows_an_edit_made_on_the_luong_page(layout):
     at.switch_page("pages/luong.py").run()
     at.radio(key="luong.layout").set_value(layout).run()
     cell = {0: {"q1": 3.0}} if layout == "column" else {0: {"1": 3.0}}
-    at.session_state[editor_key("luong.Q", at.session_state)] = {
-        "edited_rows": cell,
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    edit_grid(at, "luong.Q", cell)
     at.run()
     Q = matrix_values("luong.Q", at.session_state)
     K = matrix_values("luong.K", at.session_state)

@@ -11,13 +11,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import SCORES, attention, fmt
-from attention_ui.kit.grids.matrix_editor import editor_key
 from attention_ui.kit.grids.number_text import read_number
 from attention_ui.kit.text.i18n import catalog, step_sentence, step_title
 from attention_ui.luong.model import Sizes, causal_mask, default_parameters, padding_mask
 from attention_ui.luong.presets import PRESETS, random_matrices
 from tests.conftest import open_app_page
 from tests.plotly_json import chart
+from tests.support.grids import edit_grid, shown_grids
 
 FIRST = PRESETS["first"].column_matrices()  # the page's default: dot, d = 2, n = 2, m = 3
 PRESET_WHY = {key: catalog("en")[f"luong.preset.{key}.why"] for key in PRESETS}
@@ -43,11 +43,7 @@ def assert_shows(app: AppTest, expected) -> None:
 
 def edit(app: AppTest, name: str, changes: dict) -> None:
     """Simulate typing into grid `name`: {row position: {column label: value}}."""
-    app.session_state[editor_key(f"luong.{name}", app.session_state)] = {
-        "edited_rows": changes,
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    edit_grid(app, f"luong.{name}", changes)
 
 
 def open_tab(app: AppTest, label: str) -> None:
@@ -95,7 +91,7 @@ def test_row_layout_transposes_inputs_and_results(at):
     np.testing.assert_allclose(
         z(at, "luong.chart.A"), attention(FIRST["Q"], FIRST["K"], FIRST["V"]).weights.T
     )
-    q_grid = at.dataframe[0].value
+    q_grid = shown_grids(at)[0]
     assert list(q_grid.index) == ["q1", "q2"] and list(q_grid.columns) == ["1", "2"]
     shown = [[read_number(text) for text in row] for row in q_grid.to_numpy()]
     np.testing.assert_array_equal(shown, FIRST["Q"].T)

@@ -13,11 +13,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import bandwidth_range, fmt, leave_one_out, nadaraya_watson
-from attention_ui.kit.grids.points_editor import current_points, editor_key
+from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from attention_ui.regression import data, state
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
+from tests.support.grids import type_cell
 
 EN = catalog("en")
 
@@ -47,11 +48,7 @@ def texts(at: AppTest) -> str:
 
 
 def edit(at: AppTest, row: int, column: str, value) -> None:
-    key = editor_key(state.POINTS, at.session_state)
-    current = at.session_state.get(key, {})
-    edited = {int(r): dict(c) for r, c in (current.get("edited_rows") or {}).items()}
-    edited.setdefault(row, {})[column] = value
-    at.session_state[key] = {"edited_rows": edited, "added_rows": [], "deleted_rows": []}
+    type_cell(at, state.POINTS, row, column, value)
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))

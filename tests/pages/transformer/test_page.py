@@ -13,6 +13,7 @@ from attention_ui.transformer.model import EXAMPLES, embeddings, projections
 from tests.conftest import open_app_page
 from tests.pages.test_bad_inputs import edit_grid
 from tests.plotly_json import chart
+from tests.support.grids import type_cell
 
 EN, JA = catalog("en"), catalog("ja")
 TOKENS = EXAMPLES["en"].split()  # the default sentence
@@ -52,7 +53,7 @@ def test_one_head_with_identity_weights_equals_plain_scaled_dot_attention():
     np.testing.assert_array_equal(page[0], plain.weights)
     assert any(EN["transformer.identity_holds"] in s.value for s in at.success)
     # the sentence is computed, not assumed: one edited W and it is gone
-    edit_grid(at, "transformer.W_V", 0, "1", 2.0)
+    type_cell(at, "transformer.W_V", 0, "1", 2.0)
     at.run()
     assert not any(EN["transformer.identity_holds"] in s.value for s in at.success)
 
@@ -80,7 +81,7 @@ def test_positions_are_added_and_shown_as_their_own_matrix():
 
 def test_an_edit_of_x_reaches_the_heads():
     at = open_app_page("transformer")
-    edit_grid(at, "transformer.X", 1, "2", 3.5)
+    type_cell(at, "transformer.X", 1, "2", 3.5)
     at.run()
     no_exception(at)
     X, W = embeddings(TOKENS, 4, 0), projections(4, 0)
