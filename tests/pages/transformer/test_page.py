@@ -11,7 +11,6 @@ from attention_ui.kit.text.i18n import catalog
 from attention_ui.transformer import state
 from attention_ui.transformer.model import EXAMPLES, embeddings, projections
 from tests.conftest import open_app_page
-from tests.pages.test_bad_inputs import edit_grid
 from tests.plotly_json import chart
 from tests.support.grids import type_cell
 
