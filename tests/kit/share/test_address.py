@@ -8,12 +8,12 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from attention_ui.share import APP_NAME, read_state_file
-from attention_ui.share_codec import pack
 from streamlit.testing.v1 import AppTest
 
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.grids.records_editor import current_records
+from attention_ui.kit.share.address import APP_NAME, read_state_file
+from attention_ui.kit.share.codec import pack
 from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.text.i18n import catalog
 from tests.conftest import APP
