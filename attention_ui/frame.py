@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from attention_ui.kit.classroom import follow as classroom
@@ -27,6 +29,9 @@ from attention_ui.kit.text.i18n import (
 from attention_ui.kit.text.markdown import escape_markdown
 from attention_ui.page_list import NAMES, PAGES
 
+# A file of the app's own: an emoji or Material icon as page_icon makes the browser fetch
+# the picture from a font CDN (the tab shows a box where that is not reachable).
+FAVICON = str(Path(__file__).resolve().parent / "assets" / "favicon.png")
 _LANG_PARAM = "lang"
 _WIDGET_KEY = "lang.switch"
 _REJECTED_KEY = "lang.rejected"
@@ -94,7 +99,7 @@ def page_frame(name: str) -> None:
     setup_language()
     follow_clicked_link(name, NAMES)
     st.set_page_config(
-        page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"
+        page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon=FAVICON, layout="wide"
     )
     start_run()
     open_address(name)  # a shared link or a reload: the page's state comes from the address

@@ -73,7 +73,7 @@ def story() -> None:
             )
         step = st.session_state.get(state.STORY_STEP)
         if step is not None and state.step_still_shown(step):
-            st.info(t(f"database.story.step{step}.notice"), icon="👀")
+            st.info(t(f"database.story.step{step}.notice"), icon=":material/visibility:")
         elif step is not None:
             st.caption(t("database.story.moved_on", step=step))
 
@@ -103,9 +103,12 @@ def records_table() -> RecordsInput:
             width="stretch",
         )
     for problem in records_in.problems:
-        st.warning(problem, icon="✏️")
+        st.warning(problem, icon=":material/edit:")
     if records_in.duplicates:
-        st.warning(t("database.check.duplicates", keys=", ".join(records_in.duplicates)), icon="👯")
+        st.warning(
+            t("database.check.duplicates", keys=", ".join(records_in.duplicates)),
+            icon=":material/content_copy:",
+        )
     return records_in
 
 
@@ -162,7 +165,7 @@ def query_controls() -> Query:
         st.caption(t("database.normalization.sum_note"))
     queries, query_notes = parse_queries(st.session_state[state.QUERY])
     for note in query_notes:
-        st.warning(note, icon="✏️")
+        st.warning(note, icon=":material/edit:")
     return Query(queries, similarity, temperature, normalization)
 
 
@@ -188,10 +191,10 @@ def answers(records_in: RecordsInput, query: Query) -> None:
     """What the engine computes: all queries as one heatmap, then one tab per query."""
     st.subheader(t("database.answer.title"))
     if not records_in.ok:
-        st.info(t("database.check.empty_table"), icon="🗂️")
+        st.info(t("database.check.empty_table"), icon=":material/folder_open:")
         return
     if not query.queries:
-        st.info(t("database.query.empty"), icon="⌨️")
+        st.info(t("database.query.empty"), icon=":material/keyboard:")
         return
     try:
         table = lookup_many(
@@ -237,9 +240,9 @@ def show_answer(
     """One query's answer: best match (or no valid answer), weights, pooled output."""
     for kind, text in answer_notes(result, rows):
         if kind == "none":
-            st.warning(text, icon="🚫")
+            st.warning(text, icon=":material/block:")
         elif kind == "best":
-            st.success(text, icon="🎯")
+            st.success(text, icon=":material/target:")
         else:
             st.caption(text)
     show_chart(

@@ -160,7 +160,7 @@ def matching() -> None:
                         "exercises.match.best",
                         record=escape_markdown(result.records[best].key),
                         value=escape_markdown(result.records[best].value),
-                        weight=fmt(result.weights[best], 3),
+                        weight=fmt(result.weights[best]),
                     )
                 )
             show_chart(
@@ -199,7 +199,7 @@ def matching() -> None:
                 t(
                     "exercises.match.answer_ngram",
                     record=escape_markdown(approximate.records[best].key),
-                    weight=fmt(approximate.weights[best], 3),
+                    weight=fmt(approximate.weights[best]),
                     tau=fmt(tau),
                 )
             )
@@ -296,7 +296,7 @@ def gradient() -> None:
             "exercises.chart.covariance",
         )
     difference = float(np.abs(result.jacobian - covariance / tau).max())
-    st.markdown(t("exercises.grad.agree", difference=fmt(difference, 2)))
+    st.markdown(t("exercises.grad.agree", difference=fmt(difference)))
     _matrix(
         result.weights[None, :],
         ["p"],
@@ -332,10 +332,10 @@ def gradient_notes(
             t(
                 "exercises.grad.norm",
                 lang,
-                norm=fmt(norm, 3),
+                norm=fmt(norm),
                 best=labels[best],
-                p=fmt(weights[best], 6),
-                others=fmt(others, 3),
+                p=fmt(weights[best], 6),  # next to 1 but not 1: the digits that say so
+                others=fmt(others),
             ),
         )
     ]
@@ -345,10 +345,10 @@ def gradient_notes(
     elif norm == 0:  # the keys differ: the covariance's terms are below the smallest float
         notes.append(("info", t("exercises.grad.exactly_zero_underflow", lang, best=labels[best])))
     elif norm < NUMERICALLY_GONE and weights[best] > ONE_WEIGHT:
-        notes.append(("warning", t("exercises.grad.gone", lang, norm=fmt(norm, 3), limit=limit)))
+        notes.append(("warning", t("exercises.grad.gone", lang, norm=fmt(norm), limit=limit)))
     elif norm < NUMERICALLY_GONE:
         notes.append(
-            ("warning", t("exercises.grad.gone_close_keys", lang, norm=fmt(norm, 3), limit=limit))
+            ("warning", t("exercises.grad.gone_close_keys", lang, norm=fmt(norm), limit=limit))
         )
     else:
         notes.append(("markdown", t("exercises.grad.alive", lang, limit=limit)))
@@ -540,11 +540,11 @@ def search_notes(
                 f"exercises.search.{summary}",
                 lang,
                 steps=path.steps,
-                first=fmt(first, 3),
-                last=fmt(last, 3),
+                first=fmt(first),
+                last=fmt(last),
                 target=name,
-                p0=fmt(weights[0, target], 3),
-                p=fmt(weights[-1, target], 3),
+                p0=fmt(weights[0, target]),
+                p=fmt(weights[-1, target]),
             ),
         )
     ]
@@ -729,14 +729,14 @@ def squeeze() -> None:
     st.markdown(
         t(
             "exercises.se.sigmoid_sum",
-            total=fmt(total, 4),
-            low=fmt(se.gates.min(), 3),
-            high=fmt(se.gates.max(), 3),
+            total=fmt(total),
+            low=fmt(se.gates.min()),
+            high=fmt(se.gates.max()),
         )
     )
     if abs(total - 1) > 1e-9:
         st.markdown(t("exercises.se.cone"))
     else:
         st.markdown(t("exercises.se.sum_one_by_chance"))
-    st.markdown(t("exercises.se.softmax_sum", total=fmt(soft.gate_sum, 4)))
+    st.markdown(t("exercises.se.softmax_sum", total=fmt(soft.gate_sum)))
     teaching.export_se(se, soft, w1_in.values, w2_in.values, (c_labels, p_labels, r_labels))

@@ -262,13 +262,13 @@ BAD_INPUTS = [
         "1e308",
         "luong",
         grid("luong.Q", 0, "q2", 1e308),
-        out_of_range("Q", "1", "q2", "1×10^308", "0"),
+        out_of_range("Q", "1", "q2", "1×10³⁰⁸", "0"),
     ),
     Case(
         "-1e308",
         "luong",
         grid("luong.K", 0, "k2", -1e308),
-        out_of_range("K", "1", "k2", "−1×10^308", "0"),
+        out_of_range("K", "1", "k2", "−1×10³⁰⁸", "0"),
     ),
     Case(
         "just over the limit",
@@ -283,6 +283,7 @@ BAD_INPUTS = [
     ),
     Case("scientific notation", "luong", grid("luong.Q", 0, "q1", "1e-3"), ok=True),
     Case("the app's own ×10^ notation", "luong", grid("luong.K", 0, "k3", "−1.5×10^−2"), ok=True),
+    Case("the app's own raised notation", "luong", grid("luong.K", 0, "k3", "−1.5×10⁻²"), ok=True),
     Case("full-width digits and minus", "luong", grid("luong.V", 1, "k2", "－３．５"), ok=True),
     Case(
         "a comma that may separate thousands",
@@ -438,13 +439,13 @@ BAD_INPUTS = [
         "number 1e308",
         "database",
         grid("database.records", 4, "number", 1e308),
-        (en("database.check.number_range", row=5, value="1×10^308", limit="1×10^6"),),
+        (en("database.check.number_range", row=5, value="1×10³⁰⁸", limit="1×10⁶"),),
     ),
     Case(
         "number -inf",
         "database",
         grid("database.records", 4, "number", -math.inf),
-        (en("database.check.number_range", row=5, value="−∞", limit="1×10^6"),),
+        (en("database.check.number_range", row=5, value="−∞", limit="1×10⁶"),),
     ),
     Case(
         "text in the number column",
@@ -654,7 +655,7 @@ BAD_INPUTS = [
         "0 tokens",
         "transformer",
         set_widget(transformer__sentence=""),
-        (en("transformer.sentence.no_tokens", low=2, high=8),),
+        (en("transformer.sentence.no_tokens", low=2, high=12),),
     ),
     Case(
         "1 token",
@@ -666,13 +667,13 @@ BAD_INPUTS = [
         "50 tokens",
         "transformer",
         set_widget(transformer__sentence=" ".join(["w"] * 50)),
-        (en("transformer.sentence.too_many", count=50, high=8),),
+        (en("transformer.sentence.too_many", count=50, high=12),),
     ),
     Case(
-        "20 Japanese characters",
+        "20 Japanese words",
         "transformer",
-        set_widget(transformer__sentence="あ" * 20),
-        (en("transformer.sentence.too_many", count=20, high=8),),
+        set_widget(transformer__sentence="猫と" * 10),
+        (en("transformer.sentence.too_many", count=20, high=12),),
     ),
     Case(
         "a 20-character token",

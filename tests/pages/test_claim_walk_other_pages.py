@@ -408,7 +408,7 @@ def test_repeated_x_is_explained_by_what_always_holds():
 
 def test_every_transformer_sentence_holds_for_the_engines_numbers():
     from attention_ui.transformer.model import embeddings, projections
-    from attention_ui.transformer.view import repeated_word_note
+    from attention_ui.transformer.view import identity_sentence, repeated_word_note, weights_note
 
     seen: set[str] = set()
     tokens = ["the", "cat", "sat", "on", "the", "mat"]
@@ -436,7 +436,7 @@ def test_every_transformer_sentence_holds_for_the_engines_numbers():
             note = repeated_word_note(mh, tokens, X, lang)
             words = {
                 key: t(f"transformer.repeat.{key}", lang, token="the", first=1, second=5)
-                for key in ("same", "masked", "positions")
+                for key in ("same", "masked", "positions", "positions_masked")
             }
             said = next((key for key, text in words.items() if text == note), None)
             assert (note is None) == (said is None)
@@ -447,10 +447,27 @@ def test_every_transformer_sentence_holds_for_the_engines_numbers():
                 assert same_input and causal and not same_weights, state
             if said == "positions":  # same word, positions make the rows and weights differ
                 assert same_x and positions and not same_input and not same_weights, state
+                assert not causal, state  # under the mask the positions are not the cause
+            if said == "positions_masked":  # the mask alone would make the weights differ
+                assert same_x and positions and causal and not same_input, state
+                unmasked_positions_only = multi_head(
+                    X, np.eye(d_model), np.eye(d_model), np.eye(d_model), np.eye(d_model), 1,
+                    causal=True, positions=False)  # fmt: skip
+                assert not np.array_equal(
+                    unmasked_positions_only.weights[:, 0], unmasked_positions_only.weights[:, 4]
+                ), state
+            # The identity check quotes the call it makes: X + P with positions, mask= with it.
+            identity = identity_sentence(mh, lang)
+            assert ("X + P" in identity) == positions and ("causal_mask(6)" in identity) == causal
+            # The W's are called the seed's random numbers only when they are.
+            note_w = weights_note(W, 0, lang)
+            assert note_w == t("transformer.heads_grid.random", lang, seed=0)
+            edited = {**W, "W_Q": W["W_Q"] + 1}
+            assert weights_note(edited, 0, lang) == t("transformer.heads_grid.edited", lang)
             if said is None:  # nothing general would be true
                 assert edit or not same_x, state
             seen.add(said)
-    assert {"same", "masked", "positions", None} <= seen
+    assert {"same", "masked", "positions", "positions_masked", None} <= seen
 
 
 # --- exercises ---------------------------------------------------------------------------------

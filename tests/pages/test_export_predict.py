@@ -193,7 +193,7 @@ def test_luong_a_tie_counts_any_tied_key_as_right():
     reveal(at, "luong")
     assert catalog("en")["predict.score"].format(right=2, total=2) in texts(at.success)
     assert "k1, k2 and k3" not in texts(at.markdown)  # names are joined with "and"
-    assert "k1 and k2 and k3, tied (0.3333 each)" in texts(at.markdown)
+    assert "k1 and k2 and k3, tied (0.333 each)" in texts(at.markdown)
 
 
 def test_an_edit_after_the_reveal_is_a_new_puzzle_with_the_answers_hidden():
@@ -307,6 +307,7 @@ def test_the_regression_export_is_the_pages_run_as_script_csv_and_latex(lang, mo
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_transformer_export_is_the_pages_run_as_script_csv_and_latex(lang, monkeypatch):
     at = open_page("transformer", lang)
+    at.text_input(key="transformer.sentence").input("the cat sat on the mat").run()
     at.checkbox(key="transformer.positions").check().run()
     at.checkbox(key="transformer.causal").check().run()
     code, tables = exported_files(at, "transformer", monkeypatch)

@@ -105,12 +105,14 @@ def cell_grid(spec: GridSpec, default: Sequence[Sequence[Cell]], fill: Cell = 0.
     grid = store.record(key)
     rows = _rows(spec, grid)
     if bad:
-        st.warning(t("editor.crafted_entries", matrix=spec.name, count=bad), icon="⚠️")
+        st.warning(
+            t("editor.crafted_entries", matrix=spec.name, count=bad), icon=":material/error:"
+        )
     _say_paste_cut(spec, grid, rows)
     rejected = _rejected(grid)
     for cell in rejected:
         kept = store.visible(key)[cell.row][cell.col]
-        st.warning(rejection_message(spec, cell, kept, rows), icon="✏️")
+        st.warning(rejection_message(spec, cell, kept, rows), icon=":material/edit:")
     return GridResult(store.visible(key) or [], rows, rejected)
 
 

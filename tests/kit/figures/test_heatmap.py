@@ -5,7 +5,6 @@ import numpy as np
 from attention_core import attention
 from attention_ui.kit.figures.heatmap import (
     SIGNED_SCALE,
-    VALUE_SCALE,
     WEIGHT_SCALE,
     heatmap,
     step_heatmap,
@@ -43,13 +42,14 @@ def _scale_of(values: list[list[float]], **kwargs) -> tuple:
     return trace.data[0].colorscale, trace.data[0].zmid
 
 
-def test_colour_scale_follows_the_values():
+def test_one_colour_rule_weights_red_everything_else_diverging_around_0():
     weights_scale, _ = _scale_of([[0.0]], colorscale=WEIGHT_SCALE)
     signed_scale, _ = _scale_of([[0.0]], colorscale=SIGNED_SCALE)
-    value_scale, _ = _scale_of([[0.0]], colorscale=VALUE_SCALE)
     assert _scale_of([[0.2, 0.8]]) == (weights_scale, None)  # weights: d2l's reds
     assert _scale_of([[-1.0, 2.0]]) == (signed_scale, 0)  # signed: diverging around 0
-    assert _scale_of([[3.0, 7.0]]) == (value_scale, None)
+    # an all-positive score or output is still drawn on the scale centred on 0 (it was
+    # Cividis, so S changed palette with the example)
+    assert _scale_of([[3.0, 7.0]]) == (signed_scale, 0)
 
 
 def test_large_matrices_drop_the_cell_numbers():

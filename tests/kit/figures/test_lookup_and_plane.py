@@ -42,12 +42,12 @@ def test_hover_spells_out_the_similarity_and_the_weight():
     result = lookup(WITHOUT_LI, "Li", "ngram", 0.1)
     hover = weights_bar(result, 0.1, "softmax", captions=EN).data[0].customdata[1]
     assert "|{⟨l, li}| / |P(q) ∪ P(k)| = 2 / 8 = 0.25" in hover
-    assert "exp(0.25/0.1) / Σⱼ exp(aⱼ/0.1) = 0.7528" in hover
+    assert "exp(0.25/0.1) / Σⱼ exp(aⱼ/0.1) = 0.753" in hover
 
 
 def test_weight_formula_follows_the_normalization():
     result = lookup(WITHOUT_LI, "Li", "edit", 2.0, "sum")
-    assert weight_formula(result, 1, 2.0, "sum", EN).startswith("α = 0.3333^(1/2)")
+    assert weight_formula(result, 1, 2.0, "sum", EN).startswith("α = 0.333^(1/2)")
     exact = lookup(D2L_RECORDS, "Li", "exact")
     assert "exact" in weight_formula(exact, 2, 1.0, "softmax", EN)
 

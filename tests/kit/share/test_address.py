@@ -16,6 +16,7 @@ from attention_ui.kit.share.address import APP_NAME, read_state_file
 from attention_ui.kit.share.codec import pack
 from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.text.i18n import catalog
+from attention_ui.transformer.model import EXAMPLES, split_sentence
 from tests.conftest import APP
 from tests.support.grids import type_cell
 
@@ -336,7 +337,8 @@ def test_a_transformer_grid_of_the_wrong_shape_is_seeded_afresh_and_said(lang):
     sentence = catalog(lang)["share.wrong_shape_address"]
     assert warnings == [sentence.format(names="X, WK")]
     assert screen(at) == screen(fitting)
-    assert matrix_values("transformer.X", at.session_state).shape == (6, 6)
+    n = len(split_sentence(EXAMPLES[lang]).tokens)  # each language opens on its example
+    assert matrix_values("transformer.X", at.session_state).shape == (n, 6)
     assert np.all(matrix_values("transformer.W_O", at.session_state) == 0.5)
     assert not fitting.sidebar.warning
 

@@ -41,7 +41,7 @@ def test_every_step_has_one_label_per_row_and_column(score, layout):
 
 def test_scaled_scores_hover_shows_the_products_then_the_division():
     result = attention([[1.0], [2.0]], [[3.0], [4.0]], [[1.0]], "scaled_dot")
-    assert score_hover(result)[0][0] == "s₁₁ = k₁·q₁ = 3×1 + 4×2 = 11 → ÷√2 (≈ 1.414) = 7.778"
+    assert score_hover(result)[0][0] == "s₁₁ = k₁·q₁ = 3×1 + 4×2 = 11 → ÷√2 (≈ 1.41) = 7.78"
 
 
 def test_weight_hover_gives_exp_over_sum_and_a_masked_weight_0():
@@ -49,7 +49,7 @@ def test_weight_hover_gives_exp_over_sum_and_a_masked_weight_0():
     result = attention(np.eye(2), np.eye(2), np.eye(2), mask=mask)
     hover = weight_hover(result)
     assert hover[1][0] == "a₂₁ = exp(−∞) / Σ = 0 / 1 = 0"  # masked: s = −∞
-    assert hover[0][1] == ("a₁₂ = exp(s − max) / Σ exp = exp(−1) / 1.368 = 0.3679 / 1.368 = 0.2689")
+    assert hover[0][1] == ("a₁₂ = exp(s − max) / Σ exp = exp(−1) / 1.37 = 0.368 / 1.37 = 0.269")
 
 
 def test_step_figure_keeps_weights_on_a_fixed_zero_to_one_scale():

@@ -85,6 +85,7 @@ def test_learning_is_named_only_where_something_is_learned():
         "engine.error.learning_rate_too_large",
         "tasks.exercise_quick_search",
         "home.pages.exercises",
+        "transformer.heads_grid",  # a trained Transformer learns its W's
     }
     stray = [
         key
@@ -92,3 +93,8 @@ def test_learning_is_named_only_where_something_is_learned():
         if not any(key.startswith(prefix) for prefix in learned)
     ]
     assert not stray
+
+
+def test_self_attention_and_the_decoder_have_one_name_each():
+    assert not _keys_with("自己アテンション|デコーダ(?!ー)")
+    assert "セルフアテンション" in JA["luong.preset.causal.name"]

@@ -59,7 +59,7 @@ def test_the_jacobian_and_the_covariance_shown_are_the_engines_and_agree():
         heatmap_values(at, "exercises.chart.covariance"),
         weighted_covariance(FIRST_QUADRANT.T, g.weights),
     )
-    assert f"‖∂o/∂q‖ = **{fmt(g.norm, 3)}**" in texts(at)
+    assert f"‖∂o/∂q‖ = **{fmt(g.norm)}**" in texts(at)
     assert not at.warning  # a live gradient: no "numerically gone"
 
 
@@ -70,7 +70,7 @@ def test_one_huge_score_prints_a_tiny_nonzero_norm_and_says_it_is_numerically_go
     assert not at.exception
     g = query_gradient([10.0, 0.0], state.HUGE_POINTS.T, state.HUGE_POINTS.T)
     assert 0 < g.norm < 1e-15
-    assert fmt(g.norm, 3) in texts(at)
+    assert fmt(g.norm) in texts(at)
     gone = catalog(lang)["exercises.grad.gone"].split("{")[0]
     assert any(w.value.startswith(gone) for w in at.warning)
 
@@ -152,7 +152,7 @@ def test_the_se_steps_and_gates_are_the_engines():
     np.testing.assert_allclose(np.asarray(bars[0]["y"], dtype=float), se.gates)
     np.testing.assert_allclose(np.asarray(bars[1]["y"], dtype=float), soft.gates)
     shown = texts(at)
-    assert f"**{fmt(se.gate_sum, 4)}**" in shown
+    assert f"**{fmt(se.gate_sum)}**" in shown
     assert catalog("en")["exercises.se.cone"] in shown  # the sigmoid gates do not sum to 1
 
 

@@ -227,7 +227,7 @@ def test_each_bad_cell_is_named_and_other_edits_are_kept(at):
         ("1,000", "the comma may separate thousands"),
         (math.inf, "∞ is outside the allowed range"),
         (-math.inf, "−∞ is outside the allowed range"),
-        ("1e308", "1×10^308 is outside the allowed range"),
+        ("1e308", "1×10³⁰⁸ is outside the allowed range"),
         (1000.5, "1000.5 is outside the allowed range"),
     ]:
         edit(at, "Q", {0: {"q1": value}})

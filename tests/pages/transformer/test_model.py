@@ -25,12 +25,12 @@ TITLES = {"query": "token (query)", "key": "token (key)", "dim": "entry", "sum":
     [
         ("the cat sat", ["the", "cat", "sat"], "spaces"),
         ("  the\tcat \n sat  ", ["the", "cat", "sat"], "spaces"),
-        ("猫が座る", ["猫", "が", "座", "る"], "characters"),
-        ("猫 が 座る", ["猫", "が", "座る"], "spaces"),  # spaces typed: the learner's split wins
-        ("ｱｲｳ", ["ｱ", "ｲ", "ｳ"], "characters"),
+        ("猫が座る", ["猫", "が", "座る"], "words"),
+        ("猫 が 座る", ["猫", "が", "座る"], "words"),  # spaces typed: still the same words
+        ("吾輩は猫である。", ["吾輩", "は", "猫", "で", "ある", "。"], "words"),
     ],
 )
-def test_split_on_spaces_or_japanese_into_characters(text, tokens, split):
+def test_split_on_spaces_or_japanese_into_words(text, tokens, split):
     result = split_sentence(text)
     assert (result.tokens, result.split, result.ok) == (tokens, split, True)
 
@@ -38,12 +38,12 @@ def test_split_on_spaces_or_japanese_into_characters(text, tokens, split):
 @pytest.mark.parametrize(
     ("text", "code", "params"),
     [
-        ("", "no_tokens", {"low": 2, "high": 8}),
-        ("   ", "no_tokens", {"low": 2, "high": 8}),
-        (None, "no_tokens", {"low": 2, "high": 8}),
+        ("", "no_tokens", {"low": 2, "high": MAX_TOKENS}),
+        ("   ", "no_tokens", {"low": 2, "high": MAX_TOKENS}),
+        (None, "no_tokens", {"low": 2, "high": MAX_TOKENS}),
         ("hello", "too_few", {"count": 1, "low": 2}),
         (" ".join(["w"] * 50), "too_many", {"count": 50, "high": MAX_TOKENS}),
-        ("あ" * 20, "too_many", {"count": 20, "high": MAX_TOKENS}),
+        ("猫と" * 10, "too_many", {"count": 20, "high": MAX_TOKENS}),
         (
             "a " + "x" * 20,
             "token_too_long",
