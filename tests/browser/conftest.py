@@ -262,3 +262,14 @@ def wait_for_plot(page, title: str, expected, field: str = "z", timeout: float =
         arg=[title, expected, field],
         timeout=timeout,
     )
+
+
+# The head grid has no layout title: it is found by its first panel's title (an annotation).
+HEAD_GRID = """(first) => {
+    const plot = Array.from(document.querySelectorAll('.js-plotly-plot')).find(
+        p => p._fullLayout && (p._fullLayout.annotations || []).some(
+            a => (a.text || '').replace(/<[^>]*>/g, '') === first));
+    if (!plot) return null;
+    return plot._fullData.filter(t => t.type === 'heatmap').map(
+        t => ({x: Array.from(t.x), z: Array.from(t.z, row => Array.from(row))}));
+}"""

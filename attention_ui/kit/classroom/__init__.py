@@ -7,5 +7,5 @@
   and the question on the page).
 
 It never imports a page: the frame hands it a page's state as the address's parameters, and a
-page's predict-then-reveal puzzle hands it the question (attention_ui.predict_view).
+page's predict-then-reveal puzzle hands it the question (attention_ui.kit.teaching.predict_view).
 """

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-NO_WINNER = -1  # as attention_ui.predict: the option "no key/record wins"
+NO_WINNER = -1  # as attention_ui.kit.teaching.predict: the option "no key/record wins"
 MAX_PARTS, MAX_OPTIONS = 16, 64
 _PAGE = re.compile(r"[a-z]{1,20}")
 _PUZZLE = re.compile(r"[0-9a-f]{12}")
@@ -23,7 +23,7 @@ _PUZZLE = re.compile(r"[0-9a-f]{12}")
 @dataclass(frozen=True)
 class Question:
     page: str  # the page whose puzzle it is
-    puzzle: str  # the puzzle's id (attention_ui.predict.puzzle_id of the teacher's numbers)
+    puzzle: str  # the puzzle's id (kit.teaching.predict.puzzle_id of the teacher's numbers)
     options: tuple[tuple[int, ...], ...]  # per part
     winners: tuple[tuple[int, ...], ...]  # per part, computed by the engine
 

@@ -88,7 +88,7 @@ def heatmap(
     # One constructor call from plain dicts: building a go.Heatmap first (validated, then
     # deep-copied into the figure) and calling update_layout/update_xaxes/update_yaxes made a
     # heatmap 5-6× slower to build, for the same figure. Plotly's validation of these fixed,
-    # known-good properties took over half of what was left; tests/ui/test_figures.py pins
+    # known-good properties took over half of what was left; tests/kit/figures/test_heatmap.py pins
     # that the unvalidated figure is the validated one.
     return DrawnFigure(
         data=[{key: value for key, value in trace.items() if value is not None}],
@@ -107,7 +107,7 @@ class DrawnFigure(go.Figure):
     their figures between reruns and may draw one twice in a run, so the dict is made once
     per figure too. Treat the figure and that dict as read-only (plotly does not report every
     change); to change a figure, change it in `heatmap` or copy it first:
-    go.Figure(figure.to_dict()). tests/ui/test_figures.py pins that the dict (and the JSON
+    go.Figure(figure.to_dict()). tests/kit/figures/test_heatmap.py pins that the dict (and the JSON
     Streamlit sends) equals plotly's own.
     """
 

@@ -8,7 +8,6 @@ import re
 import string
 import tomllib
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -48,6 +47,7 @@ from attention_ui.kit.text.i18n import (
     step_title,
     t,
 )
+from tests.conftest import REPO
 
 
 def engine_keys() -> set[str]:
@@ -63,7 +63,6 @@ def engine_keys() -> set[str]:
     return keys
 
 
-REPO = Path(__file__).resolve().parents[2]
 LOCALES = REPO / "attention_ui" / "locales"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 

@@ -65,7 +65,7 @@ def test_no_module_or_test_reads_the_editors_private_keys():
     owners = {
         "attention_ui/kit/grids/store.py",  # the one store behind every grid
         "attention_ui/kit/state/page_state.py",
-        "tests/app/test_kept_values.py",
+        "tests/kit/state/test_kept_values.py",
     }
     private = re.compile(
         r"""(\}|luong\.[\w.]+|gallery\.\w+|database\.records)"""
