@@ -18,6 +18,7 @@ P[pos, 2c+1] = cos(pos / 10000^(2c/d_model)), positions counted from 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Context, Decimal
 from numbers import Integral
 from typing import Any
 
@@ -261,8 +262,9 @@ def _add_positions(steps: list[Step], x: np.ndarray) -> np.ndarray:
             "positions_added",
             rf"{_sized(X_plus_P, n, d_model)} = {_sized(X, n, d_model)} + "
             rf"{_sized(P, n, d_model)},\quad "
-            rf"p_{{i,2c}} = \sin\frac{{i-1}}{{10000^{{2c/{d_model}}}}},"
-            rf"\ p_{{i,2c+1}} = \cos\frac{{i-1}}{{10000^{{2c/{d_model}}}}}",
+            # rows and columns counted from 1, as the grids label them
+            rf"p_{{i,2c+1}} = \sin\frac{{i-1}}{{10000^{{2c/{d_model}}}}},"
+            rf"\ p_{{i,2c+2}} = \cos\frac{{i-1}}{{10000^{{2c/{d_model}}}}}",
             summed,
             {"d_model": d_model},
             lambda i, c: (
@@ -275,13 +277,34 @@ def _add_positions(steps: list[Step], x: np.ndarray) -> np.ndarray:
     return summed
 
 
+_EXACT = Context(prec=80)  # enough digits for a sum of 8 products of 17-digit numbers
+
+
+def exact_product(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """x @ w, where an entry within rounding of 0 is summed again exactly in decimal from the
+    numbers as written (their shortest repr) and rounded once to a float. Rows typed with one
+    decimal whose products cancel then give exactly 0, not the 10⁻¹⁷ a float matmul leaves
+    (0.1 · 0.7 − 0.07 in binary). Entries clear of 0 keep the float matmul's value."""
+    product = x @ w
+    # |float sum − exact sum| ≤ d·ε·Σ|aᵢbᵢ|: an entry inside that bound may be 0 exactly
+    bound = x.shape[1] * np.finfo(float).eps * (np.abs(x) @ np.abs(w))
+    for i, c in zip(*np.nonzero(np.abs(product) <= bound), strict=True):
+        total = Decimal(0)
+        for a, b in zip(x[i], w[:, c], strict=True):
+            total = _EXACT.add(
+                total, _EXACT.multiply(Decimal(repr(float(a))), Decimal(repr(float(b))))
+            )
+        product[i, c] = float(total)
+    return product
+
+
 def _project(
     steps: list[Step], key: str, name: str, x: np.ndarray, w: np.ndarray, *, source: str = "X"
 ) -> np.ndarray:
     """`x @ w` as a step: entry (i, c) is row i of `x` times column c of `w`."""
     n, d_in = x.shape
     d_out = w.shape[1]
-    product = x @ w  # n × d_out
+    product = exact_product(x, w)  # n × d_out
     check_finite(name, product)
     weight = {"Q": "W_Q", "K": "W_K", "V": "W_V", "Y": "W_O"}[name]
     lower = name.lower()

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
+from attention_ui.kit.classroom import follow as classroom
+from attention_ui.kit.classroom import panel as class_panel
 from attention_ui.kit.share.address import (
+    address_params,
     check_widgets,
     open_address,
+    restore_params,
     share_panel,
     start_run,
     update_address,
@@ -23,6 +29,9 @@ from attention_ui.kit.text.i18n import (
 from attention_ui.kit.text.markdown import escape_markdown
 from attention_ui.page_list import NAMES, PAGES
 
+# A file of the app's own: an emoji or Material icon as page_icon makes the browser fetch
+# the picture from a font CDN (the tab shows a box where that is not reachable).
+FAVICON = str(Path(__file__).resolve().parent / "assets" / "favicon.png")
 _LANG_PARAM = "lang"
 _WIDGET_KEY = "lang.switch"
 _REJECTED_KEY = "lang.rejected"
@@ -90,11 +99,13 @@ def page_frame(name: str) -> None:
     setup_language()
     follow_clicked_link(name, NAMES)
     st.set_page_config(
-        page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon="🔍", layout="wide"
+        page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon=FAVICON, layout="wide"
     )
     start_run()
     open_address(name)  # a shared link or a reload: the page's state comes from the address
     check_widgets(name)  # a value the page does not offer (a crafted client) is not drawn
+    access = _class_access()
+    classroom.on_page_start(name, access)  # join from the address; a followed teacher's state
     for page in PAGES:
         st.sidebar.page_link(
             page.path,
@@ -103,6 +114,16 @@ def page_frame(name: str) -> None:
             query_params=link_params(page.name),
         )
     language_switch()
+    class_panel.sidebar(name, access, lambda: address_params(name))
+
+
+def _class_access() -> classroom.PageAccess:
+    """What the classroom may do with pages: restore one's state, go to one."""
+
+    def goto(page: str) -> None:
+        st.switch_page(f"pages/{page}.py", query_params={_LANG_PARAM: current_language()})
+
+    return classroom.PageAccess(restore_params, goto, tuple(page.name for page in PAGES))
 
 
 def page_header(namespace: str) -> None:

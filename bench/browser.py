@@ -11,7 +11,7 @@ Playwright; never a downloaded browser) against, interleaved edit by edit in one
 
 Each edit types a new number into Q's first cell and presses Enter, the way the page's grid
 takes it: the matrix editor's `<input aria-label="Q, row 1, column q1">`, or, on a checkout
-whose grids are st.data_editor canvases, the canvas (tests/browser/conftest.py's helpers),
+whose grids are st.data_editor canvases, the canvas (bench/canvas_grid.py),
 chosen by what the page has. An edit is done when every chart titled S, A or O holds the
 engine's numbers for the new Q (attention_core on the example's K and V). A script added to the
 page before Streamlit's own timestamps the WebSocket's frames and that moment on the page's
@@ -59,17 +59,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # run from anywhere
 from attention_core import attention  # noqa: E402
 from attention_ui.luong.presets import DEFAULT_PRESET, PRESETS  # noqa: E402
+from bench.canvas_grid import open_cell_editor, select_cell  # noqa: E402
 from bench.load import Session, Target  # noqa: E402
 from tests.app_server import start_app, stop_app  # noqa: E402
-from tests.browser.conftest import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_FLAGS,
-    IDLE,
-    grid,
-    open_cell_editor,
-    select_cell,
-    wait_idle,
-)
+from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, IDLE, wait_idle  # noqa: E402
 
 EXAMPLE = PRESETS[DEFAULT_PRESET].column_matrices()  # what the Luong page and the floor open with
 TITLES = {"S": "S: scores", "A": "A: weights", "O": "O: output"}
@@ -204,7 +197,7 @@ def type_without_enter(page, text: str) -> None:
         page.keyboard.type(text)
         expect(cell).to_have_value(text)  # (the cells may be in a shadow root)
     else:
-        select_cell(page, grid(page, 0), 0, 0, columns=EXAMPLE["Q"].shape[1])
+        select_cell(page, 0, 0, 0, columns=EXAMPLE["Q"].shape[1])
         open_cell_editor(page, text)
 
 
@@ -480,6 +473,12 @@ def run(args) -> int:
 
     servers = Servers(args.port)
     errors = []
+
+    def stop(*_) -> None:  # a SIGTERM (a timeout) while Playwright waits: stop the servers
+        servers.stop()
+        os._exit(1)
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         subjects = subjects_of(servers, args.baseline)
         with sync_playwright() as playwright:
@@ -504,7 +503,6 @@ def run(args) -> int:
 
 def main() -> int:
     sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, even into a file
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the servers are stopped
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=15, help="measured edits per page")
     parser.add_argument("--warmup", type=int, default=2, help="edits per page not counted")

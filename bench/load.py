@@ -27,6 +27,9 @@ Modes (--modes, comma-separated):
   server memory after each wave against after the first (target: the last within 10 %).
 - gc:     closed loop on the Luong page with Streamlit's forced full garbage collection after
   every run (runner.postScriptGC true, Streamlit's default) against the repository's setting.
+- class:  a classroom (bench/class_load.py): 1 teacher + --class-size followers (30) on the
+  SQLite default; follow latency p50/p95 (target 3 s), server CPU of the idle followers
+  (target ≤ 10 % of one core), votes sent against counted.
 - proxy:  --proxy N app processes behind nginx (deploy/nginx.conf, Debian's nginx run as this
   user with its own prefix) against one process alone: closed-loop throughput ratio, errors,
   and how many sessions each process served.
@@ -69,6 +72,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # run from anywhere
+from bench.class_load import run_class_mode  # noqa: E402
 from tests.app_server import start_app, stop_app  # noqa: E402
 from tests.proxy_server import start_proxy, stop_proxy, upstream_sessions  # noqa: E402
 
@@ -805,7 +809,14 @@ async def run_proxy(servers: Servers, args, gc_args: tuple[str, ...]) -> list[Ph
     return [p for pair in pairs for p in pair]
 
 
-MODES = {"closed": run_closed, "open": run_open, "soak": run_soak, "gc": run_gc, "proxy": run_proxy}
+MODES = {
+    "closed": run_closed,
+    "open": run_open,
+    "soak": run_soak,
+    "gc": run_gc,
+    "proxy": run_proxy,
+    "class": run_class_mode,
+}
 
 
 async def run(args) -> list[Phase]:
@@ -841,6 +852,8 @@ def main() -> int:
     parser.add_argument("--soak-waves", type=int, default=5)
     parser.add_argument("--soak-edits", type=int, default=3)
     parser.add_argument("--proxy", type=int, default=2, help="proxy mode: app processes")
+    parser.add_argument("--class-size", type=int, default=30, help="class mode: followers")
+    parser.add_argument("--class-changes", type=int, default=5, help="class mode: changes")
     parser.add_argument(
         "--post-script-gc",
         choices=("config", "on", "off"),
@@ -868,6 +881,8 @@ def main() -> int:
     args.soak_sessions = max(1, min(args.soak_sessions, MAX_SOAK))
     args.soak_waves = max(1, min(args.soak_waves, args.soak_sessions))
     args.proxy = max(1, min(args.proxy, 4))
+    args.class_size = max(1, min(args.class_size, MAX_SESSIONS))
+    args.class_changes = max(1, min(args.class_changes, 20))
 
     loads = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(

@@ -38,7 +38,7 @@ sys.path.insert(0, str(REPO))  # run from anywhere
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from attention_ui.kit.grids.matrix_editor import editor_key  # noqa: E402
+from tests.support.grids import type_cell  # noqa: E402
 
 TARGET = 1.3  # issue 13
 REPEATS = 15
@@ -75,11 +75,8 @@ def luong_page(big: bool) -> AppTest:
 
 
 def edit_q(at: AppTest, value: float) -> None:
-    at.session_state[editor_key("luong.Q", at.session_state)] = {
-        "edited_rows": {0: {"q1": value}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    """Type `value` into Q's first cell and press Enter, as the grid editor sends it."""
+    type_cell(at, "luong.Q", 0, "q1", str(value))
 
 
 def chart_shapes(at: AppTest) -> list[tuple[int, int]]:

@@ -8,9 +8,9 @@ keep playing from there. Each section is drawn by a function of attention_ui/dat
 attention_ui/database/state.py holds the keys, presets, story and callbacks.
 
 Main session-state keys (for tests and the browser tour):
-- "database.records.editor.<version>": the records table (st.data_editor, columns "key",
-  "value", "number"); <version> is st.session_state["database.records.version"].
-  `records_editor.current_records("database.records")`: the rows as last seen,
+- "database.records.cells": the records table (the grid editor, attention_ui/kit/grids;
+  columns "key", "value", "number"). `records_editor.current_records("database.records")`:
+  the rows as last seen,
   [(key, value, number or None), …].
 - "database.query": the query box (several queries separated by commas).
 - "database.similarity": "exact" | "ngram" | "edit".

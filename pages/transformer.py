@@ -38,7 +38,7 @@ if tokens.ok:
     else:
         result = view.compute(entered, settings)
         if result is not None:
-            view.results(result, tokens.tokens, entered)
+            view.results(result, tokens.tokens, entered, settings.seed)
             view.steps(result, tokens.tokens)
             teaching.export(
                 result,

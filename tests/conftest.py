@@ -6,11 +6,6 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.kit.grids import matrix_editor
-
-# AppTest has no browser grid whose edit could still be on its way: no wait after a resize.
-matrix_editor.LATE_EDIT_WAIT_S = 0.0
-
 REPO = Path(__file__).resolve().parent.parent
 APP = REPO / "app.py"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test, on a fresh machine: installs the Python test requirements into the active Python,
-# Debian's Chromium and a CJK font for the browser tests and nginx for the proxy test (where
-# missing), then runs ruff and pytest. Extra arguments go to pytest, e.g.
+# Debian's Chromium and a CJK font for the browser tests, nginx for the proxy test and PostgreSQL
+# for the classroom's deploy test (where missing), then runs ruff and pytest. Extra arguments go to pytest, e.g.
 # `bash tools/test-all.sh tests/core`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,7 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"

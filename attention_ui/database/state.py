@@ -7,10 +7,19 @@ other pages by `attention_ui.kit.state.page_state` (their values are copied to `
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import streamlit as st
 
 from attention_ui.kit.figures.lookup import LookupCaptions
-from attention_ui.kit.grids.records_editor import D2L_RECORDS, current_records, set_records
+from attention_ui.kit.grids.records_editor import (
+    D2L_RECORDS,
+    NAME_LIMIT,
+    current_records,
+    cut_name,
+    set_records,
+)
 from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
 from attention_ui.kit.text.i18n import t
 
@@ -61,6 +70,26 @@ def remember(queries: list[str]) -> None:
     """After the controls are drawn: keep their values, and the queries for the gallery."""
     keep_widgets(KEPT)
     st.session_state[QUERIES] = queries
+
+
+def check_queries(pieces: Iterable[Any]) -> tuple[list[str], list[str]]:
+    """The queries a lookup can use, from the box's pieces or from another page's list (the
+    gallery's borrowed queries, an address): blank ones skipped, at most QUERY_LIMIT, each cut
+    to NAME_LIMIT characters once normalised; and one message per thing cut."""
+    notes = []
+    queries = [piece.strip() for piece in pieces if isinstance(piece, str) and piece.strip()]
+    if len(queries) > QUERY_LIMIT:
+        notes.append(t("database.query.too_many", count=len(queries), limit=QUERY_LIMIT))
+        queries = queries[:QUERY_LIMIT]
+    cut = []
+    for number, query in enumerate(queries, start=1):
+        text, length = cut_name(query)  # counted once normalised, as the similarities read it
+        if length > NAME_LIMIT:
+            notes.append(
+                t("database.query.too_long", number=number, length=length, limit=NAME_LIMIT)
+            )
+        cut.append(text)
+    return cut, notes
 
 
 def replay(step: int) -> None:

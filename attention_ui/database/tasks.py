@@ -27,7 +27,7 @@ def database_lipton(s: Snapshot) -> Progress:
         return unfit("needs_lipton")
     result = lookup(s["records"], "Li", s["similarity"], temperature=s["tau"])
     weight = float(result.weights[keys.index("Lipton")])
-    return Progress(weight >= 0.9, {"weight": fmt(weight, 3)})
+    return Progress(weight >= 0.9, {"weight": fmt(weight)})
 
 
 def database_uniform(s: Snapshot) -> Progress:
@@ -35,7 +35,7 @@ def database_uniform(s: Snapshot) -> Progress:
     result = lookup(s["records"], s["query"], s["similarity"], temperature=s["tau"])
     m = len(result.weights)
     gap = float(np.abs(result.weights - 1 / m).max())
-    return Progress(gap <= 0.01, {"gap": fmt(gap, 3), "m": str(m)})
+    return Progress(gap <= 0.01, {"gap": fmt(gap), "m": str(m)})
 
 
 def snapshot() -> dict | None:

@@ -27,7 +27,7 @@ from attention_core import (
 )
 from attention_core.formatting import fmt_latex
 from attention_ui.database import state
-from attention_ui.database.state import QUERY_LIMIT, TEMPERATURES
+from attention_ui.database.state import TEMPERATURES
 from attention_ui.database.state import chart_captions as captions
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.lookup import (
@@ -37,10 +37,8 @@ from attention_ui.kit.figures.lookup import (
 )
 from attention_ui.kit.grids.records_editor import (
     D2L_RECORDS,
-    NAME_LIMIT,
     RECORD_LIMIT,
     RecordsInput,
-    cut_name,
     records_editor,
 )
 from attention_ui.kit.state.page_state import option_labels
@@ -84,7 +82,7 @@ def story() -> None:
             )
         step = st.session_state.get(state.STORY_STEP)
         if step is not None and state.step_still_shown(step):
-            st.info(t(f"database.story.step{step}.notice"), icon="👀")
+            st.info(t(f"database.story.step{step}.notice"), icon=":material/visibility:")
         elif step is not None:
             st.caption(t("database.story.moved_on", step=step))
 
@@ -114,9 +112,12 @@ def records_table() -> RecordsInput:
             width="stretch",
         )
     for problem in records_in.problems:
-        st.warning(problem, icon="✏️")
+        st.warning(problem, icon=":material/edit:")
     if records_in.duplicates:
-        st.warning(t("database.check.duplicates", keys=", ".join(records_in.duplicates)), icon="👯")
+        st.warning(
+            t("database.check.duplicates", keys=", ".join(records_in.duplicates)),
+            icon=":material/content_copy:",
+        )
     return records_in
 
 
@@ -181,7 +182,7 @@ def query_controls() -> Query:
     )
     queries, query_notes = parse_queries(st.session_state[state.QUERY])
     for note in query_notes:
-        st.warning(note, icon="✏️")
+        st.warning(note, icon=":material/edit:")
     return Query(queries, similarity, temperature, normalization, int(min(max(k, 1), RECORD_LIMIT)))
 
 
@@ -200,31 +201,17 @@ def divide_by_sum_latex(temperature: float) -> tuple[str, ...]:
 
 def parse_queries(text: str) -> tuple[list[str], list[str]]:
     """Queries from the box (comma separated), and messages about what was cut or skipped."""
-    notes = []
-    pieces = [piece.strip() for piece in QUERY_SEPARATORS.split(text or "")]
-    queries = [piece for piece in pieces if piece]
-    if len(queries) > QUERY_LIMIT:
-        notes.append(t("database.query.too_many", count=len(queries), limit=QUERY_LIMIT))
-        queries = queries[:QUERY_LIMIT]
-    cut = []
-    for number, query in enumerate(queries, start=1):
-        text, length = cut_name(query)  # counted once normalised, as the similarities read it
-        if length > NAME_LIMIT:
-            notes.append(
-                t("database.query.too_long", number=number, length=length, limit=NAME_LIMIT)
-            )
-        cut.append(text)
-    return cut, notes
+    return state.check_queries(QUERY_SEPARATORS.split(text or ""))
 
 
 def answers(records_in: RecordsInput, query: Query) -> None:
     """What the engine computes: all queries as one heatmap, then one tab per query."""
     st.subheader(t("database.answer.title"))
     if not records_in.ok:
-        st.info(t("database.check.empty_table"), icon="🗂️")
+        st.info(t("database.check.empty_table"), icon=":material/folder_open:")
         return
     if not query.queries:
-        st.info(t("database.query.empty"), icon="⌨️")
+        st.info(t("database.query.empty"), icon=":material/keyboard:")
         return
     try:
         table = lookup_many(
@@ -275,9 +262,9 @@ def show_answer(
     """One query's answer: best match (or no valid answer), weights, pooled output."""
     for kind, text in answer_notes(result, rows):
         if kind == "none":
-            st.warning(text, icon="🚫")
+            st.warning(text, icon=":material/block:")
         elif kind == "best":
-            st.success(text, icon="🎯")
+            st.success(text, icon=":material/target:")
         else:
             st.caption(text)
     show_chart(

@@ -67,7 +67,7 @@ def gradient_figure(
         (cov_line, ellipses.covariance, covariance, {"color": HULL_LINE, "width": 3}),
         (jac_line, ellipses.jacobian, jacobian, {"color": CONE_LINE, "width": 2, "dash": "dash"}),
     ):
-        entries = "; ".join(fmt(x, 3) for x in np.asarray(matrix).ravel())
+        entries = "; ".join(fmt(x) for x in np.asarray(matrix).ravel())
         figure.add_trace(
             go.Scatter(
                 x=line[:, 0],
@@ -120,13 +120,11 @@ def search_figure(
                 "size": [16 if i == target else 11 for i in range(len(labels))],
                 "symbol": ["star" if i == target else "circle" for i in range(len(labels))],
             },
-            hovertemplate="%{text}: (%{x:.3g}, %{y:.3g})<extra></extra>",
+            hovertemplate="%{text}: (%{x:.3~g}, %{y:.3~g})<extra></extra>",
         )
     )
     hover = [
-        plotly_text(
-            f"{step_word} {t}: q = ({fmt(x, 3)}, {fmt(y, 3)}), {loss_word} = {fmt(loss, 4)}"
-        )
+        plotly_text(f"{step_word} {t}: q = ({fmt(x)}, {fmt(y)}), {loss_word} = {fmt(loss)}")
         for t, ((x, y), loss) in enumerate(zip(path_2d, losses, strict=True))
     ]
     figure.add_trace(
@@ -170,7 +168,7 @@ def loss_figure(losses: np.ndarray, *, x_title: str, y_title: str) -> go.Figure:
             line={"color": QUERY_COLOUR},
             marker={"size": 4},
             customdata=[
-                plotly_text(f"{x_title} {t}: {y_title} = {fmt(v, 4)}") for t, v in enumerate(losses)
+                plotly_text(f"{x_title} {t}: {y_title} = {fmt(v)}") for t, v in enumerate(losses)
             ],
             hovertemplate="%{customdata}<extra></extra>",
         )
@@ -203,7 +201,7 @@ def gates_figure(
                 y=gates,
                 name=plotly_text(name),
                 marker_color=colour,
-                text=[fmt(g, 3) for g in gates],
+                text=[fmt(g) for g in gates],
                 textposition="outside",
                 customdata=[
                     plotly_text(f"{name}, {label} = {fmt(g)}")

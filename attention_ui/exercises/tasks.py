@@ -27,14 +27,14 @@ def exercise_small_gradient(s: Snapshot) -> Progress:
     """Move q (and τ) so that ‖∂o/∂q‖ < 0.01."""
     points = s["points"]
     norm = query_gradient(s["q"], points.T, points.T, temperature=s["tau"]).norm
-    return Progress(norm < 0.01, {"norm": fmt(norm, 3)})
+    return Progress(norm < 0.01, {"norm": fmt(norm)})
 
 
 def exercise_open_gates(s: Snapshot) -> Progress:
     """Every SE sigmoid gate is at least 0.9."""
     gates = squeeze_excitation(s["X"], s["W1"], s["W2"]).gates
     low = float(gates.min())
-    return Progress(low >= 0.9, {"low": fmt(low, 3)})
+    return Progress(low >= 0.9, {"low": fmt(low)})
 
 
 def exercise_quick_search(s: Snapshot) -> Progress:
@@ -45,7 +45,7 @@ def exercise_quick_search(s: Snapshot) -> Progress:
         s["start"], s["keys"], s["target"], learning_rate=s["rate"], steps=s["steps"]
     )
     weight = float(path.weights[-1, path.target])
-    return Progress(weight >= 0.99, {"weight": fmt(weight, 4), "steps": str(path.steps)})
+    return Progress(weight >= 0.99, {"weight": fmt(weight), "steps": str(path.steps)})
 
 
 def snapshot() -> dict | None:

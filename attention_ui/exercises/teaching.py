@@ -25,7 +25,12 @@ from attention_core import (
     SqueezeExcitation,
 )
 from attention_ui.kit.export.panel import Export, Table, export_panel
-from attention_ui.kit.export.scripts import derivation_latex, lookup_script, numpy_script
+from attention_ui.kit.export.scripts import (
+    derivation_latex,
+    lookup_script,
+    numpy_script,
+    steps_listed,
+)
 from attention_ui.kit.text.i18n import t
 
 PAGE = "exercises"
@@ -40,9 +45,13 @@ class _Line:
     value: np.ndarray
 
 
-def _derivation(lines: Sequence[Any], title_of: Callable[[Any], str], section: str) -> str:
+def _derivation(
+    lines: Sequence[Any], title_of: Callable[[Any], str], section: str, note: str = ""
+) -> str:
     heading = f"Attention Explorer, {t('exercises.title')}: {t(f'exercises.{section}.title')}"
-    return derivation_latex(lines, title_of=title_of, sentence_of=lambda _: "", heading=heading)
+    return derivation_latex(
+        lines, title_of=title_of, sentence_of=lambda _: "", heading=heading, note=note
+    )
 
 
 def _export_title(line: Any) -> str:
@@ -220,6 +229,12 @@ hard_best = int(np.argmax(K.T @ q0))
 """
 
 
+def search_steps_listed(path: SearchPath) -> int:
+    """How many of the descent's iterates its export lists (each: a query, weights, a loss)."""
+    numbers_per_step = path.queries.shape[1] + path.weights.shape[1] + 1
+    return steps_listed(path.steps + 1, numbers_per_step)
+
+
 def search_script(
     path: SearchPath,
     keys: np.ndarray,
@@ -249,11 +264,19 @@ def search_script(
         "learning_rate": float(path.learning_rate),
         "steps": int(path.steps),
     }
+    listed = search_steps_listed(path)
+    if listed < path.steps + 1:
+        computation += (
+            f"\n# The app's listing below holds the first {listed} of the {path.steps + 1} "
+            "iterates (a size limit);\n# the final query and loss are checked in full.\n"
+            f"queries, weights, losses = queries[:{listed}], weights[:{listed}], "
+            f"losses[:{listed}]\n"
+        )
     expected: dict[str, Any] = {"K": np.asarray(keys, dtype=float)} if names is not None else {}
     expected |= {
-        "queries": np.asarray(path.queries, dtype=float),
-        "weights": np.asarray(path.weights, dtype=float),
-        "losses": np.asarray(path.losses, dtype=float),
+        "queries": np.asarray(path.queries[:listed], dtype=float),
+        "weights": np.asarray(path.weights[:listed], dtype=float),
+        "losses": np.asarray(path.losses[:listed], dtype=float),
         "final_query": np.asarray(path.queries[-1], dtype=float),
         "final_loss": float(path.losses[-1]),
         "hard_best": int(hard_best),
@@ -284,35 +307,40 @@ def export_search(
     """`names`: the records' names when the keys are their letter pairs (`pairs`), else None."""
 
     def build() -> Export:
-        iterations = [str(i) for i in range(path.steps + 1)]
+        listed, total = search_steps_listed(path), path.steps + 1
+        queries, weights = path.queries[:listed], path.weights[:listed]
+        losses = path.losses[:listed, None]
+        iterations = [str(i) for i in range(listed)]
         dims = list(pairs) if names is not None else ["x", "y"]
         lines = [
             _Line(
                 "search_queries",
                 r"\mathbf{q}_{t+1} = \mathbf{q}_t - \eta\,\nabla_{\mathbf{q}} L,\quad "
                 rf"\eta = {float(path.learning_rate)!r}",
-                path.queries,
+                queries,
             ),
             _Line(
                 "search_weights",
                 r"\mathbf{p}_t = \operatorname{softmax}(\mathbf{K}^{\mathsf{T}}\mathbf{q}_t)",
-                path.weights,
+                weights,
             ),
-            _Line(
-                "search_losses",
-                r"L(\mathbf{q}_t) = -\log p_{t,\text{target}}",
-                path.losses[:, None],
-            ),
+            _Line("search_losses", r"L(\mathbf{q}_t) = -\log p_{t,\text{target}}", losses),
         ]
+        left_out = (
+            t("export.steps_left_out", listed=listed, total=total, left=total - listed)
+            if listed < total
+            else ""
+        )
         return Export(
             script=search_script(path, keys, start, hard_best, names),
             tables=[
                 Table("keys", np.asarray(keys).T, list(labels), dims),
-                Table("queries", path.queries, iterations, dims),
-                Table("weights", path.weights, iterations, list(labels)),
-                Table("losses", path.losses[:, None], iterations, ["L"]),
+                Table("queries", queries, iterations, dims),
+                Table("weights", weights, iterations, list(labels)),
+                Table("losses", losses, iterations, ["L"]),
             ],
-            derivation=_derivation(lines, _export_title, "search"),
+            derivation=_derivation(lines, _export_title, "search", note=left_out),
+            notes=(left_out,) if left_out else (),
         )
 
     export_panel(PAGE, build, details=("search",))

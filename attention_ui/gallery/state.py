@@ -106,7 +106,10 @@ def database_inputs() -> tuple[list[Row], list[str], bool]:
     if rows is None:
         rows = kept(LIVE_RECORDS)  # from a shared address
     records = check_records(rows).records if rows else []
-    queries = st.session_state.get(database.QUERIES) or kept(LIVE_QUERIES) or DEFAULT_QUERIES
+    borrowed = st.session_state.get(database.QUERIES) or kept(LIVE_QUERIES) or []
+    # checked as the database page checks its own (an address may bring blank or long ones)
+    queries = database.check_queries(borrowed if isinstance(borrowed, list) else [])[0]
+    queries = queries or DEFAULT_QUERIES
     if not records:
         return list(D2L_RECORDS), queries, False
     return records, queries, True

@@ -30,14 +30,14 @@ def _gallery_result(s: Snapshot):
 def gallery_one_hot(s: Snapshot) -> Progress:
     """One value gets at least 0.99 of the weight (d2l's case 3, approximately)."""
     weight = float(_gallery_result(s).weights.max())
-    return Progress(weight >= 0.99, {"weight": fmt(weight, 4)})
+    return Progress(weight >= 0.99, {"weight": fmt(weight)})
 
 
 def gallery_mean(s: Snapshot) -> Progress:
     """The output lies within 0.05 of the values' mean (case 4, average pooling)."""
     output = _gallery_result(s).output[:, 0]
     gap = float(np.linalg.norm(output - s["values"].mean(axis=0)))
-    return Progress(gap <= 0.05, {"gap": fmt(gap, 3)})
+    return Progress(gap <= 0.05, {"gap": fmt(gap)})
 
 
 def snapshot() -> dict | None:

@@ -279,7 +279,7 @@ def case_notes(
             t(
                 "gallery.cases.weights",
                 lang,
-                weights=", ".join(fmt(x, 3) for x in w),
+                weights=", ".join(fmt(x) for x in w),
                 total=fmt(float(np.sum(w))),
                 x=fmt(out[0]),
                 y=fmt(out[1]),

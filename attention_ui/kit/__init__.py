@@ -1,0 +1,1 @@
+"""The shared UI kit: what every page uses; it imports only attention_core and itself."""

@@ -34,7 +34,7 @@ def luong_focus(s: Snapshot) -> Progress:
     if s["Q"].shape[1] < 2 or s["K"].shape[1] < 3:
         return unfit("needs_two_queries_three_keys")
     weight = float(_numbers(s)[0][2, 1])
-    return Progress(weight >= 0.9, {"weight": fmt(weight, 3)})
+    return Progress(weight >= 0.9, {"weight": fmt(weight)})
 
 
 def luong_mean(s: Snapshot) -> Progress:
@@ -44,7 +44,7 @@ def luong_mean(s: Snapshot) -> Progress:
     output = _numbers(s)[1]
     mean = s["V"].mean(axis=1, keepdims=True)
     gap = float(np.abs(output - mean).max())
-    return Progress(gap <= 0.01, {"gap": fmt(gap, 3)})
+    return Progress(gap <= 0.01, {"gap": fmt(gap)})
 
 
 def snapshot(result: AttentionResult | None = None) -> dict | None:

@@ -123,8 +123,8 @@ def settings() -> Settings:
     # The preset's story is drawn with the results (`preset_story`): whether it holds depends
     # on the numbers the engine computes from everything set below.
 
-    row = st.container(horizontal=True)
-    score = row.selectbox(
+    # The score on a line of its own: its Japanese names (the article's) need the width.
+    score = st.selectbox(
         t("luong.score.label"),
         SCORES,
         key=state.SCORE,
@@ -132,6 +132,7 @@ def settings() -> Settings:
         on_change=state.keep_dot_sizes,
         help=t("luong.score.help"),
     )
+    row = st.container(horizontal=True)
     layout = row.radio(
         t("luong.layout.label"),
         LAYOUTS,
@@ -228,11 +229,11 @@ def scaling_demo_text(demo: ScalingDemo, lang: str | None = None) -> str:
         n=demo.queries,
         m=demo.keys,
         d_k=demo.d_k,
-        std=fmt(demo.std_unscaled, 3),
-        root=fmt(np.sqrt(demo.d_k), 3),
-        std_scaled=fmt(demo.std_scaled, 3),
-        top=fmt(demo.top_weight_unscaled, 3),
-        top_scaled=fmt(demo.top_weight_scaled, 3),
+        std=fmt(demo.std_unscaled),
+        root=fmt(np.sqrt(demo.d_k)),
+        std_scaled=fmt(demo.std_scaled),
+        top=fmt(demo.top_weight_unscaled),
+        top_scaled=fmt(demo.top_weight_scaled),
     )
 
 
@@ -304,7 +305,7 @@ def show_problems(problems: list[str]) -> None:
     more = len(problems) - MAX_PROBLEMS_SHOWN
     if more > 0:
         shown += f"\n- {t('luong.problems.more', count=more)}"
-    st.error(t("luong.problems.title") + "\n\n" + shown, icon="⚠️")
+    st.error(t("luong.problems.title") + "\n\n" + shown, icon=":material/error:")
 
 
 def learner_parameters(
@@ -550,7 +551,7 @@ def compare_tab(
                     st.caption(
                         t(
                             "luong.compare.largest",
-                            delta=fmt(delta, 3),
+                            delta=fmt(delta),
                             row=row_names[r],
                             col=col_names[c],
                             chosen=chosen,

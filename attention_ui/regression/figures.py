@@ -47,13 +47,13 @@ def data_figure(
                 mode="lines",
                 name=words["truth"],
                 line={"color": GREY, "dash": "dash"},
-                hovertemplate="x = %{x:.3g}<br>f(x) = %{y:.4g}<extra></extra>",
+                hovertemplate="x = %{x:.3~g}<br>f(x) = %{y:.3~g}<extra></extra>",
             ),
             row=1,
             col=1,
         )
     figure.add_trace(
-        _gapped_line(curve_x, curve_y, words["prediction"], "x* = %{x:.3g}<br>ŷ = %{y:.4g}"),
+        _gapped_line(curve_x, curve_y, words["prediction"], "x* = %{x:.3~g}<br>ŷ = %{y:.3~g}"),
         row=1,
         col=1,
     )
@@ -97,7 +97,7 @@ def data_figure(
     figure.update_layout(
         height=560,
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        legend={"orientation": "h", "y": 1.08},
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},  # grows upward
         hovermode="closest",
     )
     return figure
@@ -119,8 +119,8 @@ def weights_heatmap(
 ) -> go.Figure:
     """d2l's picture: queries × training points, the training points in the order of x."""
     order = np.argsort(x_train, kind="stable")
-    x_labels = [f"x{rows[i]} = {fmt(x_train[i], 3)}" for i in order]
-    y_labels = [f"x*{j + 1} = {fmt(q, 3)}" for j, q in enumerate(x_query)]
+    x_labels = [f"x{rows[i]} = {fmt(x_train[i])}" for i in order]
+    y_labels = [f"x*{j + 1} = {fmt(q)}" for j, q in enumerate(x_query)]
     return capped(
         heatmap(
             weights[:, order],
@@ -166,7 +166,7 @@ def sigma_figure(
     """One query's prediction as σ sweeps from tiny to huge (log axis): it starts at the
     nearest point's y (or has no prediction) and ends at the mean of all y."""
     figure = go.Figure(
-        _gapped_line(sigmas, predictions, words["prediction"], "σ = %{x:.3g}<br>ŷ = %{y:.4g}")
+        _gapped_line(sigmas, predictions, words["prediction"], "σ = %{x:.3~g}<br>ŷ = %{y:.3~g}")
     )
     figure.add_hline(
         y=nearest_y,
@@ -187,7 +187,7 @@ def loo_figure(
     sigmas: np.ndarray, errors: np.ndarray, best: int | None, sigma: float, words: Mapping[str, str]
 ) -> go.Figure:
     """Leave-one-out error against σ (log axis), its minimum marked."""
-    hover = "σ = %{x:.3g}<br>" + plotly_text(words["hover"]) + " = %{y:.4g}"
+    hover = "σ = %{x:.3~g}<br>" + plotly_text(words["hover"]) + " = %{y:.3~g}"
     figure = go.Figure(
         _gapped_line(sigmas, errors, words["error"], hover, mode="lines+markers", width=2)
     )
@@ -199,10 +199,16 @@ def loo_figure(
                 mode="markers",
                 name=words["best"],
                 marker={"color": RED, "size": 14, "symbol": "star"},
-                hovertemplate=plotly_text(words["best"]) + "<br>σ = %{x:.3g}<extra></extra>",
+                hovertemplate=plotly_text(words["best"]) + "<br>σ = %{x:.3~g}<extra></extra>",
             )
         )
-    return _against_sigma(figure, sigma, words, marker=GREY, legend={"orientation": "h", "y": 1.12})
+    return _against_sigma(
+        figure,
+        sigma,
+        words,
+        marker=GREY,
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+    )
 
 
 def _gapped_line(
@@ -225,10 +231,19 @@ def _against_sigma(
     figure: go.Figure, sigma: float, words: Mapping[str, str], *, marker: str, **layout
 ) -> go.Figure:
     """The frame both σ charts share: a log σ axis, the current σ marked, the axis titles."""
-    figure.add_vline(
-        x=sigma,
-        line={"color": marker, "dash": "dot"},
-        annotation_text=plotly_text(words["current"]),
+    figure.add_vline(x=sigma, line={"color": marker, "dash": "dot"})
+    # On a log axis plotly places an annotation at x = log10(σ), not at σ (add_vline's own
+    # annotation_text put "σ = 0.5" near σ ≈ 3.2): given here in the axis's own terms.
+    figure.add_annotation(
+        x=float(np.log10(sigma)),
+        xref="x",
+        y=1,
+        yref="y domain",
+        yanchor="top",  # inside the plot: above it is the legend's
+        xanchor="left",
+        xshift=3,
+        text=plotly_text(words["current"]),
+        showarrow=False,
     )
     figure.update_xaxes(type="log", title_text=plotly_text(words["x_axis"]))
     figure.update_yaxes(title_text=plotly_text(words["y_axis"]))
@@ -283,7 +298,7 @@ def classes_figure(
                 mode="lines",
                 name=plotly_text(name),
                 line={"color": colours[index % len(colours)]},
-                hovertemplate="x* = %{x:.3g}<br>p = %{y:.3f}<extra></extra>",
+                hovertemplate="x* = %{x:.3~g}<br>p = %{y:.3~g}<extra></extra>",
             )
         )
     figure.update_layout(

@@ -247,9 +247,9 @@ def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset
                 "regression.chart.gaps",
                 count=len(stretches),
                 stretches=", ".join(
-                    t("regression.chart.stretch", low=fmt(a, 3), high=fmt(b, 3))
+                    t("regression.chart.stretch", low=fmt(a), high=fmt(b))
                     if a != b
-                    else t("regression.chart.stretch_one", x=fmt(a, 3))
+                    else t("regression.chart.stretch_one", x=fmt(a))
                     for a, b in stretches
                 ),
             )
@@ -315,7 +315,7 @@ def chosen_sentence(
         prediction=fmt(prediction),
         row=rows[top[0]],
         rows=", ".join(str(rows[i]) for i in top),
-        weight=fmt(weights[top[0]], 3),
+        weight=fmt(weights[top[0]]),
     )
 
 
@@ -418,10 +418,10 @@ def sigma_sentence(
         "sigma": fmt(sigma),
         "row": rows[claim.points[0]],
         "rows": ", ".join(str(rows[i]) for i in claim.points),
-        "share": fmt(100 * claim.share, 3),
+        "share": fmt(100 * claim.share),
         "y": fmt(claim.value),
         "m": y.size,
-        "uniform": fmt(1 / y.size, 3),
+        "uniform": fmt(1 / y.size),
     }
     return claim.kind, t(f"regression.temperature.claim.{claim.kind}", lang, **params)
 
@@ -456,13 +456,13 @@ def learned_sigma(points: PointsInput, settings: Settings) -> None:
     st.markdown(
         t(
             "regression.loo.found",
-            sigma=fmt(best, 3),
+            sigma=fmt(best),
             error=fmt(result.errors[result.best]),
             m=points.x.size,
         )
     )
     st.button(
-        t("regression.loo.use", sigma=fmt(best, 3)),
+        t("regression.loo.use", sigma=fmt(best)),
         key=state.LOO_BUTTON,
         on_click=state.use_sigma,
         args=(best,),
@@ -512,8 +512,8 @@ def bridge_sentence(result, settings: Settings, query: float, lang: str | None =
         "x": fmt(query),
         "tau": fmt(result.temperature),
         "sigma": fmt(settings.sigma),
-        "gap": fmt(result.weight_gap, 2),
-        "identity_gap": fmt(result.identity_gap, 2),
+        "gap": fmt(result.weight_gap),
+        "identity_gap": fmt(result.identity_gap),
     }
     agree = max(result.weight_gap, result.identity_gap) <= BRIDGE_TOLERANCE
     return t("regression.bridge.agree" if agree else "regression.bridge.differ", lang, **params)
@@ -557,7 +557,7 @@ def classes_sentence(result, settings: Settings, query: float, lang: str | None 
     probabilities = result.probabilities[0]
     top = np.flatnonzero(probabilities == probabilities.max())
     listed = ", ".join(
-        t("regression.classes.share", lang, label=fmt(c), p=fmt(p, 3))
+        t("regression.classes.share", lang, label=fmt(c), p=fmt(p))
         for c, p in zip(result.classes, probabilities, strict=True)
         if p > 0
     )

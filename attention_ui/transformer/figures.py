@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from attention_core import MultiHeadResult, Step
 from attention_ui.kit.figures.grid import heatmap_grid
-from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap
+from attention_ui.kit.figures.heatmap import SIGNED_SCALE, WEIGHT_SCALE, heatmap
 
 # What the rows and columns of each step's matrix are, as the page shows it (row layout).
 # Kinds: query (a token asking), key (a token asked), dim (an entry), sum.
@@ -59,7 +59,7 @@ def step_figure(
         x_title=titles[cols],
         y_title=titles[rows],
         hover=hover(step.value.shape, step.entry),
-        colorscale=WEIGHT_SCALE if weights else None,
+        colorscale=WEIGHT_SCALE if weights else SIGNED_SCALE,
         zmin=0 if weights else None,
         zmax=1 if weights else None,
     )

@@ -17,6 +17,7 @@ import streamlit as st
 
 from attention_ui.kit.grids.matrix_editor import matrix_values, set_matrix
 from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.text.i18n import current_language
 from attention_ui.transformer.model import (
     EXAMPLES,
     PROJECTIONS,
@@ -53,8 +54,9 @@ _SEEDED = "transformer.seeded"  # (seed, d_model, tokens) the grids were last dr
 
 
 def restore() -> None:
-    """Before the widgets are drawn: put back the values Streamlit forgot while away."""
-    restore_widgets(DEFAULTS)
+    """Before the widgets are drawn: put back the values Streamlit forgot while away. A first
+    visit opens on the example sentence of the page's language."""
+    restore_widgets({**DEFAULTS, SENTENCE: EXAMPLES.get(current_language(), EXAMPLES["en"])})
 
 
 def remember() -> None:

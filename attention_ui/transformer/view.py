@@ -34,11 +34,18 @@ from attention_ui.transformer.model import (
     PROJECTIONS,
     Tokens,
     divisors,
+    projections,
     split_sentence,
     token_labels,
 )
 
 AXIS_KINDS = ("query", "key", "dim", "sum")
+# P with the page's own indices: rows i = 1 … n (position i − 1), columns 1 … d_model as the
+# grid labels them, so column 2c + 1 holds the sine and column 2c + 2 the cosine.
+POSITION_FORMULA = (
+    r"p_{i,\,2c+1} = \sin\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad "
+    r"p_{i,\,2c+2} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad c = 0, 1, \ldots"
+)
 MAX_PROBLEMS_SHOWN = 8
 
 
@@ -110,7 +117,7 @@ def sentence() -> Tokens:
         params = dict(problem.params)
         if "token" in params:  # the learner's text: shown, never rendered
             params["token"] = escape_markdown(str(params["token"]), 30)
-        st.error(t(f"transformer.sentence.{problem.code}", **params), icon="⚠️")
+        st.error(t(f"transformer.sentence.{problem.code}", **params), icon=":material/error:")
     return tokens
 
 
@@ -195,10 +202,7 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
     if settings.positions:
         with p_col:
             st.markdown(t("transformer.inputs.p", n=len(tokens), d=d))
-            st.latex(
-                r"p_{i,2c} = \sin\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad "
-                r"p_{i,2c+1} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}}"
-            )
+            st.latex(POSITION_FORMULA)
             table = positional_encoding(len(tokens), d)
             hover = hover_texts(table.shape, lambda i, c: positional_encoding_entry(i, c, d))
             show_chart(
@@ -222,7 +226,7 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
 
 def show_problems(problems: list[str]) -> None:
     for problem in problems[:MAX_PROBLEMS_SHOWN]:
-        st.error(problem, icon="⚠️")
+        st.error(problem, icon=":material/error:")
     if len(problems) > MAX_PROBLEMS_SHOWN:
         st.caption(t("transformer.more_problems", count=len(problems) - MAX_PROBLEMS_SHOWN))
 
@@ -250,7 +254,7 @@ def compute(entered: Inputs, settings: Settings) -> MultiHeadResult | None:
                     d_model=settings.d_model,
                     choices=", ".join(str(h) for h in divisors(settings.d_model)),
                 ),
-                icon="⚠️",
+                icon=":material/error:",
             )
         else:
             show_error(error)
@@ -261,12 +265,14 @@ def head_titles(heads: int, d_head: int) -> list[str]:
     return [t("transformer.heads_grid.head", number=i + 1, d_head=d_head) for i in range(heads)]
 
 
-def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs) -> None:
+def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) -> None:
     """The heads' weights as a grid, the identity check's sentence, and the output Y."""
     labels = token_labels(tokens)
     titles = axis_titles()
     n, h = len(tokens), mh.head_count
-    st.subheader(t("transformer.heads_grid.title", heads=h))
+    st.subheader(
+        t("transformer.heads_grid.title_one" if h == 1 else "transformer.heads_grid.title", heads=h)
+    )
     st.caption(
         t("transformer.heads_grid.caption", heads=h, d_head=mh.d_head, sqrt=fmt(np.sqrt(mh.d_head)))
     )
@@ -280,6 +286,7 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs) -> None:
     )
     if mh.mask is not None:
         st.caption(t("transformer.heads_grid.causal"))
+    st.caption(weights_note({n: m.values for n, m in entered.weights.items()}, seed))
     note = repeated_word_note(mh, tokens, entered.X.values)
     if note is not None:
         st.caption(note)
@@ -287,14 +294,30 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs) -> None:
     st.subheader(t("transformer.output.title"))
     st.latex(
         rf"\underbrace{{\mathbf{{Y}}}}_{{{n} \times {mh.output.shape[1]}}} = "
-        rf"\operatorname{{concat}}(\mathbf{{O}}_1, \ldots, \mathbf{{O}}_{{{h}}})\,"
-        rf"\mathbf{{W}}_O"
+        rf"\operatorname{{concat}}({concat_parts(h)})\,\mathbf{{W}}_O"
     )
     output = mh.step("output_projected")
     show_chart(
         step_figure(output, labels, titles, hover_texts, title=t("transformer.output.chart")),
         key="transformer.chart.output",
     )
+
+
+def concat_parts(heads: int) -> str:
+    """O₁, …, O_h in LaTeX: each head named up to three, O₁, …, O_h beyond."""
+    if heads <= 3:
+        return ", ".join(rf"\mathbf{{O}}_{{{i + 1}}}" for i in range(heads))
+    return rf"\mathbf{{O}}_1, \ldots, \mathbf{{O}}_{{{heads}}}"
+
+
+def weights_note(weights: Mapping[str, np.ndarray], seed: int, lang: str | None = None) -> str:
+    """Says the W's are the seed's random numbers only when they are (the learner may have
+    typed them); either way, not trained."""
+    d = next(iter(weights.values())).shape[0]
+    drawn = projections(d, seed)
+    random = all(np.array_equal(weights[name], drawn[name]) for name in PROJECTIONS)
+    key = "transformer.heads_grid.random" if random else "transformer.heads_grid.edited"
+    return t(key, lang, seed=seed)
 
 
 def repeated_word_note(
@@ -318,7 +341,8 @@ def repeated_word_note(
         elif same_input and not same_weights and mh.mask is not None:
             key = "masked"
         elif same_x and positions and not same_input and not same_weights:
-            key = "positions"
+            # under the causal mask the rows differ whatever the positions do
+            key = "positions" if mh.mask is None else "positions_masked"
         else:
             return None  # the learner's edits made the two rows differ: nothing general to say
         return t(
@@ -340,7 +364,20 @@ def _identity_check(mh: MultiHeadResult, weights: Mapping[str, np.ndarray]) -> N
     X = mh.inputs
     plain = attention(X, X, X, "scaled_dot", layout="row", mask=mh.mask)
     if np.array_equal(plain.weights, mh.weights[0]) and np.array_equal(plain.output, mh.output):
-        st.success(t("transformer.identity_holds"), icon=":material/check_circle:")
+        st.success(identity_sentence(mh), icon=":material/check_circle:")
+
+
+def identity_sentence(mh: MultiHeadResult, lang: str | None = None) -> str:
+    """The call the check compares with, as it was made: X + P when positions were added,
+    and the causal mask when it is on."""
+    positions = mh.steps[0].key == "positions_added"
+    inputs = "X + P" if positions else "X"
+    name = "XP" if positions else "X"
+    mask = f", mask=causal_mask({mh.inputs.shape[0]})" if mh.mask is not None else ""
+    call = f'attention({name}, {name}, {name}, "scaled_dot", layout="row"{mask})'
+    if positions:
+        call += "  # XP = X + P"
+    return t("transformer.identity_holds", lang, inputs=inputs, call=call)
 
 
 def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
@@ -354,6 +391,7 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
     before = [s for s in mh.steps if s.key not in ("heads_concatenated", "output_projected")]
     after = [shared["heads_concatenated"], shared["output_projected"]]
     _show(before, labels, titles, "transformer.step")
+    shown = len(before)
 
     st.toggle(t("transformer.detail.toggle"), key=state.DETAIL, help=t("transformer.detail.help"))
     if st.session_state[state.DETAIL]:
@@ -367,13 +405,16 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
             horizontal=True,
             format_func=names.__getitem__,
         )
-        _head_detail(mh, head, labels, titles)
+        _head_detail(mh, head, labels, titles, start=shown + 1)
+        shown += len(mh.heads[head].steps)
     else:
         st.caption(t("transformer.detail.off"))
-    _show(after, labels, titles, "transformer.step")
+    _show(after, labels, titles, "transformer.step", start=shown + 1)
 
 
-def _show(step_list: list, labels: list[str], titles: Mapping[str, str], prefix: str) -> None:
+def _show(
+    step_list: list, labels: list[str], titles: Mapping[str, str], prefix: str, start: int = 1
+) -> None:
     figures = {s.key: step_figure(s, labels, titles, hover_texts) for s in step_list}
     show_steps(
         _Steps(tuple(step_list)),
@@ -381,6 +422,7 @@ def _show(step_list: list, labels: list[str], titles: Mapping[str, str], prefix:
         namespace="transformer",
         key_prefix=prefix,
         figures=figures,
+        start=start,
     )
 
 
@@ -394,7 +436,7 @@ class _Steps:
 
 
 def _head_detail(
-    mh: MultiHeadResult, head: int, labels: list[str], titles: Mapping[str, str]
+    mh: MultiHeadResult, head: int, labels: list[str], titles: Mapping[str, str], start: int
 ) -> None:
     """Head `head`'s columns of Q, K, V, then every step of its scaled dot attention."""
     columns = mh.head_columns(head)
@@ -417,5 +459,10 @@ def _head_detail(
     run = mh.heads[head]
     figures = {s.key: step_figure(s, labels, titles, hover_texts) for s in run.steps}
     show_steps(
-        run, titles, namespace="transformer", key_prefix=f"transformer.head{head}", figures=figures
+        run,
+        titles,
+        namespace="transformer",
+        key_prefix=f"transformer.head{head}",
+        figures=figures,
+        start=start,
     )

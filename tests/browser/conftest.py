@@ -132,107 +132,77 @@ def assert_no_exception(page) -> None:
 
 # --- Driving widgets as a user would (used by the tour; any test may use them) ---------------
 
-# Streamlit's grid (Glide Data Grid) draws on a canvas: a cell is reached by clicking it. Rows
-# are 35 px high, the header is row 0; column widths depend on the content, so a cell is reached
-# from the last column, clicked at the grid's right edge, with the arrow keys. This assumes the
-# last column ends at that edge (a grid as wide as its columns, or stretched to its container);
-# a grid wider than its container would need scrolling first.
-GRID_ROW_PX = 35
+# Every grid is the app's grid editor (attention_ui/kit/grids): a <table role="grid"> named
+# after its matrix, one <input> per cell named "Q, row 1, column q1". A cell commits on Enter,
+# Tab or when it loses the focus.
 
 
 def grid(page, index: int):
-    """The `index`-th st.data_editor / st.dataframe on the page (0 = first)."""
-    locator = page.locator("[data-testid=stDataFrame]").nth(index)
+    """The `index`-th grid on the page (0 = first)."""
+    locator = page.locator("table[role=grid]").nth(index)
     locator.wait_for()
     return locator
 
 
-def select_cell(page, grid_locator, row: int, col: int, columns: int) -> None:
-    """Select data cell (row, col) of a grid with `columns` data columns (0-based, the index
-    column not counted)."""
+def cell(grid_locator, row: int, col: int):
+    """The <input> of data cell (row, col), 0-based (the row headers not counted)."""
+    return grid_locator.locator("tbody tr").nth(row).locator("input").nth(col)
+
+
+def select_cell(page, grid_locator, row: int, col: int, columns: int | None = None) -> None:
+    """Put the focus in cell (row, col) (its text selected, as a click does). `columns` is
+    not needed (the cells are real inputs); it stays for older callers."""
+    target = cell(grid_locator, row, col)
     # Centred in the window, so that the app's sticky header does not cover it.
-    grid_locator.evaluate("el => el.scrollIntoView({block: 'center'})")
-    scroller = grid_locator.locator(".dvn-scroller").first  # the grid's event surface
-    scroller.wait_for()
-    x = scroller.bounding_box()["width"] - 12  # inside the last column
-    scroller.click(position={"x": x, "y": GRID_ROW_PX * (row + 1) + GRID_ROW_PX / 2})
-    column = wait_for_selected_cell(page, grid_locator, row)
-    for _ in range(columns - 1 - col):
-        page.keyboard.press("ArrowLeft")
-        column = wait_for_selected_cell(page, grid_locator, row, column - 1)
+    target.evaluate("el => el.scrollIntoView({block: 'center'})")
+    target.focus()
+    target.evaluate("el => el.select()")
 
 
-# The grid mirrors its canvas in an accessible table: the selected cell is the focused <td>
-# with id glide-cell-<column>-<row>; the columns count the index and any other column drawn
-# before the data, so moves are followed relative to the clicked cell.
-_SELECTED = """([grid, row, column]) => { const cell = document.activeElement;
-    const id = grid.contains(cell) && cell.getAttribute('aria-selected') === 'true'
-               && /^glide-cell-(\\d+)-(\\d+)$/.exec(cell.id);
-    if (!id || Number(id[2]) !== row) return null;
-    return column === null || Number(id[1]) === column ? {column: Number(id[1])} : null; }"""
-
-
-def wait_for_selected_cell(
-    page, grid_locator, row: int, column: int | None = None, timeout: float = 60_000
-) -> int:
-    """Wait until a cell of data row `row` (in the grid's own `column`, if given) is the grid's
-    selected, focused cell, so that keys typed from then on go to it (the grid takes the focus
-    a moment after a click); returns its column."""
-    handle = page.wait_for_function(
-        _SELECTED, arg=[grid_locator.element_handle(), row, column], timeout=timeout
+def focused_cell_value(page) -> str | None:
+    """The value of the grid cell that has the focus (inside the grid's shadow root)."""
+    return page.evaluate(
+        """() => { let el = document.activeElement;
+                   while (el && el.shadowRoot && el.shadowRoot.activeElement)
+                       el = el.shadowRoot.activeElement;
+                   return el && el.tagName === 'INPUT' ? el.value : null; }"""
     )
-    return handle.json_value()["column"]
 
 
 def wait_for_editor_text(page, text: str, timeout: float) -> None:
-    """Wait until the cell editor (an overlay outside the grid: a textarea for text cells)
-    holds exactly `text`, so that Enter commits `text`, no less."""
+    """Wait until the focused cell holds exactly `text`, so that Enter commits `text`."""
     page.wait_for_function(
-        """(text) => { const box = document.querySelector(
-               '[data-testid=portal] textarea, [data-testid=portal] input');
-               return box !== null && box.value === text; }""",
+        """(text) => { let el = document.activeElement;
+               while (el && el.shadowRoot && el.shadowRoot.activeElement)
+                   el = el.shadowRoot.activeElement;
+               return el !== null && el.tagName === 'INPUT' && el.value === text; }""",
         arg=text,
         timeout=timeout,
     )
 
 
 def open_cell_editor(page, text: str, timeout: float = 60_000) -> None:
-    """With a cell selected: open its editor (Enter), replace its text by typing `text` key by
-    key, and wait until the editor holds all of it (Enter then commits `text`, no less). The
-    editor is an overlay outside the grid (a textarea for text cells). Typing the first
-    character into a selected cell also opens it, but only for a character on the keyboard:
-    not for '−' or '－'."""
-    page.keyboard.press("Enter")
-    editor = page.locator("[data-testid=portal] textarea, [data-testid=portal] input").first
-    editor.wait_for(timeout=timeout)
-    editor.press("Control+A")
+    """With a cell focused: replace its text by typing `text` key by key (not committed)."""
+    page.keyboard.press("Control+A")
     page.keyboard.type(text)
     wait_for_editor_text(page, text, timeout)
-    # As in type_into_cell: a moment for the grid to take the last key as its value (Enter at
-    # once after the DOM held the text lost typed cells in CI).
-    page.wait_for_timeout(100)
 
 
-def type_into_cell(page, grid_locator, row: int, col: int, text: str, columns: int) -> None:
+def type_into_cell(
+    page, grid_locator, row: int, col: int, text: str, columns: int | None = None
+) -> None:
     """Type `text` into a cell and press Enter, as a learner does; waits for the rerun."""
-    select_cell(page, grid_locator, row, col, columns)
-    page.keyboard.type(text[:1])
-    # The first key opens the cell's editor (an overlay outside the grid) with that key as its
-    # text; then the rest. Enter commits what the editor holds, so wait until it holds all of
-    # `text`, and give the grid a moment to take the last key as its value (CI lost 4 of 4
-    # typed cells in a full browser run when Enter followed the DOM's value at once).
-    page.locator("[data-testid=portal] .gdg-clip-region").first.wait_for(timeout=30_000)
-    page.keyboard.type(text[1:])
-    wait_for_editor_text(page, text, 30_000)
-    page.wait_for_timeout(100)
+    select_cell(page, grid_locator, row, col)
+    open_cell_editor(page, text)
     page.keyboard.press("Enter")
     wait_idle(page)
 
 
-def clear_cell(page, grid_locator, row: int, col: int, columns: int) -> None:
-    """Select a cell and press Delete (the grid sends an empty cell); waits for the rerun."""
-    select_cell(page, grid_locator, row, col, columns)
+def clear_cell(page, grid_locator, row: int, col: int, columns: int | None = None) -> None:
+    """Empty a cell and press Enter (the grid sends an empty cell); waits for the rerun."""
+    select_cell(page, grid_locator, row, col)
     page.keyboard.press("Delete")
+    page.keyboard.press("Enter")
     wait_idle(page)
 
 
@@ -292,3 +262,14 @@ def wait_for_plot(page, title: str, expected, field: str = "z", timeout: float =
         arg=[title, expected, field],
         timeout=timeout,
     )
+
+
+# The head grid has no layout title: it is found by its first panel's title (an annotation).
+HEAD_GRID = """(first) => {
+    const plot = Array.from(document.querySelectorAll('.js-plotly-plot')).find(
+        p => p._fullLayout && (p._fullLayout.annotations || []).some(
+            a => (a.text || '').replace(/<[^>]*>/g, '') === first));
+    if (!plot) return null;
+    return plot._fullData.filter(t => t.type === 'heatmap').map(
+        t => ({x: Array.from(t.x), z: Array.from(t.z, row => Array.from(row))}));
+}"""

@@ -7,10 +7,10 @@ from playwright.sync_api import expect
 
 from attention_core import attention
 from attention_ui.luong.presets import PRESETS
-from tests.browser.conftest import open_page, wait_idle
+from tests.browser.conftest import grid, open_page, wait_idle
+from tests.browser.conftest import type_into_cell as conftest_type
 
 FIRST = PRESETS["first"].column_matrices()  # what the page opens with
-HEADER_HEIGHT = ROW_HEIGHT = 35  # pixels of a data editor's header and rows
 
 # The z matrix and axis labels of the first chart titled `title` (the S/A/O row); Streamlit
 # wraps titles in <b> tags.
@@ -47,33 +47,16 @@ def chart(page, title: str, *, changed_from: dict | None = None) -> dict:
 
 
 def grid_labels(page, index: int) -> tuple[list[str], list[str]]:
-    """(row labels, column labels) of the index-th grid on the page, from its accessible table."""
-    grid = page.locator("[data-testid=stDataFrame]").nth(index)
-    grid.locator("table[role=grid]").wait_for(state="attached")
-    columns = grid.locator("th[role=columnheader]").all_inner_texts()[1:]
-    rows = grid.locator("td[aria-colindex='1']").all_inner_texts()
+    """(row labels, column labels) of the index-th grid on the page, from its headers."""
+    table = grid(page, index)
+    columns = table.locator("thead th[scope=col]").all_inner_texts()
+    rows = table.locator("tbody th[scope=row]").all_inner_texts()
     return rows, columns
 
 
 def type_into_cell(page, grid_index: int, row: int, col: int, text: str) -> None:
-    """Double-click a cell of a data editor (0-based, index column excluded), type, press Enter.
-
-    The grid is drawn on a canvas: the cell is found from the grid's box, with the column
-    widths read from the positions of the header cells' text in the accessible table."""
-    grid = page.locator("[data-testid=stDataFrame]").nth(grid_index)
-    grid.locator("table[role=grid]").wait_for(state="attached")
-    box = grid.bounding_box()
-    n_cols = grid.locator("th[role=columnheader]").count()  # index column included
-    index_width = 50 if n_cols > 1 else 0
-    col_width = (box["width"] - index_width) / (n_cols - 1)
-    x = box["x"] + index_width + col_width * (col + 0.5)
-    y = box["y"] + HEADER_HEIGHT + ROW_HEIGHT * (row + 0.5)
-    page.mouse.dblclick(x, y)
-    # Grid cells are text (the server reads the number), so the overlay editor is a textarea.
-    editor = page.locator("[data-testid=portal] .gdg-input").first
-    editor.fill(text)
-    editor.press("Enter")
-    wait_idle(page)
+    """Type into a cell of the grid editor (0-based, row headers excluded), press Enter."""
+    conftest_type(page, grid(page, grid_index), row, col, text)
 
 
 def test_typing_into_a_query_cell_changes_the_weights(page, server):

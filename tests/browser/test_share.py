@@ -11,6 +11,7 @@ from attention_ui.kit.text.i18n import catalog
 from attention_ui.transformer.model import EXAMPLES, embeddings, projections
 from tests.browser.conftest import (
     CHROMIUM,
+    HEAD_GRID,
     assert_no_exception,
     move_slider,
     open_page,
@@ -18,7 +19,6 @@ from tests.browser.conftest import (
     plot_data,
     wait_idle,
 )
-from tests.browser.test_tour import _HEAD_GRID
 
 EN = catalog("en")
 CHARTS = [EN["luong.results.S"], EN["luong.results.A"], EN["luong.results.O"]]
@@ -86,8 +86,8 @@ def test_a_copied_transformer_link_shows_the_same_heads_and_output(page, server,
     output = EN["transformer.output.chart"]
 
     def numbers(shown) -> dict:
-        shown.wait_for_function(f"(first) => ({_HEAD_GRID})(first) !== null", arg=first)
-        return {"heads": shown.evaluate(_HEAD_GRID, first), "Y": plot_data(shown, output)}
+        shown.wait_for_function(f"(first) => ({HEAD_GRID})(first) !== null", arg=first)
+        return {"heads": shown.evaluate(HEAD_GRID, first), "Y": plot_data(shown, output)}
 
     tokens = EXAMPLES["en"].split()
     X, W = embeddings(tokens, 4, 5), projections(4, 5)

@@ -495,7 +495,7 @@ CASES = [
         "learning-rate-huge",
         lambda: gradient_search([0.0, 0.0], K, 0, learning_rate=1e6),
         "learning_rate_too_large",
-        "1×10^6",
+        "1×10⁶",
         "100",
     ),
     case(

@@ -128,9 +128,9 @@ def test_positional_encoding_is_the_papers_table():
             angle = pos / 10000 ** (2 * (c // 2) / 5)
             assert P[pos, c] == pytest.approx(math.sin(angle) if c % 2 == 0 else math.cos(angle))
     np.testing.assert_array_equal(P[0], [0, 1, 0, 1, 0])  # position 0: sin 0, cos 0
-    assert positional_encoding_entry(1, 0, 4) == "p₂₁ = sin(1 / 10000^(0/4)) = 0.8415"
+    assert positional_encoding_entry(1, 0, 4) == "p₂₁ = sin(1 / 10000^(0/4)) = 0.841"
     assert positional_encoding_entry(2, 3, 4) == (
-        f"p₃₄ = cos(2 / 10000^(2/4)) = {np.round(math.cos(2 / 100), 4)}"
+        "p₃₄ = cos(2 / 10000^(2/4)) = 1.00"  # 0.9998: '1.00', never '1', which reads as exact
     )
 
 

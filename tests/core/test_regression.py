@@ -217,7 +217,7 @@ def test_steps_have_text_formulas_with_sizes_and_end_in_the_prediction(kernel):
     assert r"{3 \times 2}" in result.step("nw_weights").latex
     np.testing.assert_array_equal(result.step("nw_weights").value, result.weights)
     np.testing.assert_array_equal(result.step("nw_prediction").value[:, 0], result.prediction)
-    assert result.step("nw_scaled").entry(1, 0) == "u₂₁ = d₂₁ / σ = 0.5 / 0.7 = 0.7143"
+    assert result.step("nw_scaled").entry(1, 0) == "u₂₁ = d₂₁ / σ = 0.5 / 0.7 = 0.714"
 
 
 def test_step_arithmetic_spells_out_each_weight_and_prediction():

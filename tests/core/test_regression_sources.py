@@ -35,7 +35,7 @@ def test_the_epanechnikov_kernel_is_three_quarters_one_minus_u_squared():
     result = nadaraya_watson([0.0], [0.0, 0.5, 1.0, 3.0], [1.0, 1.0, 1.0, 1.0], "epanechnikov", 1.0)
     kernel = result.step("nw_kernel").value[0]
     np.testing.assert_allclose(kernel, [0.75, 0.75 * 0.75, 0.0, 0.0])
-    assert result.step("nw_kernel").entry(0, 1) == "κ(u₁₂) = 0.75·max(0, 1 − (−0.5)²) = 0.5625"
+    assert result.step("nw_kernel").entry(0, 1) == "κ(u₁₂) = 0.75·max(0, 1 − (−0.5)²) = 0.562"
 
 
 def test_one_hot_values_give_each_class_the_weight_of_its_points():

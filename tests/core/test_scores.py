@@ -17,7 +17,7 @@ from hypothesis.extra.numpy import arrays
 
 from attention_core import SCORES
 from attention_core.scores import SCORE_FUNCTIONS
-from tests.core.test_attention_reference import reference_score
+from tests.support.reference import reference_score
 
 entries = st.floats(-5, 5, allow_nan=False, allow_infinity=False)
 

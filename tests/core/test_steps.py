@@ -171,12 +171,12 @@ def test_known_example_spells_out_each_step_in_column_layout():
     assert r.step("keys_transposed").entry(0, 1) == "(Kᵀ)₁₂ = K₂₁ = −1"
     assert r.step("scores_dot").entry(0, 0) == "s₁₁ = k₁·q₁ = 0.5×1 + (−1)×2 = −1.5"
     assert r.step("scores_dot").entry(1, 0) == "s₂₁ = k₂·q₁ = 1×1 + 0×2 = 1"
-    assert r.step("scaled").entry(0, 0) == "s₁₁ / √2 = (−1.5) / 1.414 = −1.061"
-    assert r.step("shifted").entry(0, 0) == "s₁₁ − max = −1.061 − 0.7071 = −1.768"
-    assert r.step("exponentials").entry(0, 0) == "e₁₁ = exp(−1.768) = 0.1707"
-    assert r.step("sums").entry(0, 0) == "Σᵢ eᵢ₁ = 0.1707 + 1 = 1.171"
-    assert r.step("weights_softmax").entry(1, 0) == "a₂₁ = e₂₁ / Σ = 1 / 1.171 = 0.8542"
-    assert r.step("output").entry(0, 0) == "o₁₁ = Σᵢ aᵢ₁·v₁ᵢ = 0.1458×1 + 0.8542×2 = 1.854"
+    assert r.step("scaled").entry(0, 0) == "s₁₁ / √2 = (−1.5) / 1.41 = −1.06"
+    assert r.step("shifted").entry(0, 0) == "s₁₁ − max = −1.06 − 0.707 = −1.77"
+    assert r.step("exponentials").entry(0, 0) == "e₁₁ = exp(−1.77) = 0.171"
+    assert r.step("sums").entry(0, 0) == "Σᵢ eᵢ₁ = 0.171 + 1 = 1.17"
+    assert r.step("weights_softmax").entry(1, 0) == "a₂₁ = e₂₁ / Σ = 1 / 1.17 = 0.854"
+    assert r.step("output").entry(0, 0) == "o₁₁ = Σᵢ aᵢ₁·v₁ᵢ = 0.146×1 + 0.854×2 = 1.85"
     assert r.output[0, 0] == pytest.approx(1.8541, abs=1e-4)
 
 
@@ -185,7 +185,7 @@ def test_known_example_in_row_layout_names_cells_by_the_row_layouts_indices():
     assert r.step("keys_transposed").entry(1, 0) == "(Kᵀ)₂₁ = K₁₂ = −1"
     assert r.step("scores_dot").entry(0, 0) == "s₁₁ = k₁·q₁ = 0.5×1 + (−1)×2 = −1.5"
     assert r.step("scores_dot").entry(0, 1) == "s₁₂ = k₂·q₁ = 1×1 + 0×2 = 1"
-    assert r.step("weights_softmax").entry(0, 1) == "a₁₂ = e₁₂ / Σ = 1 / 1.171 = 0.8542"
+    assert r.step("weights_softmax").entry(0, 1) == "a₁₂ = e₁₂ / Σ = 1 / 1.17 = 0.854"
 
 
 def test_known_example_formulas_carry_the_users_sizes():
@@ -196,7 +196,7 @@ def test_known_example_formulas_carry_the_users_sizes():
     assert row.step("scores_dot").latex.startswith(r"\underbrace{\mathbf{S}}_{1 \times 2}")
     assert r"\sqrt{2}" in column.step("scaled").latex
     sentence = step_sentence(column.step("scaled"), "en")
-    assert "variance is d_k = 2" in sentence and "√d_k ≈ 1.414" in sentence
+    assert "variance is d_k = 2" in sentence and "√d_k ≈ 1.41" in sentence
 
 
 def strip_subscripts(text: str) -> str:

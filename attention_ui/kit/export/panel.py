@@ -17,10 +17,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
-from attention_ui.kit.export.scripts import file_name, matrix_csv
+from attention_ui.kit.export.scripts import LISTING_NUMBERS, file_name, matrix_csv
 from attention_ui.kit.text.i18n import t
+
+# The most text one code block of the panel shows (the download holds all of it): a browser
+# takes seconds and hundreds of megabytes to lay out megabytes of highlighted code.
+SHOWN_CHARS = 300_000
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,7 @@ class Export:
     script: str | None = None
     tables: Sequence[Table] = field(default_factory=tuple)
     derivation: str | None = None
+    notes: Sequence[str] = ()  # sentences about the export itself (what a listing left out)
 
 
 def table_csv(table: Table) -> str:
@@ -58,10 +64,12 @@ def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ())
     export = build()
     with panel:
         st.caption(t("export.intro"))
+        for note in export.notes:
+            st.info(note)
         if export.script is not None:
             st.download_button(
                 t("export.script"),
-                export.script,
+                _deferred(export.script),
                 file_name=file_name(page, *details, suffix=".py"),
                 mime="text/x-python",
                 key=f"{page}.export.script",
@@ -69,14 +77,14 @@ def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ())
                 icon=":material/code:",
             )
             st.caption(t("export.script_help"))
-            st.code(export.script, language="python", height=300)
+            show_code(export.script, "python")
         if export.tables:
             st.markdown(t("export.tables"))
             columns = st.columns(min(len(export.tables), 4))
             for number, table in enumerate(export.tables):
                 columns[number % len(columns)].download_button(
                     t("export.csv", name=table.name),
-                    table_csv(table),
+                    _csv_data(table),
                     file_name=file_name(page, table.name, *details, suffix=".csv"),
                     mime="text/csv",
                     key=f"{page}.export.csv.{table.name}",
@@ -87,12 +95,32 @@ def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ())
             st.markdown(t("export.derivation"))
             st.download_button(
                 t("export.latex"),
-                export.derivation,
+                _deferred(export.derivation),
                 file_name=file_name(page, *details, suffix=".tex"),
                 mime="text/x-tex",
                 key=f"{page}.export.latex",
                 on_click="ignore",
                 icon=":material/functions:",
             )
-            st.code(export.derivation, language="latex", height=300)
+            show_code(export.derivation, "latex")
         st.caption(t("export.png"))
+
+
+def show_code(text: str, language: str) -> None:
+    """A code block of at most SHOWN_CHARS characters, and a sentence when it holds less."""
+    st.code(text[:SHOWN_CHARS], language=language, height=300)
+    if len(text) > SHOWN_CHARS:
+        st.caption(t("export.shown_part", shown=f"{SHOWN_CHARS:,}", total=f"{len(text):,}"))
+
+
+def _csv_data(table: Table) -> str | Callable[[], str]:
+    """A small table's CSV now; a large one's (thousands of cells) only when its button is
+    clicked, so that a run with the panel open does not write it."""
+    if np.size(table.values) <= LISTING_NUMBERS:
+        return table_csv(table)
+    return lambda: table_csv(table)
+
+
+def _deferred(text: str) -> Callable[[], str]:
+    """A download's text handed over only when its button is clicked: the page holds none."""
+    return lambda: text

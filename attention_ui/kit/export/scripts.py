@@ -29,6 +29,10 @@ from attention_core.scores import SCORE_FUNCTIONS
 # An exported script's asserts: tight enough that a wrong formula fails, loose enough for the
 # last-bit differences of a different (but equal) order of floating-point operations.
 RTOL, ATOL = 1e-9, 1e-12
+# An export stays small enough to show and run whatever was entered: a per-step listing (the
+# iterates of a descent) holds at most this many numbers, and says how many steps it left out;
+# any other expected array of more numbers is checked by its shape and sums, not cell by cell.
+LISTING_NUMBERS = 5_000
 _FILE_NAME_JUNK = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -126,26 +130,60 @@ def numpy_script(
         lines.append(f"{name} = {literal(value)}{comment}")
     lines += ["", computation.strip("\n"), "", "# What the app computed from the same inputs"]
     for name, value in expected.items():
-        lines.append(f"{name}_app = {literal(_expected_value(value))}")
+        lines += _expected_lines(name, value)
     lines.append("")
     for name, value in expected.items():
-        if _is_numeric(value):
-            lines.append(
-                f"assert np.shape({name}) == np.shape({name}_app), "
-                f"'{name} has another shape than in the app'"
-            )
-            lines.append(
-                f"assert np.allclose({name}, {name}_app, rtol={RTOL!r}, atol={ATOL!r}, "
-                f"equal_nan=True), '{name} differs from the app'"
-            )
-        else:
-            lines.append(f"assert {name} == {name}_app, '{name} differs from the app'")
+        lines += _checks(name, value)
     lines += ["", f"print('OK: {', '.join(expected)} agree with the app.')", ""]
     return "\n".join(lines)
 
 
+def _checks(name: str, value: Any) -> list[str]:
+    """The asserts comparing `name` with `name_app` (a large array: its shape and sums)."""
+    if not _is_numeric(value):
+        return [f"assert {name} == {name}_app, '{name} differs from the app'"]
+    shape = (
+        f"assert np.shape({name}) == np.shape({name}_app), "
+        f"'{name} has another shape than in the app'"
+    )
+    if _summarised(value):
+        return [
+            shape.replace(f"np.shape({name}_app)", f"{name}_app_shape"),
+            f"assert np.allclose([np.nansum({name}), np.nansum(np.square({name}))], "
+            f"{name}_app_sums, rtol={RTOL!r}, atol={ATOL!r}), '{name} differs from the app'",
+        ]
+    return [
+        shape,
+        f"assert np.allclose({name}, {name}_app, rtol={RTOL!r}, atol={ATOL!r}, "
+        f"equal_nan=True), '{name} differs from the app'",
+    ]
+
+
+def _summarised(value: Any) -> bool:
+    return isinstance(value, np.ndarray) and value.dtype != object and value.size > LISTING_NUMBERS
+
+
+def _expected_lines(name: str, value: Any) -> list[str]:
+    """`name_app = <the app's value>`; for a large array its shape and sums instead."""
+    if not _summarised(value):
+        return [f"{name}_app = {literal(_expected_value(value))}"]
+    values = np.asarray(value, dtype=float)
+    sums = np.array([np.nansum(values), np.nansum(np.square(values))])
+    return [
+        f"# {name} holds {values.size} numbers: the app's shape and sums of them are checked",
+        f"{name}_app_shape = {tuple(values.shape)!r}",
+        f"{name}_app_sums = {literal(sums)}",
+    ]
+
+
 def _expected_value(value: Any) -> Any:
     return np.asarray(value, dtype=float) if _is_numeric(value) else value
+
+
+def steps_listed(steps: int, numbers_per_step: int, budget: int = LISTING_NUMBERS) -> int:
+    """How many of `steps` iterates a per-step listing holds: all of them, or as many as fit
+    in `budget` numbers (at least the first)."""
+    return max(1, min(steps, budget // max(numbers_per_step, 1)))
 
 
 def _is_numeric(value: Any) -> bool:
@@ -493,9 +531,11 @@ def derivation_latex(
     title_of: Callable[[Any], str],
     sentence_of: Callable[[Any], str],
     heading: str,
+    note: str = "",
 ) -> str:
     """The steps of a derivation as LaTeX for lecture notes: each step's title and sentence
-    (in the learner's language), its formula with the actual sizes, and its matrix.
+    (in the learner's language), its formula with the actual sizes, and its matrix; `note`
+    (what the listing left out, say) comes before the steps.
 
     `steps` are engine steps (anything with `.latex` and a 2-D `.value`); `title_of` and
     `sentence_of` give their words. Needs amsmath; the words are Unicode (LuaLaTeX/XeLaTeX).
@@ -504,6 +544,7 @@ def derivation_latex(
         f"% {latex_text(heading)}",
         "% Paste into a LaTeX document with \\usepackage{amsmath}; the text is Unicode",
         "% (compile with LuaLaTeX or XeLaTeX; Japanese text also needs luatexja or xeCJK).",
+        *([latex_text(note)] if note else []),
         r"\begin{enumerate}",
     ]
     for step in steps:

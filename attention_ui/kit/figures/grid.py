@@ -86,7 +86,7 @@ def heatmap_grid(
     for r in range(rows):
         for c in range(cols):
             panel = finite[r, c]
-            text = [[fmt(round(float(v), 2), 3) for v in row] for row in matrices[r, c]]
+            text = [[fmt(v) for v in row] for row in matrices[r, c]]
             cell_hover = [
                 [
                     plotly_text(

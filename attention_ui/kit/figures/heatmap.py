@@ -1,8 +1,11 @@
 """Plotly figures as pure functions: arrays and labels in, `go.Figure` out.
 
-Tests call these directly to check labels and hover texts without a browser. Colour scales
-are readable with colour-blind vision: a diverging red-blue scale centred on 0 for signed
-values (scores), d2l's single-hue red for weights in [0, 1], Cividis for anything else.
+Tests call these directly to check labels and hover texts without a browser. One colour rule,
+readable with colour-blind vision (ColorBrewer's RdBu and Reds are both marked colour-blind
+safe): weights in [0, 1] in d2l's single-hue red from 0 to 1 (callers pass WEIGHT_SCALE), every
+other matrix (scores, Q, K, V, X, outputs) in the diverging red-blue scale centred on 0, on every
+page and for every example. Every cell also carries its number, so colour never carries it
+alone.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import copy
 import functools
 import html
+import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -21,7 +25,6 @@ from attention_core import Step, fmt
 
 SIGNED_SCALE = "RdBu_r"
 WEIGHT_SCALE = "Reds"
-VALUE_SCALE = "Cividis"
 # Print numbers on the cells only while they stay legible.
 MAX_CELLS_WITH_TEXT = 12 * 12
 
@@ -58,7 +61,7 @@ def heatmap(
     zmid = 0.0 if colorscale == SIGNED_SCALE else None
     if show_text is None:
         show_text = values.size <= MAX_CELLS_WITH_TEXT
-    cell_text = [[fmt(v, 3) for v in row] for row in values]
+    cell_text = [[fmt(v) for v in row] for row in values]
     if hover is None:
         hover = cell_text
     hover_html = [[plotly_text(h).replace(" = ", "<br>= ") for h in row] for row in hover]
@@ -81,22 +84,11 @@ def heatmap(
         "ygap": 1,
         "colorbar": {"thickness": 12, "len": 0.9},
     }
-    layout = {
-        "height": max(180, 70 + 38 * len(y_labels)) + (30 if title else 0),
-        "margin": {"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
-        "xaxis": {"title": {"text": plotly_text(x_title)}, "side": "top", "type": "category"},
-        "yaxis": {
-            "title": {"text": plotly_text(y_title)},
-            "autorange": "reversed",
-            "type": "category",
-        },
-    }
-    if title:
-        layout["title"] = {"text": plotly_text(title)}
+    layout = heatmap_layout(list(x_labels), len(y_labels), title, x_title, y_title)
     # One constructor call from plain dicts: building a go.Heatmap first (validated, then
     # deep-copied into the figure) and calling update_layout/update_xaxes/update_yaxes made a
     # heatmap 5-6× slower to build, for the same figure. Plotly's validation of these fixed,
-    # known-good properties took over half of what was left; tests/ui/test_figures.py pins
+    # known-good properties took over half of what was left; tests/kit/figures/test_heatmap.py pins
     # that the unvalidated figure is the validated one.
     return DrawnFigure(
         data=[{key: value for key, value in trace.items() if value is not None}],
@@ -115,7 +107,7 @@ class DrawnFigure(go.Figure):
     their figures between reruns and may draw one twice in a run, so the dict is made once
     per figure too. Treat the figure and that dict as read-only (plotly does not report every
     change); to change a figure, change it in `heatmap` or copy it first:
-    go.Figure(figure.to_dict()). tests/ui/test_figures.py pins that the dict (and the JSON
+    go.Figure(figure.to_dict()). tests/kit/figures/test_heatmap.py pins that the dict (and the JSON
     Streamlit sends) equals plotly's own.
     """
 
@@ -209,9 +201,67 @@ def _scale_stops(name: str) -> tuple[tuple, ...]:
 
 
 def _default_scale(values: np.ndarray) -> str:
-    if np.isnan(values).all():
-        return VALUE_SCALE
-    low, high = np.nanmin(values), np.nanmax(values)
-    if low >= 0 and high <= 1:
+    """Without a scale named by the caller: a matrix of weights (every entry in [0, 1], rows of
+    a softmax) in the weights' red; anything else signed, centred on 0, whatever the example's
+    numbers happen to be (an all-positive S is still a score)."""
+    if not np.isnan(values).all() and np.nanmin(values) >= 0 and np.nanmax(values) <= 1:
         return WEIGHT_SCALE
-    return SIGNED_SCALE if low < 0 < high else VALUE_SCALE
+    return SIGNED_SCALE
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
+# Above this many columns, or with labels longer than this, column labels stand upright (-90°):
+# otherwise plotly tilts them by a guess and they run into the chart's title.
+_UPRIGHT_COLUMNS, _UPRIGHT_CHARS = 6, 4
+_CHAR_PX = 7  # a tick label character at plotly's 12 px font, about
+
+
+def heatmap_layout(x_labels: list[str], rows: int, title: str, x_title: str, y_title: str) -> dict:
+    """The layout of a matrix heatmap: column labels on top, the title above them with room
+    for both (long labels stand upright), and a Japanese row title written level in the
+    top-left corner (plotly turns a y-axis title on its side, which Japanese does not read)."""
+    longest = max((len(label) for label in x_labels), default=1)
+    upright = len(x_labels) > _UPRIGHT_COLUMNS and longest > _UPRIGHT_CHARS
+    band = (_CHAR_PX * longest if upright else 18) + (22 if x_title else 0)
+    xaxis = {"title": {"text": plotly_text(x_title)}, "side": "top", "type": "category"}
+    if upright:
+        xaxis["tickangle"] = -90
+    yaxis = {"title": {"text": plotly_text(y_title)}, "autorange": "reversed", "type": "category"}
+    top = band + (40 if title else 12)
+    layout = {
+        # the cells keep their height whatever the labels above them take
+        "height": max(120, 40 + 38 * rows) + top + 10,
+        "margin": {"l": 10, "r": 10, "t": top, "b": 10},
+        "xaxis": xaxis,
+        "yaxis": yaxis,
+    }
+    if _CJK.search(y_title):
+        yaxis["title"] = {"text": ""}
+        layout["annotations"] = [level_row_title(y_title)]
+        layout["margin"]["l"] = 14 * len(y_title) + 10
+    if title:
+        layout["title"] = {
+            "text": plotly_text(title),
+            "x": 0,
+            "xanchor": "left",
+            "y": 1,
+            "yanchor": "top",
+            "yref": "container",
+            "pad": {"t": 8, "l": 4},
+        }
+    return layout
+
+
+def level_row_title(text: str, yref: str = "y domain", xref: str = "x domain") -> dict:
+    """A row title written level, right-aligned just left of the plot's top-left corner."""
+    return {
+        "text": plotly_text(text),
+        "x": 0,
+        "xref": xref,
+        "xanchor": "right",
+        "y": 1,
+        "yref": yref,
+        "yanchor": "bottom",
+        "showarrow": False,
+        "xshift": -4,
+    }

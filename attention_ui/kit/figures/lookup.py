@@ -109,8 +109,7 @@ def weights_bar(
         for i in range(len(labels))
     ]
     text = [
-        fmt(w, 3) + (f" ({captions.best})" if i == best else "")
-        for i, w in enumerate(result.weights)
+        fmt(w) + (f" ({captions.best})" if i == best else "") for i, w in enumerate(result.weights)
     ]
     figure = go.Figure(
         go.Bar(
@@ -153,7 +152,7 @@ def distribution_bar(
             marker_color=[
                 BEST_COLOUR if t == totals.max() and t > 0 else OTHER_COLOUR for t in totals
             ],
-            text=[fmt(t, 3) for t in totals],
+            text=[fmt(t) for t in totals],
             textposition="outside",
             customdata=hover,
             hovertemplate="%{customdata}<extra></extra>",

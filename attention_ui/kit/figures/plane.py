@@ -120,7 +120,7 @@ def plane_figure(
     for i in range(values.shape[0]):
         label = f"v{i + 1}"
         if weights is not None:
-            label += f" · {captions.weight}={fmt(weights[i], 2)}"
+            label += f" · {captions.weight}={fmt(weights[i])}"
         labels.append(plotly_text(label))
     hover = [
         plotly_text(
@@ -136,7 +136,7 @@ def plane_figure(
             mode="markers+text",
             name=plotly_text(captions.values),
             text=labels,
-            textposition="top center",
+            textposition=label_sides(values[:, 0]),
             customdata=hover,
             hovertemplate="%{customdata}<extra></extra>",
             marker={"color": VALUE_COLOUR, "size": 11, "symbol": "circle"},
@@ -208,3 +208,17 @@ def plane_figure(
         scaleratio=1,
     )
     return figure
+
+
+def label_sides(x: np.ndarray) -> list[str]:
+    """Where each point's label goes: towards the middle of the plot, so that a label of a
+    point near the left or right edge is not drawn past the chart's edge (on a phone)."""
+    x = np.asarray(x, dtype=float)
+    low, high = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
+    third = (high - low) / 3
+    if third <= 0:
+        return ["top center"] * x.size
+    return [
+        "top left" if v > high - third else "top right" if v < low + third else "top center"
+        for v in x
+    ]

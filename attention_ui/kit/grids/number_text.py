@@ -7,7 +7,8 @@ the text means. Accepted, after Unicode NFKC (full-width digits and signs become
 - a leading sign: `+`, `-`, or the minus the app itself prints (U+2212) or an en dash;
 - digits with one decimal point, or one decimal comma where it cannot be a thousands
   separator (`0,5`, `3,14159`, `1234,5`; not `1,000`, which could mean a thousand);
-- an exponent: `1e-3`, `2E5`, or as the app writes it, `1.5×10^−5` (also `x10^`, `*10^`);
+- an exponent: `1e-3`, `2E5`, or as the app writes it, `1.5×10⁻⁵` (also `1.5×10^−5`,
+  `x10^`, `*10^`);
 - `∞` (or `inf`) and `NaN`, which the app prints for such numbers (the caller rejects them
   as out of range or empty).
 
@@ -35,6 +36,11 @@ _NUMBER = re.compile(
 )
 
 
+# A raised exponent, as the app prints it (×10⁻⁵), read as ×10^-5 (NFKC alone would drop the
+# raising and leave ×10−5).
+_RAISED = re.compile("10([⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+_FROM_RAISED = str.maketrans("⁺⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "+-0123456789")
+
 _INFINITY = ("∞", "inf", "infinity")  # the app prints ∞; Python and JSON clients write inf
 
 
@@ -51,12 +57,13 @@ class NotANumberError(ValueError):
 def read_number(text: str) -> float:
     """The number `text` means; NaN for empty text (a cleared cell).
 
-    >>> read_number("1e-3"), read_number("−0,5"), read_number("1.5×10^−5")
+    >>> read_number("1e-3"), read_number("−0,5"), read_number("1.5×10⁻⁵")
     (0.001, -0.5, 1.5e-05)
     """
     if len(text) > MAX_CHARS:
         raise NotANumberError(text, "too_long")
-    plain = unicodedata.normalize("NFKC", text).strip()
+    raised = _RAISED.sub(lambda match: "10^" + match[1].translate(_FROM_RAISED), text)
+    plain = unicodedata.normalize("NFKC", raised).strip()
     if not plain or plain.casefold() == "nan":
         return math.nan
     sign = -1.0 if plain[0] in _MINUSES else 1.0

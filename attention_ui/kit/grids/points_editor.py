@@ -5,10 +5,8 @@ row is skipped, a row with one empty cell, a cell that is not a number or is out
 reported by its row and column and left out, more than MAX_POINTS rows are cut. Repeated x are
 allowed: the points then share their position's weight.
 
-State (`state_key`): `.base` the rows the app last set (a preset), `.version` part of the
-editor's widget key (a new key makes the editor forget old edits), and the rows as the
-learner last left them, kept with `page_state.keep(state_key, ...)` so that the table survives
-a visit to another page.
+The table is a grid of the app's one editor (`kit.grids.cell_grid`), kept in its one store,
+which survives a visit to another page; others call `current_points` / `set_points`.
 """
 
 from __future__ import annotations
@@ -19,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pandas as pd
-import streamlit as st
 
 from attention_core import fmt
-from attention_ui.kit.state import page_state
-from attention_ui.kit.text.i18n import current_language, t
+from attention_ui.kit.grids import store
+from attention_ui.kit.grids.cell_grid import GridSpec, cell_grid
+from attention_ui.kit.grids.number_text import read_number
+from attention_ui.kit.text.i18n import t
 
 LIMIT = 1000.0
 MAX_POINTS = 50
@@ -46,90 +44,56 @@ class PointsInput:
         return self.x.size > 0
 
 
-def _state(session: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
-    return st.session_state if session is None else session
-
-
 def set_points(
     state_key: str,
     x: Sequence[float],
     y: Sequence[float],
     session: MutableMapping[str, Any] | None = None,
 ) -> None:
-    """Replace the table's content (a preset): the editor starts afresh."""
+    """Replace the table's content (a preset)."""
     set_rows(state_key, [(float(a), float(b)) for a, b in zip(x, y, strict=True)], session)
 
 
 def set_rows(
     state_key: str, rows: Sequence[Point], session: MutableMapping[str, Any] | None = None
 ) -> None:
-    state = _state(session)
-    rows = [tuple(row) for row in rows]
-    state[f"{state_key}.base"] = rows
-    page_state.keep(state_key, rows, state)
-    state[f"{state_key}.version"] = state.get(f"{state_key}.version", 0) + 1
+    store.set_cells(state_key, [[_cell(a), _cell(b)] for a, b in rows], session)
 
 
 def editor_key(state_key: str, session: MutableMapping[str, Any] | None = None) -> str:
-    return f"{state_key}.editor.{_state(session).get(f'{state_key}.version', 0)}"
+    """The key of the table's grid component (its browser state)."""
+    return store.widget_key(state_key)
 
 
 def current_points(
     state_key: str, session: MutableMapping[str, Any] | None = None
 ) -> list[Point] | None:
     """The rows as the learner last left them (None before the table was first drawn)."""
-    return page_state.kept(state_key, None, session)
+    cells = store.visible(state_key, session)
+    return None if cells is None else [(_number(a), _number(b)) for a, b in cells]
 
 
 def points_editor(state_key: str, default: tuple[np.ndarray, np.ndarray]) -> PointsInput:
     """Draw the table and return its checked content."""
-    state = st.session_state
-    if f"{state_key}.base" not in state:
-        set_points(state_key, *default)
-    else:
-        # Back from another page (or after a language switch, which relabels the columns)
-        # the editor has forgotten its edits: the kept rows become the new content.
-        forgotten = (
-            editor_key(state_key) not in state
-            or state.get(f"{state_key}.lang") != current_language()
-        )
-        current = current_points(state_key)
-        if forgotten and current is not None and current != state[f"{state_key}.base"]:
-            set_rows(state_key, current)
-    state[f"{state_key}.lang"] = current_language()
-    base = state[f"{state_key}.base"]
-    frame = pd.DataFrame(
-        [list(row) for row in base] or None,
-        columns=list(COLUMNS),
-        index=pd.RangeIndex(1, len(base) + 1),
-        dtype=float,
+    spec = GridSpec(
+        name=t("regression.table.grid"),
+        state_key=state_key,
+        rows=None,
+        cols=[t(f"regression.table.{name}") for name in COLUMNS],
+        names=list(COLUMNS),
+        kinds=["number", "number"],
+        limit=math.inf,  # check_points words a number out of range
+        step=0.1,
+        max_rows=MAX_POINTS,
     )
-    config = {
-        name: st.column_config.NumberColumn(
-            t(f"regression.table.{name}"),
-            help=t(f"regression.table.{name}_help"),
-            format="%g",
-            width="medium",
-        )
-        for name in COLUMNS
-    }
-    try:
-        edited = st.data_editor(
-            frame,
-            key=editor_key(state_key),
-            num_rows="dynamic",
-            column_config=config,
-            hide_index=False,
-        )
-    except IndexError:
-        # Only a crafted client edits a row the table does not have: start afresh from the
-        # rows as they were last seen.
-        set_rows(state_key, current_points(state_key) or [])
-        st.rerun()
-    rows = [(_number(a), _number(b)) for a, b in edited[list(COLUMNS)].itertuples(index=False)]
-    page_state.keep(state_key, rows)
-    labels = [_label(index, position) for position, index in enumerate(edited.index, start=1)]
-    return check_points(rows, labels)
+    first = [[_cell(a), _cell(b)] for a, b in zip(*default, strict=True)]
+    result = cell_grid(spec, first, math.nan)
+    return check_points([(_number(a), _number(b)) for a, b in result.cells])
+
+
+def _cell(value: Any) -> float:
+    number = _number(value)
+    return math.nan if number is None else number
 
 
 def check_points(rows: Sequence[Sequence[Any]], labels: Sequence[int] | None = None) -> PointsInput:
@@ -180,12 +144,13 @@ def _blank(cell: Any) -> bool:
 
 
 def _number(cell: Any) -> float | None:
-    """A cell as a float; None for a blank or unreadable cell (NaN is what the grid sends)."""
+    """A cell as a float, read by the app's one number parser; None for a blank or unreadable
+    cell (NaN is an empty cell)."""
     if cell is None or isinstance(cell, bool):
         return None
     try:
-        number = float(str(cell).replace("−", "-")) if isinstance(cell, str) else float(cell)
-    except (TypeError, ValueError):
+        number = read_number(cell) if isinstance(cell, str) else float(cell)
+    except (TypeError, ValueError):  # NotANumberError is a ValueError
         return None
     return None if math.isnan(number) else number
 

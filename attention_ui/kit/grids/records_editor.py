@@ -1,20 +1,16 @@
-"""The editable database of the lookup page: (key, value, number) records in an `st.data_editor`.
+"""The editable database of the lookup page: (key, value, number) records in the app's grid
+editor (`kit.grids.cell_grid`), kept in its one store.
 
 Rows can be added and deleted in the browser. Everything is checked here, on the server:
 a row without a key is left out (and the message says which row), names longer than
 NAME_LIMIT characters once normalised (NFKC, as the similarities compare them: "ﷺ" is 18
 characters) are cut (and the message says so), numbers outside ±NUMBER_LIMIT are dropped, keys
-that occur twice are reported (exact lookup then splits the weight between them), and a table
-of more than RECORD_LIMIT rows (a paste) is cut to that many, so that no later rerun pays for
-the rest. Numbers are text cells read by `number_text.read_number`, as in the matrix grids.
-Names are shown as plain text everywhere: messages escape them with `escape_markdown`.
+that occur twice are reported (exact lookup then splits the weight between them), and the
+table holds at most RECORD_LIMIT rows (a paste is cut there, and the grid says so). Numbers are
+read by `number_text.read_number`, as in the matrix grids. Names are shown as plain text
+everywhere: messages escape them with `escape_markdown`.
 
-State (`state_key`, e.g. "database.records"; this module owns these keys, others call
-`current_records` / `set_records`): `.base` holds the rows the app last set (a preset, a step of
-the guided story, a shared address), `.version` is part of the editor's widget key (a new key
-makes the editor forget old edits). The rows as the learner last left them are kept with
-`page_state.keep(state_key, rows)`, so the table survives a visit to another page (Streamlit
-forgets a widget's edits when it is not drawn).
+Others call `current_records` / `set_records`; the store's keys are its own.
 """
 
 from __future__ import annotations
@@ -25,15 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
 from attention_core import duplicate_keys, fmt
-from attention_ui.kit.grids.editor_state import editor_state_ok
-from attention_ui.kit.grids.number_text import MAX_CHARS, NotANumberError, read_number
-from attention_ui.kit.state import page_state
-from attention_ui.kit.text.i18n import current_language, t
+from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
+
+from . import store
+from .cell_grid import GridSpec, cell_grid
+from .number_text import NotANumberError, read_number
 
 NAME_LIMIT = 100
 RECORD_LIMIT = 50
@@ -67,149 +63,51 @@ class RecordsInput:
 
 
 def set_records(state_key: str, rows: Sequence[Row], session: Any = None) -> None:
-    """Replace the table's content (a preset, a story step, a shared address): the editor
-    starts afresh."""
-    state = st.session_state if session is None else session
-    rows = [tuple(row) for row in rows]
-    state[f"{state_key}.base"] = rows
-    page_state.keep(state_key, rows, state)
-    state[f"{state_key}.version"] = state.get(f"{state_key}.version", 0) + 1
+    """Replace the table's content (a preset, a story step, a shared address)."""
+    store.set_cells(state_key, [_cells(row) for row in rows], session)
 
 
 def forget_records(state_key: str) -> None:
     """Forget the table: the next draw starts from the page's default rows."""
-    st.session_state.pop(f"{state_key}.base", None)
-    page_state.forget(state_key)
-    st.session_state[f"{state_key}.version"] = st.session_state.get(f"{state_key}.version", 0) + 1
+    store.forget(state_key)
 
 
 def editor_key(state_key: str, session: Any = None) -> str:
-    state = st.session_state if session is None else session
-    return f"{state_key}.editor.{state.get(f'{state_key}.version', 0)}"
+    """The key of the table's grid component (its browser state)."""
+    return store.widget_key(state_key)
 
 
 def current_records(state_key: str, session: Any = None) -> list[Row] | None:
     """The rows as the learner last left them (None before the table was first set)."""
-    return page_state.kept(state_key, None, session)
+    cells = store.visible(state_key, session)
+    return None if cells is None else [_row(row) for row in cells]
 
 
 def records_editor(
     state_key: str, default: Sequence[Row], *, help: str | None = None
 ) -> RecordsInput:
     """Draw the records table and return its checked content."""
-    if f"{state_key}.base" in st.session_state and not _editor_state_sane(state_key):
-        # Not an edit the table can hold (a crafted client): back to the rows last seen.
-        set_records(state_key, current_records(state_key))
-        st.warning(t("editor.crafted_state", matrix=t("database.table.title")), icon="⚠️")
-    if f"{state_key}.base" not in st.session_state:
-        set_records(state_key, default)
-    else:
-        # Back from another page, the editor forgot its edits; after a language switch its
-        # translated column labels make it a new widget that never saw them. The copy in
-        # `.current` has them: it becomes the new content.
-        forgotten = (
-            editor_key(state_key) not in st.session_state
-            or st.session_state.get(f"{state_key}.lang") != current_language()
-        )
-        current = current_records(state_key)
-        if forgotten and current != st.session_state[f"{state_key}.base"]:
-            set_records(state_key, current)
-    st.session_state[f"{state_key}.lang"] = current_language()
-    _cut_a_paste(state_key)
-    base = st.session_state[f"{state_key}.base"]
-    # Rows are numbered from 1 as people count; added rows continue the numbering.
-    frame = pd.DataFrame(
-        [list(row) for row in base] or None,
-        columns=list(COLUMNS),
-        index=pd.RangeIndex(1, len(base) + 1),
-    )
-    frame["number"] = [number_text(x) for x in frame["number"]]
-    frame = frame.astype(object)
-    config = {
-        "key": st.column_config.TextColumn(
-            t("database.table.key"), width=150, help=t("database.table.key_help")
-        ),
-        "value": st.column_config.TextColumn(
-            t("database.table.value"), width=150, help=t("database.table.value_help")
-        ),
-        # Text, read on the server: the browser's number editor rewrites what is typed.
-        "number": st.column_config.TextColumn(
-            t("database.table.number"),
-            width=120,
-            help=t("database.table.number_help"),
-            max_chars=MAX_CHARS,
-            alignment="right",
-        ),
-    }
     if help:
         st.caption(help)
-    try:
-        edited = st.data_editor(
-            frame,
-            key=editor_key(state_key),
-            num_rows="dynamic",
-            column_config=config,
-            hide_index=False,
-        )
-    except IndexError:
-        # Only a crafted client can edit a row the table does not have, which Streamlit
-        # fails to apply: start the table afresh from the rows as they were last seen.
-        set_records(state_key, current_records(state_key))
-        st.rerun()
-    rows = [_row(values) for values in edited[list(COLUMNS)].itertuples(index=False)]
-    filled = [row for row in rows if not _blank(row)]
-    if len(filled) > RECORD_LIMIT:
-        # A paste of thousands of rows: keep what the message says, so that no later rerun
-        # pays for the rest (Streamlit would re-apply every added row on every run).
-        set_records(state_key, filled[:RECORD_LIMIT])
-        st.session_state[f"{state_key}.cut"] = (
-            st.session_state[f"{state_key}.version"],
-            len(filled),
-        )
-        st.rerun()
-    page_state.keep(state_key, rows)
-    checked = check_records(rows, [_label(i, n) for n, i in enumerate(edited.index, start=1)])
-    cut = st.session_state.get(f"{state_key}.cut")
-    if cut and cut[0] == st.session_state[f"{state_key}.version"]:
-        checked.problems.insert(0, t("database.check.cut", count=cut[1], limit=RECORD_LIMIT))
-    return checked
+    spec = GridSpec(
+        name=t("database.table.grid"),
+        state_key=state_key,
+        rows=None,
+        cols=[t(f"database.table.{column}") for column in COLUMNS],
+        names=[t(f"database.table.{column}_name") for column in COLUMNS],
+        kinds=["text", "text", "number"],
+        limit=math.inf,  # check_records words a number out of range
+        digits=10,
+        step=1.0,
+        max_rows=RECORD_LIMIT,
+    )
+    result = cell_grid(spec, [_cells(row) for row in default], "")
+    return check_records([_row(row) for row in result.cells])
 
 
-def _cut_a_paste(state_key: str) -> None:
-    """Before the table is drawn: a paste of more rows than the table keeps becomes a fresh
-    table of the first RECORD_LIMIT of them. Streamlit would otherwise add the pasted rows one
-    by one (thousands of rows cost seconds), on this run and on every later one."""
-    state = st.session_state.get(editor_key(state_key))
-    added = state.get("added_rows") if isinstance(state, dict) else None
-    if not isinstance(added, list) or len(added) <= RECORD_LIMIT:
-        return
-    rows = [
-        row for row in _rows_after(st.session_state[f"{state_key}.base"], state) if not _blank(row)
-    ]
-    set_records(state_key, rows[:RECORD_LIMIT])
-    st.session_state[f"{state_key}.cut"] = (st.session_state[f"{state_key}.version"], len(rows))
-
-
-def _rows_after(base: Sequence[Row], state: dict) -> list[Row]:
-    """The table's rows once the editor's state is applied, as Streamlit applies it: edits by
-    row position, deleted positions, then the added rows ({column: cell})."""
-    rows = [list(row) for row in base]
-    for position, changes in (state.get("edited_rows") or {}).items():
-        try:
-            row = rows[int(position)]
-        except (TypeError, ValueError, IndexError):
-            continue
-        for column, cell in changes.items() if isinstance(changes, dict) else ():
-            if column in COLUMNS:
-                row[COLUMNS.index(column)] = cell
-    deleted = {d for d in state.get("deleted_rows") or [] if isinstance(d, int)}
-    kept = [row for i, row in enumerate(rows) if i not in deleted]
-    added = [
-        [cells.get(column) for column in COLUMNS]
-        for cells in state.get("added_rows") or []
-        if isinstance(cells, dict)
-    ]
-    return [_row(row) for row in kept + added]
+def _cells(row: Sequence[Any]) -> list[Any]:
+    key, value, number = row
+    return [_text(key), _text(value), math.nan if _number(number) is None else _number(number)]
 
 
 def cut_name(text: str, limit: int = NAME_LIMIT) -> tuple[str, int]:
@@ -230,15 +128,6 @@ def cut_name(text: str, limit: int = NAME_LIMIT) -> tuple[str, int]:
     while len(unicodedata.normalize("NFKC", cut)) > limit:  # composed sequences, rarely
         cut = cut[:-1]
     return cut, length
-
-
-def _editor_state_sane(state_key: str) -> bool:
-    try:
-        state = st.session_state.get(editor_key(state_key))
-    except Exception:  # a state Streamlit cannot even read is not an edit
-        return False
-    rows = len(st.session_state[f"{state_key}.base"])
-    return editor_state_ok(state, rows, COLUMNS, fixed=False)
 
 
 def check_records(

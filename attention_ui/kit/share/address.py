@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from attention_ui.kit.classroom.follow import CLASS_PARAMS, after_run
 from attention_ui.kit.grids.matrix_editor import forget_matrix, matrix_values, set_matrix
 from attention_ui.kit.grids.records_editor import current_records, forget_records, set_records
 from attention_ui.kit.share.codec import (
@@ -34,6 +35,8 @@ from attention_ui.kit.share.codec import (
     PageSchema,
     decode,
     encode,
+    guard,
+    not_kept,
 )
 from attention_ui.kit.state import page_state
 from attention_ui.kit.state.navigation import CLICKED_PARAM, link_params
@@ -133,6 +136,8 @@ def open_address(page: str) -> None:
     schema = SCHEMAS.get(page)
     params = st.query_params.to_dict()
     params.pop(CLICKED_PARAM, None)  # the page a menu link led to: not the page's state
+    for name in CLASS_PARAMS:  # the class this browser is in: read by the classroom
+        params.pop(name, None)
     if schema is None or not set(params) - {LANGUAGE_PARAM}:
         return
     decoded = decode(schema, params)
@@ -158,6 +163,14 @@ def _misfits(decoded: Decoded) -> list[str]:
     return [item.param for item in decoded.ignored if item.code == WRONG_SHAPE]
 
 
+def restore_params(page: str, params: Mapping[str, str]) -> None:
+    """The page's state from address parameters (a followed teacher's), checked as an
+    address is."""
+    schema = SCHEMAS.get(page)
+    if schema is not None:
+        apply_state(schema, decode(schema, dict(params)).values)
+
+
 def check_widgets(page: str) -> None:
     """Before the page is drawn: a widget value the page does not offer (only a crafted client
     can send one: an unknown preset, a radio sent as a number, text for a slider) goes back to
@@ -181,6 +194,7 @@ def update_address(page: str) -> bool:
     """After the page is drawn: the address holds its state (a reload or a link shows it).
     True when it changed."""
     params = address_params(page)
+    params.update(after_run(page, params))  # the teacher publishes; a follower's edit is seen
     if st.query_params.to_dict() == params:
         return False
     st.query_params.from_dict(params)
@@ -220,7 +234,7 @@ def state_file(page: str) -> str:
     )
 
 
-def read_state_file(data: bytes) -> tuple[str, dict[str, str], list[str]] | None:
+def read_state_file(data: bytes) -> tuple[str, dict[str, Any], list[str]] | None:
     """(page, parameters, names of entries that are not text) from a state file, or None if it
     is not one (never an exception)."""
     if len(data) > FILE_LIMIT:
@@ -231,13 +245,13 @@ def read_state_file(data: bytes) -> tuple[str, dict[str, str], list[str]] | None
         return None
     if not isinstance(document, dict) or document.get("app") != APP_NAME:
         return None
-    page, state, version = document.get("page"), document.get("state"), document.get("v")
-    if page not in SCHEMAS or not isinstance(state, dict):
+    page, state = document.get("page"), document.get("state")
+    if not isinstance(page, str) or page not in SCHEMAS or not isinstance(state, dict):
         return None
-    params = {str(k)[:40]: v for k, v in state.items() if isinstance(v, str)}
-    params[VERSION_PARAM] = str(version) if isinstance(version, int | str) else "?"
-    skipped = [str(k)[:40] for k, v in state.items() if not isinstance(v, str)]
-    return page, params, skipped
+    params, ignored = guard({k: v for k, v in state.items() if k != VERSION_PARAM})
+    if VERSION_PARAM in document:  # as in an address, a file without one is version 1
+        params[VERSION_PARAM] = document[VERSION_PARAM]
+    return page, params, [item.param for item in ignored]
 
 
 def _open_file() -> None:
@@ -275,6 +289,7 @@ def share_panel(page: str) -> None:
     st.session_state.pop(_WHOLE_RUN, None)
     if page not in SCHEMAS:
         return
+    _say_what_the_address_leaves_out(page)
     # Drawn only while open (opening it reruns the page), so its link is always the address.
     box = st.sidebar.expander(t("share.title"), icon=":material/link:", key=_BOX, on_change="rerun")
     if not box.open:
@@ -298,6 +313,34 @@ def share_panel(page: str) -> None:
             on_change=_pick_upload,
             help=t("share.open_help"),
         )
+
+
+def _say_what_the_address_leaves_out(page: str) -> None:
+    """A sentence for each part of the page's state that its address cannot give back (a
+    character the reader drops, a value it would refuse): only when there is one."""
+    schema = SCHEMAS[page]
+    lost = not_kept(schema, current_state(schema))
+    dropped = "".join(item.dropped for item in lost)
+    whole = [item.param for item in lost if not item.dropped]
+    if dropped:
+        st.sidebar.warning(t("share.not_kept_chars", chars=character_names(dropped)))
+    if whole:
+        shown = ", ".join(escape_markdown(name, 20) for name in whole[:MAX_NAMES_SHOWN])
+        st.sidebar.warning(t("share.not_kept_values", names=shown))
+
+
+def character_names(text: str) -> str:
+    """Invisible characters named by their code points: 'U+202E ×2, U+0007'."""
+    counts: dict[str, int] = {}
+    for char in text:
+        counts[char] = counts.get(char, 0) + 1
+    names = [
+        f"U+{ord(char):04X}" + (f" ×{count}" if count > 1 else "") for char, count in counts.items()
+    ]
+    shown = ", ".join(names[:MAX_NAMES_SHOWN])
+    if len(names) > MAX_NAMES_SHOWN:
+        shown += " " + t("share.and_more", count=len(names) - MAX_NAMES_SHOWN)
+    return shown
 
 
 def _deferred(text: str):

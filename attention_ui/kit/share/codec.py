@@ -194,7 +194,7 @@ class Text(Field):
         return None if value is None else str(value)
 
     def accepts(self, value: Any) -> bool:
-        return isinstance(value, str) and len(value) <= self.max_length
+        return readable(value) and len(value) <= self.max_length
 
     def decode(self, text: str) -> str:
         if len(text) > self.max_length:
@@ -379,26 +379,25 @@ def encode(schema: PageSchema, values: Mapping[str, Any]) -> dict[str, str]:
 def decode(schema: PageSchema, params: Mapping[str, Any]) -> Decoded:
     """Read the address's parameters field by field; what cannot be read is ignored (and said).
 
-    `params` maps a name to its text (or a list of texts: the last one counts). An address
-    without `v` is read as version 1 (the format of the first version that had one).
+    `params` maps a name to its text (or a list of texts: the last one counts); anything else
+    is left out by `guard`. Without `v`, an address or a file is read as version 1 (the format
+    of the first version that had one).
     """
     decoded = Decoded()
-    names = [name for name in params if name != LANGUAGE_PARAM]
+    if not _version_ok(params):
+        decoded.ignored.append(Ignored(VERSION_PARAM, NEWER_VERSION))
+        return decoded
+    texts, decoded.ignored = guard({k: v for k, v in params.items() if k != VERSION_PARAM})
+    names = [name for name in texts if name != LANGUAGE_PARAM]
     if len(names) > MAX_PARAMS:
         decoded.ignored.append(Ignored(f"{len(names) - MAX_PARAMS}", TOO_MANY))
         names = names[:MAX_PARAMS]
-    version = _text(params.get(VERSION_PARAM, str(VERSION)))
-    if version != str(VERSION):
-        decoded.ignored.append(Ignored(VERSION_PARAM, NEWER_VERSION))
-        return decoded
     for name in names:
-        if name == VERSION_PARAM:
-            continue
         f = schema.field(name)
         if f is None:
             decoded.ignored.append(Ignored(name, UNKNOWN))
             continue
-        text = _text(params[name])
+        text = texts[name]
         if len(text) > MAX_VALUE_LENGTH:
             decoded.ignored.append(Ignored(name, TOO_LONG))
             continue
@@ -451,10 +450,53 @@ def _no_constant(name: str) -> None:
     raise UnreadableError()  # NaN and Infinity are not JSON
 
 
-def _text(value: Any) -> str:
+def _version_ok(params: Mapping[Any, Any]) -> bool:
+    """Version 1, or no version at all (read as 1): an address's `v` is text, a file's a
+    number."""
+    value = params.get(VERSION_PARAM, VERSION)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value == VERSION
+    return _text(value) == str(VERSION)
+
+
+def guard(params: Mapping[Any, Any]) -> tuple[dict[str, str], list[Ignored]]:
+    """Where an address's or a file's entries come in: the ones that are text (or a list of
+    texts, of which the last counts), by name; every other one as ignored, under a name that
+    can be shown (a lone surrogate cannot be sent to a browser, a list is not a name)."""
+    texts: dict[str, str] = {}
+    ignored = []
+    for name, value in params.items():
+        text = _text(value)
+        if readable(name) and text is not None and readable(text):
+            texts[name] = text
+        else:
+            ignored.append(Ignored(shown_name(name), UNREADABLE))
+    return texts, ignored
+
+
+def readable(text: Any) -> bool:
+    """Whether `text` is text that can be shown and sent (UTF-8: no lone surrogate)."""
+    if not isinstance(text, str):
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_name(name: Any, limit: int = 40) -> str:
+    """A parameter's name as a notice may show it: text, without what cannot be shown."""
+    text = name if isinstance(name, str) else repr(name)
+    text = text.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate becomes "?"
+    return _printable(text)[:limit]
+
+
+def _text(value: Any) -> str | None:
+    """An entry's text: a string, or the last of a list of strings (None: not text)."""
     if isinstance(value, list | tuple):
         value = value[-1] if value else ""
-    return str(value)
+    return value if isinstance(value, str) else None
 
 
 def _number_text(value: Any) -> str:
@@ -474,9 +516,59 @@ def _parse_number(text: str) -> float:
     return value
 
 
+# Characters that change how the text around them is shown (a right-to-left override makes
+# "txt.exe" read "exe.txt"): dropped. Joiners, the soft hyphen and other format characters
+# belong to the text (👩‍💻, می‌خواهم) and are kept.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _shown_as_text(char: str) -> bool:
+    return unicodedata.category(char) not in ("Cc", "Cs") and char not in _BIDI_CONTROLS
+
+
 def _printable(text: str) -> str:
-    """Text without control characters (a right-to-left override, a NUL): they are dropped."""
-    return "".join(c for c in text if not unicodedata.category(c).startswith("C"))
+    """Text without control characters (a NUL, a line feed, a right-to-left override, a lone
+    surrogate): they are dropped; everything else a learner types is kept."""
+    return "".join(c for c in text if _shown_as_text(c))
+
+
+@dataclass(frozen=True)
+class NotKept:
+    """A field whose value the address cannot give back as it is: `dropped` lists the
+    characters the reader leaves out, or is empty when the whole value is left out."""
+
+    param: str
+    dropped: str = ""
+
+
+def not_kept(schema: PageSchema, values: Mapping[str, Any]) -> list[NotKept]:
+    """What an address written for `values` would not reopen as it is (read back field by
+    field, as `decode` reads it), so that the page can say so."""
+    lost = []
+    for param, text in encode(schema, values).items():
+        f = schema.field(param)
+        if f is None:
+            continue
+        try:
+            if len(text) > MAX_VALUE_LENGTH:
+                raise UnreadableError(TOO_LONG)
+            back = f.decode(text)
+        except UnreadableError:
+            lost.append(NotKept(param))
+            continue
+        if not _same(back, values[f.key]):
+            dropped = "".join(c for c in _strings(values[f.key]) if not _shown_as_text(c))
+            lost.append(NotKept(param, dropped))
+    return lost
+
+
+def _strings(value: Any) -> str:
+    """Every text inside a value (a text, a table's cells), joined."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple):
+        return "".join(_strings(item) for item in value)
+    return ""
 
 
 def _same(a: Any, b: Any) -> bool:

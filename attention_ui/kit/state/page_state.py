@@ -6,8 +6,8 @@ value under `<key>.kept` (a plain session key, which survives every run):
 
 - widgets: a page lists its widget keys and defaults in ONE dict (its state module's DEFAULTS);
   `restore_widgets(DEFAULTS)` before the widgets are drawn, `keep_widgets(DEFAULTS)` after;
-- editors (`matrix_editor`, `records_editor`) keep what the learner last saw with `keep` and
-  read it back with `kept`; they own their other session keys and nobody else reads them;
+- grids keep their cells in their own one store (attention_ui/kit/grids/store.py), which
+  survives runs of other pages the same way;
 - the shareable address (`attention_ui.kit.share.address`) reads and writes values through
   these same functions, so a page whose schema lists them is in the address with nothing else to do.
 

@@ -14,6 +14,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core import fmt
+from attention_ui.kit.classroom.panel import class_puzzle, question_here
 from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
 from attention_ui.kit.teaching.predict import NO_WINNER, Verdict, grade
 from attention_ui.kit.text.i18n import t
@@ -25,6 +26,8 @@ NO_GUESS = ":gray[:material/remove_circle_outline:]"
 
 def predict_switch(page: str) -> bool:
     """The 'Predict, then reveal' switch (kept while the learner visits other pages)."""
+    if question_here(page):  # the class question takes the puzzle's place
+        return True
     key = f"{page}.predict"
     restore_widgets({key: False})
     on = st.toggle(t("predict.switch"), key=key, help=t("predict.switch_help"))
@@ -56,7 +59,11 @@ def puzzle(
     horizontal: bool,
 ) -> bool:
     """One question per query, then a reveal button; after the reveal, a verdict per query and
-    the score. Returns True once revealed (the page then shows its answers)."""
+    the score. Returns True once revealed (the page then shows its answers). In a class,
+    the class question takes its place (attention_ui.kit.classroom.panel)."""
+    in_class = class_puzzle(page, puzzle_id, questions, options, option_label, per_query, describe)
+    if in_class is not None:
+        return in_class
     revealed = st.session_state.get(_revealed_key(page)) == puzzle_id
     guesses = []
     for number, question in enumerate(questions):

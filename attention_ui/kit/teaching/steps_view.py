@@ -20,7 +20,7 @@ import streamlit as st
 from attention_core import AttentionResult, Step, fmt, score_terms
 from attention_core.formatting import subscript
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap, hover_texts
+from attention_ui.kit.figures.heatmap import SIGNED_SCALE, WEIGHT_SCALE, heatmap, hover_texts
 from attention_ui.kit.text.i18n import step_sentence, step_title, t
 
 # What the rows and columns of each step's matrix are, in column layout (rows, columns).
@@ -96,7 +96,7 @@ def step_figure(
         x_title=axes.x_title,
         y_title=axes.y_title,
         hover=hover,
-        colorscale=WEIGHT_SCALE if weights else None,
+        colorscale=WEIGHT_SCALE if weights else SIGNED_SCALE,
         zmin=0 if weights else None,
         zmax=1 if weights else None,
     )
@@ -252,26 +252,41 @@ def show_steps(
     namespace: str,
     key_prefix: str,
     figures: Mapping[str, go.Figure] | None = None,
+    start: int = 1,
 ) -> None:
     """Every step in the engine's order: number and title, formula at the actual sizes, the
     plain sentence, and the matrix as a heatmap. `figures` can supply ready-made figures by
-    step key (so a page drawing S, A, O above does not build them twice)."""
+    step key (so a page drawing S, A, O above does not build them twice); `start` is the
+    number shown on the first step (a page showing its steps in several groups counts on)."""
     figures = figures or {}
     for number, step in enumerate(result.steps, start=1):
         figure = figures.get(step.key) or step_figure(step, result.layout, titles)
-        show_step(result, number, figure, namespace=namespace, key_prefix=key_prefix)
+        show_step(
+            result,
+            number,
+            figure,
+            namespace=namespace,
+            key_prefix=key_prefix,
+            shown=start + number - 1,
+        )
 
 
 def show_step(
-    result: AttentionResult, number: int, figure: go.Figure, *, namespace: str, key_prefix: str
+    result: AttentionResult,
+    number: int,
+    figure: go.Figure,
+    *,
+    namespace: str,
+    key_prefix: str,
+    shown: int | None = None,
 ) -> None:
-    """Step `number` (1-based) of `result`: its number and title, its formula at the actual
-    sizes, its plain sentence and shape, and its matrix as `figure` (see `step_figure`)."""
+    """Step `number` (1-based) of `result`: its number (`shown`, if given) and title, its
+    formula at the actual sizes, its plain sentence and shape, and its matrix as `figure`."""
     step = result.steps[number - 1]
     with st.container(border=True):
         text, chart = st.columns([2, 3])
         with text:
-            st.markdown(f"**{number}. {step_title(step)}**")
+            st.markdown(f"**{shown or number}. {step_title(step)}**")
             st.latex(step.latex)
             # The sentence and the shape in one caption: one element (one message) less.
             shape = t(
@@ -312,7 +327,7 @@ def show_entry_trace(trace: EntryTrace, *, namespace: str) -> None:
             qname=f"q{j}",
             name=a,
             weight=fmt(trace.weight),
-            percent=fmt(100 * trace.weight, 3),
+            percent=fmt(100 * trace.weight),
         )
     )
     index = [str(c) for c in range(1, len(trace.value) + 1)]

@@ -180,4 +180,4 @@ def _step_text(step: Step, part: str, lang: str | None, **extra: Any) -> str:
 
 def show_error(error: AttentionInputError) -> None:
     """An engine error as a message in the learner's language (never a traceback)."""
-    st.error(error_text(error), icon="⚠️")
+    st.error(error_text(error), icon=":material/error:")

@@ -1,0 +1,329 @@
+"""The classroom in a Streamlit session: the connection, who this browser is in which class,
+and following the teacher's page.
+
+Membership lives in the session and travels in the address (`class` with `teacher` or `seat`),
+so a reload keeps it; anything the address brings is checked against the store first (and a
+wrong one counts against the browser's rate limit). The teacher's page and state are published
+after each of the teacher's runs (`after_run`, from the shared address writer); a follower's
+sidebar polls the class (attention_ui.kit.classroom.panel) and, on a change, takes the
+teacher's state through the same checks as an address (`PageAccess.restore`) at the top of the
+next run. A follower's own edit (a different state or page) leaves follow mode.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+import streamlit as st
+
+from . import codes, store
+
+CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM = "class", "teacher", "seat"
+CLASS_PARAMS = (CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM)
+DB_ENV = "ATTENTION_CLASSROOM_DB"  # a SQLite file to use instead of the default one
+VIEW_TTL = 0.5  # seconds a class read is shared by the sessions of one process
+TOUCH_EVERY = 5.0  # seconds between a student's presence writes
+_MEMBER = "classroom.member"
+_TRIED = "classroom.tried"  # the address's class parameters already tried in this session
+_PENDING = "classroom.pending"  # the teacher's (page, state) to take at the next run's top
+_APPLIED = "classroom.applied"  # the teacher's change count this follower shows
+_BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
+_PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
+_TOUCHED = "classroom.touched"
+NOTICE = "classroom.notice"  # a message code for the sidebar (wrong code, limited, ended)
+
+
+@dataclass(frozen=True)
+class Member:
+    code: str
+    role: str  # "teacher" or "student"
+    secret: str  # the teacher key or the student's seat
+    following: bool = True
+
+    @property
+    def teacher(self) -> bool:
+        return self.role == "teacher"
+
+
+@dataclass(frozen=True)
+class PageAccess:
+    """What the frame lends the classroom about pages (it never imports one)."""
+
+    restore: Callable[[str, dict[str, str]], None]  # a page's state from address parameters
+    goto: Callable[[str], None]  # switch to a page by name (st.switch_page)
+    pages: tuple[str, ...]  # the menu's page names
+
+
+# -- the connection ----------------------------------------------------------------------------
+
+
+def default_url() -> str:
+    path = os.environ.get(DB_ENV) or str(
+        Path(tempfile.gettempdir()) / "attention-explorer-classroom.sqlite"
+    )
+    return f"sqlite:///{path}"
+
+
+def _configured() -> bool:
+    """A [connections.classroom] entry in the app's secrets (e.g. a PostgreSQL url)."""
+    if not st.secrets.load_if_toml_exists():
+        return False
+    return "classroom" in st.secrets.get("connections", {})
+
+
+_engines: dict[str, sa.Engine] = {}
+
+
+def engine() -> sa.Engine:
+    """The classroom's engine: the configured connection, else the SQLite file (made once per
+    process and place: every follower's poll asks for it)."""
+    where = "secrets" if _configured() else default_url()
+    eng = _engines.get(where)
+    if eng is not None:
+        return eng
+    if where == "secrets":
+        connection = st.connection("classroom", type="sql")
+    else:
+        connection = st.connection("classroom", type="sql", url=where, connect_args={"timeout": 15})
+    eng = connection.engine
+    if eng.dialect.name == "sqlite":
+        sa.event.listen(eng, "connect", _sqlite_pragmas)
+    store.ensure_schema(eng)
+    _engines[where] = eng
+    return eng
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    # WAL: the followers' reads do not wait for the teacher's writes.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+_views: dict[str, tuple[float, store.ClassView | None]] = {}
+_views_lock = threading.Lock()
+
+
+def class_view(code: str) -> store.ClassView | None:
+    """The class as the store has it, read at most every VIEW_TTL s per process."""
+    now = time.monotonic()
+    with _views_lock:
+        cached = _views.get(code)
+    if cached is not None and now - cached[0] < VIEW_TTL:
+        return cached[1]
+    found = store.view(engine(), code)
+    with _views_lock:
+        _views[code] = (now, found)
+    return found
+
+
+def forget_view(code: str) -> None:
+    with _views_lock:
+        _views.pop(code, None)
+
+
+def client_id() -> str:
+    """Whom a failed attempt is counted against: the address the proxy in front saw (the
+    last X-Forwarded-For entry, written by our nginx), else the peer's, else this session."""
+    forwarded = st.context.headers.get("X-Forwarded-For")
+    if isinstance(forwarded, str) and forwarded.strip():
+        return forwarded.split(",")[-1].strip()[:80]
+    peer = st.context.ip_address
+    return peer if isinstance(peer, str) and peer else "local"
+
+
+# -- membership --------------------------------------------------------------------------------
+
+
+def member() -> Member | None:
+    found = st.session_state.get(_MEMBER)
+    return found if isinstance(found, Member) else None
+
+
+def _set_member(found: Member | None) -> None:
+    if found is None:
+        for key in (_MEMBER, _PENDING, _APPLIED, _BASELINE, _PUBLISHED, _TOUCHED):
+            st.session_state.pop(key, None)
+    else:
+        st.session_state[_MEMBER] = found
+
+
+def address_params() -> dict[str, str]:
+    """The class's part of this browser's address (a teacher's holds the key: it is secret)."""
+    found = member()
+    if found is None:
+        return {}
+    secret = TEACHER_PARAM if found.teacher else SEAT_PARAM
+    return {CLASS_PARAM: found.code, secret: found.secret}
+
+
+def admit(eng: sa.Engine, client: str, code_text: object, teacher=None, seat=None) -> object:
+    """Check what an address or the join box brings: a Member, or a notice code
+    ("limited", "unknown"). Every failure counts against `client`."""
+    if store.limited(eng, client):
+        return "limited"
+    code = codes.normal_code(code_text)
+    if code is not None and teacher is not None:
+        if store.is_teacher(eng, code, teacher):
+            return Member(code, "teacher", str(teacher))
+    elif code is not None and seat is not None:
+        following = store.seat_following(eng, code, seat)
+        if following is not None:
+            return Member(code, "student", str(seat), following)
+    elif code is not None:
+        new_seat = store.join(eng, code)
+        if new_seat is not None:
+            return Member(code, "student", new_seat)
+    store.fail(eng, client)
+    return "unknown"
+
+
+def join(code_text: object, access: PageAccess, page: str) -> None:
+    """The join box's or the address's code: a new seat, then the teacher's page."""
+    _enter(admit(engine(), client_id(), code_text), access, page)
+
+
+def _enter(result: object, access: PageAccess, page: str) -> None:
+    if not isinstance(result, Member):
+        st.session_state[NOTICE] = result
+        return
+    _set_member(result)
+    if not result.teacher and result.following:
+        follow_again(access, page)
+
+
+def start_class(page: str, state: dict[str, str]) -> None:
+    code, key = store.create_class(engine(), page, _page_state(state))
+    _set_member(Member(code, "teacher", key))
+    st.session_state[_PUBLISHED] = (page, _page_state(state))
+
+
+def leave() -> None:
+    """This browser leaves its class (a teacher's class goes on: the teacher address
+    resumes it)."""
+    _set_member(None)
+
+
+def end_class() -> None:
+    found = member()
+    if found is not None and found.teacher:
+        store.end_class(engine(), found.code, found.secret)
+        forget_view(found.code)
+    _set_member(None)
+
+
+def _page_state(params: dict[str, str]) -> dict[str, str]:
+    """A page's address parameters without the language (each screen keeps its own)."""
+    return {k: v for k, v in params.items() if k not in ("lang", *CLASS_PARAMS)}
+
+
+# -- a run's top and end -----------------------------------------------------------------------
+
+
+def on_page_start(page: str, access: PageAccess) -> None:
+    """At the top of a whole run, before the page's widgets: join or resume from the address
+    (once per address), then take the teacher's state if it is waiting."""
+    params = {name: st.query_params.get(name) for name in CLASS_PARAMS}
+    if params[CLASS_PARAM] and st.session_state.get(_TRIED) != params and member() is None:
+        st.session_state[_TRIED] = params
+        result = admit(
+            engine(),
+            client_id(),
+            params[CLASS_PARAM],
+            teacher=params[TEACHER_PARAM],
+            seat=params[SEAT_PARAM],
+        )
+        _enter(result, access, page)
+    pending = st.session_state.get(_PENDING)
+    found = member()
+    if pending is None or found is None or not found.following:
+        return
+    rev, teacher_page, state = pending
+    if teacher_page != page:
+        if teacher_page in access.pages:
+            access.goto(teacher_page)  # the same pending state is taken there
+        st.session_state.pop(_PENDING, None)
+        return
+    st.session_state.pop(_PENDING, None)
+    access.restore(page, dict(state))
+    st.session_state[_APPLIED] = rev
+    st.session_state[_BASELINE] = None  # taken at this run's end
+
+
+def follow_again(access: PageAccess, page: str) -> None:
+    """Take the teacher's page and state now, and keep following."""
+    found = member()
+    if found is None or found.teacher:
+        return
+    _set_member(Member(found.code, found.role, found.secret, True))
+    forget_view(found.code)
+    view = class_view(found.code)
+    if view is None:
+        return
+    st.session_state[_PENDING] = (view.status.rev, view.page, view.state)
+    store.mark_seen(engine(), found.code, found.secret, True)
+
+
+def check_teacher_change(access: PageAccess, page: str) -> bool:
+    """A follower's poll: True when the teacher changed page or state since this screen took
+    it (the state is then waiting for the next run)."""
+    found = member()
+    if found is None or found.teacher or not found.following:
+        return False
+    view = class_view(found.code)
+    if view is None or view.status.rev == st.session_state.get(_APPLIED):
+        return False
+    st.session_state[_PENDING] = (view.status.rev, view.page, view.state)
+    return True
+
+
+def touch_seat() -> None:
+    """A student's presence, written at most every TOUCH_EVERY s."""
+    found = member()
+    if found is None or found.teacher:
+        return
+    now = time.monotonic()
+    if now - st.session_state.get(_TOUCHED, -TOUCH_EVERY) < TOUCH_EVERY:
+        return
+    st.session_state[_TOUCHED] = now
+    store.mark_seen(engine(), found.code, found.secret, found.following)
+
+
+def after_run(page: str, params: dict[str, str]) -> dict[str, str]:
+    """At the end of every run (whole or fragment) with the page's address parameters: the
+    teacher publishes what changed; a follower whose state or page is no longer the one taken
+    has edited it and stops following. Returns the class's address parameters."""
+    found = member()
+    if found is None:
+        return {}
+    shown = (page, _page_state(params))
+    if found.teacher:
+        changed = st.session_state.get(_PUBLISHED) != shown
+        if changed and store.publish(engine(), found.code, found.secret, *shown):
+            st.session_state[_PUBLISHED] = shown
+            forget_view(found.code)
+    elif found.following and _APPLIED in st.session_state:
+        baseline = st.session_state.get(_BASELINE)
+        if baseline is None:
+            st.session_state[_BASELINE] = shown
+        elif baseline != shown and _PENDING not in st.session_state:
+            stop_following()
+    return address_params()
+
+
+def stop_following() -> None:
+    found = member()
+    if found is None or found.teacher:
+        return
+    _set_member(Member(found.code, found.role, found.secret, False))
+    st.session_state.pop(_BASELINE, None)
+    st.session_state.pop(_APPLIED, None)
+    store.mark_seen(engine(), found.code, found.secret, False)

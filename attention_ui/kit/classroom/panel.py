@@ -1,0 +1,372 @@
+"""The classroom on screen: the sidebar's Class box (start, join, code, QR, counts, follow) and
+the class question in place of a page's predict-then-reveal puzzle.
+
+Followers poll with `st.fragment(run_every=POLL_SECONDS)` (Streamlit's public route for a
+server-side change to reach a session); a poll that finds nothing new draws nothing and sends
+nothing but the fragment's end, so 30 idle followers cost little. Every text is a catalog entry;
+user text (a database record's name) is shown through Streamlit's text widgets or escaped.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from urllib.parse import urlencode
+
+import numpy as np
+import pandas as pd
+import segno
+import streamlit as st
+
+from attention_ui.kit.teaching.predict import grade, winners_of
+from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.markdown import escape_markdown
+
+from . import follow, store
+from .follow import Member, PageAccess
+from .rounds import NO_WINNER, Question, RoundTally, changed, tally
+
+POLL_SECONDS = 2.0
+_SEEN = "classroom.seen"  # the question's place (number, round, revealed) this screen drew
+_JOIN_BOX = "classroom.join_code"
+_DRAWN_FOLLOWING = "classroom.drawn_following"  # what the sidebar said of following
+
+
+# -- the sidebar -------------------------------------------------------------------------------
+
+
+def sidebar(page: str, access: PageAccess, state_now: Callable[[], dict[str, str]]) -> None:
+    """The Class box of every page."""
+    found = follow.member()
+    view = follow.class_view(found.code) if found is not None else None
+    if found is not None and view is None:  # ended or expired
+        follow.leave()
+        st.session_state[follow.NOTICE] = "ended"
+        found = None
+    notice = st.session_state.pop(follow.NOTICE, None)
+    box = st.sidebar.expander(
+        t("classroom.title"), icon=":material/groups:", expanded=found is not None or bool(notice)
+    )
+    with box:
+        if notice in ("unknown", "limited", "ended"):
+            st.warning(
+                t(
+                    f"classroom.notice.{notice}",
+                    minutes=int(store.FAILURE_WINDOW_SECONDS // 60),
+                )
+            )
+        if found is None:
+            _start_or_join(page, access, state_now)
+            return
+        status = view.status
+        st.session_state[_SEEN] = (status.question_no, status.round, status.revealed)
+        if found.teacher:
+            _teacher_box(found)
+        else:
+            _student_box(found, access, page)
+
+
+def _start_or_join(page: str, access: PageAccess, state_now) -> None:
+    st.caption(t("classroom.start_help", hours=store.CLASS_HOURS))
+    st.button(
+        t("classroom.start"),
+        key="classroom.start",
+        icon=":material/co_present:",
+        on_click=lambda: follow.start_class(page, state_now()),
+    )
+    st.text_input(t("classroom.code_label"), key=_JOIN_BOX, max_chars=12)
+    st.button(
+        t("classroom.join"),
+        key="classroom.join",
+        icon=":material/login:",
+        on_click=lambda: follow.join(st.session_state.get(_JOIN_BOX), access, page),
+    )
+
+
+def _join_address(code: str, **extra: str) -> str:
+    base = st.context.url or "/"
+    return f"{base}?{urlencode({follow.CLASS_PARAM: code, **extra})}"
+
+
+def qr_png(text: str) -> bytes:
+    """The QR code of `text` as a PNG image (drawn here: nothing fetched)."""
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="png", scale=5, border=2)
+    return buffer.getvalue()
+
+
+def _teacher_box(found: Member) -> None:
+    st.markdown(t("classroom.code_is", code=found.code))
+    address = _join_address(found.code)
+    st.caption(t("classroom.join_address"))
+    st.code(address, language=None, wrap_lines=True)
+    st.image(qr_png(address), caption=t("classroom.qr_caption", code=found.code), width=180)
+    _teacher_counts(found.code)
+    st.caption(t("classroom.ask_hint"))
+    with st.popover(t("classroom.teacher_address"), icon=":material/key:"):
+        st.caption(t("classroom.teacher_address_help"))
+        st.code(
+            _join_address(found.code, **{follow.TEACHER_PARAM: found.secret}),
+            language=None,
+            wrap_lines=True,
+        )
+    st.caption(t("classroom.expires", hours=store.CLASS_HOURS))
+    st.button(t("classroom.end"), key="classroom.end", on_click=follow.end_class)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _teacher_counts(code: str) -> None:
+    connected, following = store.presence(follow.engine(), code)
+    st.markdown(t("classroom.counts", connected=connected, following=following))
+
+
+def _student_box(found: Member, access: PageAccess, page: str) -> None:
+    st.markdown(t("classroom.student_in", code=found.code))
+    st.session_state[_DRAWN_FOLLOWING] = found.following
+    if found.following:
+        st.caption(t("classroom.following"))
+    else:
+        st.info(t("classroom.not_following"), icon=":material/info:")
+        st.button(
+            t("classroom.follow_again"),
+            key="classroom.follow_again",
+            type="primary",
+            icon=":material/sync:",
+            on_click=follow.follow_again,
+            args=(access, page),
+        )
+    st.button(t("classroom.leave"), key="classroom.leave", on_click=follow.leave)
+    _student_poll(access, page)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _student_poll(access: PageAccess, page: str) -> None:
+    """Every POLL_SECONDS: the student is here; a change of the teacher's page or state (for
+    a follower), of the question, or of following (an own edit, seen at a run's end) reruns
+    the page. It draws nothing: an idle poll sends no element."""
+    found = follow.member()
+    view = follow.class_view(found.code) if found is not None else None
+    if view is None:
+        st.rerun(scope="app")
+    follow.touch_seat()
+    place = (view.status.question_no, view.status.round, view.status.revealed)
+    if (
+        follow.check_teacher_change(access, page)
+        or place != st.session_state.get(_SEEN)
+        or found.following != st.session_state.get(_DRAWN_FOLLOWING)
+    ):
+        st.rerun(scope="app")
+
+
+# -- the class question ------------------------------------------------------------------------
+
+
+def question_here(page: str) -> bool:
+    """A class question about this page is open for this browser's class."""
+    found = follow.member()
+    view = follow.class_view(found.code) if found is not None else None
+    return view is not None and view.question is not None and view.question.page == page
+
+
+def class_puzzle(
+    page: str,
+    puzzle_id: str,
+    questions: Sequence[str],
+    options: Sequence[int],
+    option_label: Callable[[int], str],
+    per_query: Sequence[np.ndarray],
+    describe: Callable,
+) -> bool | None:
+    """The class's version of the page's puzzle: None when there is none (the page draws its
+    own, with an Ask button for a teacher); else True once the answers may be shown."""
+    found = follow.member()
+    view = follow.class_view(found.code) if found is not None else None
+    if view is None:
+        return None
+    question = view.question if view.question and view.question.page == page else None
+    if found.teacher:
+        if question is None or (view.status.revealed and question.puzzle != puzzle_id):
+            _ask_button(found, Question(page, puzzle_id, *_parts(options, per_query)))
+            return None
+        _teacher_question(found.code, found.secret, questions, option_label)
+        return view.status.revealed
+    if question is None:
+        return None
+    return _student_question(found, view, puzzle_id, questions, option_label, per_query, describe)
+
+
+def _parts(options: Sequence[int], per_query: Sequence[np.ndarray]):
+    """Each part's options and the engine's winners (predict.winners_of, ties included)."""
+    choices = tuple(int(o) for o in options)
+    return (
+        tuple(choices for _ in per_query),
+        tuple(tuple(w for w in winners_of(weights) if w in choices) for weights in per_query),
+    )
+
+
+def _ask_button(found: Member, question: Question) -> None:
+    def ask() -> None:
+        store.ask(follow.engine(), found.code, found.secret, question)
+        follow.forget_view(found.code)
+
+    st.button(
+        t("classroom.q.ask"),
+        key="classroom.ask",
+        type="primary",
+        icon=":material/how_to_vote:",
+        on_click=ask,
+        help=t("classroom.q.ask_help"),
+    )
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _teacher_question(code: str, key: str, questions, option_label) -> None:
+    """The teacher's live view: answers so far per round (no right answer before the
+    reveal), the round buttons, and after the reveal both rounds side by side."""
+    view = follow.class_view(code)
+    if view is None or view.question is None:
+        st.rerun(scope="app")
+    question, status = view.question, view.status
+    votes = store.answers(follow.engine(), code, question, status.question_no)
+    connected, _ = store.presence(follow.engine(), code)
+    st.subheader(t("classroom.q.title", round=status.round))
+    rounds = [1, 2] if status.round == 2 else [1]
+    tallies = {r: tally(question, votes[r]) for r in rounds}
+    st.markdown(
+        t("classroom.q.answered", answered=tallies[status.round].answered, connected=connected)
+    )
+    for part, text in enumerate(questions[: len(question.options)]):
+        _histogram(question, part, text, tallies, option_label, status.revealed)
+    if status.revealed:
+        _round_summary(tallies, votes)
+    _teacher_buttons(code, key, status)
+
+
+def _teacher_buttons(code: str, key: str, status: store.Status) -> None:
+    def act(action) -> None:
+        action(follow.engine(), code, key)
+        follow.forget_view(code)
+        st.rerun(scope="app")
+
+    columns = st.columns(3)
+    vote_again = not status.revealed and status.round == 1
+    if vote_again and columns[0].button(
+        t("classroom.q.vote_again"), key="classroom.vote_again", icon=":material/forum:"
+    ):
+        act(store.reopen)
+    reveal = not status.revealed and columns[1].button(
+        t("classroom.q.reveal"),
+        key="classroom.reveal",
+        type="primary",
+        icon=":material/visibility:",
+    )
+    if reveal:
+        act(store.reveal)
+    if columns[2].button(t("classroom.q.close"), key="classroom.close", icon=":material/close:"):
+        act(store.close_question)
+
+
+def _histogram(question, part, text, tallies, option_label, revealed) -> None:
+    labels = [option_label(o) for o in question.options[part]]
+    data = pd.DataFrame(
+        {
+            t("classroom.q.round", round=r): [
+                tallies[r].counts[part][o] for o in question.options[part]
+            ]
+            for r in tallies
+        },
+        index=pd.Index(labels, name=t("classroom.q.answer_axis")),
+    )
+    st.markdown(text)
+    st.bar_chart(data, stack=False, sort=False, height=180, y_label=t("classroom.q.count_axis"))
+    counts = ", ".join(
+        t(
+            "classroom.q.count_of",
+            answer=escape_markdown(label, 40),
+            counts=" / ".join(str(tallies[r].counts[part][o]) for r in tallies),
+        )
+        for label, o in zip(labels, question.options[part], strict=True)
+    )
+    st.caption(counts)
+    if revealed:
+        best = [escape_markdown(option_label(w), 40) for w in question.winners[part]]
+        if not best and NO_WINNER in question.options[part]:
+            best = [escape_markdown(option_label(NO_WINNER), 40)]
+        right = " / ".join(_percent(tallies[r].share(tallies[r].right[part])) for r in tallies)
+        st.success(t("classroom.q.right_answer", best=t("predict.and").join(best), right=right))
+
+
+def _percent(share: float) -> str:
+    return t("classroom.q.percent", value=round(100 * share))
+
+
+def _round_summary(tallies: dict[int, RoundTally], votes) -> None:
+    for r, found in tallies.items():
+        st.markdown(
+            t(
+                "classroom.q.round_result",
+                round=r,
+                right=found.all_right,
+                answered=found.answered,
+                share=_percent(found.share(found.all_right)),
+            )
+        )
+    if 2 in tallies:
+        st.markdown(t("classroom.q.changed", count=changed(votes[1], votes[2])))
+
+
+def _student_question(found, view, puzzle_id, questions, option_label, per_query, describe):
+    """The student's answer form, their answer once sent, and after the reveal their verdict
+    (the page's own feedback sentences) and the class's figures. True once revealed."""
+    question, status = view.question, view.status
+    st.subheader(t("classroom.q.title", round=status.round))
+    if question.puzzle != puzzle_id:
+        st.warning(t("classroom.q.other_numbers"), icon=":material/sync_problem:")
+        return False
+    eng = follow.engine()
+    mine = {
+        r: store.my_answer(eng, found.code, found.secret, question, status.question_no, r)
+        for r in (1, 2)
+    }
+    if status.revealed:
+        last = mine[2] or mine[1]
+        if last is None:
+            st.info(t("classroom.q.no_answer"))
+        else:
+            for verdict, weights in zip(grade(list(last), per_query), per_query, strict=True):
+                st.markdown(describe(verdict, weights))
+        votes = store.answers(eng, found.code, question, status.question_no)
+        rounds = [1, 2] if status.round == 2 else [1]
+        _round_summary({r: tally(question, votes[r]) for r in rounds}, votes)
+        return True
+    if mine[status.round] is not None:
+        st.success(t("classroom.q.sent", round=status.round), icon=":material/how_to_vote:")
+        st.info(t("classroom.q.hidden"), icon=":material/visibility_off:")
+        return False
+    if status.round == 2:
+        st.caption(t("classroom.q.round_two"))
+    choices = []
+    for part, text in enumerate(questions[: len(question.options)]):
+        choices.append(
+            st.radio(
+                text,
+                question.options[part],
+                index=None,
+                format_func=option_label,
+                key=f"classroom.vote.{status.question_no}.{status.round}.{part}",
+            )
+        )
+    if st.button(
+        t("classroom.q.send"), key="classroom.send", type="primary", icon=":material/send:"
+    ):
+        answer = tuple(choices)
+        if not question.accepts(answer):
+            st.warning(t("classroom.q.choose_all"))
+        elif store.vote(
+            eng, found.code, found.secret, question, status.question_no, status.round, answer
+        ):
+            st.rerun()
+        else:
+            st.warning(t("classroom.q.not_counted"))
+    st.info(t("classroom.q.hidden"), icon=":material/visibility_off:")
+    return False

@@ -1,0 +1,417 @@
+// The matrix editor's browser half: a <table role="grid"> of real <input> cells.
+//
+// The server sends the cells as text (`data.cells`), the words in the page's language
+// (`data.text`), and the last edit it applied (`data.ack`). The browser sends edits as one
+// state value, `edit` = {token, n, entries}: every entry not yet acknowledged, so that an edit
+// never depends on the run that carried the one before it (Streamlit may merge two requests
+// and keep only the newer widget state). The server applies entries numbered above what it
+// applied for this token, once each. Nothing here parses a number: the server decides.
+//
+// Commit: Enter, Tab, leaving the cell (a click anywhere else blurs it first), one message,
+// no delay. Scrub (drag sideways, Alt+Up/Down) commits at most once per SCRUB_MS.
+
+const SCRUB_MS = 150; // a Luong edit costs the server 40-50 ms; a faster rate only queues runs
+const SCRUB_PX = 8; // pointer travel per step of the page's precision
+const MAX_PENDING = 100;
+const GRIDS = new WeakMap();
+
+export default function (component) {
+  const { parentElement, data, setStateValue } = component;
+  let grid = GRIDS.get(parentElement);
+  if (!grid) {
+    grid = new CellGrid(parentElement);
+    GRIDS.set(parentElement, grid);
+  }
+  grid.send = setStateValue;
+  grid.update(data || {});
+}
+
+class CellGrid {
+  constructor(root) {
+    this.root = root;
+    this.token = Math.random().toString(36).slice(2, 12);
+    this.n = 0;
+    this.pending = []; // entries sent but not yet acknowledged
+    this.inputs = []; // [row][col] -> <input>
+    this.shapeKey = "";
+    this.scrubTimer = null;
+    this.wrap = document.createElement("div");
+    this.wrap.className = "cg-wrap";
+    root.appendChild(this.wrap);
+  }
+
+  // --- from the server ------------------------------------------------------------------
+
+  update(data) {
+    this.data = data;
+    const ack = data.ack || {};
+    const acked = ack.token === this.token ? ack.n || 0 : 0;
+    if (ack.token === this.token) this.pending = this.pending.filter((e) => e.n > acked);
+    const shapeKey = JSON.stringify([data.name, data.rows, data.cols, data.text, data.addRows]);
+    if (shapeKey !== this.shapeKey) {
+      const focus = this.focusedPosition();
+      this.build();
+      this.shapeKey = shapeKey;
+      if (focus) this.focusCell(focus[0], focus[1], false);
+    }
+    this.fill();
+  }
+
+  build() {
+    const d = this.data;
+    const text = d.text || {};
+    this.wrap.textContent = "";
+    const scroll = el("div", "cg-scroll");
+    const table = el("table", "cg-table");
+    table.setAttribute("role", "grid");
+    table.setAttribute("aria-label", d.name || "");
+    if (d.help) table.setAttribute("aria-description", d.help);
+    const head = el("thead");
+    const headRow = el("tr");
+    headRow.setAttribute("role", "row");
+    const corner = el("th", "cg-corner");
+    corner.setAttribute("role", "columnheader");
+    corner.textContent = text.corner || "";
+    headRow.appendChild(corner);
+    (d.cols || []).forEach((col) => {
+      const th = el("th", "cg-colhead");
+      th.setAttribute("role", "columnheader");
+      th.setAttribute("scope", "col");
+      th.textContent = col.label;
+      headRow.appendChild(th);
+    });
+    if (d.addRows) headRow.appendChild(el("th", "cg-corner"));
+    head.appendChild(headRow);
+    table.appendChild(head);
+    const body = el("tbody");
+    this.inputs = [];
+    (d.rows || []).forEach((rowLabel, i) => {
+      const tr = el("tr");
+      tr.setAttribute("role", "row");
+      const th = el("th", "cg-rowhead");
+      th.setAttribute("role", "rowheader");
+      th.setAttribute("scope", "row");
+      th.textContent = rowLabel;
+      tr.appendChild(th);
+      const line = [];
+      (d.cols || []).forEach((col, j) => {
+        const td = el("td", "cg-cell");
+        td.setAttribute("role", "gridcell");
+        const input = this.makeInput(col, i, j, rowLabel);
+        td.appendChild(input);
+        tr.appendChild(td);
+        line.push(input);
+      });
+      if (d.addRows) tr.appendChild(this.deleteButton(i, rowLabel));
+      body.appendChild(tr);
+      this.inputs.push(line);
+    });
+    table.appendChild(body);
+    scroll.appendChild(table);
+    this.wrap.appendChild(scroll);
+    this.wrap.appendChild(this.toolbar());
+  }
+
+  makeInput(col, i, j, rowLabel) {
+    const d = this.data;
+    const input = el("input", `cg-input cg-${col.kind || "number"}`);
+    input.type = col.kind === "check" ? "checkbox" : "text";
+    const template = (d.text || {}).cell || "{matrix}, row {row}, column {col}";
+    input.setAttribute(
+      "aria-label",
+      template.replace("{matrix}", d.name || "").replace("{row}", rowLabel).replace("{col}", col.name || col.label),
+    );
+    input.dataset.row = String(i);
+    input.dataset.col = String(j);
+    if (input.type === "text") {
+      input.autocomplete = "off";
+      input.spellcheck = false;
+      if (col.kind === "number") input.inputMode = "decimal";
+      input.addEventListener("focus", () => input.select());
+      input.addEventListener("input", () => (input.dataset.dirty = "1"));
+      input.addEventListener("blur", () => this.commit(input));
+      input.addEventListener("paste", (event) => this.paste(event, input));
+      if (col.kind === "number") this.scrubbable(input);
+    } else {
+      input.addEventListener("change", () => this.commit(input));
+    }
+    input.addEventListener("keydown", (event) => this.key(event, input));
+    return input;
+  }
+
+  deleteButton(i, rowLabel) {
+    const td = el("td", "cg-cell");
+    const button = el("button", "cg-button cg-delete");
+    button.type = "button";
+    button.textContent = "−";
+    const label = (this.data.text || {}).delete_row || "Delete row {row}";
+    button.setAttribute("aria-label", label.replace("{row}", rowLabel));
+    button.addEventListener("click", () => this.push({ delete_row: i }));
+    td.appendChild(button);
+    return td;
+  }
+
+  toolbar() {
+    const text = this.data.text || {};
+    const bar = el("div", "cg-toolbar");
+    if (this.data.addRows) {
+      const add = el("button", "cg-button");
+      add.type = "button";
+      add.textContent = text.add_row || "+ row";
+      add.disabled = !this.data.canAdd;
+      add.addEventListener("click", () => this.push({ add_row: true }));
+      bar.appendChild(add);
+    }
+    const copy = el("button", "cg-button");
+    copy.type = "button";
+    copy.textContent = text.copy || "Copy";
+    const status = el("span", "cg-status");
+    status.setAttribute("role", "status");
+    copy.addEventListener("click", () => this.copy(status));
+    bar.appendChild(copy);
+    bar.appendChild(status);
+    return bar;
+  }
+
+  fill() {
+    const d = this.data;
+    const cells = d.cells || [];
+    const invalid = d.invalid || {};
+    const tint = d.tint || null;
+    const pendingCells = new Set();
+    this.pending.forEach((entry) =>
+      (entry.cells || []).forEach(([i, j]) => pendingCells.add(`${i},${j}`)),
+    );
+    this.inputs.forEach((line, i) =>
+      line.forEach((input, j) => {
+        const where = `${i},${j}`;
+        const bad = invalid[where];
+        const shown = bad ? bad.text : cellText(cells, i, j);
+        const busy = document.activeElement === input || this.root.activeElement === input;
+        if (input.type === "checkbox") {
+          input.checked = shown === "1";
+          input.dataset.committed = shown;
+        } else if (!pendingCells.has(where) && !(busy && input.dataset.dirty === "1")) {
+          if (input.value !== shown) input.value = shown;
+          input.dataset.committed = shown;
+          input.dataset.dirty = "0";
+        }
+        input.dataset.server = cellText(cells, i, j);
+        if (bad) {
+          input.setAttribute("aria-invalid", "true");
+          input.title = bad.message;
+        } else {
+          input.removeAttribute("aria-invalid");
+          input.removeAttribute("title");
+        }
+        const heat = tint && tint[i] ? tint[i][j] : null;
+        input.parentElement.style.setProperty("--cg-heat", heatColor(heat));
+      }),
+    );
+  }
+
+  // --- to the server --------------------------------------------------------------------
+
+  commit(input) {
+    const text = input.type === "checkbox" ? (input.checked ? "1" : "0") : input.value;
+    if (text === input.dataset.committed) return;
+    input.dataset.committed = text;
+    input.dataset.dirty = "0";
+    this.push({ cells: [[Number(input.dataset.row), Number(input.dataset.col), text]] });
+  }
+
+  push(entry) {
+    this.n += 1;
+    const d = this.data;
+    const full = { ...entry, n: this.n, rows: d.rows || [], cols: (d.cols || []).map((c) => c.label) };
+    const last = this.pending[this.pending.length - 1];
+    if (last && sameCell(last, full)) this.pending.pop(); // a scrub's steps replace each other
+    this.pending.push(full);
+    if (this.pending.length > MAX_PENDING) this.pending.shift();
+    if (this.send) this.send("edit", { token: this.token, n: this.n, entries: this.pending });
+  }
+
+  paste(event, input) {
+    const text = (event.clipboardData || window.clipboardData).getData("text");
+    if (!/[\t\n\r,;]/.test(text.trim())) return; // one value: an ordinary edit of this cell
+    event.preventDefault();
+    this.push({ paste: text, at: [Number(input.dataset.row), Number(input.dataset.col)] });
+  }
+
+  copy(status) {
+    const lines = (this.data.cells || []).map((row) => row.join("\t"));
+    const header = (this.data.cols || []).map((c) => c.label).join("\t");
+    const tsv = [header, ...lines].join("\n") + "\n";
+    const done = () => (status.textContent = (this.data.text || {}).copied || "Copied");
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(tsv).then(done, () => this.copyByHand(tsv, done));
+    } else {
+      this.copyByHand(tsv, done);
+    }
+    this.wrap.dataset.copied = tsv; // what was copied, for a reader of the page (and tests)
+  }
+
+  copyByHand(tsv, done) {
+    const area = document.createElement("textarea");
+    area.value = tsv;
+    this.wrap.appendChild(area);
+    area.select();
+    try {
+      if (document.execCommand("copy")) done();
+    } finally {
+      area.remove();
+    }
+  }
+
+  // --- keys and the pointer -------------------------------------------------------------
+
+  key(event, input) {
+    const i = Number(input.dataset.row);
+    const j = Number(input.dataset.col);
+    const text = input.type === "text";
+    if (event.key === "Escape") {
+      if (text) input.value = input.dataset.committed || "";
+      input.dataset.dirty = "0";
+      if (text) input.select();
+      event.preventDefault();
+      return;
+    }
+    if (event.key === "Enter") {
+      event.preventDefault();
+      this.commit(input);
+      this.focusCell(event.shiftKey ? i - 1 : i + 1, j, true);
+      return;
+    }
+    if (event.altKey && (event.key === "ArrowUp" || event.key === "ArrowDown")) {
+      if (text && input.classList.contains("cg-number")) {
+        event.preventDefault();
+        this.step(input, event.key === "ArrowUp" ? 1 : -1);
+      }
+      return;
+    }
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const move = moves[event.key];
+    if (!move || event.shiftKey || event.ctrlKey || event.metaKey || event.isComposing) return;
+    if (text && move[1] !== 0 && !atEdge(input, move[1])) return; // the caret moves in the text
+    event.preventDefault();
+    this.commit(input);
+    this.focusCell(i + move[0], j + move[1], true);
+  }
+
+  focusCell(i, j, clamp) {
+    if (!this.inputs.length) return;
+    if (clamp) {
+      i = Math.max(0, Math.min(this.inputs.length - 1, i));
+      j = Math.max(0, Math.min(this.inputs[0].length - 1, j));
+    }
+    const target = this.inputs[i] && this.inputs[i][j];
+    if (target) target.focus();
+  }
+
+  focusedPosition() {
+    const active = this.root.activeElement || document.activeElement;
+    if (!active || !active.dataset || active.dataset.row === undefined) return null;
+    if (!this.wrap.contains(active)) return null;
+    return [Number(active.dataset.row), Number(active.dataset.col)];
+  }
+
+  step(input, direction) {
+    const start = readPlain(input.value);
+    if (start === null) return;
+    input.value = formatStep(start + direction * (this.data.step || 1), this.data.step || 1);
+    input.dataset.dirty = "1";
+    this.throttledCommit(input);
+  }
+
+  throttledCommit(input) {
+    if (this.scrubTimer) return;
+    this.commit(input);
+    this.scrubTimer = setTimeout(() => {
+      this.scrubTimer = null;
+      this.commit(input); // the value the hand reached meanwhile
+    }, SCRUB_MS);
+  }
+
+  scrubbable(input) {
+    let start = null;
+    input.addEventListener("pointerdown", (event) => {
+      if (document.activeElement === input || this.root.activeElement === input) return;
+      const value = readPlain(input.value);
+      if (value === null || event.button !== 0) return;
+      start = { x: event.clientX, value, moved: false, id: event.pointerId };
+    });
+    input.addEventListener("pointermove", (event) => {
+      if (!start || event.pointerId !== start.id) return;
+      const dx = event.clientX - start.x;
+      if (!start.moved && Math.abs(dx) < SCRUB_PX / 2) return;
+      if (!start.moved) {
+        start.moved = true;
+        input.setPointerCapture(event.pointerId);
+        input.classList.add("cg-scrubbing");
+      }
+      event.preventDefault();
+      const step = this.data.step || 1;
+      input.value = formatStep(start.value + Math.round(dx / SCRUB_PX) * step, step);
+      input.dataset.dirty = "1";
+      this.throttledCommit(input);
+    });
+    const end = (event) => {
+      if (!start) return;
+      const moved = start.moved;
+      start = null;
+      input.classList.remove("cg-scrubbing");
+      if (moved) {
+        event.preventDefault();
+        this.commit(input);
+      }
+    };
+    input.addEventListener("pointerup", end);
+    input.addEventListener("pointercancel", end);
+  }
+}
+
+function el(tag, className) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  return node;
+}
+
+function cellText(cells, i, j) {
+  return cells[i] && cells[i][j] !== undefined && cells[i][j] !== null ? String(cells[i][j]) : "";
+}
+
+function sameCell(a, b) {
+  return (
+    a.cells && b.cells && a.cells.length === 1 && b.cells.length === 1 &&
+    a.cells[0][0] === b.cells[0][0] && a.cells[0][1] === b.cells[0][1] &&
+    JSON.stringify(a.rows) === JSON.stringify(b.rows) && JSON.stringify(a.cols) === JSON.stringify(b.cols)
+  );
+}
+
+function atEdge(input, direction) {
+  const all = input.selectionStart === 0 && input.selectionEnd === input.value.length;
+  if (all) return true;
+  if (input.selectionStart !== input.selectionEnd) return false;
+  return direction < 0 ? input.selectionStart === 0 : input.selectionEnd === input.value.length;
+}
+
+// Only for the scrub's starting point: the server reads what is committed.
+function readPlain(text) {
+  const plain = String(text).trim().replace(/\u2212/g, "-").replace(",", ".");
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(plain)) return null;
+  return Number(plain);
+}
+
+function formatStep(value, step) {
+  const digits = Math.max(0, Math.min(10, Math.ceil(-Math.log10(step) - 1e-9)));
+  const text = value.toFixed(digits);
+  const plain = Number(text) === 0 ? "0" : text;
+  return plain.replace("-", "\u2212");
+}
+
+function heatColor(heat) {
+  if (heat === null || heat === undefined || !Number.isFinite(heat)) return "transparent";
+  const share = Math.round(Math.min(1, Math.abs(heat)) * 30);
+  const hue = heat >= 0 ? "var(--st-primary-color, #ff4b4b)" : "var(--st-blue-color, #1c83e1)";
+  return `color-mix(in srgb, ${hue} ${share}%, transparent)`;
+}

@@ -1,0 +1,454 @@
+"""A class over WebSockets: one teacher and N followers (bench/load.py --modes class, and the
+PostgreSQL + nginx deploy test).
+
+Each browser is a WebSocket client speaking Streamlit's protocol as the frontend does for a
+follower: it keeps the address the server writes (page_info_changed), re-runs every
+`st.fragment(run_every=...)` on its timer (auto_rerun, the frontend's own behaviour: a rerun of
+that fragment whenever the session is idle), and reconnects with its address when the server
+goes away (as a browser tab does). The teacher clicks buttons and picks options by sending
+their widget states, as the frontend would.
+
+Measured: follow latency (from the teacher's change request to the follower's address holding
+the new value), server CPU of idle followers (percent of one core), votes counted against votes
+sent (read back from the store), and the teacher's histogram against the votes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urlencode
+
+import psutil
+import sqlalchemy as sa
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+from attention_ui.kit.classroom import store
+from tests.app_server import start_app
+
+TIMEOUT = 60.0
+SCORES = (("scaled_dot", "scaled dot"), ("general", "general"), ("dot", "dot"))
+FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
+
+
+def _cookie(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
+        response.read()
+        cookies = [c.split(";")[0] for c in response.headers.get_all("Set-Cookie") or []]
+    return "; ".join(cookies)
+
+
+@dataclass
+class Browser:
+    """One tab: its address, its widgets by key, what its screen says, its timers."""
+
+    base: str
+    page: str
+    query: str
+    socket: object = None
+    cookie: str = ""
+    page_hash: str = ""
+    widgets: dict[str, object] = field(default_factory=dict)  # key → element proto
+    texts: dict[tuple, str] = field(default_factory=dict)  # delta path → text
+    timers: dict[str, float] = field(default_factory=dict)  # fragment id → interval
+    query_log: list[tuple[float, str]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    running: bool = False
+    runs: int = 0
+    tasks: list = field(default_factory=list)
+    reconnecting: bool = False
+
+    def params(self) -> dict[str, str]:
+        return {k: v[0] for k, v in parse_qs(self.query).items()}
+
+    def screen(self) -> str:
+        return "\n".join(self.texts.values())
+
+    async def open(self) -> None:
+        if not self.cookie:
+            self.cookie = await asyncio.to_thread(_cookie, f"{self.base}/{self.page}")
+        self.socket = await websockets.connect(
+            f"ws{self.base.removeprefix('http')}/_stcore/stream",
+            subprotocols=["streamlit"],
+            additional_headers={"Cookie": self.cookie} if self.cookie else {},
+            max_size=2**26,
+            open_timeout=30,
+        )
+        self.timers.clear()
+        self.tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._tick())]
+        await self.rerun(first=True)
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await self.socket.close()
+
+    async def rerun(self, states=(), fragment: str = "", first: bool = False) -> None:
+        message = BackMsg()
+        rerun = message.rerun_script
+        rerun.query_string = self.query
+        if first or not self.page_hash:
+            rerun.page_name = self.page
+        else:
+            rerun.page_script_hash = self.page_hash
+        if fragment:
+            rerun.fragment_id = fragment
+            rerun.is_auto_rerun = True
+        rerun.widget_states.widgets.extend(states)
+        self.running = True
+        await self.socket.send(message.SerializeToString())
+
+    async def click(self, key: str, *others) -> None:
+        """Press the button `key` (with other widget states sent along)."""
+        await self.wait_for(lambda: key in self.widgets, f"button {key}")
+        await self.wait_idle()
+        trigger = WidgetState(id=self.widgets[key].id, trigger_value=True)
+        await self.rerun([*others, trigger])
+
+    def choice(self, key: str, label: str) -> WidgetState:
+        return WidgetState(id=self.widgets[key].id, string_value=label)
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                msg = ForwardMsg()
+                msg.ParseFromString(await self.socket.recv())
+                self._take(msg)
+        except (websockets.ConnectionClosed, OSError):
+            self.running = False
+        except asyncio.CancelledError:
+            raise
+
+    def _take(self, msg) -> None:
+        kind = msg.WhichOneof("type")
+        if kind == "page_info_changed":
+            self.query = msg.page_info_changed.query_string
+            self.query_log.append((time.perf_counter(), self.query))
+        elif kind == "navigation":
+            self.page_hash = msg.navigation.page_script_hash
+        elif kind == "auto_rerun":
+            self.timers[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
+        elif kind == "new_session":
+            self.texts.clear()
+        elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            self._element(tuple(msg.metadata.delta_path), msg.delta.new_element)
+        elif kind == "script_finished":
+            status = msg.script_finished
+            if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                return
+            self.running, self.runs = False, self.runs + 1
+            if status not in FINISHED:
+                self.errors.append(f"run finished with status {status}")
+
+    def _element(self, path: tuple, element) -> None:
+        kind = element.WhichOneof("type")
+        if kind == "exception":
+            self.errors.append(f"{element.exception.type}: {element.exception.message}")
+        elif kind in ("markdown", "alert"):
+            body = element.markdown.body if kind == "markdown" else element.alert.body
+            self.texts[path] = body
+        proto = getattr(element, kind, None)
+        widget_id = getattr(proto, "id", "") if proto is not None else ""
+        if isinstance(widget_id, str) and "-" in widget_id and widget_id.startswith("$$ID"):
+            self.widgets[widget_id.split("-", 2)[-1]] = proto
+
+    async def _tick(self) -> None:
+        """The frontend's timers of st.fragment(run_every=...)."""
+        while True:
+            interval = min(self.timers.values(), default=1.0)
+            await asyncio.sleep(interval)
+            if self.running or self.socket is None:
+                continue
+            for fragment in list(self.timers):
+                with contextlib.suppress(websockets.ConnectionClosed, OSError):
+                    await self.rerun(fragment=fragment)
+
+    async def wait_idle(self) -> None:
+        await self.wait_for(lambda: not self.running, "the run's end")
+
+    async def wait_for(self, check, what: str, timeout: float = TIMEOUT) -> float:
+        start = time.perf_counter()
+        while not check():
+            if time.perf_counter() - start > timeout:
+                raise TimeoutError(f"{what} not seen within {timeout:.0f} s")
+            await asyncio.sleep(0.05)
+        return time.perf_counter() - start
+
+    async def reconnect(self) -> None:
+        """The server went away: open a new session with the address the tab shows."""
+        await self.close()
+        self.widgets.clear()
+        self.texts.clear()
+        deadline = time.perf_counter() + TIMEOUT
+        while True:
+            try:
+                await self.open()
+                return
+            except (OSError, websockets.WebSocketException, TimeoutError):
+                if time.perf_counter() > deadline:
+                    raise
+                await asyncio.sleep(0.5)
+
+
+@dataclass
+class ClassResult:
+    follow: list[float] = field(default_factory=list)  # seconds, every follower × change
+    idle_cpu_percent: float = float("nan")
+    sent: dict[int, dict[int, tuple[int, ...]]] = field(default_factory=dict)  # round → student
+    counted: dict[int, int] = field(default_factory=dict)  # round → votes in the store
+    votes_match: bool = False
+    histogram_matches: bool = False
+    survived_restart: bool | None = None
+    labels: list[str] = field(default_factory=list)  # the options' labels, as students saw them
+    errors: list[str] = field(default_factory=list)
+
+
+def cpu_seconds(pids) -> float:
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = psutil.Process(pid).cpu_times()
+            total += times.user + times.system
+    return total
+
+
+async def start_class(base: str) -> tuple[Browser, str]:
+    teacher = Browser(base, "luong", "")
+    await teacher.open()
+    await teacher.wait_idle()
+    await teacher.click("classroom.start")
+    await teacher.wait_for(lambda: "teacher" in teacher.params(), "the teacher's address")
+    return teacher, teacher.params()["class"]
+
+
+async def join(base: str, code: str, count: int) -> list[Browser]:
+    """`count` students open the join address (a few at a time, as a class does)."""
+    followers = [Browser(base, "luong", urlencode({"class": code})) for _ in range(count)]
+    for start in range(0, count, 5):
+        await asyncio.gather(*(f.open() for f in followers[start : start + 5]))
+    await asyncio.gather(
+        *(f.wait_for(lambda f=f: "seat" in f.params(), "a seat") for f in followers)
+    )
+    return followers
+
+
+async def change(teacher: Browser, followers: list[Browser], score: str, label: str):
+    """The teacher picks another score; seconds until each follower's address has it."""
+    await teacher.wait_idle()
+    start = time.perf_counter()
+    await teacher.rerun([teacher.choice("luong.score", label)])
+
+    async def followed(browser: Browser) -> float:
+        def seen() -> float | None:
+            for at, query in browser.query_log:
+                if at >= start and parse_qs(query).get("score") == [score]:
+                    return at - start
+            return None
+
+        await browser.wait_for(lambda: seen() is not None, f"score={score} followed")
+        return seen()
+
+    return await asyncio.gather(*(followed(f) for f in followers))
+
+
+async def idle_cpu(pids, seconds: float) -> float:
+    """Server CPU while nobody changes anything, in percent of one core."""
+    before, start = cpu_seconds(pids), time.perf_counter()
+    await asyncio.sleep(seconds)
+    return 100 * (cpu_seconds(pids) - before) / (time.perf_counter() - start)
+
+
+async def ask(teacher: Browser) -> None:
+    await teacher.wait_for(lambda: "luong.predict" in teacher.widgets, "the predict switch")
+    await teacher.wait_idle()
+    await teacher.rerun([WidgetState(id=teacher.widgets["luong.predict"].id, bool_value=True)])
+    await teacher.click("classroom.ask")
+
+
+async def vote(browser: Browser, round_: int, pick) -> tuple[int, ...]:
+    """Answer question 1's round `round_`: option `pick(part, count)` of each part."""
+    prefix = f"classroom.vote.1.{round_}."
+    await browser.wait_for(lambda: f"{prefix}0" in browser.widgets, f"round {round_}'s form")
+    await browser.wait_idle()
+    parts = sorted(k for k in browser.widgets if k.startswith(prefix))
+    answer, states = [], []
+    for part, key in enumerate(parts):
+        options = list(browser.widgets[key].options)
+        choice = pick(part, len(options))
+        answer.append(choice)
+        states.append(browser.choice(key, options[choice]))
+    await browser.click("classroom.send", *states)
+    await browser.wait_for(
+        lambda: f"round {round_} is in" in browser.screen(), "the vote's receipt"
+    )
+    return tuple(answer)
+
+
+def histogram_lines(sent: dict[int, dict[int, tuple[int, ...]]], labels: list[str]) -> list[str]:
+    """The teacher's text alternative of each part's histogram, as it must read for the votes
+    sent ('k1: 3 / 5, k2: …': round 1 / round 2)."""
+    rounds = sorted(sent)
+    parts = len(next(iter(sent[rounds[0]].values())))
+    lines = []
+    for part in range(parts):
+        counts = [
+            " / ".join(
+                str(sum(answer[part] == option for answer in sent[r].values())) for r in rounds
+            )
+            for option in range(len(labels))
+        ]
+        lines.append(", ".join(f"{label}: {c}" for label, c in zip(labels, counts, strict=True)))
+    return lines
+
+
+def counted_votes(store_url: str, code: str) -> dict[int, dict[str, tuple[int, ...]]]:
+    engine = sa.create_engine(store_url)
+    try:
+        view = store.view(engine, code)
+        return store.answers(engine, code, view.question, view.status.question_no)
+    finally:
+        engine.dispose()
+
+
+async def two_rounds(teacher: Browser, followers: list[Browser], result: ClassResult) -> None:
+    await ask(teacher)
+    result.sent[1] = dict(
+        enumerate(
+            await asyncio.gather(
+                *(vote(f, 1, lambda part, n, i=i: (i + part) % n) for i, f in enumerate(followers))
+            )
+        )
+    )
+    result.labels = list(followers[0].widgets["classroom.vote.1.1.0"].options)
+    await teacher.click("classroom.vote_again")
+    result.sent[2] = dict(
+        enumerate(
+            await asyncio.gather(
+                *(
+                    vote(f, 2, lambda part, n, i=i: (i // 2 + part) % n)
+                    for i, f in enumerate(followers)
+                )
+            )
+        )
+    )
+
+
+async def restart_class(teacher, followers, restart) -> bool:
+    """The app processes restart: every tab reconnects with its address; True when the
+    teacher leads the same class again and every student is back in it with their vote."""
+    code = teacher.params()["class"]
+    await asyncio.to_thread(restart)
+    await asyncio.gather(*(b.reconnect() for b in (teacher, *followers)))
+    back = [
+        b.wait_for(lambda b=b: f"class **{code}**" in b.screen(), "back in the class")
+        for b in followers
+    ]
+    await asyncio.gather(*back)
+    await teacher.wait_for(lambda: f"**{code}**" in teacher.screen(), "the teacher's class")
+    return all("round 2 is in" in b.screen() for b in followers) or all(
+        await asyncio.gather(
+            *(b.wait_for(lambda b=b: "round 2 is in" in b.screen(), "the vote") for b in followers)
+        )
+    )
+
+
+async def run_class(
+    base: str, pids, students: int, changes: int, store_url: str, restart=None, idle_s=20.0
+) -> ClassResult:
+    """The whole class; `restart` (a function) restarts the app processes between the second
+    round's votes and the reveal."""
+    result = ClassResult()
+    teacher, code = await start_class(base)
+    followers = await join(base, code, students)
+    browsers = [teacher, *followers]
+    try:
+        for i in range(changes):
+            score, label = SCORES[i % len(SCORES)]
+            result.follow += await change(teacher, followers, score, label)
+        await asyncio.sleep(3)  # the last change's reruns are over
+        result.idle_cpu_percent = await idle_cpu(pids, idle_s)
+        await two_rounds(teacher, followers, result)
+        if restart is not None:
+            result.survived_restart = await restart_class(teacher, followers, restart)
+        counted = counted_votes(store_url, code)
+        result.counted = {r: len(v) for r, v in counted.items()}
+        result.votes_match = all(len(counted[r]) == len(result.sent[r]) for r in (1, 2)) and all(
+            sorted(counted[r].values()) == sorted(result.sent[r].values()) for r in (1, 2)
+        )
+        expected = histogram_lines(result.sent, result.labels)
+        await teacher.wait_for(
+            lambda: all(line in teacher.screen() for line in expected), "the histogram", 30
+        )
+        result.histogram_matches = True
+        await teacher.click("classroom.reveal")
+        await asyncio.gather(
+            *(f.wait_for(lambda f=f: "Round 2:" in f.screen(), "the reveal") for f in followers)
+        )
+    except (TimeoutError, OSError, websockets.WebSocketException) as error:
+        result.errors.append(f"{type(error).__name__}: {error}")
+    finally:
+        for browser in browsers:
+            result.errors += browser.errors
+            await browser.close()
+    return result
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def report(result: ClassResult, students: int, where: str) -> list[str]:
+    """The figures, one line each (targets: follow p95 ≤ 3 s, idle CPU ≤ 10 % of one core,
+    0 votes lost)."""
+    sent = sum(len(v) for v in result.sent.values())
+    counted = sum(result.counted.values())
+    within = sum(s <= 3.0 for s in result.follow)
+    lines = [
+        f"class on {where}: 1 teacher + {students} followers",
+        f"  follow latency p50 {percentile(result.follow, 50):.2f} s, p95 "
+        f"{percentile(result.follow, 95):.2f} s, max {max(result.follow, default=float('nan')):.2f}"
+        f" s; {within} of {len(result.follow)} within 3 s (target p95 ≤ 3 s)",
+        f"  idle followers: server CPU {result.idle_cpu_percent:.1f} % of one core (target ≤ 10 %)",
+        f"  votes sent {sent}, counted {counted}, lost {sent - counted}, exactly the votes sent: "
+        f"{result.votes_match}; teacher's histogram equals the votes: {result.histogram_matches}",
+    ]
+    if result.survived_restart is not None:
+        lines.append(
+            f"  after the app processes restarted: class, question, votes there: "
+            f"{result.survived_restart}"
+        )
+    if result.errors:
+        lines.append(f"  errors: {len(result.errors)}, first: {result.errors[:3]}")
+    return lines
+
+
+async def run_class_mode(servers, args, gc_args) -> list:
+    """bench/load.py --modes class: the app on the SQLite default (a temporary file)."""
+    from bench.load import SERVER_ARGS, Phase, load_average  # bench.load imports this module
+
+    folder = tempfile.mkdtemp(prefix="classroom-bench-")
+    database = os.path.join(folder, "classroom.sqlite")
+    env = {**os.environ, "ATTENTION_CLASSROOM_DB": database}
+    process, url = start_app(env=env, extra_args=(*SERVER_ARGS, *gc_args))
+    servers.apps.append(process)
+    result = await run_class(
+        url, (process.pid,), args.class_size, args.class_changes, f"sqlite:///{database}"
+    )
+    print("\n" + "\n".join(report(result, args.class_size, "one process, SQLite")))
+    phase = Phase("class", load_average(), latencies=result.follow, errors=result.errors)
+    sent = sum(len(v) for v in result.sent.values())
+    if sent != sum(result.counted.values()) or not result.votes_match:
+        phase.errors.append("votes lost or miscounted")
+    return [phase]

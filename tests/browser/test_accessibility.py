@@ -1,0 +1,150 @@
+"""Every page, in both languages, on a phone (390 px) and a desktop (1400 px): axe-core finds no
+serious or critical violation, and nothing is cut or pushed out horizontally.
+
+axe-core is the vendored npm file (tests/browser/vendor/axe-core, MPL-2.0), loaded into the
+page from disk: no CDN. The window is made as tall as the page before checking, so that axe
+and the overflow check see every element drawn (Streamlit scrolls its main block itself; below
+the window its elements are not laid out the same way). One browser tab per width is reused
+for the 14 page visits, to keep the suite short.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, console_error, open_page, wait_idle
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
+WIDTHS = (390, 1400)
+LANGUAGES = ("en", "ja")
+# Streamlit's scrolling blocks: the page is as tall as the tallest of them.
+_CONTENT_HEIGHT = """() => Math.max(900, ...['stMain', 'stAppViewContainer', 'stSidebarContent']
+    .map(id => document.querySelector(`[data-testid=${id}]`)).filter(Boolean)
+    .map(e => e.scrollHeight))"""
+# WCAG 1.4.3 exempts the text of an inactive control; Streamlit draws a disabled widget's label
+# outside the control (aria-hidden), so axe cannot tell. Those labels are left out, no others.
+_AXE_RUN = """async () => {
+    for (const widget of document.querySelectorAll('[data-testid=stElementContainer]')) {
+        const label = widget.querySelector('[data-testid=stWidgetLabel]');
+        if (label && widget.querySelector('[disabled], [aria-disabled=true]'))
+            label.setAttribute('data-inactive-label', '');
+    }
+    const result = await axe.run({exclude: [['[data-inactive-label]']]},
+                                 {resultTypes: ['violations']});
+    return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+        .map(v => `${v.id} (${v.impact}): ` + v.nodes.slice(0, 3).map(
+            n => n.target.join(' ') + ' — ' + (n.failureSummary || '').split('\\n').slice(1, 2)
+        ).join(' | '));
+}"""
+# What a reader would see cut: text ending in an ellipsis, content clipped by a box that hides
+# what does not fit (a formula in a clipped block), anything pushing the page sideways, and a
+# chart's text (titles, tick labels) drawn past the chart's edge, a chosen option longer than its
+# box. Boxes that scroll (overflow
+# auto/scroll: a wide table on a phone) are allowed: their content can be reached.
+_OVERFLOWS = """() => {
+    const found = [], slack = 1;
+    const visible = e => { const r = e.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+    const name = e => (e.getAttribute('data-testid') || e.className.baseVal || e.className
+        || e.tagName).toString().slice(0, 60) + ': ' + (e.textContent || '').trim().slice(0, 60);
+    const root = document.querySelector('[data-testid=stMain]');
+    if (root.scrollWidth > root.clientWidth + slack)
+        found.push(`page wider than the window (${root.scrollWidth} > ${root.clientWidth})`);
+    for (const e of root.querySelectorAll('*')) {
+        // Text for screen readers only (KaTeX's MathML copy) is clipped to 1 px on purpose.
+        if (e instanceof SVGElement || !visible(e) || e.closest('.katex-mathml')) continue;
+        const style = getComputedStyle(e);
+        const cut = ['hidden', 'clip'].includes(style.overflowX)
+            || style.textOverflow === 'ellipsis';
+        const text = e.tagName === 'INPUT' ? e.value : e.textContent;
+        if (cut && e.scrollWidth > e.clientWidth + slack && text.trim())
+            found.push(`cut (${e.scrollWidth} > ${e.clientWidth}) ${name(e)} ${text.slice(0, 60)}`);
+    }
+    for (const plot of root.querySelectorAll('.js-plotly-plot')) {
+        const box = plot.getBoundingClientRect();
+        for (const text of plot.querySelectorAll('.main-svg text')) {
+            const r = text.getBoundingClientRect();
+            if (!text.textContent.trim() || r.width === 0) continue;
+            if (r.left < box.left - slack || r.right > box.right + slack)
+                found.push(`chart text past the chart's edge: ${text.textContent.slice(0, 40)}`);
+        }
+    }
+    return found;
+}"""
+
+
+@pytest.fixture(scope="module")
+def tabs(browser) -> Iterator[dict[int, tuple]]:
+    """One tab per width, reused by every page visit; console errors collected per tab."""
+    opened = {}
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on(
+            "console", lambda msg, errors=errors: errors.extend(filter(None, [console_error(msg)]))
+        )
+        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+        opened[width] = (page, errors)
+    yield opened
+    for page, _ in opened.values():
+        page.context.close()
+
+
+def show_whole_page(page, server: str, name: str, lang: str, width: int) -> None:
+    """Open the page at a window `width` px wide and as tall as the page."""
+    page.set_viewport_size({"width": width, "height": 900})
+    # a long timeout: the shared machine runs other suites beside this one
+    open_page(page, server, name, "lang=ja" if lang == "ja" else "", timeout=180_000)
+    height = min(page.evaluate(_CONTENT_HEIGHT), 20_000)
+    page.set_viewport_size({"width": width, "height": height})
+    wait_idle(page, timeout=180_000)
+    page.wait_for_timeout(500)  # Plotly redraws charts for the new window
+
+
+@pytest.fixture(scope="module")
+def audits() -> dict:
+    """What each page visit found, so that the two tests below share one visit per page."""
+    return {}
+
+
+def audit(tabs, audits, server: str, name: str, lang: str, width: int) -> dict:
+    """Open the page once per (page, language, width) and run axe and the overflow check."""
+    if (name, lang, width) not in audits:
+        page, errors = tabs[width]
+        errors.clear()
+        show_whole_page(page, server, name, lang, width)
+        page.add_script_tag(path=str(AXE))
+        found = {
+            "violations": page.evaluate(_AXE_RUN),
+            "overflows": page.evaluate(_OVERFLOWS),
+            "errors": list(errors),
+        }
+        if found["violations"] or found["overflows"]:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"a11y-{name}-{lang}-{width}.png"))
+        audits[name, lang, width] = found
+    return audits[name, lang, width]
+
+
+VISITS = pytest.mark.parametrize(
+    ("name", "lang", "width"),
+    [(name, lang, width) for width in WIDTHS for lang in LANGUAGES for name in PAGES],
+)
+
+
+@VISITS
+def test_axe_finds_no_serious_violation(tabs, audits, server, name, lang, width):
+    found = audit(tabs, audits, server, name, lang, width)
+    assert not found["violations"], f"axe-core, {name} ({lang}, {width} px): {found['violations']}"
+    assert not found["errors"], f"browser console errors: {found['errors']}"
+
+
+@VISITS
+def test_nothing_is_cut_or_pushed_out(tabs, audits, server, name, lang, width):
+    found = audit(tabs, audits, server, name, lang, width)
+    assert not found["overflows"], f"cut, {name} ({lang}, {width} px): {found['overflows']}"

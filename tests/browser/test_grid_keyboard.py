@@ -1,0 +1,98 @@
+"""The grid editor without a mouse, in Chromium: a Luong task done with Tab, typing, Enter and
+the arrow keys only; every cell of every grid reached by Tab and by the arrows."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_ui.kit.text.i18n import catalog
+from tests.browser.conftest import open_page, wait_for_editor_text, wait_idle
+
+EN = catalog("en")
+TIMEOUT = 120_000
+pytestmark = pytest.mark.timeout(600)
+
+# The label of the focused element, through the grids' shadow roots.
+_FOCUSED = """() => { let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    return el ? (el.getAttribute('aria-label') || el.textContent || el.tagName) : null; }"""
+# Every grid cell's label, in page order.
+_CELLS = """() => Array.from(document.querySelectorAll('*')).flatMap(host =>
+    host.shadowRoot ? Array.from(host.shadowRoot.querySelectorAll('table[role=grid] input'))
+                    : []).map(input => input.getAttribute('aria-label'))"""
+
+
+def focused(page) -> str | None:
+    return page.evaluate(_FOCUSED)
+
+
+def tab_to(page, label: str, limit: int = 300) -> None:
+    """Press Tab until the element named `label` has the focus."""
+    for _ in range(limit):
+        if focused(page) == label:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {label!r}")
+
+
+def type_and_enter(page, text: str) -> None:
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+    wait_for_editor_text(page, text, TIMEOUT)
+    page.keyboard.press("Enter")
+
+
+def test_a_luong_task_is_solved_with_the_keyboard_only(page, server):
+    """'Output = mean of the values': every entry of Q set to 0, cell by cell."""
+    page.set_default_timeout(TIMEOUT)
+    open_page(page, server, "luong", timeout=TIMEOUT)
+    page.locator("body").focus()
+    tab_to(page, "Q, row 1, column q1")
+    type_and_enter(page, "0")  # Enter commits and moves down a row
+    assert focused(page) == "Q, row 2, column q1"
+    type_and_enter(page, "0")
+    page.keyboard.press("ArrowRight")
+    assert focused(page) == "Q, row 2, column q2"
+    type_and_enter(page, "0")
+    page.keyboard.press("ArrowUp")
+    assert focused(page) == "Q, row 1, column q2"
+    type_and_enter(page, "0")
+    wait_idle(page, timeout=TIMEOUT)
+    solved = EN["tasks.solved"] + " " + EN["tasks.luong_mean.progress"].split("{")[0]
+    page.get_by_text(solved).wait_for(timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize("path", ["luong", "database", "regression"])
+def test_every_cell_of_every_grid_is_reached_by_tab_and_by_the_arrows(page, server, path):
+    page.set_default_timeout(TIMEOUT)
+    open_page(page, server, path, timeout=TIMEOUT)
+    cells = page.evaluate(_CELLS)
+    assert cells, "the page draws its grids with the grid editor"
+    page.locator("body").focus()
+    tab_to(page, cells[0])
+    reached = [cells[0]]
+    for _ in range(5 * len(cells)):  # Tab walks every cell (and the grids' buttons) in order
+        page.keyboard.press("Tab")
+        label = focused(page)
+        if label in cells and label not in reached:
+            reached.append(label)
+        if len(reached) == len(cells):
+            break
+    assert reached == cells
+    # Arrows: from each grid's first cell, right along the first row, then down each column.
+    grids = page.locator("table[role=grid]")
+    for g in range(grids.count()):
+        rows = grids.nth(g).locator("tbody tr")
+        labels = [
+            rows.nth(i).locator("input").evaluate_all("els => els.map(e => e.ariaLabel)")
+            for i in range(rows.count())
+        ]
+        rows.nth(0).locator("input").first.focus()
+        for j in range(len(labels[0])):
+            assert focused(page) == labels[0][j]
+            for i in range(1, len(labels)):
+                page.keyboard.press("ArrowDown")
+                assert focused(page) == labels[i][j]
+            for _ in range(1, len(labels)):
+                page.keyboard.press("ArrowUp")
+            page.keyboard.press("ArrowRight")

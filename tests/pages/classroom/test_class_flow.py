@@ -1,0 +1,147 @@
+"""A whole class in AppTest on the SQLite default: a teacher and two students.
+
+Start, join by address and by code, follow the teacher's every change, leave by an own edit and
+follow again, the class question with the answers hidden, a live count without the right
+answer, "discuss, then vote again", the reveal with both rounds, and a reload that keeps the
+seat and the vote.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from attention_ui.kit.classroom import follow
+from attention_ui.kit.grids.matrix_editor import matrix_values
+from tests.conftest import APP, open_app_page
+
+
+def param(at: AppTest, name: str) -> str | None:
+    value = at.query_params.get(name)
+    return value[0] if isinstance(value, list) else value
+
+
+def texts(at: AppTest) -> str:
+    parts = [*at.markdown, *at.caption, *at.success, *at.info, *at.warning, *at.subheader]
+    parts += [*at.sidebar.markdown, *at.sidebar.caption, *at.sidebar.warning]
+    return "\n".join(str(e.value) for e in parts)
+
+
+def student_by_address(**params: str) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    for name, value in params.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def button(at: AppTest, key: str):
+    found = [b for b in [*at.button, *at.sidebar.button] if b.key == key]
+    assert found, f"no button {key}"
+    return found[0]
+
+
+def teacher_page() -> tuple[AppTest, str]:
+    teacher = open_app_page("luong")
+    button(teacher, "classroom.start").click().run()
+    assert not teacher.exception
+    code = param(teacher, "class")
+    assert code and param(teacher, "teacher")
+    return teacher, code
+
+
+def follows(student: AppTest, teacher: AppTest) -> bool:
+    keys = ("score", "tau", "preset", "predict", "n", "m")
+    return all(param(student, k) == param(teacher, k) for k in keys)
+
+
+def test_students_join_follow_and_leave_follow_with_their_own_edit():
+    teacher, code = teacher_page()
+    assert "Class code: **" + code in texts(teacher)
+    assert teacher.sidebar.get("image"), "the join address QR code"
+    first = student_by_address(**{"class": code})  # the join address opens the home page
+    assert not first.exception and first.title[0].value == teacher.title[0].value
+    second = AppTest.from_file(str(APP), default_timeout=30).run()
+    second.sidebar.text_input(key="classroom.join_code").input(code.lower())
+    button(second, "classroom.join").click().run()
+    second.run()
+    assert follow.SEAT_PARAM in second.query_params and param(second, "class") == code
+    for score in ("scaled_dot", "general"):
+        teacher.selectbox(key="luong.score").set_value(score).run()
+        for student in (first, second):
+            student.run()
+            assert param(student, "score") == score and follows(student, teacher)
+    teacher.run()
+    assert "**2** students connected, **2** following" in texts(teacher)
+
+    second.select_slider(key="luong.tau").set_value(5.0).run()  # an own edit ...
+    second.run()  # ... is said at the next poll
+    assert "no longer follow" in texts(second)
+    teacher.selectbox(key="luong.score").set_value("dot").run()
+    second.run()
+    assert param(second, "score") == "general" and param(second, "tau") == "5"
+    teacher.run()
+    assert "**2** students connected, **1** following" in texts(teacher)
+    button(second, "classroom.follow_again").click().run()
+    second.run()
+    assert follows(second, teacher) and param(second, "score") == "dot"
+
+
+def winners_by_hand(at: AppTest) -> list[tuple[int, ...]]:
+    """Each query's most-weighted key from the teacher's own Q and K (dot score, column
+    layout: the softmax keeps the order of the scores kᵀq)."""
+    Q, K = (np.asarray(matrix_values(f"luong.{m}", at.session_state), dtype=float) for m in "QK")
+    scores = K.T @ Q
+    return [tuple(np.flatnonzero(np.isclose(s, s.max()))) for s in scores.T]
+
+
+def vote(student: AppTest, number: int, round_: int, answer: list[int]) -> None:
+    for part, choice in enumerate(answer):
+        student.radio(key=f"classroom.vote.{number}.{round_}.{part}").set_value(choice)
+    button(student, "classroom.send").click().run()
+
+
+def test_a_question_in_two_rounds_then_the_reveal():
+    teacher, code = teacher_page()
+    first = student_by_address(**{"class": code})
+    second = student_by_address(**{"class": code})
+    teacher.toggle(key="luong.predict").set_value(True).run()
+    for student in (first, second):
+        student.run()
+    button(teacher, "classroom.ask").click().run()
+    assert "Class question, round 1" in texts(teacher)
+    view = follow.store.view(follow.engine(), code)
+    assert list(view.question.winners) == winners_by_hand(teacher)
+    winners = [w[0] for w in view.question.winners]
+    wrong = [(w + 1) % len(view.question.options[0]) for w in winners]
+    for student in (first, second):
+        student.run()
+        assert "Class question, round 1" in texts(student)
+        assert not student.get("plotly_chart"), "answer charts hidden"
+    vote(first, 1, 1, wrong)
+    vote(second, 1, 1, winners)
+    assert "answer for round 1 is in" in texts(first)
+    teacher.run()
+    shown = texts(teacher)
+    assert "**2** of 2 connected students have answered." in shown
+    assert "Right:" not in shown, "no right answer before the reveal"
+
+    button(teacher, "classroom.vote_again").click().run()
+    for student in (first, second):
+        student.run()
+        assert "round 2" in texts(student)
+    vote(first, 1, 2, winners)  # changed their mind after the discussion
+    vote(second, 1, 2, winners)
+    button(teacher, "classroom.reveal").click().run()
+    shown = texts(teacher)
+    assert "Round 1: 1 of 2 students got every query right (50 %)." in shown
+    assert "Round 2: 2 of 2 students got every query right (100 %)." in shown
+    assert "1 students changed their answer in round 2." in shown
+    assert "Share right (round 1 / round 2): 50 % / 100 %" in shown
+    assert teacher.get("plotly_chart"), "the page's answers after the reveal"
+    for student in (first, second):
+        student.run()
+        assert "is right" in texts(student) and student.get("plotly_chart")
+
+    reloaded = student_by_address(**{"class": code, "seat": param(first, "seat"), "lang": "ja"})
+    assert param(reloaded, "seat") == param(first, "seat")
+    assert "2回目" in texts(reloaded) or "正解" in texts(reloaded)

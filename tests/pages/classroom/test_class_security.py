@@ -1,0 +1,94 @@
+"""Nobody where they don't belong, through the app's own doors (AppTest, SQLite default)."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from attention_ui.kit.classroom import store
+from attention_ui.kit.classroom.follow import engine
+from tests.conftest import APP, open_app_page
+
+TEACHER_WIDGETS = {
+    "classroom.ask",
+    "classroom.vote_again",
+    "classroom.reveal",
+    "classroom.close",
+    "classroom.end",
+}
+
+
+def param(at: AppTest, name: str) -> str | None:
+    value = at.query_params.get(name)
+    return value[0] if isinstance(value, list) else value
+
+
+def by_address(**params: str) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    for name, value in params.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def everything_shown(at: AppTest) -> str:
+    elements = [*at.markdown, *at.caption, *at.code, *at.warning, *at.info, *at.success]
+    elements += [*at.sidebar.markdown, *at.sidebar.caption, *at.sidebar.code]
+    elements += [*at.sidebar.warning, *at.sidebar.info]
+    return "\n".join(str(e.value) for e in elements)
+
+
+def start_class() -> tuple[AppTest, str, str]:
+    teacher = open_app_page("luong")
+    next(b for b in teacher.sidebar.button if b.key == "classroom.start").click().run()
+    teacher.toggle(key="luong.predict").set_value(True).run()
+    next(b for b in teacher.button if b.key == "classroom.ask").click().run()
+    return teacher, param(teacher, "class"), param(teacher, "teacher")
+
+
+def test_a_student_has_no_teacher_control_and_never_sees_the_key():
+    _, code, key = start_class()
+    student = by_address(**{"class": code})
+    student.run()
+    keys = {w.key for w in [*student.button, *student.sidebar.button]}
+    assert not keys & TEACHER_WIDGETS
+    assert "classroom.send" in keys  # the student answers instead
+    assert key not in everything_shown(student) and key not in str(dict(student.query_params))
+    # The student's seat in the teacher's place of the address does not make a teacher.
+    crafted = by_address(**{"class": code, "teacher": param(student, "seat")})
+    assert param(crafted, "teacher") is None
+    assert not {w.key for w in [*crafted.button, *crafted.sidebar.button]} & TEACHER_WIDGETS
+    assert "No class has this code" in everything_shown(crafted)
+
+
+def test_a_wrong_teacher_key_in_the_address_is_refused():
+    _, code, key = start_class()
+    wrong = key[:-1] + ("A" if key[-1] != "A" else "B")
+    at = by_address(**{"class": code, "teacher": wrong})
+    assert "No class has this code" in everything_shown(at)
+    assert param(at, "class") is None and param(at, "teacher") is None
+    assert not {w.key for w in [*at.button, *at.sidebar.button]} & TEACHER_WIDGETS
+
+
+def test_wrong_codes_in_the_join_box_are_rate_limited():
+    _, code, _ = start_class()
+    at = AppTest.from_file(str(APP), default_timeout=30).run()
+    for guess in ("ACDEFG", "HJKMNP", "QRTUVW", "XY3467", "9ACDEF"):
+        for _ in range(2):
+            at.sidebar.text_input(key="classroom.join_code").input(guess)
+            next(b for b in at.sidebar.button if b.key == "classroom.join").click().run()
+    assert "No class has this code" in everything_shown(at)
+    at.sidebar.text_input(key="classroom.join_code").input(code)
+    next(b for b in at.sidebar.button if b.key == "classroom.join").click().run()
+    assert "Too many wrong class codes" in everything_shown(at)
+    assert param(at, "class") is None
+
+
+def test_a_seat_of_one_class_cannot_sit_in_another():
+    _, first_code, _ = start_class()
+    _, other_code, _ = start_class()
+    student = by_address(**{"class": first_code})
+    seat = param(student, "seat")
+    crafted = by_address(**{"class": other_code, "seat": seat})
+    assert param(crafted, "class") is None
+    assert other_code not in everything_shown(crafted)
+    view = store.view(engine(), other_code)
+    assert store.answers(engine(), other_code, view.question, 1) == {1: {}, 2: {}}

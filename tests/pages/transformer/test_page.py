@@ -1,0 +1,150 @@
+"""The self-attention and multi-head page through AppTest: what the learner sees is what
+`attention_core.multi_head` computes from what they typed, in English and Japanese."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_core import attention, causal_mask, multi_head, positional_encoding
+from attention_ui.kit.text.i18n import catalog
+from attention_ui.transformer import state
+from attention_ui.transformer.model import EXAMPLES, embeddings, projections, split_sentence
+from tests.conftest import open_app_page
+from tests.plotly_json import chart
+from tests.support.grids import type_cell
+
+EN, JA = catalog("en"), catalog("ja")
+TOKENS = EXAMPLES["en"].split()  # the default sentence
+
+
+def head_weights(at) -> np.ndarray:
+    """The heads' weights as the page draws them: heads × n × n."""
+    figure = chart(at, "transformer.chart.heads")
+    return np.array([np.asarray(trace["z"], dtype=float) for trace in figure["data"]])
+
+
+def no_exception(at) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_the_default_page_shows_the_engines_heads_and_output():
+    at = open_app_page("transformer")
+    X = embeddings(TOKENS, 4, 0)
+    W = projections(4, 0)
+    mh = multi_head(X, W["W_Q"], W["W_K"], W["W_V"], W["W_O"], 2)
+    np.testing.assert_allclose(head_weights(at), mh.weights, rtol=1e-12)
+    output = chart(at, "transformer.chart.output")["data"][0]
+    np.testing.assert_allclose(np.asarray(output["z"], dtype=float), mh.output, rtol=1e-12)
+    labels = chart(at, "transformer.chart.heads")["data"][0]["x"]
+    assert list(labels) == [f"{i + 1} · {token}" for i, token in enumerate(TOKENS)]
+
+
+def test_one_head_with_identity_weights_equals_plain_scaled_dot_attention():
+    at = open_app_page("transformer")
+    at.button(key=state.IDENTITY).click().run()
+    no_exception(at)
+    assert at.number_input(key=state.HEADS).value == 1
+    X = embeddings(TOKENS, 4, 0)
+    plain = attention(X, X, X, "scaled_dot", layout="row")
+    page = head_weights(at)
+    assert page.shape == (1, len(TOKENS), len(TOKENS))
+    np.testing.assert_array_equal(page[0], plain.weights)
+    said = EN["transformer.identity_holds"].split("{")[0]
+    assert any(s.value.startswith(said) for s in at.success)
+    # the sentence is computed, not assumed: one edited W and it is gone
+    type_cell(at, "transformer.W_V", 0, "1", 2.0)
+    at.run()
+    assert not any(s.value.startswith(said) for s in at.success)
+
+
+def test_causal_mask_gives_exact_zeros_above_the_diagonal_in_every_head():
+    at = open_app_page("transformer")
+    at.checkbox(key=state.CAUSAL).check().run()
+    no_exception(at)
+    weights = head_weights(at)
+    above = ~causal_mask(len(TOKENS))
+    assert (weights[:, above] == 0.0).all()
+    np.testing.assert_allclose(weights.sum(axis=2), 1.0)
+
+
+def test_positions_are_added_and_shown_as_their_own_matrix():
+    at = open_app_page("transformer")
+    at.checkbox(key=state.POSITIONS).check().run()
+    no_exception(at)
+    P = np.asarray(chart(at, "transformer.chart.P")["data"][0]["z"], dtype=float)
+    np.testing.assert_allclose(P, positional_encoding(len(TOKENS), 4))
+    X, W = embeddings(TOKENS, 4, 0), projections(4, 0)
+    mh = multi_head(X, W["W_Q"], W["W_K"], W["W_V"], W["W_O"], 2, positions=True)
+    np.testing.assert_allclose(head_weights(at), mh.weights, rtol=1e-12)
+
+
+def test_an_edit_of_x_reaches_the_heads():
+    at = open_app_page("transformer")
+    type_cell(at, "transformer.X", 1, "2", 3.5)
+    at.run()
+    no_exception(at)
+    X, W = embeddings(TOKENS, 4, 0), projections(4, 0)
+    X[1, 1] = 3.5
+    mh = multi_head(X, W["W_Q"], W["W_K"], W["W_V"], W["W_O"], 2)
+    np.testing.assert_allclose(head_weights(at), mh.weights, rtol=1e-12)
+
+
+def test_more_heads_more_panels_and_one_head_in_full_detail():
+    at = open_app_page("transformer")
+    at.number_input(key=state.HEADS).set_value(4).run()
+    assert head_weights(at).shape[0] == 4
+    at.toggle(key=state.DETAIL).set_value(True).run()
+    at.radio(key=state.DETAIL_HEAD).set_value(2).run()
+    no_exception(at)
+    keys = {element.proto.id.rsplit("-", 1)[-1] for element in at.get("plotly_chart")}
+    assert {
+        "transformer.chart.head2.Q",
+        "transformer.head2.weights_softmax",
+        "transformer.head2.scaled",
+    } <= keys
+    at.number_input(key=state.HEADS).set_value(1).run()  # the chosen head no longer exists
+    no_exception(at)
+    assert at.radio(key=state.DETAIL_HEAD).value == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_japanese_text_is_split_into_words(lang):
+    at = open_app_page("transformer")
+    if lang == "ja":
+        at.sidebar.radio(key="lang.switch").set_value("ja").run()
+    at.button(key=state.EXAMPLE_BUTTONS["ja"]).click().run()
+    no_exception(at)
+    characters = split_sentence(EXAMPLES["ja"]).tokens
+    assert characters == ["猫", "が", "マット", "の", "上", "の", "箱", "に", "座っ", "た"]
+    texts = catalog(lang)
+    said = texts["transformer.sentence.split_words"].split("{")[0]
+    assert any(c.value.startswith(said) for c in at.caption)
+    assert head_weights(at).shape == (2, len(characters), len(characters))
+    labels = chart(at, "transformer.chart.heads")["data"][0]["y"]
+    assert list(labels) == [f"{i + 1} · {c}" for i, c in enumerate(characters)]
+    assert at.title[0].value == texts["transformer.title"]
+
+
+def test_a_repeated_word_gets_identical_rows_without_positions_and_not_with_them():
+    at = open_app_page("transformer")  # "the" at positions 1 and 5
+    weights = head_weights(at)
+    np.testing.assert_array_equal(weights[:, 0], weights[:, 4])
+    said = EN["transformer.repeat.same"].format(token="the", first=1, second=5)
+    assert any(said == c.value for c in at.caption)
+    at.checkbox(key=state.POSITIONS).check().run()
+    weights = head_weights(at)
+    assert not np.array_equal(weights[:, 0], weights[:, 4])
+    assert not any(said == c.value for c in at.caption)
+    moved = EN["transformer.repeat.positions"].format(token="the", first=1, second=5)
+    assert any(moved == c.value for c in at.caption)
+
+
+def test_user_text_in_a_token_is_shown_as_text():
+    at = open_app_page("transformer")
+    at.text_input(key=state.SENTENCE).set_value("**x** <b>y</b> $z$").run()
+    no_exception(at)
+    split = next(c.value for c in at.caption if c.value.startswith("Split on spaces"))
+    assert r"\*\*x\*\*" in split and r"\<b\>y" in split and r"\$z\$" in split
+    labels = chart(at, "transformer.chart.heads")["data"][0]["x"]
+    assert labels[1] == "2 · &lt;b&gt;y&lt;/b&gt;"  # Plotly shows it as text

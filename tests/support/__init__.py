@@ -1,0 +1,1 @@
+"""Helpers shared by several test modules (no test module imports another)."""
