@@ -155,9 +155,9 @@ def gate_notes(
             t(
                 "exercises.se.sigmoid_sum",
                 lang,
-                total=fmt(total, 4),
-                low=fmt(gates.min(), 3),
-                high=fmt(gates.max(), 3),
+                total=fmt(total),
+                low=fmt(gates.min()),
+                high=fmt(gates.max()),
             ),
         )
     ]
@@ -167,5 +167,5 @@ def gate_notes(
             notes.append(("info", t(f"exercises.{word}", lang, channels=", ".join(at))))
     sum_word = "no_sum" if abs(total - 1) > 1e-9 else "sum_one_by_chance"
     notes.append(("markdown", t(f"exercises.se.{sum_word}", lang)))
-    notes.append(("markdown", t("exercises.se.softmax_sum", lang, total=fmt(soft.gate_sum, 4))))
+    notes.append(("markdown", t("exercises.se.softmax_sum", lang, total=fmt(soft.gate_sum))))
     return notes
