@@ -38,8 +38,8 @@ FORMULA = (
     r"\left(\operatorname{diag}(\mathbf{p}) - \mathbf{p}\mathbf{p}^{\mathsf{T}}\right)"
     r"\mathbf{K}^{\mathsf{T}}",
     r"= \frac{1}{\tau}\sum_i p_i\,(\mathbf{v}_i - \bar{\mathbf{v}})"
-    r"(\mathbf{k}_i - \bar{\mathbf{k}})^{\mathsf{T}} = \frac{1}{\tau}\operatorname{Cov}_{p}"
-    r"(\mathbf{v}, \mathbf{k})",
+    r"(\mathbf{k}_i - \bar{\mathbf{k}})^{\mathsf{T}}",
+    r"= \frac{1}{\tau}\operatorname{Cov}_{p}(\mathbf{v}, \mathbf{k})",
     r"\overset{\mathbf{k}_i = \mathbf{v}_i}{=}\; "
     r"\frac{1}{\tau}\operatorname{Cov}_{p}(\mathbf{k})",
 )
