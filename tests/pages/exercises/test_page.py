@@ -19,26 +19,11 @@ from attention_core import (
 from attention_ui.exercises import state
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.text.i18n import catalog
-from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
+from tests.support.exercises import open_exercise
 from tests.support.grids import edit_grid
 
 FIRST_QUADRANT = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])
-
-
-def open_page(lang: str = "en", section: str = "match") -> AppTest:
-    """The page in `lang`, showing one exercise (the page draws one at a time)."""
-    if lang == "en":
-        at = open_app_page("exercises")
-    else:
-        at = AppTest.from_file(str(APP), default_timeout=30)
-        at.session_state["lang"] = lang
-        at.run()
-        at.switch_page("pages/exercises.py").run()
-    if section != "match":
-        at.radio(key=state.SECTION).set_value(section).run()
-    assert not at.exception
-    return at
 
 
 def texts(at: AppTest) -> str:
@@ -52,7 +37,7 @@ def heatmap_values(at: AppTest, key: str) -> np.ndarray:
 
 
 def test_the_jacobian_and_the_covariance_shown_are_the_engines_and_agree():
-    at = open_page(section="grad")
+    at = open_exercise(section="grad")
     g = query_gradient([1.0, 0.5], FIRST_QUADRANT.T, FIRST_QUADRANT.T)
     np.testing.assert_allclose(heatmap_values(at, "exercises.chart.jacobian"), g.jacobian)
     np.testing.assert_allclose(
@@ -65,7 +50,7 @@ def test_the_jacobian_and_the_covariance_shown_are_the_engines_and_agree():
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_one_huge_score_prints_a_tiny_nonzero_norm_and_says_it_is_numerically_gone(lang):
-    at = open_page(lang, "grad")
+    at = open_exercise(lang, "grad")
     at.button(key="exercises.grad.huge").click().run()
     assert not at.exception
     g = query_gradient([10.0, 0.0], state.HUGE_POINTS.T, state.HUGE_POINTS.T)
@@ -76,7 +61,7 @@ def test_one_huge_score_prints_a_tiny_nonzero_norm_and_says_it_is_numerically_go
 
 
 def test_lowering_tau_sharpens_the_weights_and_scales_the_jacobian():
-    at = open_page(section="grad")
+    at = open_exercise(section="grad")
     at.slider(key=state.GRAD_TAU).set_value(0.5).run()
     g = query_gradient([1.0, 0.5], FIRST_QUADRANT.T, FIRST_QUADRANT.T, temperature=0.5)
     np.testing.assert_allclose(heatmap_values(at, "exercises.chart.jacobian"), g.jacobian)
@@ -87,7 +72,7 @@ def test_lowering_tau_sharpens_the_weights_and_scales_the_jacobian():
 
 
 def test_the_search_path_and_loss_curve_are_the_engines_descent():
-    at = open_page(section="search")
+    at = open_exercise(section="search")
     keys = state.MATRICES[state.SEARCH_KEYS].T
     path = gradient_search([-1.0, -1.0], keys, 1, learning_rate=0.5, steps=30)
     loss = chart(at, "exercises.chart.loss")["data"][0]
@@ -102,7 +87,7 @@ def test_the_search_path_and_loss_curve_are_the_engines_descent():
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_hard_lookups_formula_speaks_the_learners_language(lang):
     """Its words ("otherwise", "or undefined") come from the catalog, not English only."""
-    at = open_page(lang, "search")
+    at = open_exercise(lang, "search")
     formulas = " ".join(latex.value for latex in at.latex)
     words = catalog(lang)
     for key in ("exercises.search.hard_otherwise", "exercises.search.hard_undefined"):
@@ -112,7 +97,7 @@ def test_the_hard_lookups_formula_speaks_the_learners_language(lang):
 
 
 def test_names_become_letter_pair_keys_and_the_search_finds_the_target():
-    at = open_page(section="search")
+    at = open_exercise(section="search")
     at.radio(key=state.SEARCH_SOURCE).set_value("names").run()
     assert not at.exception
     assert any("Letter pairs:" in c.value for c in at.caption)
@@ -122,7 +107,7 @@ def test_names_become_letter_pair_keys_and_the_search_finds_the_target():
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_bad_search_settings_get_a_message_and_bounded_work(lang):
-    at = open_page(lang, "search")
+    at = open_exercise(lang, "search")
     at.session_state[state.SEARCH_RATE] = 0.0
     at.run()
     assert not at.exception
@@ -142,7 +127,7 @@ def test_bad_search_settings_get_a_message_and_bounded_work(lang):
 
 
 def test_the_se_steps_and_gates_are_the_engines():
-    at = open_page(section="se")
+    at = open_exercise(section="se")
     X, W1, W2 = (state.MATRICES[k] for k in (state.SE_X, state.SE_W1, state.SE_W2))
     se = squeeze_excitation(X, W1, W2)
     soft = squeeze_excitation(X, W1, W2, gate="softmax")
@@ -158,7 +143,7 @@ def test_the_se_steps_and_gates_are_the_engines():
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_an_empty_feature_map_and_a_cleared_cell_are_named(lang):
-    at = open_page(lang, "se")
+    at = open_exercise(lang, "se")
     edit_grid(at, state.SE_X, {1: {"p2": None}})
     at.run()
     assert not at.exception
@@ -176,7 +161,7 @@ def test_an_empty_feature_map_and_a_cleared_cell_are_named(lang):
 
 
 def test_exercise_one_ranks_the_closest_name_first_and_reveals_the_answer_on_request():
-    at = open_page()
+    at = open_exercise()
     at.text_input(key=state.MATCH_QUERY).set_value("Lipt").run()
     table = at.dataframe[0].value
     assert table.iloc[0, 1] == "Lipton"
@@ -188,7 +173,7 @@ def test_exercise_one_ranks_the_closest_name_first_and_reveals_the_answer_on_req
 
 
 def test_crafted_widget_values_are_put_back_in_range():
-    at = open_page(section="grad")
+    at = open_exercise(section="grad")
     at.session_state[state.GRAD_Q1] = 1e9
     at.run()
     assert not at.exception

@@ -26,20 +26,9 @@ from attention_ui.exercises.tasks import exercise_open_gates
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from attention_ui.kit.text.i18n import LANGUAGES, catalog, t
 from attention_ui.luong.presets import PRESETS
-from tests.conftest import APP
+from tests.support.exercises import open_exercise
 
 FIRST_QUADRANT = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])  # the gallery's first preset
-
-
-def open_page(lang: str, section: str = "match") -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=30)
-    at.session_state["lang"] = lang
-    at.run()
-    at.switch_page("pages/exercises.py").run()
-    if section != "match":
-        at.radio(key=state.SECTION).set_value(section).run()
-    assert not at.exception
-    return at
 
 
 def shown(at: AppTest) -> str:
@@ -53,7 +42,7 @@ def shown(at: AppTest) -> str:
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("similarity", ["ngram", "edit"])
 def test_a_query_sharing_nothing_gets_the_uniform_weight_it_is_shown_with(lang, similarity):
-    at = open_page(lang)
+    at = open_exercise(lang)
     at.text_input(key=state.MATCH_QUERY).set_value("xyz")
     at.radio(key=state.MATCH_SIMILARITY).set_value(similarity).run()
     result = lookup(D2L_RECORDS, "xyz", similarity, temperature=0.25)
@@ -68,7 +57,7 @@ def test_a_query_sharing_nothing_gets_the_uniform_weight_it_is_shown_with(lang, 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_an_exact_miss_says_every_weight_is_zero(lang):
-    at = open_page(lang)
+    at = open_exercise(lang)
     at.text_input(key=state.MATCH_QUERY).set_value("xyz")
     at.radio(key=state.MATCH_SIMILARITY).set_value("exact").run()
     assert list(at.dataframe[0].value["α"]) == [fmt(0.0)] * 6
@@ -80,7 +69,7 @@ def test_an_exact_miss_says_every_weight_is_zero(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_exact_matching_shows_the_sum_normalisation_and_disables_tau(lang):
-    at = open_page(lang)
+    at = open_exercise(lang)
     at.radio(key=state.MATCH_SIMILARITY).set_value("exact").run()
     formulas = "\n".join(e.value for e in at.latex)
     assert SUM_LATEX in formulas and SOFTMAX_LATEX not in formulas
@@ -109,7 +98,7 @@ def test_exact_matching_shows_the_sum_normalisation_and_disables_tau(lang):
 def test_the_worked_answer_says_the_weights_are_differentiable_in_the_scores_not_the_text(
     lang, where, pointer
 ):
-    at = open_page(lang)
+    at = open_exercise(lang)
     at.toggle(key=state.MATCH_ANSWER).set_value(True).run()
     answer = t("exercises.match.answer", lang)
     assert answer in shown(at)
@@ -132,7 +121,7 @@ def test_lowering_tau_is_said_to_grow_the_gradient_where_it_does(lang):
     assert fmt(at_half, 3) in text and fmt(at_one, 3) in text
     alive = t("exercises.grad.alive", lang, limit=fmt(NUMERICALLY_GONE))
     assert "τ" not in alive  # no general claim about τ is left in the "alive" sentence
-    at = open_page(lang, "grad")
+    at = open_exercise(lang, "grad")
     at.slider(key=state.GRAD_Q1).set_value(1.0)
     at.slider(key=state.GRAD_Q2).set_value(-1.0).run()
     assert text in shown(at)
@@ -219,7 +208,7 @@ def test_one_huge_score_says_its_keys_stand_in_for_the_presets_own_values(lang):
     keys = ", ".join(f"({fmt(a)}, {fmt(b)})" for a, b in preset["K"].T)
     values = ", ".join(f"({fmt(a)}, {fmt(b)})" for a, b in preset["V"].T)
     assert values == "(1, 0), (2, 1), (3, 0)" and keys == "(5, 0), (1, 1), (0, 1)"
-    at = open_page(lang, "grad")
+    at = open_exercise(lang, "grad")
     at.button(key="exercises.grad.huge").click().run()
     text = shown(at)
     source = t(
@@ -236,7 +225,7 @@ def test_one_huge_score_says_its_keys_stand_in_for_the_presets_own_values(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_gradient_says_its_layout_and_that_a_cross_covariance_need_not_be_symmetric(lang):
-    at = open_page(lang, "grad")
+    at = open_exercise(lang, "grad")
     layout = t("exercises.grad.layout", lang)
     assert layout in shown(at)
     assert "d_v × d_q" in layout and "Cov_p(v, k)" in layout
@@ -248,7 +237,7 @@ def test_the_gradient_says_its_layout_and_that_a_cross_covariance_need_not_be_sy
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_search_started_on_a_tie_says_the_argmax_has_no_gradient_there(lang):
-    at = open_page(lang, "search")
+    at = open_exercise(lang, "search")
     at.radio(key=state.SEARCH_SOURCE).set_value("names").run()
     text = shown(at)
     assert t("exercises.search.hard_miss", lang) not in text
@@ -289,7 +278,7 @@ def test_every_hard_lookup_sentence_holds_at_its_start():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_too_large_learning_rate_is_refused_as_the_pages_limit_not_an_overshoot(lang):
-    at = open_page(lang, "search")
+    at = open_exercise(lang, "search")
     at.number_input(key=state.SEARCH_RATE).set_value(1000.0).run()
     errors = "\n".join(e.value for e in at.error)
     assert "overshoot" not in errors and "行き過ぎ" not in errors
@@ -315,7 +304,7 @@ def test_se_is_read_as_a_gating_with_the_squeeze_as_average_pooling(lang):
         text = catalog(lang)[key]
         assert "special case 1" not in text and "special case 2" not in text
         assert "特殊なケース 1" not in text and "特殊なケース 2" not in text
-    at = open_page(lang, "se")
+    at = open_exercise(lang, "se")
     assert reading in shown(at)
 
 
@@ -346,7 +335,7 @@ def test_a_gate_rounded_to_exactly_one_is_said_where_it_happens(lang):
 def test_the_hidden_size_is_c_over_r_with_r_the_reduction_ratio(lang):
     assert "C/r" in catalog(lang)["exercises.se.r"]
     assert "reduction ratio" in catalog(lang)["exercises.se.r_help"]
-    at = open_page(lang, "se")
+    at = open_exercise(lang, "se")
     assert at.number_input(key=state.SE_R).label == t("exercises.se.r", lang)
 
 
