@@ -9,8 +9,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from attention_core import MultiHeadResult, positional_encoding
+from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
-from attention_ui.kit.export.scripts import derivation_latex, numpy_script
+from attention_ui.kit.export.scripts import numpy_script
 from attention_ui.kit.text.i18n import step_sentence, step_title, t
 from attention_ui.transformer.model import PROJECTIONS, token_labels
 

@@ -13,7 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, fmt, lookup_many
 from attention_ui.kit.export import panel as export_view
-from attention_ui.kit.export.scripts import latex_text, result_script, table_script
+from attention_ui.kit.export.latex_writer import latex_text
+from attention_ui.kit.export.scripts import result_script, table_script
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from attention_ui.kit.teaching.predict import typo_queries
 from attention_ui.kit.teaching.predict_view import RIGHT, WRONG
