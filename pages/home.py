@@ -29,7 +29,7 @@ with controls:
     q1 = st.slider(t("home.example.q1"), -3.0, 3.0, step=0.1, key=state.Q1)
     q2 = st.slider(t("home.example.q2"), -3.0, 3.0, step=0.1, key=state.Q2)
     keep_widgets(state.DEFAULTS)
-    # One formula each: side by side they do not fit the narrow column (issue 9, item 11).
+    # One formula each: side by side they do not fit the narrow column.
     st.latex(r"\mathbf{K} = \begin{bmatrix} 1 & 0 & -1 \\ 0 & 1 & 0 \end{bmatrix}")
     st.latex(r"\mathbf{V} = \begin{bmatrix} 10 & 20 & 30 \end{bmatrix}")
 try:

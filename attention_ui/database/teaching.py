@@ -1,4 +1,4 @@
-"""The database page's export panel and its predict-then-reveal puzzle (issue 12).
+"""The database page's export panel and its predict-then-reveal puzzle.
 
 pages/database.py calls `reveal(...)` before drawing the answers (False: keep them hidden) and
 `export(...)` after them. Both read the rerun's one lookup (attention_ui/database/compute.py).

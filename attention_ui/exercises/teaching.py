@@ -1,4 +1,4 @@
-"""The exercises page's export panel (issue 12): what the chosen exercise computes, as a NumPy
+"""The exercises page's export panel: what the chosen exercise computes, as a NumPy
 script with the page's numbers, its matrices as CSV and its derivation in LaTeX.
 
 - 1 matching: the lookup (the database page's script);

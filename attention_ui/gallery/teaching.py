@@ -1,4 +1,4 @@
-"""The weights gallery's export panel (issue 12): the plane's attention as a NumPy script, the
+"""The weights gallery's export panel: the plane's attention as a NumPy script, the
 values and weights as CSV, the steps in LaTeX. pages/gallery.py calls `export(plane)`."""
 
 from __future__ import annotations

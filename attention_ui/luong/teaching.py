@@ -1,4 +1,4 @@
-"""The Luong explorer's export panel and its predict-then-reveal puzzle (issue 12).
+"""The Luong explorer's export panel and its predict-then-reveal puzzle.
 
 pages/luong.py calls `reveal(...)` before drawing the results (False: keep them hidden) and
 `export(...)` after them.

@@ -1,4 +1,4 @@
-"""The regression page's export panel (issue 12): the Nadaraya–Watson run at the learner's
+"""The regression page's export panel: the Nadaraya–Watson run at the learner's
 queries as a NumPy script, the training points, weights and predictions as CSV, the steps in
 LaTeX. pages/regression.py calls `export(result, points)`; tests call `regression_script`."""
 

@@ -1,4 +1,4 @@
-"""The transformer page's export panel (issue 12): the multi-head run as a NumPy script, every
+"""The transformer page's export panel: the multi-head run as a NumPy script, every
 matrix (X, P, the W's, each head's weights, Y) as CSV, every step in LaTeX.
 pages/transformer.py calls `export(...)`; tests call `transformer_script`."""
 
