@@ -46,7 +46,7 @@ def test_every_regression_sentence_holds_for_the_engines_numbers():
     ):
         rows = list(range(1, x.size + 1))
         runs = compute(Inputs(x, y, kernel, sigma, queries=7))
-        nw, curve = runs.queries, runs.curve
+        nw = runs.queries
         queries = nw.x_query
         reach = kernel_reference(kernel, (queries[:, None] - x[None, :]) / sigma)
         for chosen, lang in itertools.product(range(queries.size), LANGUAGES):
@@ -106,33 +106,8 @@ def test_every_regression_sentence_holds_for_the_engines_numbers():
                 at_nearest = (distances[group] == distances.min()).all()
                 assert weights[group].sum() < 0.99 or not at_nearest, state
                 assert np.abs(weights - 1 / x.size).max() > 0.01 / x.size
-        # The gaps under the curve: exactly the queries no point reaches.
-        curve_x = curve.x_query
-        reached = kernel_reference(kernel, (curve_x[:, None] - x[None, :]) / sigma).max(1) > 0
-        np.testing.assert_array_equal(curve.reached, reached)
-        stretches = data.gaps(curve_x, curve.reached)
-        inside = np.zeros(curve_x.size, dtype=bool)
-        for low, high in stretches:
-            inside |= (curve_x >= low) & (curve_x <= high)
-        np.testing.assert_array_equal(inside, ~reached)
-        # Repeated x: "they always get equal weights, one point whose y is their mean".
-        for where in data.duplicate_positions(x, rows).values():
-            for row in nw.weights:
-                assert len({row[r - 1] for r in where}) == 1
-        # The steps: "exp() gives each point a positive kernel value", unless it underflowed.
-        for step in nw.steps:
-            sentence = step_sentence(step, "en", run_steps=nw.steps)
-            if step.key == "nw_exponentials":
-                underflow = bool((step.value == 0).any())
-                assert ("exactly 0" in sentence) == underflow, (name, kernel, sigma)
-                seen.add("underflow" if underflow else "positive")
-            if step.key == "nw_kernel":
-                # "far points count less or not at all" is false for the constant kernel
-                far = "do not count" in sentence or "counts the same" in sentence
-                assert far == (kernel in BOUNDED_KERNELS), (kernel, sentence)
-                if kernel == "constant":
-                    assert "1/m" in sentence and np.allclose(nw.weights, 1 / x.size)
-                seen.add(f"kernel {kernel}")
+        check_gaps_and_repeated_x(x, kernel, sigma, runs)
+        seen |= check_steps(name, x, kernel, sigma, nw)
     assert {
         "nearest", "nearest_shared", "mean", "between", "none", "underflow", "positive",
         "chosen_tied", "kernel constant", "kernel boxcar", "kernel epanechnikov",
@@ -144,3 +119,42 @@ def test_repeated_x_is_explained_by_what_always_holds():
         text = t("regression.check.duplicates", lang, places="x")
         assert ("mean of their y" in text) if lang == "en" else ("平均" in text)
         assert "prediction there" not in text  # a claim about one σ only: not said
+
+
+def check_gaps_and_repeated_x(x, kernel: str, sigma: float, runs) -> None:
+    """The gaps under the curve are exactly the queries no point reaches; repeated x always
+    get equal weights."""
+    nw, curve = runs.queries, runs.curve
+    rows = list(range(1, x.size + 1))
+    curve_x = curve.x_query
+    reached = kernel_reference(kernel, (curve_x[:, None] - x[None, :]) / sigma).max(1) > 0
+    np.testing.assert_array_equal(curve.reached, reached)
+    stretches = data.gaps(curve_x, curve.reached)
+    inside = np.zeros(curve_x.size, dtype=bool)
+    for low, high in stretches:
+        inside |= (curve_x >= low) & (curve_x <= high)
+    np.testing.assert_array_equal(inside, ~reached)
+    # Repeated x: "they always get equal weights, one point whose y is their mean".
+    for where in data.duplicate_positions(x, rows).values():
+        for row in nw.weights:
+            assert len({row[r - 1] for r in where}) == 1
+
+
+def check_steps(name: str, x, kernel: str, sigma: float, nw) -> set[str]:
+    """What the steps say of exp() and of far points holds for the run's numbers."""
+    seen: set[str] = set()
+    # "exp() gives each point a positive kernel value", unless it underflowed.
+    for step in nw.steps:
+        sentence = step_sentence(step, "en", run_steps=nw.steps)
+        if step.key == "nw_exponentials":
+            underflow = bool((step.value == 0).any())
+            assert ("exactly 0" in sentence) == underflow, (name, kernel, sigma)
+            seen.add("underflow" if underflow else "positive")
+        if step.key == "nw_kernel":
+            # "far points count less or not at all" is false for the constant kernel
+            far = "do not count" in sentence or "counts the same" in sentence
+            assert far == (kernel in BOUNDED_KERNELS), (kernel, sentence)
+            if kernel == "constant":
+                assert "1/m" in sentence and np.allclose(nw.weights, 1 / x.size)
+            seen.add(f"kernel {kernel}")
+    return seen
