@@ -15,6 +15,7 @@ the component's result after it is drawn (AppTest, which calls no callback).
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -35,7 +36,7 @@ from .store import Cell
 # The browser half lives in static/, which Streamlit serves at app/static/ (server.
 # enableStaticServing, .streamlit/config.toml): the browser fetches it once per page load and
 # each draw sends only this loader (components v2 takes files only from an installed package).
-# With static serving off (another config) the files go inline in every draw instead.
+# Otherwise (static serving off, or another script run) the files go inline in every draw.
 _STATIC = Path(__file__).resolve().parents[3] / "static"
 _LOADER = """
 const base = new URL("app/static/", location.href);
@@ -55,8 +56,17 @@ export default async function (component) {
 """
 
 
+def _static_served() -> bool:
+    """Whether Streamlit serves static/ at app/static/: static serving is on and the app runs
+    from this repository's root (a bench page run as its own script has no static/ beside it;
+    `streamlit run` puts the script's path in sys.argv[0])."""
+    script = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
+    served = bool(st.get_option("server.enableStaticServing"))
+    return served and script is not None and script.parent / "static" == _STATIC
+
+
 def _define_component():
-    if st.get_option("server.enableStaticServing"):
+    if _static_served():
         return component("attention_cell_grid", js=_LOADER)
     return component(
         "attention_cell_grid",
