@@ -21,7 +21,7 @@ st.latex(
     r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i"
 )
 
-st.subheader(t("home.example.title"))
+st.header(t("home.example.title"))
 st.markdown(t("home.example.intro"))
 keys = np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])  # three 2-D keys, one per column
 values = np.array([[10.0, 20.0, 30.0]])  # one number stored under each key
@@ -62,7 +62,7 @@ else:
             )
         )
 
-st.subheader(t("home.pages.title"))
+st.header(t("home.pages.title"))
 for listed in PAGES[1:]:  # every page but this one, in menu order
     st.page_link(
         listed.path,

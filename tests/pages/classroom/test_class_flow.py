@@ -22,7 +22,7 @@ def param(at: AppTest, name: str) -> str | None:
 
 
 def texts(at: AppTest) -> str:
-    parts = [*at.markdown, *at.caption, *at.success, *at.info, *at.warning, *at.subheader]
+    parts = [*at.markdown, *at.caption, *at.success, *at.info, *at.warning, *at.header]
     parts += [*at.sidebar.markdown, *at.sidebar.caption, *at.sidebar.warning]
     return "\n".join(str(e.value) for e in parts)
 
