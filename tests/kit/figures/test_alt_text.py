@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from attention_core import fmt
 from attention_ui.kit.figures.alt_text import chart_facts, chart_table
-from attention_ui.kit.figures.grid import heatmap_grid
+from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
 from attention_ui.kit.figures.heatmap import heatmap
 
 WORDS = ("rows", "panel", "value")
@@ -53,9 +53,8 @@ def test_a_japanese_row_title_written_level_is_still_the_rows_title():
 def test_a_grid_of_heatmaps_names_the_panel_of_its_largest_entry():
     matrices = np.zeros((2, 3, 2, 2))
     matrices[1, 2, 0, 1] = 0.9
-    figure = heatmap_grid(
-        matrices, "Keys", "Queries", titles=["τ = 1", "τ = 2", "τ = 4"], row_titles=["a", "b"]
-    )
+    settings = GridSettings(titles=["τ = 1", "τ = 2", "τ = 4"], row_titles=["a", "b"])
+    figure = heatmap_grid(matrices, "Keys", "Queries", settings)
     facts = chart_facts(figure)
     assert (facts.panels, facts.size, facts.largest) == (6, (2, 2), "0.9")
     assert facts.panel == "τ = 4 · b"

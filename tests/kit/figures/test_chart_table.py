@@ -70,4 +70,6 @@ def test_the_text_alternative_and_the_table_speak_japanese():
     chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-luong.chart.A"))
     assert "ヒートマップ" in chart.proto.alt and "最大の値は" in chart.proto.alt
     assert [e.label for e in at.expander].count(LABEL["ja"]) == len(at.get("plotly_chart"))
-    assert at.dataframe[0].proto.alt.startswith("数値：")
+    name = catalog("ja")["luong.results.A"]
+    assert at.dataframe[0].proto.alt == catalog("ja")["figures.table.alt"].format(name=name)
+    assert chart.proto.alt.startswith(name)
