@@ -10,6 +10,7 @@ and a heatmap cell as the text printed on it (a masked score reads "−∞", as 
 
 from __future__ import annotations
 
+import base64
 import html
 import re
 from collections.abc import Sequence
@@ -23,6 +24,16 @@ from attention_core import fmt
 
 _TAG = re.compile(r"<[^>]*>")
 _XY_TYPES = ("scatter", "bar", "scattergl")
+
+
+def values_of(data: object) -> object:
+    """A trace's array as given, or decoded from plotly's typed-array form ({"dtype", "bdata",
+    "shape"}), which a figure rebuilt from another's to_dict() holds."""
+    if isinstance(data, dict) and "bdata" in data and "dtype" in data:
+        array = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+        shape = data.get("shape")
+        return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
+    return data
 
 
 def plain(text: object) -> str:
@@ -86,13 +97,13 @@ def _heatmap_facts(figure, heatmaps, title, x_title, y_title) -> ChartFacts:
     names = panel_names(figure, heatmaps)
     best = None  # (value, panel, row, col)
     for index, trace in enumerate(heatmaps):
-        z = np.asarray(trace.z, dtype=float)
+        z = np.asarray(values_of(trace.z), dtype=float)
         if not np.isfinite(z).any():
             continue
         i, j = np.unravel_index(np.nanargmax(np.where(np.isfinite(z), z, np.nan)), z.shape)
         if best is None or z[i, j] > best[0]:
             best = (float(z[i, j]), index, int(i), int(j))
-    first = np.asarray(heatmaps[0].z)
+    first = np.asarray(values_of(heatmaps[0].z))
     size = (first.shape[0], first.shape[1] if first.ndim == 2 else 1)
     if best is None:
         return ChartFacts(
@@ -119,13 +130,15 @@ def _xy_facts(series, title, x_title, y_title) -> ChartFacts:
     for index, trace in enumerate(series):
         if (trace.yaxis or "y") != "y":
             continue
-        y = _numbers(trace.y)
+        y = _numbers(values_of(trace.y))
         if y.size and np.isfinite(y).any():
             k = int(np.nanargmax(np.where(np.isfinite(y), y, np.nan)))
             if best is None or y[k] > best[0]:
                 best = (float(y[k]), index, k)
     names = tuple(plain(trace.name) for trace in series)
-    points = max(len(trace.y) if trace.y is not None else 0 for trace in series)
+    points = max(
+        len(values_of(trace.y)) if values_of(trace.y) is not None else 0 for trace in series
+    )
     size = (points, len(series))
     if best is None:
         return ChartFacts("xy", title, x_title, y_title, size, 1, "", ("", ""), "", names)
@@ -157,9 +170,9 @@ def panel_names(figure: go.Figure, heatmaps: Sequence) -> list[str]:
 
 
 def _labels(trace) -> tuple[list[str], list[str]]:
-    z = np.asarray(trace.z)
-    rows = [plain(s) for s in trace.y] if trace.y is not None else []
-    cols = [plain(s) for s in trace.x] if trace.x is not None else []
+    z = np.asarray(values_of(trace.z))
+    rows = [plain(s) for s in values_of(trace.y)] if values_of(trace.y) is not None else []
+    cols = [plain(s) for s in values_of(trace.x)] if values_of(trace.x) is not None else []
     n_rows, n_cols = z.shape[0], z.shape[1] if z.ndim == 2 else 1
     rows = rows if len(rows) == n_rows else [str(i + 1) for i in range(n_rows)]
     cols = cols if len(cols) == n_cols else [str(j + 1) for j in range(n_cols)]
@@ -178,19 +191,19 @@ def _numbers(values) -> np.ndarray:
 def _x_texts(trace) -> list[str]:
     """A trace's x values as the table writes them: numbers in the app's format, labels as
     typed (a bar chart's categories); 1, 2, … when the trace has none."""
-    n = len(trace.y) if trace.y is not None else 0
-    if trace.x is None:
+    n = len(values_of(trace.y)) if values_of(trace.y) is not None else 0
+    if values_of(trace.x) is None:
         return [str(k + 1) for k in range(n)]
-    numbers = _numbers(trace.x)
+    numbers = _numbers(values_of(trace.x))
     if numbers.size and np.isfinite(numbers).all():
         return [fmt(v) for v in numbers]
-    return [plain(v) for v in trace.x]
+    return [plain(v) for v in values_of(trace.x)]
 
 
 def _cell_texts(trace) -> list[list[str]]:
     """What each heatmap cell shows: its printed text, else its number in the app's format."""
-    z = np.asarray(trace.z, dtype=float)
-    text = trace.text
+    z = np.asarray(values_of(trace.z), dtype=float)
+    text = values_of(trace.text)
     if text is not None and np.shape(text) == z.shape:
         return [[plain(v) for v in row] for row in text]
     return [[fmt(v) for v in row] for row in np.atleast_2d(z)]
@@ -243,7 +256,7 @@ def _xy_table(figure, series, series_title: str, value_title: str) -> pd.DataFra
     rows = [
         (plain(trace.name), x, fmt(v))
         for trace in series
-        for x, v in zip(_x_texts(trace), _numbers(trace.y), strict=False)
+        for x, v in zip(_x_texts(trace), _numbers(values_of(trace.y)), strict=False)
     ]
     frame = pd.DataFrame(rows, columns=columns)
     return frame.drop(columns=columns[0]) if len(series) == 1 else frame

@@ -91,3 +91,15 @@ def test_a_bar_chart_of_categories_keeps_its_labels():
     facts = chart_facts(figure)
     assert (facts.largest, facts.where) == ("0.75", ("", "Wang · 2"))
     assert chart_table(figure, *WORDS).values.tolist() == [["Li · 1", "0.25"], ["Wang · 2", "0.75"]]
+
+
+def test_a_figure_rebuilt_from_another_reads_the_same():
+    """go.Figure(figure.to_dict()) holds its arrays in plotly's base64 form (pages copy figures
+    that way to change them)."""
+    values = np.array([[0.5, 2.0], [-1.0, np.nan]])
+    figure = heatmap(values, ["a", "b"], ["c", "d"])
+    line = go.Figure(go.Scatter(x=np.array([0.0, 1.0]), y=np.array([3.0, 4.0])))
+    for original in (figure, line):
+        copy = go.Figure(original.to_dict())
+        assert chart_facts(copy) == chart_facts(original)
+        assert chart_table(copy, *WORDS).equals(chart_table(original, *WORDS))
