@@ -39,9 +39,10 @@ view.formula()
 view.story()
 records_in, query = view.table_and_query()
 state.remember(query.queries)
-if teaching.reveal(records_in, query):  # predict-then-reveal hides the answers until revealed
-    view.answers(records_in, query)
-    teaching.export(records_in, query)
+looked_up = view.lookup_of(records_in, query)
+if teaching.reveal(records_in, looked_up.table):  # predict-then-reveal hides the answers
+    view.answers(records_in, query, looked_up)
+    teaching.export(records_in, query, looked_up.table)
 view.lessons(records_in)
 task_panel(database_tasks.TASKS, database_tasks.snapshot)
 

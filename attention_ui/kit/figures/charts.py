@@ -18,7 +18,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_ui.kit.export.scripts import file_name
+from attention_ui.kit.export.names import file_name
 from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_table
 from attention_ui.kit.text.i18n import t
 
