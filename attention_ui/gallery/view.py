@@ -26,7 +26,7 @@ from attention_ui.gallery import state
 from attention_ui.gallery.cases import Case, holds, outside_hull_but_in_cone, special_cases
 from attention_ui.gallery.state import GRID_TEMPERATURES, TEMPERATURES
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.grid import heatmap_grid
+from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
 from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, step_heatmap
 from attention_ui.kit.figures.lookup import short
 from attention_ui.kit.figures.plane import PlaneCaptions, plane_figure, view_box
@@ -360,14 +360,16 @@ def luong_grid(taus: list[float]) -> None:
         matrices,
         t("gallery.grid.keys"),
         t("gallery.grid.queries"),
-        titles=[f"τ = {fmt(tau)}" for tau in taus],
-        row_titles=[t(f"gallery.grid.score_{s}") for s in scores],
-        x_labels=[f"k{j + 1}" for j in range(K.shape[1])],
-        y_labels=[f"q{i + 1}" for i in range(Q.shape[1])],
-        zmin=0,
-        zmax=1,
-        colorbar_title="α",
-        hover=lambda r, c, i, j: runs[r][c].step(step).entry(j, i),
+        GridSettings(
+            titles=[f"τ = {fmt(tau)}" for tau in taus],
+            row_titles=[t(f"gallery.grid.score_{s}") for s in scores],
+            x_labels=[f"k{j + 1}" for j in range(K.shape[1])],
+            y_labels=[f"q{i + 1}" for i in range(Q.shape[1])],
+            zmin=0,
+            zmax=1,
+            colorbar_title="α",
+            hover=lambda r, c, i, j: runs[r][c].step(step).entry(j, i),
+        ),
     )
     show_chart(figure, key="gallery.chart.grid")
 
@@ -385,13 +387,15 @@ def database_grid(taus: list[float]) -> None:
         matrices,
         t("gallery.grid.records"),
         t("gallery.grid.queries"),
-        titles=[f"τ = {fmt(tau)}" for tau in taus],
-        row_titles=[t(f"gallery.grid.similarity_{s}") for s in SIMILARITIES],
-        x_labels=record_labels(records),
-        y_labels=query_labels(queries),
-        zmin=0,
-        zmax=1,
-        colorbar_title="α",
+        GridSettings(
+            titles=[f"τ = {fmt(tau)}" for tau in taus],
+            row_titles=[t(f"gallery.grid.similarity_{s}") for s in SIMILARITIES],
+            x_labels=record_labels(records),
+            y_labels=query_labels(queries),
+            zmin=0,
+            zmax=1,
+            colorbar_title="α",
+        ),
     )
     show_chart(figure, key="gallery.chart.grid")
     st.caption(t("gallery.grid.exact_note"))

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import MultiHeadResult, Step
-from attention_ui.kit.figures.grid import heatmap_grid
+from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
 from attention_ui.kit.figures.heatmap import SIGNED_SCALE, WEIGHT_SCALE, heatmap
 
 # What the rows and columns of each step's matrix are, as the page shows it (row layout).
@@ -101,11 +101,13 @@ def head_grid(
         mh.weights[None],  # 1 × heads × n × n
         titles["key"],
         titles["query"],
-        titles=list(head_titles),
-        x_labels=list(tokens),
-        y_labels=list(tokens),
-        zmin=0,
-        zmax=1,
-        colorbar_title="α",
-        hover=None if hover is None else (lambda _, c, i, j: hover(c, i, j)),
+        GridSettings(
+            titles=list(head_titles),
+            x_labels=list(tokens),
+            y_labels=list(tokens),
+            zmin=0,
+            zmax=1,
+            colorbar_title="α",
+            hover=None if hover is None else (lambda _, c, i, j: hover(c, i, j)),
+        ),
     )

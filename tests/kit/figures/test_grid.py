@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from attention_ui.kit.figures.grid import heatmap_grid
+from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
 
 
 def subplot_count(figure: go.Figure) -> int:
@@ -57,8 +57,7 @@ def test_one_title_per_column_and_row_titles_at_the_side():
         np.zeros((2, 2, 3, 3)),
         "k",
         "q",
-        titles=["τ = 0.1", "τ = 1"],
-        row_titles=["dot", "scaled dot"],
+        GridSettings(titles=["τ = 0.1", "τ = 1"], row_titles=["dot", "scaled dot"]),
     )
     texts = [a.text for a in figure.layout.annotations]
     assert texts == ["τ = 0.1", "τ = 1", "dot", "scaled dot"]
@@ -79,9 +78,11 @@ def test_labels_titles_and_hovers_are_plain_text():
         np.ones((1, 1, 1, 2)),
         "<b>k</b>",
         "q",
-        titles=["<script>x</script>"],
-        x_labels=["<img src=x onerror=alert(1)>", "Li"],
-        y_labels=["Li"],
+        GridSettings(
+            titles=["<script>x</script>"],
+            x_labels=["<img src=x onerror=alert(1)>", "Li"],
+            y_labels=["Li"],
+        ),
     )
     trace = figure.data[0]
     assert list(trace.x) == ["&lt;img src=x onerror=alert(1)&gt;", "Li"]
@@ -92,7 +93,10 @@ def test_labels_titles_and_hovers_are_plain_text():
 
 def test_custom_hover_explains_each_cell():
     figure = heatmap_grid(
-        np.ones((1, 2, 2, 2)), "k", "q", hover=lambda r, c, i, j: f"panel {c}, cell {i}{j}"
+        np.ones((1, 2, 2, 2)),
+        "k",
+        "q",
+        GridSettings(hover=lambda r, c, i, j: f"panel {c}, cell {i}{j}"),
     )
     assert figure.data[1].customdata[1][0] == "panel 1, cell 10"
 
@@ -110,4 +114,4 @@ def test_anything_but_a_non_empty_4_axis_array_is_refused(shape):
 
 def test_wrong_number_of_titles_is_refused():
     with pytest.raises(ValueError, match="titles"):
-        heatmap_grid(np.zeros((1, 2, 2, 2)), "k", "q", titles=["only one"])
+        heatmap_grid(np.zeros((1, 2, 2, 2)), "k", "q", GridSettings(titles=["only one"]))

@@ -167,10 +167,12 @@ def test_luong_result_figures_print_the_callers_chart_names():
 
 
 def test_grid_and_transformer_figures_print_the_callers_words():
-    from attention_ui.kit.figures.grid import heatmap_grid
+    from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
     from attention_ui.transformer.figures import head_grid
 
-    grid = heatmap_grid(np.ones((1, 2, 2, 2)) / 2, WORDS[0], WORDS[1], titles=["頭1", "頭2"])
+    grid = heatmap_grid(
+        np.ones((1, 2, 2, 2)) / 2, WORDS[0], WORDS[1], GridSettings(titles=["頭1", "頭2"])
+    )
     assert all(word in printed(grid) for word in (WORDS[0], WORDS[1], "頭1", "頭2"))
     X = np.arange(8.0).reshape(2, 4) / 8
     mh = multi_head(X, np.eye(4), np.eye(4), np.eye(4), np.eye(4), heads=2)
