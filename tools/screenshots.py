@@ -3,7 +3,7 @@ every chart is drawn: for looking at the app as a learner sees it.
 
     python tools/screenshots.py OUT_DIR                  # starts its own app server
     python tools/screenshots.py OUT_DIR --url http://127.0.0.1:8630
-    python tools/screenshots.py OUT_DIR --pages transformer --widths 390 --langs ja
+    python tools/screenshots.py OUT_DIR --pages exercises --sections search_names --langs ja
 
 Files are OUT_DIR/<page>[-<exercise>]-<lang>-<width>.png. Each shot waits for Streamlit's run to
 end and then for every Plotly chart to have drawn its SVG (an earlier shot catches the
@@ -24,7 +24,14 @@ from tests.app_server import start_app, stop_app  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, IDLE  # noqa: E402
 
 PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
-EXERCISES = ("match", "grad", "search", "se")
+# Each exercise by its address; exercise 3 also with the database's names as records.
+EXERCISES = {
+    "match": "section=match",
+    "grad": "section=grad",
+    "search": "section=search",
+    "search_names": "section=search&search_source=names",
+    "se": "section=se",
+}
 CONTENT_HEIGHT = """() => Math.max(900, ...['stMain', 'stAppViewContainer', 'stSidebarContent']
     .map(id => document.querySelector(`[data-testid=${id}]`)).filter(Boolean)
     .map(e => e.scrollHeight))"""
@@ -36,9 +43,9 @@ CHARTS_DRAWN = """() => {
 }"""
 
 
-def visits(pages, langs, widths):
+def visits(pages, langs, widths, exercises=tuple(EXERCISES)):
     for page in pages:
-        sections = EXERCISES if page == "exercises" else (None,)
+        sections = list(exercises) if page == "exercises" else [None]
         for section in sections:
             for lang in langs:
                 for width in widths:
@@ -55,10 +62,8 @@ def settle(tab, timeout: float = 120_000) -> None:
 
 
 def shoot(tab, url: str, page: str, section, lang: str, width: int, out: Path) -> Path:
-    query = "&".join(
-        part for part in (f"lang={lang}" if lang == "ja" else "", section and f"section={section}")
-        if part
-    )
+    parts = ("lang=ja" if lang == "ja" else "", EXERCISES.get(section, ""))
+    query = "&".join(part for part in parts if part)
     tab.set_viewport_size({"width": width, "height": 900})
     tab.goto(f"{url}/{page}{'?' + query if query else ''}")
     tab.wait_for_selector("h1", timeout=120_000)
@@ -78,6 +83,7 @@ def main(argv=None) -> int:
     parser.add_argument("--url", help="a running app (default: start one on a free port)")
     parser.add_argument("--pages", nargs="+", default=PAGES, choices=PAGES)
     parser.add_argument("--langs", nargs="+", default=("en", "ja"), choices=("en", "ja"))
+    parser.add_argument("--sections", nargs="+", default=list(EXERCISES), choices=EXERCISES)
     parser.add_argument("--widths", nargs="+", type=int, default=(390, 1400))
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -89,7 +95,7 @@ def main(argv=None) -> int:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
             tab = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
-            for visit in visits(args.pages, args.langs, args.widths):
+            for visit in visits(args.pages, args.langs, args.widths, args.sections):
                 print(shoot(tab, url, *visit, args.out), flush=True)
             browser.close()
     finally:

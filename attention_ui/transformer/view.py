@@ -25,7 +25,7 @@ from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.transformer import state
-from attention_ui.transformer.figures import head_grid, matrix_figure, step_figure
+from attention_ui.transformer.figures import head_figures, matrix_figure, step_figure
 from attention_ui.transformer.model import (
     MAX_D_MODEL,
     MAX_HEADS,
@@ -47,6 +47,7 @@ POSITION_FORMULA = (
     r"p_{i,\,2c+2} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad c = 0, 1, \ldots"
 )
 MAX_PROBLEMS_SHOWN = 8
+HEADS_PER_ROW = 2
 
 
 @dataclass(frozen=True)
@@ -280,10 +281,13 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     def hover(head: int, i: int, j: int) -> str:
         return mh.heads[head].step("weights_softmax").entry(i, j)
 
-    show_chart(
-        head_grid(mh, labels, titles, head_titles(h, mh.d_head), hover),
-        key="transformer.chart.heads",
-    )
+    # Two heads a row on a desktop; Streamlit stacks the columns on a phone.
+    figures = head_figures(mh, labels, titles, head_titles(h, mh.d_head), hover)
+    for first in range(0, h, HEADS_PER_ROW):
+        for column, head in zip(
+            st.columns(HEADS_PER_ROW), range(first, min(h, first + HEADS_PER_ROW)), strict=False
+        ):
+            show_chart(figures[head], key=f"transformer.chart.head.{head + 1}", container=column)
     if mh.mask is not None:
         st.caption(t("transformer.heads_grid.causal"))
     st.caption(weights_note({n: m.values for n, m in entered.weights.items()}, seed))

@@ -77,6 +77,15 @@ _OVERFLOWS = """() => {
 }"""
 
 
+# Where the transformer page's head charts ("head 1 (d_h = 2)", "ヘッド 1 …") are drawn.
+_HEAD_BOXES = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+    .filter(p => /^(head|ヘッド) [0-9]+ /.test(
+        ((p._fullLayout && p._fullLayout.title && p._fullLayout.title.text) || '')
+            .replace(/<[^>]*>/g, '')))
+    .map(p => { const r = p.getBoundingClientRect();
+                return {left: r.left, top: r.top, bottom: r.bottom, width: r.width}; })"""
+
+
 @pytest.fixture(scope="module")
 def tabs(browser) -> Iterator[dict[int, tuple]]:
     """One tab per width, reused by every page visit; console errors collected per tab."""
@@ -123,6 +132,7 @@ def audit(tabs, audits, server: str, name: str, lang: str, width: int) -> dict:
             "violations": page.evaluate(_AXE_RUN),
             "overflows": page.evaluate(_OVERFLOWS),
             "errors": list(errors),
+            "heads": page.evaluate(_HEAD_BOXES) if name == "transformer" else [],
         }
         if found["violations"] or found["overflows"]:
             ARTIFACTS.mkdir(exist_ok=True)
@@ -148,3 +158,14 @@ def test_axe_finds_no_serious_violation(tabs, audits, server, name, lang, width)
 def test_nothing_is_cut_or_pushed_out(tabs, audits, server, name, lang, width):
     found = audit(tabs, audits, server, name, lang, width)
     assert not found["overflows"], f"cut, {name} ({lang}, {width} px): {found['overflows']}"
+
+
+@pytest.mark.parametrize(("lang", "width"), [(lang, w) for w in WIDTHS for lang in LANGUAGES])
+def test_heads_stack_on_a_phone_and_pair_up_on_a_desktop(tabs, audits, server, lang, width):
+    heads = audit(tabs, audits, server, "transformer", lang, width)["heads"]
+    assert len(heads) == 2, heads
+    first, second = heads
+    if width < 640:  # Streamlit stacks columns below 640 px: each head gets the whole width
+        assert second["top"] >= first["bottom"] - 1 and first["width"] > 0.8 * width, heads
+    else:
+        assert abs(second["top"] - first["top"]) < 1 and second["left"] > first["left"], heads
