@@ -47,7 +47,7 @@ POSITION_FORMULA = (
     r"p_{i,\,2c+2} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad c = 0, 1, \ldots"
 )
 MAX_PROBLEMS_SHOWN = 8
-HEADS_PER_ROW = 2
+PAIRED_HEADS_MAX_TOKENS = 6  # above this, half the page leaves a head's cells too narrow
 
 
 @dataclass(frozen=True)
@@ -281,12 +281,13 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     def hover(head: int, i: int, j: int) -> str:
         return mh.heads[head].step("weights_softmax").entry(i, j)
 
-    # Two heads a row on a desktop; Streamlit stacks the columns on a phone.
+    # Two heads a row on a desktop while their cells stay wide enough for their numbers, else
+    # one; Streamlit stacks the columns on a phone.
+    per_row = 2 if n <= PAIRED_HEADS_MAX_TOKENS else 1
     figures = head_figures(mh, labels, titles, head_titles(h, mh.d_head), hover)
-    for first in range(0, h, HEADS_PER_ROW):
-        for column, head in zip(
-            st.columns(HEADS_PER_ROW), range(first, min(h, first + HEADS_PER_ROW)), strict=False
-        ):
+    for first in range(0, h, per_row):
+        heads = range(first, min(h, first + per_row))
+        for column, head in zip(st.columns(per_row), heads, strict=False):
             show_chart(figures[head], key=f"transformer.chart.head.{head + 1}", container=column)
     if mh.mask is not None:
         st.caption(t("transformer.heads_grid.causal"))

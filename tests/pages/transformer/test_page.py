@@ -169,4 +169,5 @@ def test_each_head_is_its_own_chart_with_its_title_and_printed_numbers():
         assert title == JA["transformer.heads_grid.head"].format(number=number, d_head=2)
         assert figure["data"][0]["texttemplate"] == "%{text}"
         assert figure["layout"]["yaxis"]["title"]["text"] == ""  # level, as an annotation
-        assert figure["layout"]["annotations"][0]["text"] == JA["transformer.axis.query"]
+        level = figure["layout"]["annotations"][0]["text"]  # on two short lines
+        assert level.replace("<br>", " ") == JA["transformer.axis.query"] and "<br>" in level
