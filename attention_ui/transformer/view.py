@@ -42,9 +42,11 @@ from attention_ui.transformer.model import (
 AXIS_KINDS = ("query", "key", "dim", "sum")
 # P with the page's own indices: rows i = 1 … n (position i − 1), columns 1 … d_model as the
 # grid labels them, so column 2c + 1 holds the sine and column 2c + 2 the cosine.
-POSITION_FORMULA = (
-    r"p_{i,\,2c+1} = \sin\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad "
-    r"p_{i,\,2c+2} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad c = 0, 1, \ldots"
+# One line each (in half the page's width at 1400 px the one-line form was clipped).
+POSITION_FORMULA = stacked(
+    r"p_{i,\,2c+1} = \sin\frac{i-1}{10000^{2c/d_{\text{model}}}},",
+    r"p_{i,\,2c+2} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}},",
+    r"c = 0, 1, \ldots",
 )
 MAX_PROBLEMS_SHOWN = 8
 PAIRED_HEADS_MAX_TOKENS = 6  # above this, half the page leaves a head's cells too narrow
