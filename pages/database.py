@@ -39,11 +39,12 @@ view.formula()
 notice = view.story()
 records_in, query = view.table_and_query()
 state.remember(query.queries)
-shown = teaching.reveal(records_in, query)  # predict-then-reveal hides the answers until revealed
+looked_up = view.lookup_of(records_in, query)
+shown = teaching.reveal(records_in, looked_up.table)  # predict-then-reveal hides the answers
 view.story_notice(notice, shown)  # a step's notice states its answer: only with the answers
 if shown:
-    view.answers(records_in, query)
-    teaching.export(records_in, query)
+    view.answers(records_in, query, looked_up)
+    teaching.export(records_in, query, looked_up.table)
 view.lessons(records_in, answers_shown=shown)
 task_panel(database_tasks.TASKS, database_tasks.snapshot)
 

@@ -3,9 +3,10 @@
 import numpy as np
 import streamlit as st
 
-from attention_core import AttentionInputError, attention, fmt
+from attention_core import AttentionInputError, fmt
 from attention_ui.frame import page_footer, page_header
 from attention_ui.home import state
+from attention_ui.home.compute import compute
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, step_heatmap
 from attention_ui.kit.state.navigation import link_params
@@ -23,18 +24,16 @@ st.latex(
 
 st.subheader(t("home.example.title"))
 st.markdown(t("home.example.intro"))
-keys = np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])  # three 2-D keys, one per column
-values = np.array([[10.0, 20.0, 30.0]])  # one number stored under each key
 controls, chart = st.columns([1, 2])
 with controls:
     q1 = st.slider(t("home.example.q1"), -3.0, 3.0, step=0.1, key=state.Q1)
     q2 = st.slider(t("home.example.q2"), -3.0, 3.0, step=0.1, key=state.Q2)
     keep_widgets(state.DEFAULTS)
-    # One formula each: side by side they do not fit the narrow column (issue 9, item 11).
+    # One formula each: side by side they do not fit the narrow column.
     st.latex(r"\mathbf{K} = \begin{bmatrix} 1 & 0 & -1 \\ 0 & 1 & 0 \end{bmatrix}")
     st.latex(r"\mathbf{V} = \begin{bmatrix} 10 & 20 & 30 \end{bmatrix}")
 try:
-    result = attention([[q1], [q2]], keys, values, "dot")
+    result = compute(q1, q2)
 except AttentionInputError as error:
     show_error(error)
 else:

@@ -32,7 +32,7 @@ with data_column:
     points = view.training_data()
 with control_column:
     settings = view.controls()
-runs = view.compute(points, settings) if points.ok else None
+runs = view.engine_runs(points, settings) if points.ok else None
 if runs is not None:
     view.prediction_chart(points, settings, runs, st.session_state[state.PRESET])
     view.weights_map(points, runs)

@@ -36,7 +36,7 @@ if tokens.ok:
     if entered.problems:
         view.show_problems(entered.problems)
     else:
-        result = view.compute(entered, settings)
+        result = view.engine_run(entered, settings)
         if result is not None:
             view.results(result, tokens.tokens, entered, settings.seed)
             view.steps(result, tokens.tokens)

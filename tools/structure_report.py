@@ -210,6 +210,8 @@ def q_edit_report() -> dict[str, object]:
         threading.setprofile(None)
     if at.exception:
         raise SystemExit(f"the Luong page failed: {at.exception}")
+    if first_q_cell(at) != 0.5:
+        raise SystemExit("the Q edit did not reach the page: the grid's edit format changed?")
     return {
         "Q edit: interface files run": len(seen),
         "Q edit: attention() calls in the rerun": calls["attention"],
@@ -218,16 +220,21 @@ def q_edit_report() -> dict[str, object]:
 
 
 def edit_first_q_cell(at) -> None:
-    """Type 0.5 into Q's first cell the way the grid of the day stores an edit."""
-    try:
-        from attention_ui.kit.grids.matrix_editor import editor_key
-    except ImportError:
-        from attention_ui.kit.grids.matrix_editor import editor_key
-    at.session_state[editor_key("luong.Q", at.session_state)] = {
-        "edited_rows": {0: {"q1": 0.5}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
+    """Type 0.5 into Q's first cell as the grid's browser half commits it: one entry of the
+    component's `edit` state (attention_ui/kit/grids/cell_grid.js; tests/support/grids.py)."""
+    from attention_ui.kit.grids import store
+
+    grid = store.record("luong.Q", at.session_state) or {}
+    entry = {"n": 1, "rows": grid.get("rows", []), "cols": grid.get("cols", [])}
+    entry["cells"] = [[0, 0, "0.5"]]
+    edit = {"token": "structure-report", "n": 1, "entries": [entry]}
+    at.session_state[store.widget_key("luong.Q")] = {"edit": edit}
+
+
+def first_q_cell(at) -> float:
+    from attention_ui.kit.grids.matrix_editor import matrix_values
+
+    return float(matrix_values("luong.Q", at.session_state)[0, 0])
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """The database page's checked tasks: a prefix that finds Lipton, and average pooling.
 
-Each rule recomputes with `attention_core` from the plain snapshot of the page's inputs that
+Each rule recomputes with the page's `compute` from the plain snapshot of the page's inputs that
 `snapshot()` reads through the page's state; attention_ui.kit.teaching.task_panel draws them.
 """
 
@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention_core import fmt, lookup
+from attention_core import fmt
 from attention_ui.database import state as database
+from attention_ui.database.compute import Inputs, compute
 from attention_ui.kit.grids.records_editor import check_records, current_records
 from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.teaching.tasks import Progress, Snapshot, Task, unfit
@@ -25,14 +26,14 @@ def database_lipton(s: Snapshot) -> Progress:
         return unfit("needs_no_li")
     if "Lipton" not in keys:
         return unfit("needs_lipton")
-    result = lookup(s["records"], "Li", s["similarity"], temperature=s["tau"])
+    result = compute(Inputs(s["records"], ["Li"], s["similarity"], s["tau"])).results[0]
     weight = float(result.weights[keys.index("Lipton")])
     return Progress(weight >= 0.9, {"weight": fmt(weight)})
 
 
 def database_uniform(s: Snapshot) -> Progress:
     """Every record gets the same weight 1/m (within 0.01): average pooling."""
-    result = lookup(s["records"], s["query"], s["similarity"], temperature=s["tau"])
+    result = compute(Inputs(s["records"], [s["query"]], s["similarity"], s["tau"])).results[0]
     m = len(result.weights)
     gap = float(np.abs(result.weights - 1 / m).max())
     return Progress(gap <= 0.01, {"gap": fmt(gap), "m": str(m)})

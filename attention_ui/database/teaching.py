@@ -1,7 +1,7 @@
-"""The database page's export panel and its predict-then-reveal puzzle (issue 12).
+"""The database page's export panel and its predict-then-reveal puzzle.
 
 pages/database.py calls `reveal(...)` before drawing the answers (False: keep them hidden) and
-`export(...)` after them. Both compute the lookup exactly as the answers section does.
+`export(...)` after them. Both read the rerun's one lookup (attention_ui/database/compute.py).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention_core import AttentionInputError, LookupTable, lookup_many
+from attention_core import LookupTable
 from attention_ui.database import state
 from attention_ui.database.view import Query
 from attention_ui.kit.export.panel import Export, Table, export_panel
@@ -26,22 +26,6 @@ SEED = "database.predict.seed"
 PUZZLE_QUERIES = 3
 # This module's widgets and their first values (for the shareable address, like state.DEFAULTS).
 DEFAULTS = {f"{PAGE}.predict": False, SEED: 0}
-
-
-def table_of(records_in: RecordsInput, query: Query) -> LookupTable | None:
-    """The lookup the answers section shows, or None when it shows a message instead."""
-    if not records_in.ok or not query.queries:
-        return None
-    try:
-        return lookup_many(
-            records_in.records,
-            query.queries,
-            query.similarity,
-            query.temperature,
-            query.normalization,
-        )
-    except AttentionInputError:
-        return None
 
 
 def puzzle_seed(value: object) -> int:
@@ -64,9 +48,10 @@ def make_puzzle() -> None:
     st.session_state.pop(state.STORY_STEP, None)
 
 
-def reveal(records_in: RecordsInput, query: Query) -> bool:
-    """The switch and, when it is on, one question per query. True when the page may show
-    its answers and exports (switch off, answers revealed, or nothing to guess)."""
+def reveal(records_in: RecordsInput, table: LookupTable | None) -> bool:
+    """The switch and, when it is on, one question per query about `table` (the rerun's
+    lookup). True when the page may show its answers and exports (switch off, answers
+    revealed, or nothing to guess)."""
     if not predict_switch(PAGE):
         return True
     st.subheader(t("predict.database.title"))
@@ -88,7 +73,6 @@ def reveal(records_in: RecordsInput, query: Query) -> bool:
         on_click=make_puzzle,
         icon=":material/casino:",
     )
-    table = table_of(records_in, query)
     if table is None:
         return True  # the answers section says what is missing or wrong
     records = table.records
@@ -124,9 +108,8 @@ def reveal(records_in: RecordsInput, query: Query) -> bool:
     )
 
 
-def export(records_in: RecordsInput, query: Query) -> None:
-    """The script, the scores and weights as CSV (queries × records)."""
-    table = table_of(records_in, query)
+def export(records_in: RecordsInput, query: Query, table: LookupTable | None) -> None:
+    """The script, the scores and weights of `table` (the rerun's lookup) as CSV."""
     if table is None:
         return
 

@@ -17,17 +17,16 @@ import streamlit as st
 
 from attention_core import (
     SIMILARITY_LATEX,
-    AttentionInputError,
     LookupResult,
     TopK,
     explain_similarity,
     fmt,
     lookup,
-    lookup_many,
     top_k,
 )
 from attention_core.formatting import fmt_latex
 from attention_ui.database import state
+from attention_ui.database.compute import Answer, Inputs, answer
 from attention_ui.database.state import TEMPERATURES
 from attention_ui.database.state import chart_captions as captions
 from attention_ui.kit.figures.charts import show_chart
@@ -215,7 +214,22 @@ def parse_queries(text: str) -> tuple[list[str], list[str]]:
     return state.check_queries(QUERY_SEPARATORS.split(text or ""))
 
 
-def answers(records_in: RecordsInput, query: Query) -> None:
+def lookup_of(records_in: RecordsInput, query: Query) -> Answer:
+    """The page's one lookup for this rerun (nothing while the table or the queries are empty)."""
+    if not records_in.ok or not query.queries:
+        return answer(None)
+    return answer(
+        Inputs(
+            records_in.records,
+            query.queries,
+            query.similarity,
+            query.temperature,
+            query.normalization,
+        )
+    )
+
+
+def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
     """What the engine computes: all queries as one heatmap, then one tab per query."""
     st.subheader(t("database.answer.title"))
     if not records_in.ok:
@@ -224,19 +238,12 @@ def answers(records_in: RecordsInput, query: Query) -> None:
     if not query.queries:
         st.info(t("database.query.empty"), icon=":material/keyboard:")
         return
-    try:
-        table = lookup_many(
-            records_in.records,
-            query.queries,
-            query.similarity,
-            query.temperature,
-            query.normalization,
-        )
-    except AttentionInputError as error:
-        show_error(error)
-        if error.code == "zero_sum":
+    if looked_up.error is not None:
+        show_error(looked_up.error)
+        if looked_up.error.code == "zero_sum":
             st.caption(t("database.normalization.zero_sum_hint"))
         return
+    table = looked_up.table
     st.caption(t("database.answer.intuition"))
     rows = records_in.rows
     if len(query.queries) > 1:

@@ -15,13 +15,12 @@ from attention_core import (
     fmt,
     frobenius_norm,
     query_gradient,
-    weighted_covariance,
 )
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.plane import PlaneCaptions
 from attention_ui.kit.text.i18n import show_error, t
 
-from . import state, teaching
+from . import compute, state, teaching
 from .common import choice, draw_notes, labels, matrix_chart, opening
 from .figures import EllipseCaptions, gradient_figure
 
@@ -59,12 +58,12 @@ def gradient() -> None:
         st.caption(t(source, m=values.shape[0], **huge_points_text()))
     key_labels = labels("k", values.shape[0])
     try:
-        result = query_gradient(query, values.T, values.T, "dot", temperature=tau)
+        numbers = compute.gradient(compute.GradientInputs(values, query, tau))
     except AttentionInputError as error:
         with chart:
             show_error(error)
         return
-    covariance = weighted_covariance(values.T, result.weights)
+    result, covariance = numbers.result, numbers.covariance
     with chart:
         _plane(values, query, result, covariance)
     _matrices(result, covariance, tau, key_labels)

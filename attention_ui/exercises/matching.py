@@ -27,7 +27,7 @@ from attention_ui.kit.teaching.predict import winners_of
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 
-from . import state, teaching
+from . import compute, state, teaching
 from .common import draw_notes
 
 SOFTMAX_LATEX = r"\alpha(q, k_i) = \frac{\exp(a(q, k_i)/\tau)}{\sum_j \exp(a(q, k_j)/\tau)}"
@@ -98,7 +98,7 @@ def matching() -> None:
     st.latex(stacked(*SIMILARITY_LATEX[similarity].split(r",\quad "), weights_latex(similarity)))
     with result_column:
         try:
-            result = lookup(records, query, similarity, temperature=tau)
+            result = compute.match(compute.MatchInputs(records, query, similarity, tau))
         except AttentionInputError as error:
             show_error(error)
             result = None

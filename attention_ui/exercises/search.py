@@ -15,8 +15,6 @@ from attention_core import (
     HardLookup,
     SearchPath,
     fmt,
-    gradient_search,
-    hard_lookup,
     in_hull,
     letter_pair_vectors,
     plane_projection,
@@ -27,7 +25,7 @@ from attention_ui.kit.grids.matrix_editor import matrix_editor
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 
-from . import state, teaching
+from . import compute, state, teaching
 from .common import choice, draw_notes, labels, opening
 from .figures import SearchCaptions, loss_figure, search_figure
 
@@ -56,11 +54,12 @@ def search() -> None:
     with controls:
         target, rate, steps = _descent_controls(names, keys.shape[1])
     try:
-        path = gradient_search(start, keys, target, learning_rate=rate, steps=steps)
+        numbers = compute.search(compute.SearchInputs(keys, start, target, rate, steps))
     except AttentionInputError as error:
         with chart:
             show_error(error)
         return
+    path, hard = numbers.path, numbers.hard
     if path.capped:
         st.warning(
             t("exercises.search.capped", requested=path.requested_steps, cap=MAX_SEARCH_STEPS)
@@ -71,7 +70,6 @@ def search() -> None:
         _plane(path, keys, names, target, pairs)
     draw_notes(search_notes(path, keys, target, names))
     _weights_and_loss(path, names)
-    hard = hard_lookup(start, keys, target)
     _hard_lookup(hard, names, target)
     teaching.export_search(
         path,

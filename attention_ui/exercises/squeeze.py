@@ -15,7 +15,7 @@ from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.grids.matrix_editor import matrix_editor
 from attention_ui.kit.text.i18n import show_error, t
 
-from . import state, teaching
+from . import compute, state, teaching
 from .common import draw_notes, labels, matrix_chart
 from .figures import gates_figure
 
@@ -40,11 +40,11 @@ def squeeze() -> None:
         return
     x, w1, w2 = grids
     try:
-        se = squeeze_excitation(x, w1, w2)
-        soft = squeeze_excitation(x, w1, w2, gate="softmax")
+        numbers = compute.squeeze(compute.SqueezeInputs(x, w1, w2))
     except AttentionInputError as error:
         show_error(error)
         return
+    se, soft = numbers.sigmoid, numbers.softmax
     _steps(se, *names)
     st.markdown("#### " + t("exercises.se.reading_title"))
     st.markdown(t("exercises.se.reading"))

@@ -1,7 +1,8 @@
 """The exercises page's checked tasks: a small gradient, open gates, a quick search.
 
-Each rule recomputes with `attention_core` from the plain snapshot of the page's inputs that
-`snapshot()` reads through the page's state; attention_ui.kit.teaching.task_panel draws them.
+Each rule recomputes with its exercise's function in attention_ui/exercises/compute.py from the
+plain snapshot of the page's inputs that `snapshot()` reads through the page's state;
+attention_ui.kit.teaching.task_panel draws them.
 """
 
 from __future__ import annotations
@@ -12,11 +13,9 @@ import numpy as np
 
 from attention_core import (
     fmt,
-    gradient_search,
     letter_pair_vectors,
-    query_gradient,
-    squeeze_excitation,
 )
+from attention_ui.exercises import compute
 from attention_ui.exercises import state as ex
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.state.page_state import widget_value
@@ -26,13 +25,13 @@ from attention_ui.kit.teaching.tasks import Progress, Snapshot, Task, finite, un
 def exercise_small_gradient(s: Snapshot) -> Progress:
     """Move q (and τ) so that ‖∂o/∂q‖ < 0.01."""
     points = s["points"]
-    norm = query_gradient(s["q"], points.T, points.T, temperature=s["tau"]).norm
+    norm = compute.gradient(compute.GradientInputs(points, s["q"], s["tau"])).result.norm
     return Progress(norm < 0.01, {"norm": fmt(norm)})
 
 
 def exercise_open_gates(s: Snapshot) -> Progress:
     """Every SE sigmoid gate is at least 0.9."""
-    gates = squeeze_excitation(s["X"], s["W1"], s["W2"]).gates
+    gates = compute.squeeze(compute.SqueezeInputs(s["X"], s["W1"], s["W2"])).sigmoid.gates
     low = float(gates.min())
     return Progress(low >= 0.9, {"low": fmt(low)})
 
@@ -41,9 +40,8 @@ def exercise_quick_search(s: Snapshot) -> Progress:
     """In at most 20 steps, the search gives the target at least 0.99 of the weight."""
     if s["steps"] > 20:
         return unfit("needs_few_steps")
-    path = gradient_search(
-        s["start"], s["keys"], s["target"], learning_rate=s["rate"], steps=s["steps"]
-    )
+    inputs = compute.SearchInputs(s["keys"], s["start"], s["target"], s["rate"], s["steps"])
+    path = compute.search(inputs).path
     weight = float(path.weights[-1, path.target])
     return Progress(weight >= 0.99, {"weight": fmt(weight), "steps": str(path.steps)})
 

@@ -1,4 +1,4 @@
-"""The exercises page's export panel (issue 12): what the chosen exercise computes, as a NumPy
+"""The exercises page's export panel: what the chosen exercise computes, as a NumPy
 script with the page's numbers, its matrices as CSV and its derivation in LaTeX.
 
 - 1 matching: the lookup (the database page's script);
@@ -24,9 +24,10 @@ from attention_core import (
     SearchPath,
     SqueezeExcitation,
 )
+from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import (
-    derivation_latex,
+    LookupCall,
     lookup_script,
     numpy_script,
     steps_listed,
@@ -68,12 +69,15 @@ def _row(vector: Any) -> np.ndarray:
 
 def match_script(result: LookupResult, temperature: float) -> str:
     """The database page's lookup script for the one query of exercise 1 (softmax weights)."""
-    return lookup_script(
+    call = LookupCall(
         [(r.key, r.value, r.number) for r in result.records],
         [result.query],
-        similarity=result.similarity,
-        temperature=temperature,
-        normalization="softmax",
+        result.similarity,
+        temperature,
+        "softmax",
+    )
+    return lookup_script(
+        call,
         scores=_row(result.scores),
         weights=_row(result.weights),
         best=[result.best_index],

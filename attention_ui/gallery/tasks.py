@@ -1,6 +1,6 @@
 """The gallery's checked tasks: one-hot weights, and an output at the values' mean.
 
-Each rule recomputes with `attention_core` from the plain snapshot of the page's inputs that
+Each rule recomputes with the page's `compute` from the plain snapshot of the page's inputs that
 `snapshot()` reads through the page's state; attention_ui.kit.teaching.task_panel draws them.
 """
 
@@ -8,23 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core import attention, fmt
+from attention_core import fmt
 from attention_ui.gallery import state as gallery
+from attention_ui.gallery.compute import Inputs, compute
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.teaching.tasks import Progress, Snapshot, Task, finite
 
 
 def _gallery_result(s: Snapshot):
-    values = s["values"]
-    return attention(
-        np.array(s["q"])[:, None],
-        values.T,
-        values.T,
-        "dot",
-        temperature=s["tau"],
-        normalization=s["normalization"],
-    )
+    return compute(Inputs(s["values"], s["q"], s["tau"], s["normalization"]))
 
 
 def gallery_one_hot(s: Snapshot) -> Progress:

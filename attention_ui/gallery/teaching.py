@@ -1,4 +1,4 @@
-"""The weights gallery's export panel (issue 12): the plane's attention as a NumPy script, the
+"""The weights gallery's export panel: the plane's attention as a NumPy script, the
 values and weights as CSV, the steps in LaTeX. pages/gallery.py calls `export(plane)`."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ import streamlit as st
 
 from attention_ui.gallery import state
 from attention_ui.gallery.view import Plane
+from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
-from attention_ui.kit.export.scripts import derivation_latex, result_script
+from attention_ui.kit.export.scripts import result_script
 from attention_ui.kit.text.i18n import step_sentence, step_title
 
 PAGE = "gallery"

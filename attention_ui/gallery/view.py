@@ -24,6 +24,7 @@ from attention_core import (
 )
 from attention_ui.gallery import state
 from attention_ui.gallery.cases import Case, holds, outside_hull_but_in_cone, special_cases
+from attention_ui.gallery.compute import Inputs, compute, output_path
 from attention_ui.gallery.state import GRID_TEMPERATURES, TEMPERATURES
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
@@ -35,7 +36,6 @@ from attention_ui.kit.state.page_state import option_labels
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import stacked
 
-PATH_TEMPERATURES = np.geomspace(0.01, 100.0, 61)
 # Where each case's output must land, as (catalog key if it does, if it does not).
 VERDICTS = {
     "nonneg": ("gallery.cases.in_cone", "gallery.cases.out_cone"),
@@ -85,126 +85,126 @@ def plane() -> Plane:
     st.subheader(t("gallery.plane.title"))
     controls, chart = st.columns([2, 3], gap="large")
     with controls:
-        st.number_input(t("gallery.values.m"), min_value=1, max_value=8, step=1, key=state.M)
-        m = int(st.session_state[state.M])
-        value_labels = [f"v{i + 1}" for i in range(m)]
-        st.caption(t("gallery.values.help"))
-        values_in = matrix_editor(
-            "V", state.VALUES, np.array(state.PRESETS["first_quadrant"]), value_labels, ["x", "y"]
-        )
-        preset_columns = st.columns(2)
-        for index, name in enumerate(state.PRESETS):
-            preset_columns[index % 2].button(
-                t(f"gallery.preset.{name}"),
-                key=f"gallery.preset.{name}",
-                on_click=state.load_values,
-                args=(name,),
-                width="stretch",
-            )
-        q1 = st.slider(t("gallery.query.q1"), -3.0, 3.0, step=0.1, key=state.Q1)
-        q2 = st.slider(t("gallery.query.q2"), -3.0, 3.0, step=0.1, key=state.Q2)
-        temperature = st.select_slider(
-            t("gallery.temperature.label"),
-            TEMPERATURES,
-            key=state.TEMPERATURE,
-            format_func=fmt,
-            help=t("gallery.temperature.help"),
-        )
-        normalization = st.radio(
-            t("gallery.normalization.label"),
-            ["softmax", "sum"],
-            key=state.NORMALIZATION,
-            horizontal=True,
-            format_func=option_labels("gallery.normalization."),
-        )
-        if normalization == "softmax":
-            st.latex(
-                r"\alpha_i = \frac{\exp(\mathbf{q}^\top\mathbf{v}_i/\tau)}"
-                r"{\sum_j \exp(\mathbf{q}^\top\mathbf{v}_j/\tau)}"
-            )
-        else:
-            st.latex(
-                r"\alpha_i = \frac{(\mathbf{q}^\top\mathbf{v}_i)^{1/\tau}}"
-                r"{\sum_j (\mathbf{q}^\top\mathbf{v}_j)^{1/\tau}}"
-            )
-            st.caption(t("gallery.normalization.sum_note"))
-        for problem in values_in.problems:
-            st.error(problem)
-
-    if not values_in.ok:
+        values_in, value_labels, inputs = plane_controls()
+    if inputs is None:
         return Plane(values_in, value_labels, None, None)
-    values = values_in.values
-    query = np.array([q1, q2])
     result = path = None
     try:
-        result = attention(
-            query[:, None],
-            values.T,
-            values.T,
-            "dot",
-            temperature=temperature,
-            normalization=normalization,
-        )
-        path = np.array(
-            [
-                attention(
-                    query[:, None],
-                    values.T,
-                    values.T,
-                    "dot",
-                    temperature=tau,
-                    normalization=normalization,
-                ).output[:, 0]
-                for tau in PATH_TEMPERATURES
-            ]
-        )
+        result = compute(inputs)
+        path = output_path(inputs)
     except AttentionInputError as error:
         result = None
         with chart:
             show_error(error)
+    shape = cone(inputs.values)
     with chart:
-        shape = cone(values)
-        output = None if result is None else result.output[:, 0]
-        weights = None if result is None else result.weights[:, 0]
-        box = view_box(values, query, *([] if output is None else [output]))
-        show_chart(
-            plane_figure(
-                values,
-                output,
-                weights=weights,
-                box=box,
-                cone_shape=shape,
-                path=None if result is None else path,
-                query=query,
-                captions=plane_captions(),
-            ),
-            key="gallery.chart.plane",
-        )
-        st.caption(t(f"gallery.cone.kind.{shape.kind}"))
-        if result is not None:
-            st.markdown(
-                t(
-                    "gallery.plane.output_text",
-                    x=fmt(output[0]),
-                    y=fmt(output[1]),
-                    tau=fmt(temperature),
-                )
-            )
-            weight_step = result.step(f"weights_{normalization}")
-            show_chart(
-                step_heatmap(
-                    weight_step,
-                    ["q"],
-                    value_labels,
-                    title=t("gallery.plane.weights_title"),
-                    y_title=t("gallery.plane.values"),
-                    colorscale=WEIGHT_SCALE,
-                    zmin=0,
-                    zmax=1,
-                ),
-                key="gallery.chart.weights",
-            )
+        plane_chart(inputs, value_labels, result, path, shape)
     return Plane(values_in, value_labels, result, shape)
+
+
+def plane_controls() -> tuple[MatrixInput, list[str], Inputs | None]:
+    """The plane's widgets; the inputs they make (None while the values are not usable)."""
+    st.number_input(t("gallery.values.m"), min_value=1, max_value=8, step=1, key=state.M)
+    m = int(st.session_state[state.M])
+    value_labels = [f"v{i + 1}" for i in range(m)]
+    st.caption(t("gallery.values.help"))
+    values_in = matrix_editor(
+        "V", state.VALUES, np.array(state.PRESETS["first_quadrant"]), value_labels, ["x", "y"]
+    )
+    preset_columns = st.columns(2)
+    for index, name in enumerate(state.PRESETS):
+        preset_columns[index % 2].button(
+            t(f"gallery.preset.{name}"),
+            key=f"gallery.preset.{name}",
+            on_click=state.load_values,
+            args=(name,),
+            width="stretch",
+        )
+    q1 = st.slider(t("gallery.query.q1"), -3.0, 3.0, step=0.1, key=state.Q1)
+    q2 = st.slider(t("gallery.query.q2"), -3.0, 3.0, step=0.1, key=state.Q2)
+    temperature = st.select_slider(
+        t("gallery.temperature.label"),
+        TEMPERATURES,
+        key=state.TEMPERATURE,
+        format_func=fmt,
+        help=t("gallery.temperature.help"),
+    )
+    normalization = st.radio(
+        t("gallery.normalization.label"),
+        ["softmax", "sum"],
+        key=state.NORMALIZATION,
+        horizontal=True,
+        format_func=option_labels("gallery.normalization."),
+    )
+    if normalization == "softmax":
+        st.latex(
+            r"\alpha_i = \frac{\exp(\mathbf{q}^\top\mathbf{v}_i/\tau)}"
+            r"{\sum_j \exp(\mathbf{q}^\top\mathbf{v}_j/\tau)}"
+        )
+    else:
+        st.latex(
+            r"\alpha_i = \frac{(\mathbf{q}^\top\mathbf{v}_i)^{1/\tau}}"
+            r"{\sum_j (\mathbf{q}^\top\mathbf{v}_j)^{1/\tau}}"
+        )
+        st.caption(t("gallery.normalization.sum_note"))
+    for problem in values_in.problems:
+        st.error(problem)
+    if not values_in.ok:
+        return values_in, value_labels, None
+    inputs = Inputs(values_in.values, (q1, q2), temperature, normalization)
+    return values_in, value_labels, inputs
+
+
+def plane_chart(
+    inputs: Inputs,
+    value_labels: list[str],
+    result: AttentionResult | None,
+    path: np.ndarray | None,
+    shape: Cone,
+) -> None:
+    """The plane with the cone, the output and its path over τ; the weights α below."""
+    values, query = inputs.values, np.asarray(inputs.query, dtype=float)
+    output = None if result is None else result.output[:, 0]
+    weights = None if result is None else result.weights[:, 0]
+    box = view_box(values, query, *([] if output is None else [output]))
+    show_chart(
+        plane_figure(
+            values,
+            output,
+            weights=weights,
+            box=box,
+            cone_shape=shape,
+            path=None if result is None else path,
+            query=query,
+            captions=plane_captions(),
+        ),
+        key="gallery.chart.plane",
+    )
+    st.caption(t(f"gallery.cone.kind.{shape.kind}"))
+    if result is None:
+        return
+    st.markdown(
+        t(
+            "gallery.plane.output_text",
+            x=fmt(output[0]),
+            y=fmt(output[1]),
+            tau=fmt(inputs.temperature),
+        )
+    )
+    weight_step = result.step(f"weights_{inputs.normalization}")
+    show_chart(
+        step_heatmap(
+            weight_step,
+            ["q"],
+            value_labels,
+            title=t("gallery.plane.weights_title"),
+            y_title=t("gallery.plane.values"),
+            colorscale=WEIGHT_SCALE,
+            zmin=0,
+            zmax=1,
+        ),
+        key="gallery.chart.weights",
+    )
 
 
 def cases(plane: Plane) -> None:

@@ -1,4 +1,4 @@
-"""Whether a preset's story still holds for what the page now computes (issue 9's claim walk).
+"""Whether a preset's story still holds for what the page now computes.
 
 A preset's "why" sentence (`luong.preset.<key>.why`) tells what its numbers show: which key
 wins, that a weight is exactly 1, that softmax saturates. Once the learner changes the score,

@@ -1,4 +1,4 @@
-"""The Luong explorer's export panel and its predict-then-reveal puzzle (issue 12).
+"""The Luong explorer's export panel and its predict-then-reveal puzzle.
 
 pages/luong.py calls `reveal(...)` before drawing the results (False: keep them hidden) and
 `export(...)` after them.
@@ -12,8 +12,9 @@ import numpy as np
 import streamlit as st
 
 from attention_core import AttentionResult
+from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
-from attention_ui.kit.export.scripts import derivation_latex, result_script
+from attention_ui.kit.export.scripts import result_script
 from attention_ui.kit.teaching.predict import puzzle_id, query_weights
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
 from attention_ui.kit.teaching.steps_view import score_step, step_axes, weight_step
@@ -113,8 +114,8 @@ def export(
                 values["K"],
                 values["V"],
                 mask=mask,
+                parameters=params,
                 title="Attention Explorer: Luong explorer",
-                **params,
             ),
             tables=tables,
             derivation=derivation_latex(

@@ -203,7 +203,7 @@ def formula_panel(score: str, layout: str) -> None:
 
 
 def scaling_demo_panel() -> None:
-    """Item 8 of issue 9: the argument for 1/√d_k, seen on random vectors the learner draws."""
+    """The argument for 1/√d_k, seen on random vectors the learner draws."""
     st.caption(t("luong.scaling.why"))
     size, seed = st.columns(2)
     d_k = size.number_input(

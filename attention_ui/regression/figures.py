@@ -28,13 +28,13 @@ def data_figure(
     words: Mapping[str, str],
     *,
     truth_y: np.ndarray | None = None,
-    chosen_x: float | None = None,
-    chosen_weights: np.ndarray | None = None,
+    chosen: tuple[float, np.ndarray] | None = None,
     rows: Sequence[int] | None = None,
 ) -> go.Figure:
     """Top: the training points, the true function, the prediction curve (None where there is
-    no prediction, so the line has a gap). Bottom: the chosen query's weights as bars at the
-    training points' x (d2l's attention pooling seen from one query)."""
+    no prediction, so the line has a gap). Bottom: the `chosen` query's weights, given as
+    (x*, its weights), as bars at the training points' x (d2l's attention pooling seen from
+    one query)."""
     rows = list(rows) if rows is not None else list(range(1, len(x_train) + 1))
     figure = make_subplots(
         rows=2, cols=1, shared_xaxes=True, row_heights=[0.68, 0.32], vertical_spacing=0.06
@@ -57,7 +57,7 @@ def data_figure(
         row=1,
         col=1,
     )
-    weights = chosen_weights if chosen_weights is not None else np.zeros(len(x_train))
+    weights = chosen[1] if chosen is not None else np.zeros(len(x_train))
     point_hover = [
         plotly_text(words["point_hover"].format(row=row, x=fmt(x), y=fmt(y), weight=fmt(w)))
         for row, x, y, w in zip(rows, x_train, y_train, weights, strict=True)
@@ -75,22 +75,8 @@ def data_figure(
         row=1,
         col=1,
     )
-    if chosen_x is not None and chosen_weights is not None:
-        figure.add_trace(
-            go.Bar(
-                x=x_train,
-                y=chosen_weights,
-                name=words["weights"],
-                marker={"color": GREEN},
-                width=_bar_width(x_train),
-                customdata=point_hover,
-                hovertemplate="%{customdata}<extra></extra>",
-            ),
-            row=2,
-            col=1,
-        )
-        for row in (1, 2):
-            figure.add_vline(x=chosen_x, line={"color": RED, "dash": "dot"}, row=row, col=1)
+    if chosen is not None:
+        _chosen_bars(figure, x_train, chosen, words["weights"], point_hover)
     figure.update_xaxes(title_text=plotly_text(words["x_axis"]), row=2, col=1)
     figure.update_yaxes(title_text=plotly_text(words["y_axis"]), row=1, col=1)
     figure.update_yaxes(title_text=plotly_text(words["weight_axis"]), range=[0, 1.05], row=2, col=1)
@@ -101,6 +87,32 @@ def data_figure(
         hovermode="closest",
     )
     return figure
+
+
+def _chosen_bars(
+    figure: go.Figure,
+    x_train: np.ndarray,
+    chosen: tuple[float, np.ndarray],
+    name: str,
+    hover: list[str],
+) -> None:
+    """The chosen query's weights as bars below, and its x* marked on both panels."""
+    chosen_x, weights = chosen
+    figure.add_trace(
+        go.Bar(
+            x=x_train,
+            y=weights,
+            name=name,
+            marker={"color": GREEN},
+            width=_bar_width(x_train),
+            customdata=hover,
+            hovertemplate="%{customdata}<extra></extra>",
+        ),
+        row=2,
+        col=1,
+    )
+    for row in (1, 2):
+        figure.add_vline(x=chosen_x, line={"color": RED, "dash": "dot"}, row=row, col=1)
 
 
 def _bar_width(x: np.ndarray) -> float:

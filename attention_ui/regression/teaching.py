@@ -1,4 +1,4 @@
-"""The regression page's export panel (issue 12): the Nadaraya–Watson run at the learner's
+"""The regression page's export panel: the Nadaraya–Watson run at the learner's
 queries as a NumPy script, the training points, weights and predictions as CSV, the steps in
 LaTeX. pages/regression.py calls `export(result, points)`; tests call `regression_script`."""
 
@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import NadarayaWatsonResult
+from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
-from attention_ui.kit.export.scripts import derivation_latex, numpy_script
+from attention_ui.kit.export.scripts import numpy_script
 from attention_ui.kit.grids.points_editor import PointsInput
 from attention_ui.kit.text.i18n import step_sentence, step_title, t
 

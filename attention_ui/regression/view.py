@@ -15,7 +15,6 @@ from attention_core import (
     KERNEL_LATEX,
     KERNELS,
     AttentionInputError,
-    NadarayaWatsonResult,
     bandwidth_range,
     fmt,
     leave_one_out,
@@ -31,6 +30,7 @@ from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.regression import data, figures, state
+from attention_ui.regression.compute import Inputs, Runs, compute
 
 
 @dataclass(frozen=True)
@@ -183,21 +183,11 @@ def _number_text(value: object) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
-class Runs:
-    queries: NadarayaWatsonResult  # at the learner's queries (heatmap, steps)
-    curve: NadarayaWatsonResult  # at many queries (the prediction curve)
-
-
-def compute(points: PointsInput, settings: Settings) -> Runs | None:
-    """The engine at the queries and along the curve, or its message."""
-    x_query = data.queries_along(points.x, settings.queries)
-    low, high = data.axis_range(points.x)
-    curve_x = np.linspace(low, high, data.CURVE_POINTS)
+def engine_runs(points: PointsInput, settings: Settings) -> Runs | None:
+    """The page's one `compute` for this rerun, or its message."""
     try:
-        return Runs(
-            nadaraya_watson(x_query, points.x, points.y, settings.kernel, settings.sigma),
-            nadaraya_watson(curve_x, points.x, points.y, settings.kernel, settings.sigma),
+        return compute(
+            Inputs(points.x, points.y, settings.kernel, settings.sigma, settings.queries)
         )
     except AttentionInputError as error:
         show_error(error)
@@ -232,8 +222,7 @@ def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset
             curve.prediction,
             words,
             truth_y=truth,
-            chosen_x=chosen_x,
-            chosen_weights=weights,
+            chosen=(chosen_x, weights),
             rows=points.rows,
         ),
         "regression.chart.data",

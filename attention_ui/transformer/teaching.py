@@ -1,4 +1,4 @@
-"""The transformer page's export panel (issue 12): the multi-head run as a NumPy script, every
+"""The transformer page's export panel: the multi-head run as a NumPy script, every
 matrix (X, P, the W's, each head's weights, Y) as CSV, every step in LaTeX.
 pages/transformer.py calls `export(...)`; tests call `transformer_script`."""
 
@@ -9,8 +9,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from attention_core import MultiHeadResult, positional_encoding
+from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
-from attention_ui.kit.export.scripts import derivation_latex, numpy_script
+from attention_ui.kit.export.scripts import numpy_script
 from attention_ui.kit.text.i18n import step_sentence, step_title, t
 from attention_ui.transformer.model import PROJECTIONS, token_labels
 

@@ -14,7 +14,6 @@ from attention_core import (
     MultiHeadResult,
     attention,
     fmt,
-    multi_head,
     positional_encoding,
     positional_encoding_entry,
 )
@@ -24,6 +23,7 @@ from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
+from attention_ui.transformer import compute as page_compute
 from attention_ui.transformer import state
 from attention_ui.transformer.figures import head_figures, matrix_figure, step_figure
 from attention_ui.transformer.model import (
@@ -234,19 +234,19 @@ def show_problems(problems: list[str]) -> None:
         st.caption(t("transformer.more_problems", count=len(problems) - MAX_PROBLEMS_SHOWN))
 
 
-def compute(entered: Inputs, settings: Settings) -> MultiHeadResult | None:
-    """The engine's run, or a message (h not dividing d_model names the h that do)."""
-    w = {name: m.values for name, m in entered.weights.items()}
+def engine_run(entered: Inputs, settings: Settings) -> MultiHeadResult | None:
+    """The page's one `compute` for this rerun, or a message (h not dividing d_model names
+    the h that do)."""
+    weights = {name: m.values for name, m in entered.weights.items()}
     try:
-        return multi_head(
-            entered.X.values,
-            w["W_Q"],
-            w["W_K"],
-            w["W_V"],
-            w["W_O"],
-            settings.heads,
-            causal=settings.causal,
-            positions=settings.positions,
+        return page_compute.compute(
+            page_compute.Inputs(
+                entered.X.values,
+                weights,
+                settings.heads,
+                causal=settings.causal,
+                positions=settings.positions,
+            )
         )
     except AttentionInputError as error:
         if error.code == "heads_not_dividing":

@@ -13,26 +13,17 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, fmt, lookup_many
 from attention_ui.kit.export import panel as export_view
-from attention_ui.kit.export.scripts import latex_text, result_script, table_script
+from attention_ui.kit.export.latex_writer import latex_text
+from attention_ui.kit.export.scripts import result_script, table_script
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from attention_ui.kit.teaching.predict import typo_queries
 from attention_ui.kit.teaching.predict_view import RIGHT, WRONG
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS
-from tests.conftest import APP
 from tests.support.grids import edit_grid
+from tests.support.pages import open_page
 
 FIRST = PRESETS["first"].column_matrices()
-
-
-def open_page(page: str, lang: str = "en") -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=30)
-    at.session_state["lang"] = lang
-    at.run()
-    if page != "home":
-        at.switch_page(f"pages/{page}.py").run()
-    assert not at.exception
-    return at
 
 
 def run_script(script: str) -> None:

@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from attention_ui.kit.export.scripts import LISTING_NUMBERS, file_name, matrix_csv
+from attention_ui.kit.export.csv_writer import matrix_csv
+from attention_ui.kit.export.names import file_name
+from attention_ui.kit.export.scripts import LISTING_NUMBERS
 from attention_ui.kit.text.i18n import t
 
 # The most text one code block of the panel shows (the download holds all of it): a browser

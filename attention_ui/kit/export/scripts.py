@@ -1,4 +1,5 @@
-"""What a page can hand out: a runnable NumPy script, matrices as CSV, the derivation in LaTeX.
+"""The script writer of the export panel: a runnable NumPy script that recomputes a page's
+result (the CSV and LaTeX writers are csv_writer.py and latex_writer.py).
 
 Pure functions (no Streamlit): numbers and words in, file text out, so tests can run the
 scripts they write. Every number is written with `repr()`, which round-trips a float exactly,
@@ -14,12 +15,10 @@ has one definition.
 
 from __future__ import annotations
 
-import csv
 import inspect
-import io
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,16 +32,6 @@ RTOL, ATOL = 1e-9, 1e-12
 # iterates of a descent) holds at most this many numbers, and says how many steps it left out;
 # any other expected array of more numbers is checked by its shape and sums, not cell by cell.
 LISTING_NUMBERS = 5_000
-_FILE_NAME_JUNK = re.compile(r"[^A-Za-z0-9_-]+")
-
-
-def file_name(*parts: object, suffix: str = "") -> str:
-    """'attention-explorer_luong_dot_column' + suffix: words joined by '_', anything but ASCII
-    letters, digits, '-' and '_' dropped (file names may carry settings, never user text)."""
-    words = [_FILE_NAME_JUNK.sub("-", str(part)).strip("-") for part in parts]
-    return "_".join(["attention-explorer", *(word for word in words if word)]) + suffix
-
-
 # ---------------------------------------------------------------------------------------------
 # Python literals
 
@@ -244,92 +233,54 @@ def _score_code(score: str, layout: str) -> tuple[str, bool]:
     return f"{source}\n\n\n{call}", "math." in source
 
 
+@dataclass(frozen=True)
+class AttentionCall:
+    """The arguments `attention_core.attention` took, in the page's layout: Q, K, V, the
+    score and its parameters (W for general, Wa and va for concat, Wa for location), τ, the
+    mask (shaped like S) and the normalization."""
+
+    Q: Any
+    K: Any
+    V: Any
+    score: str
+    layout: str = "column"
+    W: Any = None
+    Wa: Any = None
+    va: Any = None
+    temperature: float = 1.0
+    mask: Any = None
+    normalization: str = "softmax"
+
+
 def attention_script(
-    Q: Any,
-    K: Any,
-    V: Any,
-    score: str,
+    call: AttentionCall,
     *,
-    layout: str = "column",
-    W: Any = None,
-    Wa: Any = None,
-    va: Any = None,
-    temperature: float = 1.0,
-    mask: Any = None,
-    normalization: str = "softmax",
     scores: Any,
     weights: Any,
     output: Any,
     title: str = "Attention Explorer",
 ) -> str:
-    """A script that recomputes attention(Q, K, V, score, ...) in `layout` with NumPy alone
-    and asserts that its S, A and O are the app's `scores`, `weights` and `output`.
-
-    Takes exactly the arguments `attention_core.attention` took (in the page's layout) and
-    the result it gave.
-    """
-    axis = 0 if layout == "column" else 1
-    inputs: dict[str, Any] = {
-        "Q": np.asarray(Q, dtype=float),
-        "K": np.asarray(K, dtype=float),
-        "V": np.asarray(V, dtype=float),
-    }
-    if layout == "column":
-        comments = {
-            "Q": "d_q × n: one query per column",
-            "K": "d_k × m: one key per column",
-            "V": "d_v × m: one value per column",
-        }
-    else:
-        comments = {
-            "Q": "n × d_q: one query per row",
-            "K": "m × d_k: one key per row",
-            "V": "m × d_v: one value per row",
-        }
-    if score == "general":
-        inputs["W"] = np.asarray(W, dtype=float)
-        comments["W"] = "d_k × d_q: score = kᵀ W q in both layouts"
-    elif score == "concat":
-        inputs["Wa"] = np.asarray(Wa, dtype=float)
-        inputs["va"] = np.asarray(va, dtype=float).reshape(-1)
-        comments["Wa"] = "h × (d_q + d_k)"
-        comments["va"] = "h entries"
-    elif score == "location":
-        inputs["Wa"] = np.asarray(Wa, dtype=float)
-        comments["Wa"] = "m × d_q"
-    inputs["temperature"] = float(temperature)
-    comments["temperature"] = "τ"
-    if mask is not None:
-        inputs["mask"] = np.asarray(mask, dtype=bool)
-        comments["mask"] = "shaped like S: True = this key may be attended"
+    """A script that recomputes attention(Q, K, V, score, ...) of `call` with NumPy alone and
+    asserts that its S, A and O are the app's `scores`, `weights` and `output` (the result
+    `call` gave)."""
+    inputs, comments = _attention_inputs(call)
+    axis = 0 if call.layout == "column" else 1
     queries_along = "column" if axis == 0 else "row"
-    score_code, needs_math = _score_code(score, layout)
+    score_code, needs_math = _score_code(call.score, call.layout)
     code = [
         "# Scores: the app's own score function (one query per column, as in the article)",
         score_code,
         "",
         f"# Weights: normalize each query's {queries_along} of scores (axis={axis})",
-    ]
-    if normalization == "softmax":
-        code += softmax_code("S", "A", axis, masked=mask is not None)
-    else:
-        code.append(
-            "P = np.where(mask, S, 0.0)  # masked: weight 0" if mask is not None else "P = S"
-        )
-        code += [
-            "assert (P >= 0).all(), 'divide-by-sum needs non-negative scores'",
-            f"assert (P.sum(axis={axis}) > 0).all(), 'a query has only zero scores'",
-            *divide_by_sum_code("P", "A", axis),
-        ]
-    code += [
+        *_weights_code(call, axis),
         "",
         "# Output: each query's weighted sum of the values",
-        "O = V @ A  # d_v × n" if layout == "column" else "O = A @ V  # n × d_v",
+        "O = V @ A  # d_v × n" if call.layout == "column" else "O = A @ V  # n × d_v",
     ]
     about = [
-        f"score: {score}, layout: {layout} (one query per {queries_along}), "
-        f"normalization: {normalization}, temperature: {float(temperature)!r}, "
-        f"mask: {'yes' if mask is not None else 'none'}."
+        f"score: {call.score}, layout: {call.layout} (one query per {queries_along}), "
+        f"normalization: {call.normalization}, temperature: {float(call.temperature)!r}, "
+        f"mask: {'yes' if call.mask is not None else 'none'}."
     ]
     return numpy_script(
         title=title,
@@ -344,6 +295,57 @@ def attention_script(
         about=about,
         imports=["math"] if needs_math else [],
     )
+
+
+def _attention_inputs(call: AttentionCall) -> tuple[dict[str, Any], dict[str, str]]:
+    """The script's inputs by name and the comment on each."""
+    inputs: dict[str, Any] = {
+        "Q": np.asarray(call.Q, dtype=float),
+        "K": np.asarray(call.K, dtype=float),
+        "V": np.asarray(call.V, dtype=float),
+    }
+    if call.layout == "column":
+        comments = {
+            "Q": "d_q × n: one query per column",
+            "K": "d_k × m: one key per column",
+            "V": "d_v × m: one value per column",
+        }
+    else:
+        comments = {
+            "Q": "n × d_q: one query per row",
+            "K": "m × d_k: one key per row",
+            "V": "m × d_v: one value per row",
+        }
+    if call.score == "general":
+        inputs["W"] = np.asarray(call.W, dtype=float)
+        comments["W"] = "d_k × d_q: score = kᵀ W q in both layouts"
+    elif call.score == "concat":
+        inputs["Wa"] = np.asarray(call.Wa, dtype=float)
+        inputs["va"] = np.asarray(call.va, dtype=float).reshape(-1)
+        comments["Wa"] = "h × (d_q + d_k)"
+        comments["va"] = "h entries"
+    elif call.score == "location":
+        inputs["Wa"] = np.asarray(call.Wa, dtype=float)
+        comments["Wa"] = "m × d_q"
+    inputs["temperature"] = float(call.temperature)
+    comments["temperature"] = "τ"
+    if call.mask is not None:
+        inputs["mask"] = np.asarray(call.mask, dtype=bool)
+        comments["mask"] = "shaped like S: True = this key may be attended"
+    return inputs, comments
+
+
+def _weights_code(call: AttentionCall, axis: int) -> list[str]:
+    """The lines that turn the scores S into the weights A, as the call's normalization does."""
+    masked = call.mask is not None
+    if call.normalization == "softmax":
+        return softmax_code("S", "A", axis, masked=masked)
+    return [
+        "P = np.where(mask, S, 0.0)  # masked: weight 0" if masked else "P = S",
+        "assert (P >= 0).all(), 'divide-by-sum needs non-negative scores'",
+        f"assert (P.sum(axis={axis}) > 0).all(), 'a query has only zero scores'",
+        *divide_by_sum_code("P", "A", axis),
+    ]
 
 
 # The database page's similarities, as attention_core.lookup defines them, in plain Python.
@@ -410,33 +412,38 @@ def _lookup_code() -> str:
     ).replace("{divide_by_sum}", indented(divide_by_sum_code("scores", "weights", 1)))
 
 
+@dataclass(frozen=True)
+class LookupCall:
+    """The arguments `attention_core.lookup_many` took: (key, value) or (key, value, number)
+    rows (numbers may be None), the queries, the similarity, τ and the normalization."""
+
+    records: Iterable[Sequence[Any]]
+    queries: Sequence[str]
+    similarity: str
+    temperature: float
+    normalization: str
+
+
 def lookup_script(
-    records: Iterable[Sequence[Any]],
-    queries: Sequence[str],
+    call: LookupCall,
     *,
-    similarity: str,
-    temperature: float,
-    normalization: str,
     scores: Any,
     weights: Any,
     best: Sequence[int | None],
     pooled: Sequence[float | None],
     title: str = "Attention Explorer: database lookup",
 ) -> str:
-    """A script that recomputes `lookup_many(records, queries, ...)` in plain Python and
-    NumPy and asserts its scores, weights, best records and pooled numbers are the app's.
-
-    `records` are (key, value) or (key, value, number) rows; numbers may be None.
-    """
-    rows = [tuple(_record_item(item) for item in record) for record in records]
+    """A script that recomputes `lookup_many` of `call` in plain Python and NumPy and asserts
+    its scores, weights, best records and pooled numbers are the app's."""
+    rows = [tuple(_record_item(item) for item in record) for record in call.records]
     return numpy_script(
         title=title,
         inputs={
             "records": rows,
-            "queries": list(queries),
-            "similarity": similarity,
-            "temperature": float(temperature),
-            "normalization": normalization,
+            "queries": list(call.queries),
+            "similarity": call.similarity,
+            "temperature": float(call.temperature),
+            "normalization": call.normalization,
         },
         comments={
             "records": "(key, value, number) rows",
@@ -453,8 +460,8 @@ def lookup_script(
         },
         imports=["unicodedata"],
         about=[
-            f"similarity: {similarity}, normalization: {normalization}, "
-            f"temperature: {float(temperature)!r}."
+            f"similarity: {call.similarity}, normalization: {call.normalization}, "
+            f"temperature: {float(call.temperature)!r}."
         ],
     )
 
@@ -463,99 +470,6 @@ def _record_item(item: Any) -> Any:
     if item is None or isinstance(item, str):
         return item
     return float(item)
-
-
-# ---------------------------------------------------------------------------------------------
-# CSV and LaTeX
-
-
-def matrix_csv(values: Any, row_labels: Sequence[str], col_labels: Sequence[str]) -> str:
-    """The matrix as CSV: a header of column labels, then one labelled row per matrix row.
-    Numbers are repr'd (exact; inf and -inf for masked scores)."""
-    values = np.asarray(values, dtype=float)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["", *(_cell_text(label) for label in col_labels)])
-    for label, row in zip(row_labels, values, strict=True):
-        writer.writerow([_cell_text(label), *(repr(float(x)) for x in row)])
-    return out.getvalue()
-
-
-def _cell_text(label: str) -> str:
-    """A label a spreadsheet shows as text, never runs as a formula (=, +, -, @ first)."""
-    label = str(label)
-    return "'" + label if label[:1] in ("=", "+", "-", "@") else label
-
-
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "{": r"\{",
-    "}": r"\}",
-    "#": r"\#",
-    "$": r"\$",
-    "%": r"\%",
-    "&": r"\&",
-    "_": r"\_",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def latex_text(text: str) -> str:
-    """Plain text made literal for LaTeX's text mode."""
-    return "".join(_LATEX_SPECIAL.get(char, char) for char in str(text))
-
-
-def latex_number(x: float, digits: int = 4) -> str:
-    """A matrix entry for lecture notes: 4 significant digits, −∞ for a masked score."""
-    if math.isinf(x):
-        return r"-\infty" if x < 0 else r"\infty"
-    if math.isnan(x):
-        return r"\mathrm{NaN}"
-    text = f"{x:.{digits}g}"
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        return rf"{mantissa} \times 10^{{{int(exponent)}}}"
-    return "0" if text == "-0" else text
-
-
-def latex_matrix(values: Any) -> str:
-    values = np.atleast_2d(np.asarray(values, dtype=float))
-    body = r" \\ ".join(" & ".join(latex_number(float(x)) for x in row) for row in values)
-    return r"\begin{bmatrix} " + body + r" \end{bmatrix}"
-
-
-def derivation_latex(
-    steps: Sequence[Any],
-    *,
-    title_of: Callable[[Any], str],
-    sentence_of: Callable[[Any], str],
-    heading: str,
-    note: str = "",
-) -> str:
-    """The steps of a derivation as LaTeX for lecture notes: each step's title and sentence
-    (in the learner's language), its formula with the actual sizes, and its matrix; `note`
-    (what the listing left out, say) comes before the steps.
-
-    `steps` are engine steps (anything with `.latex` and a 2-D `.value`); `title_of` and
-    `sentence_of` give their words. Needs amsmath; the words are Unicode (LuaLaTeX/XeLaTeX).
-    """
-    lines = [
-        f"% {latex_text(heading)}",
-        "% Paste into a LaTeX document with \\usepackage{amsmath}; the text is Unicode",
-        "% (compile with LuaLaTeX or XeLaTeX; Japanese text also needs luatexja or xeCJK).",
-        *([latex_text(note)] if note else []),
-        r"\begin{enumerate}",
-    ]
-    for step in steps:
-        lines += [
-            rf"  \item \textbf{{{latex_text(title_of(step))}.}} "
-            f"{latex_text(sentence_of(step))}",
-            r"  \[ " + step.latex + r" \]",
-            r"  \[ " + latex_matrix(step.value) + r" \]",
-        ]
-    lines += [r"\end{enumerate}", ""]
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -568,30 +482,26 @@ def result_script(
     K: Any,
     V: Any,
     *,
-    W: Any = None,
-    Wa: Any = None,
-    va: Any = None,
     mask: Any = None,
+    parameters: Mapping[str, Any] | None = None,
     title: str = "Attention Explorer",
 ) -> str:
-    """`attention_script` for an `AttentionResult` and the inputs `attention()` was given:
-    score, layout, temperature and normalization are read from the result."""
-    return attention_script(
+    """`attention_script` for an `AttentionResult` and the inputs `attention()` was given
+    (`parameters`: the score's W, Wa, va by name): score, layout, temperature and
+    normalization are read from the result."""
+    call = AttentionCall(
         Q,
         K,
         V,
         result.score,
         layout=result.layout,
-        W=W,
-        Wa=Wa,
-        va=va,
         temperature=result.temperature,
         mask=mask,
         normalization=result.normalization,
-        scores=result.scores,
-        weights=result.weights,
-        output=result.output,
-        title=title,
+        **(parameters or {}),
+    )
+    return attention_script(
+        call, scores=result.scores, weights=result.weights, output=result.output, title=title
     )
 
 
@@ -604,12 +514,15 @@ def table_script(
 ) -> str:
     """`lookup_script` for a `LookupTable` (lookup_many's result) and the τ and normalization
     it was computed with."""
-    return lookup_script(
+    call = LookupCall(
         [(r.key, r.value, r.number) for r in table.records],
         list(table.queries),
-        similarity=table.results[0].similarity,
-        temperature=temperature,
-        normalization=normalization,
+        table.results[0].similarity,
+        temperature,
+        normalization,
+    )
+    return lookup_script(
+        call,
         scores=table.scores,
         weights=table.weights,
         best=[r.best_index for r in table.results],

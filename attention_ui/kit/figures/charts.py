@@ -12,7 +12,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_ui.kit.export.scripts import file_name
+from attention_ui.kit.export.names import file_name
 
 
 def chart_config(key: str, *details: object) -> dict[str, Any]:

@@ -111,18 +111,7 @@ def weights_bar(
     text = [
         fmt(w) + (f" ({captions.best})" if i == best else "") for i, w in enumerate(result.weights)
     ]
-    figure = go.Figure(
-        go.Bar(
-            x=labels,
-            y=result.weights,
-            marker_color=colours,
-            text=[plotly_text(s) for s in text],
-            textposition="outside",
-            customdata=hover,
-            hovertemplate="%{customdata}<extra></extra>",
-            cliponaxis=False,
-        )
-    )
+    figure = _bars(labels, result.weights, colours, [plotly_text(s) for s in text], hover)
     return _bar_layout(figure, title, 320, captions.records, captions.weight)
 
 
@@ -145,20 +134,8 @@ def distribution_bar(
         )
         for (name, total), rows in zip(pairs, contributors, strict=True)
     ]
-    figure = go.Figure(
-        go.Bar(
-            x=names,
-            y=totals,
-            marker_color=[
-                BEST_COLOUR if t == totals.max() and t > 0 else OTHER_COLOUR for t in totals
-            ],
-            text=[fmt(t) for t in totals],
-            textposition="outside",
-            customdata=hover,
-            hovertemplate="%{customdata}<extra></extra>",
-            cliponaxis=False,
-        )
-    )
+    colours = [BEST_COLOUR if t == totals.max() and t > 0 else OTHER_COLOUR for t in totals]
+    figure = _bars(names, totals, colours, [fmt(t) for t in totals], hover)
     return _bar_layout(figure, title, 300, captions.first_names, captions.total_weight)
 
 
@@ -191,6 +168,25 @@ def weights_heatmap(
         colorscale=WEIGHT_SCALE,
         zmin=0,
         zmax=1,
+    )
+
+
+def _bars(
+    x: Sequence[str], y: Sequence[float], colours: Sequence[str], text: Sequence[str], hover: list
+) -> go.Figure:
+    """One bar per category, its number printed above it and its hover text (all plain
+    text already made safe by the caller)."""
+    return go.Figure(
+        go.Bar(
+            x=x,
+            y=y,
+            marker_color=colours,
+            text=text,
+            textposition="outside",
+            customdata=hover,
+            hovertemplate="%{customdata}<extra></extra>",
+            cliponaxis=False,
+        )
     )
 
 

@@ -110,7 +110,7 @@ def luong_script(
     )
     return (
         f"luong_{name}_{score}_{layout}",
-        result_script(result, values["Q"], values["K"], values["V"], mask=mask, **params),
+        result_script(result, values["Q"], values["K"], values["V"], mask=mask, parameters=params),
     )
 
 

@@ -15,15 +15,15 @@ from hypothesis import strategies as st
 
 from attention_core import LAYOUTS, SCORES, attention, lookup_many
 from attention_core.scores import SCORE_FUNCTIONS
+from attention_ui.kit.export.csv_writer import matrix_csv
+from attention_ui.kit.export.latex_writer import derivation_latex, latex_number, latex_text
+from attention_ui.kit.export.names import file_name
 from attention_ui.kit.export.scripts import (
+    AttentionCall,
+    LookupCall,
     attention_script,
-    derivation_latex,
-    file_name,
-    latex_number,
-    latex_text,
     literal,
     lookup_script,
-    matrix_csv,
     numpy_script,
 )
 from attention_ui.kit.text.i18n import step_sentence, step_title
@@ -108,19 +108,14 @@ V = np.array([[10.0, 20.0, 30.0], [1.0, 0.0, -1.0]])
 
 def test_an_attention_script_passes_on_the_engines_numbers_and_fails_on_others():
     r = attention(Q, K, V, "dot", temperature=0.7)
-    script = attention_script(
-        Q, K, V, "dot", temperature=0.7, scores=r.scores, weights=r.weights, output=r.output
-    )
+    call = AttentionCall(Q, K, V, "dot", temperature=0.7)
+    script = attention_script(call, scores=r.scores, weights=r.weights, output=r.output)
     assert "attention_core" not in script
     run(script)
     wrong = r.weights.copy()
     wrong[0, 0] += 1e-6
     with pytest.raises(AssertionError, match="A differs"):
-        run(
-            attention_script(
-                Q, K, V, "dot", temperature=0.7, scores=r.scores, weights=wrong, output=r.output
-            )
-        )
+        run(attention_script(call, scores=r.scores, weights=wrong, output=r.output))
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -134,62 +129,34 @@ def test_a_script_runs_the_engines_own_score_function_without_importing_the_engi
         "location": {"Wa": [[1.0, 0.0], [0.5, -0.5], [0.0, 2.0]]},
     }.get(score, {})
     r = attention(q, k, v, score, layout=layout, **params)
-    script = attention_script(
-        q, k, v, score, layout=layout, **params, scores=r.scores, weights=r.weights, output=r.output
-    )
+    call = AttentionCall(q, k, v, score, layout=layout, **params)
+    script = attention_script(call, scores=r.scores, weights=r.weights, output=r.output)
     assert inspect.getsource(SCORE_FUNCTIONS[score]) in script
     assert "attention_core" not in script and "import attention" not in script
     namespace = run(script)
     assert np.array_equal(namespace["S"], r.scores)  # the same function: the same bits
     wrong = r.scores + 1e-6
     with pytest.raises(AssertionError, match="S differs"):
-        run(
-            attention_script(
-                q,
-                k,
-                v,
-                score,
-                layout=layout,
-                **params,
-                scores=wrong,
-                weights=r.weights,
-                output=r.output,
-            )
-        )
+        run(attention_script(call, scores=wrong, weights=r.weights, output=r.output))
 
 
 def test_a_script_in_the_other_layout_fails_on_the_transposed_numbers():
     r = attention(Q, K, V, "dot")
     with pytest.raises(AssertionError, match="shape"):
-        run(
-            attention_script(
-                Q.T,
-                K.T,
-                V.T,
-                "dot",
-                layout="row",
-                scores=r.scores,
-                weights=r.weights,
-                output=r.output,
-            )
-        )
+        call = AttentionCall(Q.T, K.T, V.T, "dot", layout="row")
+        run(attention_script(call, scores=r.scores, weights=r.weights, output=r.output))
 
 
 def test_a_lookup_script_checks_scores_weights_best_and_pooled():
     records = [("Zhang", "Aston", 1.0), ("Lipton", "Zachary", 2.0), ("山田", "太郎", 3.0)]
     table = lookup_many(records, ["Li", "ＹＡＭＡ", "山"], "ngram", 0.5, "softmax")
-    args = {
-        "similarity": "ngram",
-        "temperature": 0.5,
-        "normalization": "softmax",
-        "scores": table.scores,
-        "weights": table.weights,
-    }
+    call = LookupCall(records, list(table.queries), "ngram", 0.5, "softmax")
+    args = {"scores": table.scores, "weights": table.weights}
     best = [r.best_index for r in table.results]
     pooled = [r.pooled_number for r in table.results]
-    run(lookup_script(records, list(table.queries), best=best, pooled=pooled, **args))
+    run(lookup_script(call, best=best, pooled=pooled, **args))
     with pytest.raises(AssertionError, match="best differs"):
-        run(lookup_script(records, list(table.queries), best=[2, 2, 2], pooled=pooled, **args))
+        run(lookup_script(call, best=[2, 2, 2], pooled=pooled, **args))
 
 
 def test_a_new_page_exports_its_own_computation_with_one_call():

@@ -16,7 +16,7 @@ from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.grids.records_editor import current_records
 from attention_ui.page_list import NAMES
 from tests.conftest import APP
-from tests.pages.test_bad_inputs import PRIOR_EDITS, Prior, grid, set_widget, then
+from tests.support.actions import PRIOR_EDITS, Prior, grid, set_widget, then
 
 
 def records(at: AppTest) -> list:

@@ -8,16 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_ui.kit.text.i18n import catalog
-from tests.conftest import APP
-
-
-def open_page(page: str, lang: str = "en") -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=30)
-    at.session_state["lang"] = lang
-    at.run()
-    at.switch_page(f"pages/{page}.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+from tests.support.pages import open_page
 
 
 def shown(at: AppTest) -> str:

@@ -8,7 +8,6 @@ import itertools
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from attention_core import SIMILARITIES, fmt, lookup, top_k
 from attention_ui.database import state
@@ -21,29 +20,14 @@ from attention_ui.kit.teaching.predict import NO_WINNER
 from attention_ui.kit.text.i18n import LANGUAGES, catalog, t
 from attention_ui.kit.text.markdown import escape_markdown
 from attention_ui.luong.tasks import TASKS as LUONG_TASKS
-from tests.conftest import APP
-
-
-def open_page(lang: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=30)
-    at.session_state["lang"] = lang
-    at.run()
-    at.switch_page("pages/database.py").run()
-    assert not at.exception
-    return at
-
-
-def shown(at: AppTest) -> str:
-    kinds = (at.markdown, at.warning, at.error, at.info, at.success, at.caption)
-    return "\n".join(str(e.value) for kind in kinds for e in kind)
-
+from tests.support.pages import open_page, shown
 
 # --- 13 · no record is the right guess where there is no valid answer ------------------------
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_guessing_no_record_for_a_query_sharing_nothing_is_right(lang):
-    at = open_page(lang)
+    at = open_page("database", lang)
     at.text_input(key=state.QUERY).set_value("xyz")
     at.radio(key=state.SIMILARITY).set_value("ngram").run()
     result = lookup(D2L_RECORDS, "xyz", "ngram", temperature=0.1)
@@ -60,7 +44,7 @@ def test_guessing_no_record_for_a_query_sharing_nothing_is_right(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_guessing_a_record_for_a_query_sharing_nothing_is_wrong(lang):
-    at = open_page(lang)
+    at = open_page("database", lang)
     at.text_input(key=state.QUERY).set_value("xyz")
     at.radio(key=state.SIMILARITY).set_value("ngram").run()
     at.toggle(key="database.predict").set_value(True).run()
@@ -86,7 +70,7 @@ def test_no_task_shows_an_unfilled_placeholder(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_average_pooling_task_reads_without_braces_on_the_page(lang):
-    at = open_page(lang)
+    at = open_page("database", lang)
     goal = t("tasks.database_uniform.goal", lang)
     assert goal in shown(at) and "{m}" not in shown(at)
 
@@ -153,7 +137,7 @@ def test_every_top_k_sentence_holds_for_the_engines_numbers():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_page_lists_the_top_k_records_for_each_query(lang):
-    at = open_page(lang)
+    at = open_page("database", lang)
     at.button(key="database.story.3").click().run()  # no (Li, Mu), letter pairs
     at.number_input(key=state.TOP_K).set_value(1).run()
     text = shown(at)
@@ -179,7 +163,7 @@ def test_the_lessons_of_the_example_are_shown_with_the_engines_answers(lang):
     assert contents in lesson_lines(6, lang)
     assert t("database.lessons.size", lang, m=6) in lesson_lines(6, lang)
     assert t("database.lessons.size", lang, m=6) not in lesson_lines(0, lang)
-    at = open_page(lang)
+    at = open_page("database", lang)
     text = shown(at)
     for line in lesson_lines(6, lang):
         assert line in text
@@ -190,6 +174,6 @@ def test_the_lessons_of_the_example_are_shown_with_the_engines_answers(lang):
     ("lang", "words"), [("en", "only an intuition"), ("ja", "あくまで直感にすぎません")]
 )
 def test_the_page_says_a_large_weight_is_only_an_intuition(lang, words):
-    at = open_page(lang)
+    at = open_page("database", lang)
     caution = t("database.answer.intuition", lang)
     assert words in caution and caution in shown(at)

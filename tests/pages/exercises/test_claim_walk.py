@@ -1,17 +1,21 @@
-"""The claim walk of the exercises' sentences that the older walk (tests/ui/
-test_claim_walk_pages.py: the gradient's size, the search's outcome) does not cover: exercise 1's
-answer over tables, queries, similarities and τ (ties, identical keys, queries sharing nothing),
-the SE gates over feature maps (sums, saturated gates). Each sentence is built by the page's
-pure function and must hold for the engine's numbers where it is shown."""
+"""The exercises' claim walk: exercise 1's answer over tables, queries, similarities and τ (ties,
+identical keys, queries sharing nothing), exercise 2's size of ∂o/∂q, exercise 3's search
+outcome, the SE gates over feature maps (sums, saturated gates). Each sentence is built by the
+page's own functions from the exercise's `compute` and must hold for its numbers where it is
+shown, in both languages."""
 
 from __future__ import annotations
 
 import itertools
 
 import numpy as np
+import pytest
 
-from attention_core import SIMILARITIES, fmt, lookup, squeeze_excitation
+from attention_core import SIMILARITIES, fmt
+from attention_ui.exercises import compute
+from attention_ui.exercises.gradient import NUMERICALLY_GONE, gradient_notes
 from attention_ui.exercises.matching import match_notes
+from attention_ui.exercises.search import search_notes
 from attention_ui.exercises.squeeze import gate_notes
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from attention_ui.kit.teaching.predict import winners_of
@@ -33,7 +37,7 @@ def test_every_matching_sentence_holds_for_the_engines_numbers():
     for (name, records), query, similarity, tau, lang in itertools.product(
         TABLES.items(), QUERIES, SIMILARITIES, (0.05, 0.25, 5.0), LANGUAGES
     ):
-        result = lookup(records, query, similarity, temperature=tau)
+        result = compute.match(compute.MatchInputs(records, query, similarity, tau))
         notes = [text for _, text in match_notes(result, lang)]
         q, m = query, len(records)
         state = (name, query, similarity, tau, lang)
@@ -78,8 +82,8 @@ FEATURE_MAPS = {
 def test_every_gate_sentence_holds_for_the_engines_numbers():
     seen = set()
     for (name, (X, W1, W2)), lang in itertools.product(FEATURE_MAPS.items(), LANGUAGES):
-        se = squeeze_excitation(X, W1, W2)
-        soft = squeeze_excitation(X, W1, W2, gate="softmax")
+        numbers = compute.squeeze(compute.SqueezeInputs(X, W1, W2))
+        se, soft = numbers.sigmoid, numbers.softmax
         labels = [f"c{i + 1}" for i in range(len(X))]
         notes = [text for _, text in gate_notes(se, soft, labels, lang)]
         ones = ", ".join(label for label, g in zip(labels, se.gates, strict=True) if g == 1.0)
@@ -95,3 +99,130 @@ def test_every_gate_sentence_holds_for_the_engines_numbers():
         seen |= {"zero"} if zeros else set()
         seen.add("chance" if by_chance else "no_sum")
     assert seen == {"one", "zero", "chance", "no_sum"}
+
+
+# Exercise 2: the size of ∂o/∂q (exactly 0, numerically gone, alive).
+
+KEY_SETS = {
+    "huge": [[5.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+    "gallery": [[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]],
+    "one point": [[1.0, 1.0], [1.0, 1.0]],
+    "five identical": [[0.1, 0.7]] * 5,  # their mean is off by rounding: a 1e-34 residue
+    "almost one point": [[1.0, 1.0], [1.0, 1.0 + 1e-7], [1.0 - 1e-7, 1.0]],
+    "two equal, one apart": [[3.0, 0.0], [3.0, 0.0], [-3.0, 0.0]],
+}
+
+
+def test_every_gradient_sentence_holds_for_the_engines_numbers():
+    seen: set[str] = set()
+    sentences = (
+        "exactly_zero",
+        "identical_rounding",
+        "exactly_zero_underflow",
+        "gone",
+        "gone_close_keys",
+        "alive",
+    )
+    for (name, points), q, tau in itertools.product(
+        KEY_SETS.items(), itertools.product((-12.0, 0.0, 1.0, 12.0), repeat=2), (0.05, 1.0, 5.0)
+    ):
+        keys = np.array(points)
+        labels = [f"k{i + 1}" for i in range(len(keys))]
+        result = compute.gradient(compute.GradientInputs(keys, q, tau)).result
+        p = result.weights
+        largest = np.abs(result.jacobian).max()  # the norm of the Jacobian, without underflow
+        norm = 0.0 if largest == 0 else largest * np.sqrt(((result.jacobian / largest) ** 2).sum())
+        for lang in LANGUAGES:
+            texts = [text for _, text in gradient_notes(result.jacobian, p, keys, labels, lang)]
+            assert fmt(norm, 3) in texts[0] and fmt(p.max(), 6) in texts[0]
+            best = labels[int(np.argmax(p))]
+            params = {"norm": fmt(norm, 3), "limit": fmt(NUMERICALLY_GONE), "best": best}
+            shown = {
+                key for key in sentences if t(f"exercises.grad.{key}", lang, **params) in texts
+            }
+            assert len(shown) == 1, (name, q, tau, lang, texts)
+            (said,) = shown
+            state = (name, q, tau, lang, said)
+            away = (keys != keys[int(np.argmax(p))]).any(axis=1)  # keys off the best's point
+            if said == "exactly_zero":  # exactly 0 because every key is the same point
+                assert norm == 0 and (keys == keys[0]).all(), state
+            if said == "identical_rounding":  # every key the same point: 0 but for rounding
+                assert 0 < norm < 1e-30 and (keys == keys[0]).all(), state
+            if said == "exactly_zero_underflow":  # the keys differ; the weighted ones do not
+                assert not result.jacobian.any() and away.any(), state
+                assert not (keys == keys[0]).all(), state
+                assert (p[away] < 1e-290).all(), state  # their covariance terms underflow
+            if said == "gone":  # not 0, below the limit, one weight next to 1
+                assert 0 < norm < NUMERICALLY_GONE and p.max() > 1 - 1e-6, state
+            if said == "gone_close_keys":  # not 0, below the limit, the keys nearly one point
+                assert not (keys == keys[0]).all(), state  # identical keys are said first
+                spread = np.ptp(keys[p > 1e-3], axis=0).max()
+                assert 0 < norm < NUMERICALLY_GONE and spread < 1e-5, state
+            if said == "alive":
+                assert norm >= NUMERICALLY_GONE, state
+            seen.add(said)
+    assert seen == set(sentences)
+
+
+# Exercise 3: the search (the loss fell, rose or stayed; the target first, tied, never first,
+# or not yet).
+
+SEARCH_KEYS = {
+    "the page's keys": [[2.0, 0.0], [0.0, 2.0], [-2.0, 0.0], [1.0, 1.0]],  # r4 inside the hull
+    "a repeated key": [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
+    "a line": [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]],
+}
+
+
+def wins_somewhere(points: np.ndarray, target: int) -> bool:
+    """Whether some direction q gives the target the largest score alone (3,600 directions)."""
+    angles = np.linspace(0, 2 * np.pi, 3600, endpoint=False)
+    scores = points @ np.vstack([np.cos(angles), np.sin(angles)])  # m × directions
+    others = np.delete(scores, target, axis=0).max(axis=0)
+    return bool((scores[target] > others + 1e-12).any())
+
+
+def test_every_search_sentence_holds_for_the_engines_numbers():
+    seen: set[str] = set()
+    for (name, points), start, rate, steps in itertools.product(
+        SEARCH_KEYS.items(), ((-1.0, -1.0), (0.0, 0.0), (3.0, 3.0)), (0.05, 0.5, 5.0, 50.0), (1, 30)
+    ):
+        points = np.array(points)
+        labels = [f"r{i + 1}" for i in range(len(points))]
+        for target, lang in itertools.product(range(len(points)), LANGUAGES):
+            inputs = compute.SearchInputs(points.T, np.array(start), target, rate, steps)
+            path = compute.search(inputs).path
+            texts = [text for _, text in search_notes(path, points.T, target, labels, lang)]
+            state = (name, start, rate, steps, target, lang)
+            first, last = path.losses[0], path.losses[-1]
+            # the loss is −log p_target of the engine's own weights
+            assert last == pytest.approx(-np.log(path.weights[-1, target]), rel=1e-9, abs=1e-12)
+            verb = "summary" if last < first else "summary_rose" if last > first else "summary_same"
+            assert texts[0].split("**")[0] == t(
+                f"exercises.search.{verb}", lang, steps=path.steps, first=fmt(first, 3),
+                last=fmt(last, 3), target="", p0="", p="",
+            ).split("**")[0], state  # fmt: skip
+            final = path.weights[-1]
+            top = np.flatnonzero(final == final.max())
+            target_name = f"r{target + 1}"
+            others = ", ".join(f"r{i + 1}" for i in top if i != target)
+            said = {
+                key
+                for key in ("found", "found_tied", "cannot_win", "not_yet")
+                if texts[1]
+                == t(f"exercises.search.{key}", lang, target=target_name, others=others,
+                     best=f"r{top[0] + 1}")
+            }  # fmt: skip
+            assert len(said) == 1, (state, texts[1])
+            (said,) = said
+            if said == "found":
+                assert list(top) == [target], state
+            if said == "found_tied":
+                assert target in top and len(top) > 1, state
+            if said == "cannot_win":  # no direction of q makes it first alone
+                assert target not in top and not wins_somewhere(points, target), state
+            if said == "not_yet":  # it can still come first, and another is first now
+                assert target not in top and wins_somewhere(points, target), state
+                assert f"r{top[0] + 1}" in texts[1]
+            seen |= {said, verb}
+    assert {"found", "cannot_win", "not_yet", "summary", "summary_rose"} <= seen

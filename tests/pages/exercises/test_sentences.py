@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from attention_core import (
     AttentionInputError,
@@ -27,13 +26,9 @@ from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from attention_ui.kit.text.i18n import LANGUAGES, catalog, t
 from attention_ui.luong.presets import PRESETS
 from tests.support.exercises import open_exercise
+from tests.support.pages import shown
 
 FIRST_QUADRANT = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])  # the gallery's first preset
-
-
-def shown(at: AppTest) -> str:
-    kinds = (at.markdown, at.warning, at.error, at.info, at.success, at.caption)
-    return "\n".join(str(e.value) for kind in kinds for e in kind)
 
 
 # --- 1 · a query that shares nothing ----------------------------------------------------------

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from attention_core import attention, query_gradient, scaling_demo
 from attention_core.scaling import SMALL_GRADIENT
@@ -15,22 +14,7 @@ from attention_ui.luong.model import TEMPERATURES
 from attention_ui.luong.presets import PRESETS
 from attention_ui.luong.tasks import luong_mean
 from attention_ui.luong.view import scaling_gradient_text
-from tests.conftest import APP
-
-
-def open_page(lang: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=30)
-    at.session_state["lang"] = lang
-    at.run()
-    at.switch_page("pages/luong.py").run()
-    assert not at.exception
-    return at
-
-
-def shown(at: AppTest) -> str:
-    kinds = (at.markdown, at.warning, at.error, at.info, at.success, at.caption)
-    return "\n".join(str(e.value) for kind in kinds for e in kind)
-
+from tests.support.pages import open_page, shown
 
 # --- 26 · the independence assumption ---------------------------------------------------------
 
@@ -41,7 +25,7 @@ def test_the_variance_argument_states_its_independence_assumption(lang, word):
     assert word in step_sentence(run.step("scaled"), lang)
     why = catalog(lang)["luong.scaling.why"]
     assert word in why and "Vaswani" in why
-    at = open_page(lang)
+    at = open_page("luong", lang)
     at.selectbox(key=state.SCORE).set_value("scaled_dot").run()
     assert why in shown(at)
 
@@ -75,7 +59,7 @@ def test_without_the_scaling_the_typical_gradient_vanishes_as_d_k_grows():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_scaling_demo_shows_the_gradient_beside_the_spread_and_the_top_weight(lang):
-    at = open_page(lang)
+    at = open_page("luong", lang)
     at.selectbox(key=state.SCORE).set_value("scaled_dot").run()
     at.number_input(key=state.SCALING_D_K).set_value(512).run()
     assert not at.exception
@@ -87,7 +71,7 @@ def test_the_scaling_demo_shows_the_gradient_beside_the_spread_and_the_top_weigh
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_examples_story_is_hidden_until_the_predictions_are_revealed(lang):
-    at = open_page(lang)
+    at = open_page("luong", lang)
     story = t("luong.preset.first.why", lang)
     assert story in shown(at)  # shown while predict-then-reveal is off
     at.toggle(key="luong.predict").set_value(True).run()

@@ -148,7 +148,7 @@ def test_a_prediction_heatmap_never_prints_nan():
 def test_the_chosen_querys_weights_are_bars_at_the_training_x():
     x, y = np.array([0.0, 1.0, 2.0]), np.array([1.0, 2.0, 3.0])
     weights = np.array([0.2, 0.5, 0.3])
-    figure = figures.data_figure(x, y, x, y, WORDS, chosen_x=1.0, chosen_weights=weights)
+    figure = figures.data_figure(x, y, x, y, WORDS, chosen=(1.0, weights))
     bars = next(trace for trace in figure.data if trace.type == "bar")
     assert list(bars.x) == [0.0, 1.0, 2.0] and list(bars.y) == [0.2, 0.5, 0.3]
     assert figure.layout.xaxis2.title.text == "x_axis"
