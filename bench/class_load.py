@@ -61,6 +61,7 @@ class Browser:
     timers: dict[str, float] = field(default_factory=dict)  # fragment id → interval
     query_log: list[tuple[float, str]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    errors_retried: list[str] = field(default_factory=list)  # clicks that showed nothing
     running: bool = False
     runs: int = 0
     tasks: list = field(default_factory=list)
@@ -210,6 +211,7 @@ class ClassResult:
     survived_restart: bool | None = None
     labels: list[str] = field(default_factory=list)  # the options' labels, as students saw them
     errors: list[str] = field(default_factory=list)
+    repeated_clicks: list[str] = field(default_factory=list)  # what the tab showed instead
 
 
 def cpu_seconds(pids) -> float:
@@ -286,11 +288,21 @@ async def vote(browser: Browser, round_: int, pick) -> tuple[int, ...]:
         choice = pick(part, len(options))
         answer.append(choice)
         states.append(browser.choice(key, options[choice]))
-    await browser.click("classroom.send", *states)
-    await browser.wait_for(
-        lambda: f"round {round_} is in" in browser.screen(), "the vote's receipt"
-    )
-    return tuple(answer)
+    receipt = f"round {round_} is in"
+    for attempt in range(2):
+        await browser.click("classroom.send", *states)
+        try:
+            await browser.wait_for(lambda: receipt in browser.screen(), "the vote's receipt", 30)
+            return tuple(answer)
+        except TimeoutError as error:
+            # What the tab shows instead says why (a warning, another round, another page).
+            shown = f"{error}; the tab shows: {browser.screen()[-400:]!r}"
+            if attempt:
+                raise TimeoutError(shown) from None
+            # A student whose click showed nothing clicks again (the store counts one vote
+            # per seat and round, so this cannot count twice); the report says how often.
+            browser.errors_retried.append(shown)
+    raise AssertionError("unreachable")
 
 
 def histogram_lines(sent: dict[int, dict[int, tuple[int, ...]]], labels: list[str]) -> list[str]:
@@ -398,6 +410,7 @@ async def run_class(
     finally:
         for browser in browsers:
             result.errors += browser.errors
+            result.repeated_clicks += browser.errors_retried
             await browser.close()
     return result
 
@@ -428,6 +441,11 @@ def report(result: ClassResult, students: int, where: str) -> list[str]:
         lines.append(
             f"  after the app processes restarted: class, question, votes there: "
             f"{result.survived_restart}"
+        )
+    if result.repeated_clicks:
+        lines.append(
+            f"  votes sent a second time (the first click showed nothing): "
+            f"{len(result.repeated_clicks)}, first: {result.repeated_clicks[:2]}"
         )
     if result.errors:
         lines.append(f"  errors: {len(result.errors)}, first: {result.errors[:3]}")

@@ -12,6 +12,8 @@ next run. A follower's own edit (a different state or page) leaves follow mode.
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
 import tempfile
 import threading
@@ -29,15 +31,39 @@ CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM = "class", "teacher", "seat"
 CLASS_PARAMS = (CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM)
 DB_ENV = "ATTENTION_CLASSROOM_DB"  # a SQLite file to use instead of the default one
 VIEW_TTL = 0.5  # seconds a class read is shared by the sessions of one process
-TOUCH_EVERY = 5.0  # seconds between a student's presence writes
+TOUCH_EVERY = 5.0  # seconds between a process's presence writes (all its students in one)
+CONFIG_TTL = 10.0  # seconds the secrets' answer (which store) is kept: every poll asks
 _MEMBER = "classroom.member"
 _TRIED = "classroom.tried"  # the address's class parameters already tried in this session
 _PENDING = "classroom.pending"  # the teacher's (page, state) to take at the next run's top
 _APPLIED = "classroom.applied"  # the teacher's change count this follower shows
 _BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
 _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
-_TOUCHED = "classroom.touched"
 NOTICE = "classroom.notice"  # a message code for the sidebar (wrong code, limited, ended)
+STORE_DOWN = "classroom.store_down"  # set when a store call failed; the sidebar says so
+# A database that is down, refuses, times out or is full; a SQLite file that cannot be opened.
+STORE_ERRORS = (sa.exc.SQLAlchemyError, OSError)
+_log = logging.getLogger(__name__)
+
+
+def store_safe(fallback: Callable[[], object] | None = None):
+    """For every way in from a page (run top and end, sidebar, polls, buttons): when the store
+    cannot be reached the class pauses, the page goes on, and the sidebar says so. The next
+    run or poll tries again (SQLAlchemy's pool drops the broken connections)."""
+
+    def decorate(function):
+        @functools.wraps(function)
+        def guarded(*args, **kwargs):
+            try:
+                return function(*args, **kwargs)
+            except STORE_ERRORS as error:
+                _log.warning("classroom store unavailable: %s", type(error).__name__)
+                st.session_state[STORE_DOWN] = True
+                return fallback() if fallback is not None else None
+
+        return guarded
+
+    return decorate
 
 
 @dataclass(frozen=True)
@@ -71,11 +97,20 @@ def default_url() -> str:
     return f"sqlite:///{path}"
 
 
+_config_checked: list[tuple[float, bool]] = []
+
+
 def _configured() -> bool:
-    """A [connections.classroom] entry in the app's secrets (e.g. a PostgreSQL url)."""
-    if not st.secrets.load_if_toml_exists():
-        return False
-    return "classroom" in st.secrets.get("connections", {})
+    """A [connections.classroom] entry in the app's secrets (e.g. a PostgreSQL url); read
+    again at most every CONFIG_TTL s, since parsing the secrets is most of an idle poll."""
+    now = time.monotonic()
+    if _config_checked and now - _config_checked[0][0] < CONFIG_TTL:
+        return _config_checked[0][1]
+    found = bool(st.secrets.load_if_toml_exists()) and "classroom" in st.secrets.get(
+        "connections", {}
+    )
+    _config_checked[:] = [(now, found)]
+    return found
 
 
 _engines: dict[str, sa.Engine] = {}
@@ -150,7 +185,7 @@ def member() -> Member | None:
 
 def _set_member(found: Member | None) -> None:
     if found is None:
-        for key in (_MEMBER, _PENDING, _APPLIED, _BASELINE, _PUBLISHED, _TOUCHED):
+        for key in (_MEMBER, _PENDING, _APPLIED, _BASELINE, _PUBLISHED):
             st.session_state.pop(key, None)
     else:
         st.session_state[_MEMBER] = found
@@ -160,6 +195,10 @@ def address_params() -> dict[str, str]:
     """The class's part of this browser's address (a teacher's holds the key: it is secret)."""
     found = member()
     if found is None:
+        # A join or teacher address not tried yet (the store was down) stays for the next run.
+        waiting = {name: st.query_params.get(name) for name in CLASS_PARAMS}
+        if waiting[CLASS_PARAM] and st.session_state.get(_TRIED) != waiting:
+            return {name: str(value) for name, value in waiting.items() if value}
         return {}
     secret = TEACHER_PARAM if found.teacher else SEAT_PARAM
     return {CLASS_PARAM: found.code, secret: found.secret}
@@ -186,6 +225,7 @@ def admit(eng: sa.Engine, client: str, code_text: object, teacher=None, seat=Non
     return "unknown"
 
 
+@store_safe()
 def join(code_text: object, access: PageAccess, page: str) -> None:
     """The join box's or the address's code: a new seat, then the teacher's page."""
     _enter(admit(engine(), client_id(), code_text), access, page)
@@ -200,6 +240,7 @@ def _enter(result: object, access: PageAccess, page: str) -> None:
         follow_again(access, page)
 
 
+@store_safe()
 def start_class(page: str, state: dict[str, str]) -> None:
     code, key = store.create_class(engine(), page, _page_state(state))
     _set_member(Member(code, "teacher", key))
@@ -212,6 +253,7 @@ def leave() -> None:
     _set_member(None)
 
 
+@store_safe()
 def end_class() -> None:
     found = member()
     if found is not None and found.teacher:
@@ -228,12 +270,13 @@ def _page_state(params: dict[str, str]) -> dict[str, str]:
 # -- a run's top and end -----------------------------------------------------------------------
 
 
+@store_safe()
 def on_page_start(page: str, access: PageAccess) -> None:
     """At the top of a whole run, before the page's widgets: join or resume from the address
     (once per address), then take the teacher's state if it is waiting."""
+    st.session_state.pop(STORE_DOWN, None)  # each run finds out afresh
     params = {name: st.query_params.get(name) for name in CLASS_PARAMS}
     if params[CLASS_PARAM] and st.session_state.get(_TRIED) != params and member() is None:
-        st.session_state[_TRIED] = params
         result = admit(
             engine(),
             client_id(),
@@ -241,6 +284,7 @@ def on_page_start(page: str, access: PageAccess) -> None:
             teacher=params[TEACHER_PARAM],
             seat=params[SEAT_PARAM],
         )
+        st.session_state[_TRIED] = params  # after the store answered: an outage tries again
         _enter(result, access, page)
     pending = st.session_state.get(_PENDING)
     found = member()
@@ -258,6 +302,7 @@ def on_page_start(page: str, access: PageAccess) -> None:
     st.session_state[_BASELINE] = None  # taken at this run's end
 
 
+@store_safe()
 def follow_again(access: PageAccess, page: str) -> None:
     """Take the teacher's page and state now, and keep following."""
     found = member()
@@ -269,9 +314,10 @@ def follow_again(access: PageAccess, page: str) -> None:
     if view is None:
         return
     st.session_state[_PENDING] = (view.status.rev, view.page, view.state)
-    store.mark_seen(engine(), found.code, found.secret, True)
+    _mark_seen_now(found.code, found.secret, True)
 
 
+@store_safe(lambda: False)
 def check_teacher_change(access: PageAccess, page: str) -> bool:
     """A follower's poll: True when the teacher changed page or state since this screen took
     it (the state is then waiting for the next run)."""
@@ -285,25 +331,46 @@ def check_teacher_change(access: PageAccess, page: str) -> bool:
     return True
 
 
+_presence: dict[tuple[str, str], tuple[float, bool]] = {}  # waiting to be written
+_presence_flushed = [0.0]
+_presence_lock = threading.Lock()
+
+
+@store_safe()
 def touch_seat() -> None:
-    """A student's presence, written at most every TOUCH_EVERY s."""
+    """A student's presence. The sessions of one process note theirs here, and one of them
+    writes them all in one transaction at most every TOUCH_EVERY s (one write per student
+    each time was the largest part of an idle class's server time)."""
     found = member()
     if found is None or found.teacher:
         return
     now = time.monotonic()
-    if now - st.session_state.get(_TOUCHED, -TOUCH_EVERY) < TOUCH_EVERY:
-        return
-    st.session_state[_TOUCHED] = now
-    store.mark_seen(engine(), found.code, found.secret, found.following)
+    with _presence_lock:
+        _presence[(found.code, found.secret)] = (time.time(), found.following)
+        if now - _presence_flushed[0] < TOUCH_EVERY:
+            return
+        waiting = dict(_presence)
+        _presence.clear()
+        _presence_flushed[0] = now
+    store.mark_seen_many(engine(), waiting)
 
 
+def _mark_seen_now(code: str, seat: str, following: bool) -> None:
+    """Following changed: written at once, and the waiting note says the same."""
+    with _presence_lock:
+        if (code, seat) in _presence:
+            _presence[(code, seat)] = (time.time(), following)
+    store.mark_seen(engine(), code, seat, following)
+
+
+@store_safe(lambda: address_params())  # the address keeps the class
 def after_run(page: str, params: dict[str, str]) -> dict[str, str]:
     """At the end of every run (whole or fragment) with the page's address parameters: the
     teacher publishes what changed; a follower whose state or page is no longer the one taken
     has edited it and stops following. Returns the class's address parameters."""
     found = member()
     if found is None:
-        return {}
+        return address_params()
     shown = (page, _page_state(params))
     if found.teacher:
         changed = st.session_state.get(_PUBLISHED) != shown
@@ -319,6 +386,7 @@ def after_run(page: str, params: dict[str, str]) -> dict[str, str]:
     return address_params()
 
 
+@store_safe()
 def stop_following() -> None:
     found = member()
     if found is None or found.teacher:
@@ -326,4 +394,4 @@ def stop_following() -> None:
     _set_member(Member(found.code, found.role, found.secret, False))
     st.session_state.pop(_BASELINE, None)
     st.session_state.pop(_APPLIED, None)
-    store.mark_seen(engine(), found.code, found.secret, False)
+    _mark_seen_now(found.code, found.secret, False)

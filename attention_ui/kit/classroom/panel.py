@@ -36,7 +36,24 @@ _DRAWN_FOLLOWING = "classroom.drawn_following"  # what the sidebar said of follo
 
 
 def sidebar(page: str, access: PageAccess, state_now: Callable[[], dict[str, str]]) -> None:
-    """The Class box of every page."""
+    """The Class box of every page; while the store cannot be reached, a notice in its place
+    (the page itself goes on)."""
+    failed_before = st.session_state.pop(follow.STORE_DOWN, False)
+    slot = st.sidebar.empty()
+    with slot.container():
+        drawn = _class_box(page, access, state_now)
+    if not drawn:
+        slot.warning(t("classroom.notice.store_down"), icon=":material/cloud_off:")
+    elif failed_before:
+        st.sidebar.warning(t("classroom.notice.store_down"), icon=":material/cloud_off:")
+
+
+def _store_down() -> None:
+    st.warning(t("classroom.notice.store_down"), icon=":material/cloud_off:")
+
+
+@follow.store_safe(lambda: False)
+def _class_box(page: str, access: PageAccess, state_now) -> bool:
     found = follow.member()
     view = follow.class_view(found.code) if found is not None else None
     if found is not None and view is None:  # ended or expired
@@ -44,7 +61,7 @@ def sidebar(page: str, access: PageAccess, state_now: Callable[[], dict[str, str
         st.session_state[follow.NOTICE] = "ended"
         found = None
     notice = st.session_state.pop(follow.NOTICE, None)
-    box = st.sidebar.expander(
+    box = st.expander(
         t("classroom.title"), icon=":material/groups:", expanded=found is not None or bool(notice)
     )
     with box:
@@ -57,13 +74,14 @@ def sidebar(page: str, access: PageAccess, state_now: Callable[[], dict[str, str
             )
         if found is None:
             _start_or_join(page, access, state_now)
-            return
+            return True
         status = view.status
         st.session_state[_SEEN] = (status.question_no, status.round, status.revealed)
         if found.teacher:
             _teacher_box(found)
         else:
             _student_box(found, access, page)
+    return True
 
 
 def _start_or_join(page: str, access: PageAccess, state_now) -> None:
@@ -116,8 +134,15 @@ def _teacher_box(found: Member) -> None:
 
 @st.fragment(run_every=POLL_SECONDS)
 def _teacher_counts(code: str) -> None:
+    if not _draw_counts(code):
+        _store_down()
+
+
+@follow.store_safe(lambda: False)
+def _draw_counts(code: str) -> bool:
     connected, following = store.presence(follow.engine(), code)
     st.markdown(t("classroom.counts", connected=connected, following=following))
+    return True
 
 
 def _student_box(found: Member, access: PageAccess, page: str) -> None:
@@ -143,7 +168,13 @@ def _student_box(found: Member, access: PageAccess, page: str) -> None:
 def _student_poll(access: PageAccess, page: str) -> None:
     """Every POLL_SECONDS: the student is here; a change of the teacher's page or state (for
     a follower), of the question, or of following (an own edit, seen at a run's end) reruns
-    the page. It draws nothing: an idle poll sends no element."""
+    the page. It draws nothing (an idle poll sends no element) unless the store is down."""
+    if not _poll(access, page):
+        _store_down()
+
+
+@follow.store_safe(lambda: False)
+def _poll(access: PageAccess, page: str) -> bool:
     found = follow.member()
     view = follow.class_view(found.code) if found is not None else None
     if view is None:
@@ -156,11 +187,13 @@ def _student_poll(access: PageAccess, page: str) -> None:
         or found.following != st.session_state.get(_DRAWN_FOLLOWING)
     ):
         st.rerun(scope="app")
+    return True
 
 
 # -- the class question ------------------------------------------------------------------------
 
 
+@follow.store_safe(lambda: False)
 def question_here(page: str) -> bool:
     """A class question about this page is open for this browser's class."""
     found = follow.member()
@@ -168,6 +201,7 @@ def question_here(page: str) -> bool:
     return view is not None and view.question is not None and view.question.page == page
 
 
+@follow.store_safe()  # None: the page draws its own puzzle
 def class_puzzle(
     page: str,
     puzzle_id: str,
@@ -205,6 +239,7 @@ def _parts(options: Sequence[int], per_query: Sequence[np.ndarray]):
 
 
 def _ask_button(found: Member, question: Question) -> None:
+    @follow.store_safe()
     def ask() -> None:
         store.ask(follow.engine(), found.code, found.secret, question)
         follow.forget_view(found.code)
@@ -223,6 +258,12 @@ def _ask_button(found: Member, question: Question) -> None:
 def _teacher_question(code: str, key: str, questions, option_label) -> None:
     """The teacher's live view: answers so far per round (no right answer before the
     reveal), the round buttons, and after the reveal both rounds side by side."""
+    if not _teacher_view(code, key, questions, option_label):
+        _store_down()
+
+
+@follow.store_safe(lambda: False)
+def _teacher_view(code: str, key: str, questions, option_label) -> bool:
     view = follow.class_view(code)
     if view is None or view.question is None:
         st.rerun(scope="app")
@@ -240,6 +281,7 @@ def _teacher_question(code: str, key: str, questions, option_label) -> None:
     if status.revealed:
         _round_summary(tallies, votes)
     _teacher_buttons(code, key, status)
+    return True
 
 
 def _teacher_buttons(code: str, key: str, status: store.Status) -> None:

@@ -357,6 +357,23 @@ def mark_seen(engine: sa.Engine, code: str, seat: str, following: bool, now: flo
         )
 
 
+def mark_seen_many(engine: sa.Engine, seen: dict[tuple[str, str], tuple[float, bool]]) -> None:
+    """Many students' presence in one transaction: {(code, seat): (when, following)}."""
+    if not seen:
+        return
+    rows = [
+        {"c": code, "s": seat, "seen": when, "following": following}
+        for (code, seat), (when, following) in seen.items()
+    ]
+    update = (
+        seats.update()
+        .where(seats.c.code == sa.bindparam("c"), seats.c.seat == sa.bindparam("s"))
+        .values(seen=sa.bindparam("seen"), following=sa.bindparam("following"))
+    )
+    with engine.begin() as conn:
+        conn.execute(update, rows)
+
+
 def presence(engine: sa.Engine, code: str, now: float | None = None) -> tuple[int, int]:
     """(students connected, of whom following)."""
     now = time.time() if now is None else now

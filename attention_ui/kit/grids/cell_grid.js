@@ -15,6 +15,51 @@ const SCRUB_PX = 8; // pointer travel per step of the page's precision
 const MAX_PENDING = 100;
 const GRIDS = new WeakMap();
 
+// A link to another page, clicked while an edit is on its way, waits until the server has
+// taken the edit (it acknowledges it when it draws the grid again), at most HOLD_MS. Streamlit
+// sends a page link's request with none of this page's widget states, and a request for the
+// whole app stops the run in hand (`runner.fastReruns`): the edit's run, stopped before its
+// callback has kept the edit, would lose it. A click that leaves a cell commits it (blur).
+const HOLD_MS = 5000;
+const LIVE = new Set(); // the grids on the page
+let held = null; // {link, timer}: the link waiting for the edits
+let releasing = false;
+
+function editsOnTheirWay() {
+  for (const grid of LIVE) {
+    if (!grid.root.isConnected) LIVE.delete(grid);
+    else if (grid.pending.length) return true;
+  }
+  return false;
+}
+
+function release() {
+  if (!held) return;
+  const { link, timer } = held;
+  held = null;
+  clearTimeout(timer);
+  releasing = true;
+  try {
+    link.click(); // the same click, now for Streamlit's own handler
+  } finally {
+    releasing = false;
+  }
+}
+
+window.addEventListener(
+  "click",
+  (event) => {
+    if (releasing || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const link = event.composedPath().find((node) => node instanceof HTMLAnchorElement && node.href);
+    if (!link || link.target === "_blank" || !editsOnTheirWay()) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (held) clearTimeout(held.timer);
+    held = { link, timer: setTimeout(release, HOLD_MS) };
+  },
+  true, // before Streamlit's handler, which asks for the page at once
+);
+
 export default function (component) {
   const { parentElement, data, setStateValue } = component;
   let grid = GRIDS.get(parentElement);
@@ -22,6 +67,7 @@ export default function (component) {
     grid = new CellGrid(parentElement);
     GRIDS.set(parentElement, grid);
   }
+  LIVE.add(grid);
   grid.send = setStateValue;
   grid.update(data || {});
 }
@@ -47,6 +93,7 @@ class CellGrid {
     const ack = data.ack || {};
     const acked = ack.token === this.token ? ack.n || 0 : 0;
     if (ack.token === this.token) this.pending = this.pending.filter((e) => e.n > acked);
+    if (held && !editsOnTheirWay()) setTimeout(release, 0); // after this draw
     const shapeKey = JSON.stringify([data.name, data.rows, data.cols, data.text, data.addRows]);
     if (shapeKey !== this.shapeKey) {
       const focus = this.focusedPosition();

@@ -53,6 +53,24 @@ def test_seats_presence_and_following(engine):
     assert store.seat_following(engine, code, "not-a-seat") is None
 
 
+def test_many_seats_presence_is_written_in_one_go(engine):
+    code, _ = store.create_class(engine, "home", {})
+    other, _ = store.create_class(engine, "home", {})
+    seats = [store.join(engine, code, now=1000.0) for _ in range(3)]
+    stranger = store.join(engine, other, now=1000.0)
+    store.mark_seen_many(
+        engine,
+        {
+            (code, seats[0]): (2000.0, True),
+            (code, seats[1]): (2000.0, False),
+            (code, stranger): (2000.0, True),  # not a seat of this class: nothing written
+        },
+    )
+    assert store.presence(engine, code, now=2005.0) == (2, 1)
+    assert store.presence(engine, other, now=2005.0) == (0, 0)
+    store.mark_seen_many(engine, {})
+
+
 def test_two_rounds_counted_once_each_and_summed_up(engine, question):
     code, key = store.create_class(engine, "luong", {})
     a, b, c = (store.join(engine, code) for _ in range(3))

@@ -13,40 +13,15 @@ from streamlit.testing.v1 import AppTest
 
 from attention_ui.kit.classroom import follow
 from attention_ui.kit.grids.matrix_editor import matrix_values
-from tests.conftest import APP, open_app_page
-
-
-def param(at: AppTest, name: str) -> str | None:
-    value = at.query_params.get(name)
-    return value[0] if isinstance(value, list) else value
+from tests.conftest import APP
+from tests.support.classroom import button, param, teacher_page
+from tests.support.classroom import by_address as student_by_address
 
 
 def texts(at: AppTest) -> str:
     parts = [*at.markdown, *at.caption, *at.success, *at.info, *at.warning, *at.subheader]
     parts += [*at.sidebar.markdown, *at.sidebar.caption, *at.sidebar.warning]
     return "\n".join(str(e.value) for e in parts)
-
-
-def student_by_address(**params: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=30)
-    for name, value in params.items():
-        at.query_params[name] = value
-    return at.run()
-
-
-def button(at: AppTest, key: str):
-    found = [b for b in [*at.button, *at.sidebar.button] if b.key == key]
-    assert found, f"no button {key}"
-    return found[0]
-
-
-def teacher_page() -> tuple[AppTest, str]:
-    teacher = open_app_page("luong")
-    button(teacher, "classroom.start").click().run()
-    assert not teacher.exception
-    code = param(teacher, "class")
-    assert code and param(teacher, "teacher")
-    return teacher, code
 
 
 def follows(student: AppTest, teacher: AppTest) -> bool:

@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 from attention_ui.kit.classroom import store
 from attention_ui.kit.classroom.follow import engine
 from tests.conftest import APP, open_app_page
+from tests.support.classroom import by_address, param
 
 TEACHER_WIDGETS = {
     "classroom.ask",
@@ -15,18 +16,6 @@ TEACHER_WIDGETS = {
     "classroom.close",
     "classroom.end",
 }
-
-
-def param(at: AppTest, name: str) -> str | None:
-    value = at.query_params.get(name)
-    return value[0] if isinstance(value, list) else value
-
-
-def by_address(**params: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=30)
-    for name, value in params.items():
-        at.query_params[name] = value
-    return at.run()
 
 
 def everything_shown(at: AppTest) -> str:

@@ -1,0 +1,36 @@
+"""Opening the classroom in AppTest: browsers by address, their buttons and address."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import APP, open_app_page
+
+
+def param(at: AppTest, name: str) -> str | None:
+    value = at.query_params.get(name)
+    return value[0] if isinstance(value, list) else value
+
+
+def by_address(**params: str) -> AppTest:
+    """A new browser that opens the bare address with these parameters (a join link)."""
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    for name, value in params.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def button(at: AppTest, key: str):
+    found = [b for b in [*at.button, *at.sidebar.button] if b.key == key]
+    assert found, f"no button {key}"
+    return found[0]
+
+
+def teacher_page() -> tuple[AppTest, str]:
+    """A teacher who started a class on the Luong page, and the class's code."""
+    teacher = open_app_page("luong")
+    button(teacher, "classroom.start").click().run()
+    assert not teacher.exception
+    code = param(teacher, "class")
+    assert code and param(teacher, "teacher")
+    return teacher, code
