@@ -76,7 +76,7 @@ RAW_HTML_METHODS = {"html", "iframe", "declare_component", "components"}
 # The only files that may open files: each with why its paths are not user input.
 FILE_ACCESS_ALLOWED = {
     "attention_ui/kit/text/i18n.py": "reads the TOML catalogs of attention_ui/locales by glob",
-    "attention_ui/kit/grids/cell_grid.py": "reads its own cell_grid.js and cell_grid.css, named",
+    "attention_ui/kit/grids/cell_grid.py": "reads static/cell_grid.js and cell_grid.css, named",
 }
 
 

@@ -221,7 +221,7 @@ def q_edit_report() -> dict[str, object]:
 
 def edit_first_q_cell(at) -> None:
     """Type 0.5 into Q's first cell as the grid's browser half commits it: one entry of the
-    component's `edit` state (attention_ui/kit/grids/cell_grid.js; tests/support/grids.py)."""
+    component's `edit` state (static/cell_grid.js; tests/support/grids.py)."""
     from attention_ui.kit.grids import store
 
     grid = store.record("luong.Q", at.session_state) or {}

@@ -59,7 +59,7 @@ def reveal(records_in: RecordsInput, table: LookupTable | None) -> bool:
     revealed, or nothing to guess)."""
     if not predict_switch(PAGE):
         return True
-    st.subheader(t("predict.database.title"))
+    st.header(t("predict.database.title"))
     st.caption(t("predict.database.ask"))
     seed_col, button_col = st.columns([1, 2], vertical_alignment="bottom")
     restore_widgets({SEED: DEFAULTS[SEED]})

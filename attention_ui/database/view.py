@@ -69,7 +69,7 @@ def formula() -> None:
 def story() -> None:
     """The section's story, one click per step, and whether the screen still shows that step."""
     with st.container(border=True):
-        st.subheader(t("database.story.title"))
+        st.header(t("database.story.title"))
         st.caption(t("database.story.intro"))
         for column, step in zip(st.columns(len(state.STORY)), state.STORY, strict=True):
             column.button(
@@ -98,7 +98,7 @@ def table_and_query() -> tuple[RecordsInput, Query]:
 
 def records_table() -> RecordsInput:
     """The editable records, the preset buttons, and what is wrong with the table."""
-    st.subheader(t("database.table.title"))
+    st.header(t("database.table.title"))
     records_in = records_editor(state.RECORDS, D2L_RECORDS, help=t("database.table.help"))
     for column, (name, records) in zip(
         st.columns(len(state.PRESETS)), state.PRESETS.items(), strict=True
@@ -122,7 +122,7 @@ def records_table() -> RecordsInput:
 
 def query_controls() -> Query:
     """The query box, the similarity a(q, k), τ and the normalization, each with its formula."""
-    st.subheader(t("database.query.title"))
+    st.header(t("database.query.title"))
     st.text_input(
         t("database.query.label"),
         key=state.QUERY,
@@ -220,7 +220,7 @@ def lookup_of(records_in: RecordsInput, query: Query) -> Answer:
 
 def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
     """What the engine computes: all queries as one heatmap, then one tab per query."""
-    st.subheader(t("database.answer.title"))
+    st.header(t("database.answer.title"))
     if not records_in.ok:
         st.info(t("database.check.empty_table"), icon=":material/folder_open:")
         return

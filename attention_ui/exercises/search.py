@@ -163,7 +163,7 @@ def _weights_and_loss(path: SearchPath, names: list[str]) -> None:
 
 
 def _hard_lookup(hard: HardLookup, names: list[str], target: int) -> None:
-    st.markdown("#### " + t("exercises.search.hard_title"))
+    st.markdown("### " + t("exercises.search.hard_title"))
     st.latex(
         stacked(
             r"\alpha_i = \begin{cases} 1 & i = \arg\max_j \mathbf{k}_j^{\mathsf{T}}\mathbf{q} "

@@ -21,7 +21,7 @@ from .figures import gates_figure
 
 
 def squeeze() -> None:
-    st.subheader(t("exercises.se.title"))
+    st.header(t("exercises.se.title"))
     st.markdown(t("exercises.se.question"))
     channels, pixels, hidden = _sizes()
     if channels < 1 or pixels < 1:  # nothing to edit: the engine names what is empty
@@ -46,7 +46,7 @@ def squeeze() -> None:
         return
     se, soft = numbers.sigmoid, numbers.softmax
     _steps(se, *names)
-    st.markdown("#### " + t("exercises.se.reading_title"))
+    st.markdown("### " + t("exercises.se.reading_title"))
     st.markdown(t("exercises.se.reading"))
     show_chart(
         gates_figure(

@@ -187,7 +187,7 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
     d = settings.d_model
     state.sync_grids(tokens, d, settings.seed)
     entries = [str(c) for c in range(1, d + 1)]
-    st.subheader(t("transformer.inputs.title"))
+    st.header(t("transformer.inputs.title"))
     x_col, p_col = st.columns(2)
     with x_col:
         st.markdown(t("transformer.inputs.x", n=len(tokens), d=d))
@@ -271,7 +271,7 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     labels = token_labels(tokens)
     titles = axis_titles()
     n, h = len(tokens), mh.head_count
-    st.subheader(
+    st.header(
         t("transformer.heads_grid.title_one" if h == 1 else "transformer.heads_grid.title", heads=h)
     )
     st.caption(
@@ -292,7 +292,7 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     if note is not None:
         st.caption(note)
     _identity_check(mh, {name: m.values for name, m in entered.weights.items()})
-    st.subheader(t("transformer.output.title"))
+    st.header(t("transformer.output.title"))
     st.latex(
         rf"\underbrace{{\mathbf{{Y}}}}_{{{n} \times {mh.output.shape[1]}}} = "
         rf"\operatorname{{concat}}({concat_parts(h)})\,\mathbf{{W}}_O"
@@ -386,7 +386,7 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
     W_O. Each with its formula at these sizes, its matrix and hover arithmetic."""
     labels = token_labels(tokens)
     titles = axis_titles()
-    st.subheader(t("transformer.steps.title"))
+    st.header(t("transformer.steps.title"))
     st.caption(t("transformer.steps.intro"))
     shared = {step.key: step for step in mh.steps}
     before = [s for s in mh.steps if s.key not in ("heads_concatenated", "output_projected")]

@@ -86,7 +86,7 @@ def assert_none_lost(lost: set[int]) -> None:
 def page_link_trials(page, enter: bool) -> set[int]:
     """Type a number into Q's first cell, (press Enter,) click "Database lookup" at once; on
     that page, come back: the scores use the number. (The link waits for the server to take
-    the edit: attention_ui/kit/grids/cell_grid.js.)"""
+    the edit: static/cell_grid.js.)"""
     menu = page.locator("[data-testid=stSidebar]")
     q, lost = FIRST["Q"].copy(), set()
     for trial in range(TRIALS):

@@ -74,6 +74,7 @@ def test_image_copies_every_folder_of_the_app_and_its_settings():
     # Every top-level folder with Python the app imports (its packages and pages).
     not_app = {"tests", "bench", "tools"}
     needed |= {path.parent.name for path in REPO.glob("*/*.py") if path.parent.name not in not_app}
+    needed.add("static")  # the grid editor's script and style, served at app/static/
     assert needed <= copied, f"not in the image: {sorted(needed - copied)}"
     assert not copied & {"tests", "bench", "requirements-dev.txt", "."}
 

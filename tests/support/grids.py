@@ -1,7 +1,7 @@
 """Driving the app's grid editor from AppTest as its browser half would.
 
 The browser sends each commit as an entry of the component's `edit` state (see
-attention_ui/kit/grids/cell_grid.js); AppTest calls no `on_edit_change`, so the page reads the
+static/cell_grid.js); AppTest calls no `on_edit_change`, so the page reads the
 state from the component's result. These helpers write such states.
 """
 

@@ -1,10 +1,10 @@
 """The app's one grid editor: a Streamlit custom component (v2) of real <input> cells.
 
-The browser half (cell_grid.js, cell_grid.css) draws a `<table role="grid">` named after the
-matrix, one `<input>` per cell named "Q, row 1, column q1" in the page's language, and sends
-an edit the moment the learner presses Enter or Tab or leaves the cell. Everything it sends is
-decided here, on the server: `store.apply_edit` puts the entries into the one store (the
-number parser reads each number), and this module words what it refused.
+The browser half (static/cell_grid.js, static/cell_grid.css) draws a `<table role="grid">`
+named after the matrix, one `<input>` per cell named "Q, row 1, column q1" in the page's
+language, and sends an edit the moment the learner presses Enter or Tab or leaves the cell.
+Everything it sends is decided here, on the server: `store.apply_edit` puts the entries into
+the one store (the number parser reads each number), and this module words what it refused.
 
 An edit arrives two ways, both applied once (the store counts entries per browser token):
 the component's `on_edit_change` callback, which Streamlit calls at the start of the run that
@@ -32,12 +32,40 @@ from attention_ui.kit.text.markdown import escape_markdown
 from . import store
 from .store import Cell
 
-_HERE = Path(__file__).parent
-_COMPONENT = component(
-    "attention_cell_grid",
-    js=(_HERE / "cell_grid.js").read_text(encoding="utf-8"),
-    css=(_HERE / "cell_grid.css").read_text(encoding="utf-8"),
-)
+# The browser half lives in static/, which Streamlit serves at app/static/ (server.
+# enableStaticServing, .streamlit/config.toml): the browser fetches it once per page load and
+# each draw sends only this loader (components v2 takes files only from an installed package).
+# With static serving off (another config) the files go inline in every draw instead.
+_STATIC = Path(__file__).resolve().parents[3] / "static"
+_LOADER = """
+const base = new URL("app/static/", location.href);
+const code = import(new URL("cell_grid.js", base).href);
+const style = fetch(new URL("cell_grid.css", base).href).then((response) => response.text());
+export default async function (component) {
+  const [{ default: render }, css] = await Promise.all([code, style]);
+  const root = component.parentElement;
+  if (!root.querySelector("style.cg-style")) {
+    const tag = document.createElement("style");
+    tag.className = "cg-style";
+    tag.textContent = css;
+    root.prepend(tag);
+  }
+  return render(component);
+}
+"""
+
+
+def _define_component():
+    if st.get_option("server.enableStaticServing"):
+        return component("attention_cell_grid", js=_LOADER)
+    return component(
+        "attention_cell_grid",
+        js=(_STATIC / "cell_grid.js").read_text(encoding="utf-8"),
+        css=(_STATIC / "cell_grid.css").read_text(encoding="utf-8"),
+    )
+
+
+_COMPONENT = _define_component()
 # Entries are limited to a range a learner can read, checked here (the browser holds text).
 VALUE_LIMIT = 1000.0
 

@@ -25,6 +25,7 @@ UI = REPO / "attention_ui"
 BUILDER_MODULES = (
     "kit/figures/heatmap.py",
     "kit/figures/grid.py",
+    "kit/figures/alt_text.py",
     "kit/figures/plane.py",
     "kit/figures/lookup.py",
     "exercises/figures.py",

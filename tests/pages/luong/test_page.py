@@ -351,5 +351,5 @@ def test_japanese_page_has_every_text(at):
     assert at.selectbox(key="luong.score").options[0] == "ドットプロダクト・アテンション (dot)"
     at.selectbox(key="luong.score").set_value("general").run()  # labels work after a switch
     assert not at.exception
-    texts = [e.value for kind in ("markdown", "caption", "info", "subheader") for e in at.get(kind)]
+    texts = [e.value for kind in ("markdown", "caption", "info", "header") for e in at.get(kind)]
     assert not [text for text in texts if "luong." in str(text)]
