@@ -26,7 +26,7 @@ from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.transformer import compute as page_compute
 from attention_ui.transformer import state
-from attention_ui.transformer.figures import head_grid, matrix_figure, step_figure
+from attention_ui.transformer.figures import head_figures, matrix_figure, step_figure
 from attention_ui.transformer.model import (
     MAX_D_MODEL,
     MAX_HEADS,
@@ -43,11 +43,14 @@ from attention_ui.transformer.model import (
 AXIS_KINDS = ("query", "key", "dim", "sum")
 # P with the page's own indices: rows i = 1 … n (position i − 1), columns 1 … d_model as the
 # grid labels them, so column 2c + 1 holds the sine and column 2c + 2 the cosine.
-POSITION_FORMULA = (
-    r"p_{i,\,2c+1} = \sin\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad "
-    r"p_{i,\,2c+2} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad c = 0, 1, \ldots"
+# One line each (in half the page's width at 1400 px the one-line form was clipped).
+POSITION_FORMULA = stacked(
+    r"p_{i,\,2c+1} = \sin\frac{i-1}{10000^{2c/d_{\text{model}}}},",
+    r"p_{i,\,2c+2} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}},",
+    r"c = 0, 1, \ldots",
 )
 MAX_PROBLEMS_SHOWN = 8
+PAIRED_HEADS_MAX_TOKENS = 6  # above this, half the page leaves a head's cells too narrow
 
 
 @dataclass(frozen=True)
@@ -281,10 +284,14 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     def hover(head: int, i: int, j: int) -> str:
         return mh.heads[head].step("weights_softmax").entry(i, j)
 
-    show_chart(
-        head_grid(mh, labels, titles, head_titles(h, mh.d_head), hover),
-        key="transformer.chart.heads",
-    )
+    # Two heads a row on a desktop while their cells stay wide enough for their numbers, else
+    # one; Streamlit stacks the columns on a phone.
+    per_row = 2 if n <= PAIRED_HEADS_MAX_TOKENS else 1
+    figures = head_figures(mh, labels, titles, head_titles(h, mh.d_head), hover)
+    for first in range(0, h, per_row):
+        heads = range(first, min(h, first + per_row))
+        for column, head in zip(st.columns(per_row), heads, strict=False):
+            show_chart(figures[head], key=f"transformer.chart.head.{head + 1}", container=column)
     if mh.mask is not None:
         st.caption(t("transformer.heads_grid.causal"))
     st.caption(weights_note({n: m.values for n, m in entered.weights.items()}, seed))

@@ -43,10 +43,12 @@ def show_chart(
     as a table on request."""
     where = container or st
     facts = chart_facts(figure)
-    name = name or chart_name(facts)
-    where.plotly_chart(
-        figure, key=key, config=chart_config(key, *details), alt=chart_description(facts, name)
-    )
+    own = name or facts.title
+    description = chart_description(facts)
+    name = own or chart_name(facts)
+    if own and description:
+        description = t("figures.alt.named", name=own, description=description)
+    where.plotly_chart(figure, key=key, config=chart_config(key, *details), alt=description or name)
     if facts.kind == "other":
         return
     box = where.expander(
@@ -63,15 +65,14 @@ def show_chart(
         box.dataframe(
             table,
             alt=t("figures.table.alt", name=name),
+            hide_index=facts.kind == "xy",  # points are numbered 0, 1, … there: not the chart's
             # numbers right-aligned, so that their digits line up as in a printed table
             column_config={c: st.column_config.TextColumn(alignment="right") for c in numbers},
         )
 
 
 def chart_name(facts: ChartFacts) -> str:
-    """The chart's accessible name: its title, else what it plots."""
-    if facts.title:
-        return facts.title
+    """A name for a chart that has none of its own: what it plots."""
     rows_title, cols_title = _axes(facts)
     if facts.kind == "heatmap":
         return t("figures.alt.heatmap_name", rows_title=rows_title, cols_title=cols_title)
@@ -82,12 +83,12 @@ def _axes(facts: ChartFacts) -> tuple[str, str]:
     return facts.y_title or t("figures.alt.rows"), facts.x_title or t("figures.alt.cols")
 
 
-def chart_description(facts: ChartFacts, name: str) -> str:
-    """Name, kind, size and largest entry in one sentence or two, from the chart's numbers."""
+def chart_description(facts: ChartFacts) -> str:
+    """Kind, size and largest entry in one sentence, from the chart's numbers ("" for a
+    chart that is neither a heatmap nor lines and bars)."""
     if facts.kind == "heatmap":
         rows_title, cols_title = _axes(facts)
         words = {
-            "name": name,
             "rows": facts.size[0],
             "cols": facts.size[1],
             "rows_title": rows_title,
@@ -108,7 +109,7 @@ def chart_description(facts: ChartFacts, name: str) -> str:
         )
     if facts.kind == "xy":
         points, count = facts.size
-        words = {"name": name, "points": points, "y_title": facts.y_title or "y"}
+        words = {"points": points, "y_title": facts.y_title or "y"}
         words["x_title"] = facts.x_title or "x"
         if not facts.largest:
             return t("figures.alt.xy_blank", **words)
@@ -128,4 +129,4 @@ def chart_description(facts: ChartFacts, name: str) -> str:
             series=series,
             x=x,
         )
-    return t("figures.alt.other", name=name)
+    return ""
