@@ -65,6 +65,7 @@ def show_chart(
         box.dataframe(
             table,
             alt=t("figures.table.alt", name=name),
+            hide_index=facts.kind == "xy",  # points are numbered 0, 1, … there: not the chart's
             # numbers right-aligned, so that their digits line up as in a printed table
             column_config={c: st.column_config.TextColumn(alignment="right") for c in numbers},
         )

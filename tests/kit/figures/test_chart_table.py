@@ -73,3 +73,24 @@ def test_the_text_alternative_and_the_table_speak_japanese():
     name = catalog("ja")["luong.results.A"]
     assert at.dataframe[0].proto.alt == catalog("ja")["figures.table.alt"].format(name=name)
     assert chart.proto.alt.startswith(name)
+
+
+def test_a_bar_charts_table_has_one_row_per_bar_with_its_height():
+    at = open_app_page("database")
+    key = next(
+        c.proto.id.split("-", 1)[1]
+        for c in at.get("plotly_chart")
+        if ".chart.weights." in c.proto.id
+    )
+    at.session_state[key + TABLE_SUFFIX] = True
+    at.run()
+    assert not at.exception
+    spec = next(
+        s
+        for c, s in zip(at.get("plotly_chart"), figures(at), strict=True)
+        if c.proto.id.endswith(key)
+    )
+    bars = spec["data"][0]
+    table = at.dataframe[0].value
+    assert table.iloc[:, -1].tolist() == [fmt(v) for v in bars["y"]]
+    assert len(table) == len(bars["x"])
