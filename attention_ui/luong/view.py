@@ -28,6 +28,7 @@ from attention_core import (
 )
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.grids.matrix_editor import MatrixInput
+from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.teaching.steps_view import (
     score_hover,
     score_step,
@@ -111,7 +112,7 @@ def settings() -> Settings:
         preset_row.number_input(
             t("luong.seed"),
             min_value=0,
-            max_value=2**31 - 1,
+            max_value=MAX_INT,
             step=1,
             key=state.SEED,
             on_change=state.choose_preset,

@@ -20,6 +20,7 @@ from attention_core import (
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
+from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
@@ -146,7 +147,7 @@ def settings() -> Settings:
     numbers[2].number_input(
         t("transformer.seed"),
         min_value=0,
-        max_value=2**31 - 1,
+        max_value=MAX_INT,
         step=1,
         key=state.SEED,
         help=t("transformer.seed_help"),
@@ -168,7 +169,7 @@ def settings() -> Settings:
     return Settings(
         d_model=d_model,
         heads=_whole(st.session_state[state.HEADS], 1, MAX_HEADS),
-        seed=_whole(st.session_state[state.SEED], 0, 2**31 - 1),
+        seed=_whole(st.session_state[state.SEED], 0, MAX_INT),
         positions=bool(st.session_state[state.POSITIONS]),
         causal=bool(st.session_state[state.CAUSAL]),
     )

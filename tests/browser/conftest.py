@@ -276,6 +276,10 @@ HEAD_GRID = """(first) => {
             && text.endsWith(after)
             && /^[0-9]+$/.test(text.slice(before.length, text.length - after.length));
     });
+    // every chart drawn first: the heads are separate charts, drawn one after another
+    const charts = document.querySelectorAll('[data-testid=stPlotlyChart]');
+    if (Array.from(charts).some(c => { const p = c.querySelector('.js-plotly-plot');
+                                       return !p || !p._fullData; })) return null;
     if (!heads.length || title(heads[0]) !== first) return null;
     return heads.map(p => p._fullData[0]).map(
         t => ({x: Array.from(t.x), z: Array.from(t.z, row => Array.from(row))}));
