@@ -5,7 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from streamlit.testing.v1 import AppTest
+
+# tools/test-all.sh (the README's command, and CI) draws the same examples on every run, so a
+# run's result depends on the code alone; a bare `pytest` draws new ones each time and explores.
+settings.register_profile("repeatable", derandomize=True)
 
 REPO = Path(__file__).resolve().parent.parent
 APP = REPO / "app.py"
