@@ -27,6 +27,7 @@ from attention_ui.kit.text.i18n import (
     t,
 )
 from attention_ui.kit.text.markdown import escape_markdown
+from attention_ui.kit.text.page_language import set_document_language
 from attention_ui.page_list import NAMES, PAGES
 
 # A file of the app's own: an emoji or Material icon as page_icon makes the browser fetch
@@ -136,6 +137,8 @@ def page_header(namespace: str) -> None:
 
 def page_footer(name: str) -> None:
     """What every page ends with: the address is rewritten with the page's state (so a reload
-    or a copied link shows it; no save step) and the sidebar's Share box is drawn."""
+    or a copied link shows it; no save step), the sidebar's Share box is drawn and the
+    document is marked with the page's language (`<html lang>`)."""
     update_address(name)
     share_panel(name)
+    set_document_language()

@@ -36,14 +36,16 @@ from attention_ui.kit.teaching.task_panel import panel as task_panel
 page_header("database")
 state.restore()
 view.formula()
-view.story()
+notice = view.story()
 records_in, query = view.table_and_query()
 state.remember(query.queries)
 looked_up = view.lookup_of(records_in, query)
-if teaching.reveal(records_in, looked_up.table):  # predict-then-reveal hides the answers
+shown = teaching.reveal(records_in, looked_up.table)  # predict-then-reveal hides the answers
+view.story_notice(notice, shown)  # a step's notice states its answer: only with the answers
+if shown:
     view.answers(records_in, query, looked_up)
     teaching.export(records_in, query, looked_up.table)
-view.lessons(records_in)
+view.lessons(records_in, answers_shown=shown)
 task_panel(database_tasks.TASKS, database_tasks.snapshot)
 
 page_footer("database")  # the address follows the page: a reload or a copied link shows it

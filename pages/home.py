@@ -22,7 +22,7 @@ st.latex(
     r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i"
 )
 
-st.subheader(t("home.example.title"))
+st.header(t("home.example.title"))
 st.markdown(t("home.example.intro"))
 controls, chart = st.columns([1, 2])
 with controls:
@@ -61,7 +61,7 @@ else:
             )
         )
 
-st.subheader(t("home.pages.title"))
+st.header(t("home.pages.title"))
 for listed in PAGES[1:]:  # every page but this one, in menu order
     st.page_link(
         listed.path,

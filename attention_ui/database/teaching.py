@@ -15,6 +15,7 @@ from attention_ui.database.view import Query
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import table_script
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, current_records
+from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
 from attention_ui.kit.teaching.predict import NO_WINNER, puzzle_id, typo_queries
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
@@ -30,7 +31,11 @@ DEFAULTS = {f"{PAGE}.predict": False, SEED: 0}
 
 def puzzle_seed(value: object) -> int:
     """The seed as the number input holds it; anything else (crafted state) counts as 0."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 2**31:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not 0 <= value < MAX_INT + 1
+    ):
         return 0
     return int(value)
 
@@ -54,14 +59,14 @@ def reveal(records_in: RecordsInput, table: LookupTable | None) -> bool:
     revealed, or nothing to guess)."""
     if not predict_switch(PAGE):
         return True
-    st.subheader(t("predict.database.title"))
+    st.header(t("predict.database.title"))
     st.caption(t("predict.database.ask"))
     seed_col, button_col = st.columns([1, 2], vertical_alignment="bottom")
     restore_widgets({SEED: DEFAULTS[SEED]})
     seed_col.number_input(
         t("predict.database.seed"),
         min_value=0,
-        max_value=2**31 - 1,
+        max_value=MAX_INT,
         step=1,
         key=SEED,
         help=t("predict.database.seed_help"),

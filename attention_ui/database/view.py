@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -66,10 +67,11 @@ def formula() -> None:
     )
 
 
-def story() -> None:
-    """The section's story, one click per step, and whether the screen still shows that step."""
+def story() -> Any:
+    """The section's story, one click per step. Returns the place under the buttons where
+    `story_notice` says what the step shows, once the page knows whether it may."""
     with st.container(border=True):
-        st.subheader(t("database.story.title"))
+        st.header(t("database.story.title"))
         st.caption(t("database.story.intro"))
         for column, step in zip(st.columns(len(state.STORY)), state.STORY, strict=True):
             column.button(
@@ -79,11 +81,20 @@ def story() -> None:
                 args=(step,),
                 width="stretch",
             )
-        step = st.session_state.get(state.STORY_STEP)
-        if step is not None and state.step_still_shown(step):
-            st.info(t(f"database.story.step{step}.notice"), icon=":material/visibility:")
-        elif step is not None:
-            st.caption(t("database.story.moved_on", step=step))
+        return st.empty()
+
+
+def story_notice(place: Any, answers_shown: bool) -> None:
+    """What the replayed step shows (its answer), or, while predict-then-reveal hides the
+    answers, that it comes with them; a note when the screen no longer shows that step."""
+    step = st.session_state.get(state.STORY_STEP)
+    if step is not None and state.step_still_shown(step):
+        if answers_shown:
+            place.info(t(f"database.story.step{step}.notice"), icon=":material/visibility:")
+        else:
+            place.caption(t("database.story.after_reveal", step=step))
+    elif step is not None:
+        place.caption(t("database.story.moved_on", step=step))
 
 
 def table_and_query() -> tuple[RecordsInput, Query]:
@@ -98,7 +109,7 @@ def table_and_query() -> tuple[RecordsInput, Query]:
 
 def records_table() -> RecordsInput:
     """The editable records, the preset buttons, and what is wrong with the table."""
-    st.subheader(t("database.table.title"))
+    st.header(t("database.table.title"))
     records_in = records_editor(state.RECORDS, D2L_RECORDS, help=t("database.table.help"))
     for column, (name, records) in zip(
         st.columns(len(state.PRESETS)), state.PRESETS.items(), strict=True
@@ -122,7 +133,7 @@ def records_table() -> RecordsInput:
 
 def query_controls() -> Query:
     """The query box, the similarity a(q, k), τ and the normalization, each with its formula."""
-    st.subheader(t("database.query.title"))
+    st.header(t("database.query.title"))
     st.text_input(
         t("database.query.label"),
         key=state.QUERY,
@@ -220,7 +231,7 @@ def lookup_of(records_in: RecordsInput, query: Query) -> Answer:
 
 def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
     """What the engine computes: all queries as one heatmap, then one tab per query."""
-    st.subheader(t("database.answer.title"))
+    st.header(t("database.answer.title"))
     if not records_in.ok:
         st.info(t("database.check.empty_table"), icon=":material/folder_open:")
         return
@@ -443,19 +454,23 @@ def top_k_lines(result: TopK, rows: list[int], lang: str | None = None) -> list[
     return lines
 
 
-def lessons(records_in: RecordsInput, lang: str | None = None) -> None:
-    """d2l's lessons of the database example, each with this page's numbers where it has any."""
+def lessons(records_in: RecordsInput, answers_shown: bool = True, lang: str | None = None) -> None:
+    """d2l's lessons of the database example, each with this page's numbers where it has any
+    (the story's answers only once the page shows its answers: they may be the puzzle's)."""
     with st.expander(t("database.lessons.title", lang)):
-        for text in lesson_lines(len(records_in.records) if records_in.ok else 0, lang):
+        m = len(records_in.records) if records_in.ok else 0
+        for text in lesson_lines(m, lang, answers=answers_shown):
             st.markdown("- " + text)
 
 
-def lesson_lines(m: int, lang: str | None = None) -> list[str]:
+def lesson_lines(m: int, lang: str | None = None, *, answers: bool = True) -> list[str]:
     """The four lessons; the table's size and the story's answers are the engine's, and each
-    sentence about them is said only when they bear it out."""
+    sentence about them is said only when they bear it out (and `answers` allows them)."""
     lines = []
     if m:
         lines.append(t("database.lessons.size", lang, m=m))
+    if not answers:
+        return [*lines, t("database.lessons.simple", lang), t("database.lessons.whole", lang)]
     first = lookup(state.STORY[1][0], "Li", "exact")
     without = lookup(state.WITHOUT_LI, "Li", "exact")
     second = lookup(state.WITHOUT_LI, "Li", "ngram", temperature=state.STORY[3][3])

@@ -29,7 +29,7 @@ def matrix_chart(
 def opening(name: str, *formula: str) -> list:
     """An exercise's title and question (`exercises.<name>.*`), its formula one line at a
     time (so that it fits a phone), and the two columns under it: controls, then charts."""
-    st.subheader(t(f"exercises.{name}.title"))
+    st.header(t(f"exercises.{name}.title"))
     st.markdown(t(f"exercises.{name}.question"))
     st.latex(stacked(*formula))
     return st.columns([2, 3], gap="large")

@@ -107,14 +107,15 @@ def search_figure(
     path_name, loss_word, step_word = captions.path_name, captions.loss_word, captions.step_word
     figure = go.Figure()
     colours = [HULL_LINE if i == target else VALUE_COLOUR for i in range(len(labels))]
+    box = view_box(keys_2d, path_2d)
     figure.add_trace(
         go.Scatter(
             x=keys_2d[:, 0],
             y=keys_2d[:, 1],
             mode="markers+text",
             name=plotly_text(key_name),
-            text=[plotly_text(label) for label in labels],
-            textposition="top center",
+            text=[plotly_text(label) for label in shared_labels(keys_2d, labels, box)],
+            textposition=sides_away_from(keys_2d, path_2d, box),
             marker={
                 "color": colours,
                 "size": [16 if i == target else 11 for i in range(len(labels))],
@@ -139,7 +140,7 @@ def search_figure(
             hovertemplate="%{customdata}<extra></extra>",
         )
     )
-    x0, x1, y0, y1 = view_box(keys_2d, path_2d)
+    x0, x1, y0, y1 = box
     figure.update_layout(
         height=420,
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
@@ -154,6 +155,41 @@ def search_figure(
         zeroline=True,
     )
     return figure
+
+
+# Points closer than this share of the view's span are drawn as one, their labels joined.
+_SAME_POINT = 0.02
+# Path points within this share of the span decide whether a label goes above or below.
+_NEAR_PATH = 0.08
+
+
+def shared_labels(points: np.ndarray, labels: Sequence[str], box) -> list[str]:
+    """Each point's label, or "" where an earlier point sits at the same place, which then
+    carries both names ("Zhang, Smola"): two labels at one point print over each other."""
+    span = max(box[1] - box[0], box[3] - box[2])
+    shown = [str(label) for label in labels]
+    for i in range(len(points)):
+        if not shown[i]:
+            continue
+        for j in range(i + 1, len(points)):
+            if shown[j] and np.linalg.norm(points[i] - points[j]) < _SAME_POINT * span:
+                shown[i], shown[j] = f"{shown[i]}, {shown[j]}", ""
+    return shown
+
+
+def sides_away_from(points: np.ndarray, path: np.ndarray, box) -> list[str]:
+    """'top center' or 'bottom center' for each point: the side the query's path passes less
+    near, so that the path (and the target's star at its end) does not run through the name."""
+    span = max(box[1] - box[0], box[3] - box[2])
+    sides = []
+    for point in points:
+        offsets = path - point
+        near = np.abs(offsets[:, 0]) < _NEAR_PATH * span
+        near &= np.abs(offsets[:, 1]) < _NEAR_PATH * span
+        above = int(np.count_nonzero(near & (offsets[:, 1] > 0)))
+        below = int(np.count_nonzero(near & (offsets[:, 1] < 0)))
+        sides.append("bottom center" if above > below else "top center")
+    return sides
 
 
 def loss_figure(losses: np.ndarray, *, x_title: str, y_title: str) -> go.Figure:

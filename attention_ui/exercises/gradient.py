@@ -68,7 +68,7 @@ def gradient() -> None:
         _plane(values, query, result, covariance)
     _matrices(result, covariance, tau, key_labels)
     draw_notes(gradient_notes(result.jacobian, result.weights, values, key_labels))
-    draw_notes(tau_notes(query, values, tau))
+    draw_notes(tau_notes(query, values, tau, here=result))
     if points == "huge":
         draw_notes(cross_covariance_notes(query, values, state.HUGE_OWN_VALUES, tau))
     teaching.export_gradient(result, values, covariance)
@@ -226,16 +226,23 @@ def lower_tau(tau: float) -> float | None:
 
 
 def tau_notes(
-    query: np.ndarray, keys: np.ndarray, tau: float, lang: str | None = None
+    query: np.ndarray,
+    keys: np.ndarray,
+    tau: float,
+    lang: str | None = None,
+    *,
+    here: QueryGradient | None = None,
 ) -> list[tuple[str, str]]:
     """What lowering τ would do to ‖∂o/∂q‖ here, measured by the engine at a lower τ: it grows
     where the weights stay shared between keys that differ, shrinks once they concentrate.
-    Said only where the gradient is alive (elsewhere it is the identical keys or rounding)."""
+    Said only where the gradient is alive (elsewhere it is the identical keys or rounding).
+    `here`: the run at τ when the page has it already."""
     low = lower_tau(tau)
     if low is None or (keys == keys[0]).all():
         return []
-    here = query_gradient(query, keys.T, keys.T, "dot", temperature=tau)
-    there = query_gradient(query, keys.T, keys.T, "dot", temperature=low)
+    if here is None:
+        here = compute.gradient(compute.GradientInputs(keys, query, tau)).result
+    there = compute.gradient(compute.GradientInputs(keys, query, low)).result
     if here.norm < NUMERICALLY_GONE or here.norm == there.norm:
         return []
     word = "tau_grows" if there.norm > here.norm else "tau_shrinks"

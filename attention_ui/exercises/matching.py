@@ -71,7 +71,7 @@ def match_notes(result: LookupResult, lang: str | None = None) -> list[tuple[str
 
 
 def matching() -> None:
-    st.subheader(t("exercises.match.title"))
+    st.header(t("exercises.match.title"))
     st.markdown(t("exercises.match.question"))
     records, learners = state.database_records()
     source = "exercises.match.source_learner" if learners else "exercises.match.source_d2l"

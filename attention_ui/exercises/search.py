@@ -29,6 +29,9 @@ from . import compute, state, teaching
 from .common import choice, draw_notes, labels, opening
 from .figures import SearchCaptions, loss_figure, search_figure
 
+PAIRS_SHOWN = 12  # letter pairs named under the projected plane
+MAX_STEPS_WITH_TEXT = 12  # columns of the weights-per-step chart that still fit their numbers
+
 
 def search() -> None:
     controls, chart = opening(
@@ -126,8 +129,19 @@ def _plane(path: SearchPath, keys: np.ndarray, names: list[str], target: int, pa
         key="exercises.chart.search",
     )
     if projected:
-        shown = escape_markdown(", ".join(f"'{p}'" for p in pairs[:12]), 200)
-        st.caption(t("exercises.search.projection", d=keys.shape[0], pairs=shown))
+        st.caption(
+            t(
+                "exercises.search.projection",
+                d=keys.shape[0],
+                shown=min(len(pairs), PAIRS_SHOWN),
+                pairs=escape_markdown(pair_list(pairs), 200),
+            )
+        )
+
+
+def pair_list(pairs: tuple[str, ...]) -> str:
+    """The first letter pairs as a reader writes them: a space shown as ␣, no quotes."""
+    return " · ".join(pair.replace(" ", "␣") for pair in pairs[:PAIRS_SHOWN])
 
 
 def _weights_and_loss(path: SearchPath, names: list[str]) -> None:
@@ -152,6 +166,9 @@ def _weights_and_loss(path: SearchPath, names: list[str]) -> None:
                 colorscale=WEIGHT_SCALE,
                 zmin=0,
                 zmax=1,
+                # in half the page's width more steps leave each cell too narrow to print
+                # its number (it showed as "-"); the hover still gives it
+                show_text=len(iterations) <= MAX_STEPS_WITH_TEXT,
             ),
             key="exercises.chart.search_weights",
         )
@@ -163,7 +180,7 @@ def _weights_and_loss(path: SearchPath, names: list[str]) -> None:
 
 
 def _hard_lookup(hard: HardLookup, names: list[str], target: int) -> None:
-    st.markdown("#### " + t("exercises.search.hard_title"))
+    st.markdown("### " + t("exercises.search.hard_title"))
     st.latex(
         stacked(
             r"\alpha_i = \begin{cases} 1 & i = \arg\max_j \mathbf{k}_j^{\mathsf{T}}\mathbf{q} "

@@ -21,7 +21,7 @@ from .figures import gates_figure
 
 
 def squeeze() -> None:
-    st.subheader(t("exercises.se.title"))
+    st.header(t("exercises.se.title"))
     st.markdown(t("exercises.se.question"))
     channels, pixels, hidden = _sizes()
     if channels < 1 or pixels < 1:  # nothing to edit: the engine names what is empty
@@ -46,7 +46,7 @@ def squeeze() -> None:
         return
     se, soft = numbers.sigmoid, numbers.softmax
     _steps(se, *names)
-    st.markdown("#### " + t("exercises.se.reading_title"))
+    st.markdown("### " + t("exercises.se.reading_title"))
     st.markdown(t("exercises.se.reading"))
     show_chart(
         gates_figure(
@@ -103,8 +103,12 @@ def _sizes() -> tuple[int, int, int]:
 
 def _grids(c_labels: list[str], p_labels: list[str], r_labels: list[str]):
     """X, W1, W2 as entered, or None (the problems said) when a cell is not a number."""
-    grids = st.columns([3, 2, 2])
+    # Each grid's column as wide as its number of columns (W1 was cut at a third of the row),
+    # with its title above it: which matrix it is, what it does and its size.
+    c, p, r = len(c_labels), len(p_labels), len(r_labels)
+    grids = st.columns([p + 1, c + 1, r + 1])
     with grids[0]:
+        st.markdown(t("exercises.se.grid.X", rows=c, cols=p))
         x_in = matrix_editor(
             "X",
             state.SE_X,
@@ -114,8 +118,10 @@ def _grids(c_labels: list[str], p_labels: list[str], r_labels: list[str]):
             help=t("exercises.se.x_help"),
         )
     with grids[1]:
+        st.markdown(t("exercises.se.grid.W1", rows=r, cols=c))
         w1_in = matrix_editor("W1", state.SE_W1, state.MATRICES[state.SE_W1], r_labels, c_labels)
     with grids[2]:
+        st.markdown(t("exercises.se.grid.W2", rows=c, cols=r))
         w2_in = matrix_editor("W2", state.SE_W2, state.MATRICES[state.SE_W2], c_labels, r_labels)
     problems = x_in.problems + w1_in.problems + w2_in.problems
     for problem in problems:

@@ -82,7 +82,7 @@ def plane_captions() -> PlaneCaptions:
 
 def plane() -> Plane:
     """The values, the query, τ and the normalization (left); the plane and α (right)."""
-    st.subheader(t("gallery.plane.title"))
+    st.header(t("gallery.plane.title"))
     controls, chart = st.columns([2, 3], gap="large")
     with controls:
         values_in, value_labels, inputs = plane_controls()
@@ -179,6 +179,7 @@ def plane_chart(
             captions=plane_captions(),
         ),
         key="gallery.chart.plane",
+        name=t("gallery.plane.title"),
     )
     st.caption(t(f"gallery.cone.kind.{shape.kind}"))
     if result is None:
@@ -209,7 +210,7 @@ def plane_chart(
 
 def cases(plane: Plane) -> None:
     """The four special cases side by side: case 1's weights are the learner's to edit."""
-    st.subheader(t("gallery.cases.title"))
+    st.header(t("gallery.cases.title"))
     st.caption(t("gallery.cases.intro"))
     m = len(plane.labels)
     cone_in = matrix_editor(
@@ -253,6 +254,7 @@ def show_case(
             captions=plane_captions(),
         ),
         key=f"gallery.chart.case.{name}",
+        name=t(f"gallery.cases.{name}.title"),
     )
     draw = {
         "caption": st.caption,
@@ -303,7 +305,7 @@ def case_notes(
 def heatmap_grids() -> None:
     """d2l's show_heatmaps: a grid from a 4-axis array, first the identity as a sanity check,
     then live weights from the Luong page or the database page at several temperatures."""
-    st.subheader(t("gallery.grid.title"))
+    st.header(t("gallery.grid.title"))
     st.markdown(t("gallery.grid.intro"))
     sanity, live = st.columns([2, 3], gap="large")
     with sanity:

@@ -51,7 +51,7 @@ def reveal(result: AttentionResult) -> bool:
     its scores, weights, output, tabs and exports (switch off, or answers revealed)."""
     if not predict_switch(PAGE):
         return True
-    st.subheader(t("predict.luong.title"))
+    st.header(t("predict.luong.title"))
     st.caption(t("predict.luong.ask"))
     seed_col, button_col = st.columns([3, 1], vertical_alignment="center")
     if st.session_state.get(state.PRESET) == RANDOM:

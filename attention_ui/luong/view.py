@@ -28,6 +28,7 @@ from attention_core import (
 )
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.grids.matrix_editor import MatrixInput
+from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.teaching.steps_view import (
     score_hover,
     score_step,
@@ -111,7 +112,7 @@ def settings() -> Settings:
         preset_row.number_input(
             t("luong.seed"),
             min_value=0,
-            max_value=2**31 - 1,
+            max_value=MAX_INT,
             step=1,
             key=state.SEED,
             on_change=state.choose_preset,
@@ -252,7 +253,7 @@ def scaling_gradient_text(demo: ScalingDemo, lang: str | None = None) -> str:
 
 def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
     """The grids of Q, K, V and of the chosen score's parameters, each checked cell by cell."""
-    st.subheader(t("luong.inputs.title"))
+    st.header(t("luong.inputs.title"))
     st.caption(t(f"luong.inputs.intro_{layout}"))
     entered = {}
     width = {name: len(labels(name, sizes, layout)[1]) + 1 for name in ("Q", "K", "V")}
@@ -389,7 +390,7 @@ def results(
     s_step, a_step, o_step = score_step(result), weight_step(result), result.step("output")
     names = {name: t(f"luong.results.{name}") for name in "SAO"}
     figures = memo(cache, "results", lambda: result_figures(result, titles, names))
-    st.subheader(t("luong.results.title"))
+    st.header(t("luong.results.title"))
     s_col, a_col, o_col = st.columns(3)
     for column, step, name in ((s_col, s_step, "S"), (a_col, a_step, "A"), (o_col, o_step, "O")):
         show_chart(

@@ -15,6 +15,7 @@ import streamlit as st
 
 from attention_core import KERNELS
 from attention_ui.kit.grids.points_editor import set_points
+from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.state.page_state import changed_since_kept, keep_widgets, restore_widgets
 from attention_ui.regression import data
 
@@ -43,7 +44,7 @@ DEFAULTS: dict[str, Any] = {
     SHOW_BRIDGE: False,
     SHOW_CLASSES: False,
 }
-SEED_MAX = 2**31 - 1
+SEED_MAX = MAX_INT
 COUNT_RANGE = (2, 50)
 QUERIES_RANGE = (1, 60)
 SIGMA_RANGE = (0.001, 1000.0)

@@ -67,7 +67,7 @@ def formula() -> None:
 
 def training_data() -> PointsInput:
     """The preset, its seed and size, and the editable table of (x, y)."""
-    st.subheader(t("regression.data.title"))
+    st.header(t("regression.data.title"))
     st.caption(t("regression.data.preset"))
     buttons = st.columns(3)
     for index, name in enumerate(data.PRESETS):
@@ -131,7 +131,7 @@ def training_data() -> PointsInput:
 
 def controls() -> Settings:
     """Kernel, σ (checked on the server), the number of queries and the chosen query."""
-    st.subheader(t("regression.controls.title"))
+    st.header(t("regression.controls.title"))
     kernel = st.radio(
         t("regression.controls.kernel"),
         KERNELS,
@@ -196,7 +196,7 @@ def engine_runs(points: PointsInput, settings: Settings) -> Runs | None:
 
 def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset: str) -> None:
     """Data, true function, prediction curve with its gaps; the chosen query's weights."""
-    st.subheader(t("regression.chart.title"))
+    st.header(t("regression.chart.title"))
     curve, queries = runs.curve, runs.queries
     chosen_x = float(queries.x_query[settings.chosen])
     weights = queries.weights[settings.chosen]
@@ -310,7 +310,7 @@ def chosen_sentence(
 
 def weights_map(points: PointsInput, runs: Runs) -> None:
     """d2l's heatmap of the weights: queries × training points."""
-    st.subheader(t("regression.heatmap.title"))
+    st.header(t("regression.heatmap.title"))
     st.caption(t("regression.heatmap.caption"))
     result = runs.queries
     hover = entry_hover(result.step("nw_weights"))
@@ -330,7 +330,7 @@ def weights_map(points: PointsInput, runs: Runs) -> None:
 
 def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
     """σ as the temperature: the chosen query's prediction from tiny σ to huge σ."""
-    st.subheader(t("regression.temperature.title"))
+    st.header(t("regression.temperature.title"))
     st.markdown(t("regression.temperature.text"))
     st.latex(
         stacked(
@@ -417,7 +417,7 @@ def sigma_sentence(
 
 def learned_sigma(points: PointsInput, settings: Settings) -> None:
     """Leave-one-out error against σ, its minimum, and a button that uses it."""
-    st.subheader(t("regression.loo.title"))
+    st.header(t("regression.loo.title"))
     st.markdown(t("regression.loo.text"))
     if points.x.size < 2:
         st.info(t("regression.loo.too_few"))
@@ -463,7 +463,7 @@ BRIDGE_TOLERANCE = 1e-12  # the two weightings agree up to rounding
 
 def bridge(points: PointsInput, settings: Settings, runs: Runs) -> None:
     """d2l's exercise 3: on the unit circle the Gaussian kernel is dot-product attention."""
-    st.subheader(t("regression.bridge.title"))
+    st.header(t("regression.bridge.title"))
     if not st.toggle(t("regression.bridge.show"), key=state.SHOW_BRIDGE):
         return
     st.markdown(t("regression.bridge.text"))
@@ -510,7 +510,7 @@ def bridge_sentence(result, settings: Settings, query: float, lang: str | None =
 
 def classes(points: PointsInput, settings: Settings, runs: Runs) -> None:
     """d2l: "for (multiclass) classification, we use one-hot-encoding of yᵢ to obtain vᵢ"."""
-    st.subheader(t("regression.classes.title"))
+    st.header(t("regression.classes.title"))
     if not st.toggle(t("regression.classes.show"), key=state.SHOW_CLASSES):
         return
     labels = class_labels(points.y)
@@ -565,7 +565,7 @@ def steps(runs: Runs, points: PointsInput) -> None:
     """The engine's steps at the learner's queries, via the shared step view; drawn only when
     asked for (eight heatmaps more on every rerun are a cost the browser feels)."""
     result = runs.queries
-    st.subheader(t("regression.steps.title", count=len(result.steps)))
+    st.header(t("regression.steps.title", count=len(result.steps)))
     if not st.toggle(t("regression.steps.show"), key=state.SHOW_STEPS):
         return
     st.caption(t("regression.steps.intro"))

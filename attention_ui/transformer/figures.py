@@ -11,7 +11,6 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import MultiHeadResult, Step
-from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
 from attention_ui.kit.figures.heatmap import SIGNED_SCALE, WEIGHT_SCALE, heatmap
 
 # What the rows and columns of each step's matrix are, as the page shows it (row layout).
@@ -88,26 +87,30 @@ def matrix_figure(
     )
 
 
-def head_grid(
+def head_figures(
     mh: MultiHeadResult,
     tokens: Sequence[str],
     titles: Mapping[str, str],
     head_titles: Sequence[str],
     hover: Callable[[int, int, int], str] | None = None,
-) -> go.Figure:
-    """d2l's show_heatmaps for the heads: one panel per head (queries × keys), tokens as
-    labels, one shared 0…1 colour scale. `hover(head, i, j)` explains one weight."""
-    return heatmap_grid(
-        mh.weights[None],  # 1 × heads × n × n
-        titles["key"],
-        titles["query"],
-        GridSettings(
-            titles=list(head_titles),
-            x_labels=list(tokens),
-            y_labels=list(tokens),
+) -> list[go.Figure]:
+    """d2l's show_heatmaps for the heads, one figure per head (queries × keys) with the head's
+    title, tokens as labels and the same fixed 0…1 red scale. One figure each, not one grid: the
+    page lays them out in columns, which stack on a phone, so each head keeps the whole width
+    and its numbers stay legible. `hover(head, i, j)` explains one weight."""
+    n = len(tokens)
+    return [
+        heatmap(
+            weights,
+            list(tokens),
+            list(tokens),
+            title=head_title,
+            x_title=titles["key"],
+            y_title=titles["query"],
+            hover=None if hover is None else [[hover(h, i, j) for j in range(n)] for i in range(n)],
+            colorscale=WEIGHT_SCALE,
             zmin=0,
             zmax=1,
-            colorbar_title="α",
-            hover=None if hover is None else (lambda _, c, i, j: hover(c, i, j)),
-        ),
-    )
+        )
+        for h, (weights, head_title) in enumerate(zip(mh.weights, head_titles, strict=True))
+    ]

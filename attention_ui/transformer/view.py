@@ -20,12 +20,13 @@ from attention_core import (
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
+from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.transformer import compute as page_compute
 from attention_ui.transformer import state
-from attention_ui.transformer.figures import head_grid, matrix_figure, step_figure
+from attention_ui.transformer.figures import head_figures, matrix_figure, step_figure
 from attention_ui.transformer.model import (
     MAX_D_MODEL,
     MAX_HEADS,
@@ -42,11 +43,14 @@ from attention_ui.transformer.model import (
 AXIS_KINDS = ("query", "key", "dim", "sum")
 # P with the page's own indices: rows i = 1 … n (position i − 1), columns 1 … d_model as the
 # grid labels them, so column 2c + 1 holds the sine and column 2c + 2 the cosine.
-POSITION_FORMULA = (
-    r"p_{i,\,2c+1} = \sin\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad "
-    r"p_{i,\,2c+2} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}},\quad c = 0, 1, \ldots"
+# One line each (in half the page's width at 1400 px the one-line form was clipped).
+POSITION_FORMULA = stacked(
+    r"p_{i,\,2c+1} = \sin\frac{i-1}{10000^{2c/d_{\text{model}}}},",
+    r"p_{i,\,2c+2} = \cos\frac{i-1}{10000^{2c/d_{\text{model}}}},",
+    r"c = 0, 1, \ldots",
 )
 MAX_PROBLEMS_SHOWN = 8
+PAIRED_HEADS_MAX_TOKENS = 6  # above this, half the page leaves a head's cells too narrow
 
 
 @dataclass(frozen=True)
@@ -143,7 +147,7 @@ def settings() -> Settings:
     numbers[2].number_input(
         t("transformer.seed"),
         min_value=0,
-        max_value=2**31 - 1,
+        max_value=MAX_INT,
         step=1,
         key=state.SEED,
         help=t("transformer.seed_help"),
@@ -165,7 +169,7 @@ def settings() -> Settings:
     return Settings(
         d_model=d_model,
         heads=_whole(st.session_state[state.HEADS], 1, MAX_HEADS),
-        seed=_whole(st.session_state[state.SEED], 0, 2**31 - 1),
+        seed=_whole(st.session_state[state.SEED], 0, MAX_INT),
         positions=bool(st.session_state[state.POSITIONS]),
         causal=bool(st.session_state[state.CAUSAL]),
     )
@@ -186,7 +190,7 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
     d = settings.d_model
     state.sync_grids(tokens, d, settings.seed)
     entries = [str(c) for c in range(1, d + 1)]
-    st.subheader(t("transformer.inputs.title"))
+    st.header(t("transformer.inputs.title"))
     x_col, p_col = st.columns(2)
     with x_col:
         st.markdown(t("transformer.inputs.x", n=len(tokens), d=d))
@@ -270,7 +274,7 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     labels = token_labels(tokens)
     titles = axis_titles()
     n, h = len(tokens), mh.head_count
-    st.subheader(
+    st.header(
         t("transformer.heads_grid.title_one" if h == 1 else "transformer.heads_grid.title", heads=h)
     )
     st.caption(
@@ -280,10 +284,14 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     def hover(head: int, i: int, j: int) -> str:
         return mh.heads[head].step("weights_softmax").entry(i, j)
 
-    show_chart(
-        head_grid(mh, labels, titles, head_titles(h, mh.d_head), hover),
-        key="transformer.chart.heads",
-    )
+    # Two heads a row on a desktop while their cells stay wide enough for their numbers, else
+    # one; Streamlit stacks the columns on a phone.
+    per_row = 2 if n <= PAIRED_HEADS_MAX_TOKENS else 1
+    figures = head_figures(mh, labels, titles, head_titles(h, mh.d_head), hover)
+    for first in range(0, h, per_row):
+        heads = range(first, min(h, first + per_row))
+        for column, head in zip(st.columns(per_row), heads, strict=False):
+            show_chart(figures[head], key=f"transformer.chart.head.{head + 1}", container=column)
     if mh.mask is not None:
         st.caption(t("transformer.heads_grid.causal"))
     st.caption(weights_note({n: m.values for n, m in entered.weights.items()}, seed))
@@ -291,7 +299,7 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     if note is not None:
         st.caption(note)
     _identity_check(mh, {name: m.values for name, m in entered.weights.items()})
-    st.subheader(t("transformer.output.title"))
+    st.header(t("transformer.output.title"))
     st.latex(
         rf"\underbrace{{\mathbf{{Y}}}}_{{{n} \times {mh.output.shape[1]}}} = "
         rf"\operatorname{{concat}}({concat_parts(h)})\,\mathbf{{W}}_O"
@@ -385,7 +393,7 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
     W_O. Each with its formula at these sizes, its matrix and hover arithmetic."""
     labels = token_labels(tokens)
     titles = axis_titles()
-    st.subheader(t("transformer.steps.title"))
+    st.header(t("transformer.steps.title"))
     st.caption(t("transformer.steps.intro"))
     shared = {step.key: step for step in mh.steps}
     before = [s for s in mh.steps if s.key not in ("heads_concatenated", "output_projected")]

@@ -264,12 +264,23 @@ def wait_for_plot(page, title: str, expected, field: str = "z", timeout: float =
     )
 
 
-# The head grid has no layout title: it is found by its first panel's title (an annotation).
+# The heads are one chart each, titled "head 1 (d_h = 2)", "head 2 (d_h = 2)", …: given the first
+# head's title, the panels of every chart titled the same but for its number, in page order.
 HEAD_GRID = """(first) => {
-    const plot = Array.from(document.querySelectorAll('.js-plotly-plot')).find(
-        p => p._fullLayout && (p._fullLayout.annotations || []).some(
-            a => (a.text || '').replace(/<[^>]*>/g, '') === first));
-    if (!plot) return null;
-    return plot._fullData.filter(t => t.type === 'heatmap').map(
+    const at = first.indexOf('1'), before = first.slice(0, at), after = first.slice(at + 1);
+    const title = p => ((p._fullLayout && p._fullLayout.title && p._fullLayout.title.text) || '')
+        .replace(/<[^>]*>/g, '');
+    const heads = Array.from(document.querySelectorAll('.js-plotly-plot')).filter(p => {
+        const text = title(p);
+        return p._fullData && p._fullData.length && text.startsWith(before)
+            && text.endsWith(after)
+            && /^[0-9]+$/.test(text.slice(before.length, text.length - after.length));
+    });
+    // every chart drawn first: the heads are separate charts, drawn one after another
+    const charts = document.querySelectorAll('[data-testid=stPlotlyChart]');
+    if (Array.from(charts).some(c => { const p = c.querySelector('.js-plotly-plot');
+                                       return !p || !p._fullData; })) return null;
+    if (!heads.length || title(heads[0]) !== first) return null;
+    return heads.map(p => p._fullData[0]).map(
         t => ({x: Array.from(t.x), z: Array.from(t.z, row => Array.from(row))}));
 }"""

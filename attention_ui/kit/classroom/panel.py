@@ -270,7 +270,7 @@ def _teacher_view(code: str, key: str, questions, option_label) -> bool:
     question, status = view.question, view.status
     votes = store.answers(follow.engine(), code, question, status.question_no)
     connected, _ = store.presence(follow.engine(), code)
-    st.subheader(t("classroom.q.title", round=status.round))
+    st.header(t("classroom.q.title", round=status.round))
     rounds = [1, 2] if status.round == 2 else [1]
     tallies = {r: tally(question, votes[r]) for r in rounds}
     st.markdown(
@@ -361,7 +361,7 @@ def _student_question(found, view, puzzle_id, questions, option_label, per_query
     """The student's answer form, their answer once sent, and after the reveal their verdict
     (the page's own feedback sentences) and the class's figures. True once revealed."""
     question, status = view.question, view.status
-    st.subheader(t("classroom.q.title", round=status.round))
+    st.header(t("classroom.q.title", round=status.round))
     if question.puzzle != puzzle_id:
         st.warning(t("classroom.q.other_numbers"), icon=":material/sync_problem:")
         return False

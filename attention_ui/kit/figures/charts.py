@@ -1,8 +1,14 @@
 """Drawing a Plotly figure: the one place every page's charts go through.
 
-Each chart gets Plotly's camera button configured to save a PNG under a meaningful name
-(page, chart and settings, e.g. attention-explorer_luong_chart_A_dot_column.png) instead of
-plotly's 'newplot.png'.
+Each chart gets
+- Plotly's camera button configured to save a PNG under a meaningful name (page, chart and
+  settings, e.g. attention-explorer_luong_chart_A_dot_column.png) instead of 'newplot.png';
+- a text alternative: an accessible name and a short description (what it shows, its size, its
+  largest entry), worded here from the figure's own numbers (kit.figures.alt_text), in the
+  learner's language; Streamlit puts it on the chart as role="figure" with that aria-label;
+- right under it, "Numbers as a table": a small expander whose table is built only while it is
+  open (Streamlit runs a closed expander's content unless it tracks its state), with the very
+  numbers the chart prints, in the app's one format.
 """
 
 from __future__ import annotations
@@ -13,6 +19,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attention_ui.kit.export.names import file_name
+from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_table
+from attention_ui.kit.text.i18n import t
+
+TABLE_SUFFIX = ".numbers"  # the expander's widget key is the chart's key plus this
 
 
 def chart_config(key: str, *details: object) -> dict[str, Any]:
@@ -24,7 +34,99 @@ def chart_config(key: str, *details: object) -> dict[str, Any]:
     }
 
 
-def show_chart(figure: go.Figure, key: str, *, details: tuple = (), container: Any = None) -> None:
+def show_chart(
+    figure: go.Figure, key: str, *, details: tuple = (), container: Any = None, name: str = ""
+) -> None:
     """st.plotly_chart (in `container`, else the current one) with the camera button's file
-    name set from `key` and `details` (see `chart_config`)."""
-    (container or st).plotly_chart(figure, key=key, config=chart_config(key, *details))
+    name set from `key` and `details` (see `chart_config`), the chart's text alternative
+    (named `name`, else after the figure's title, else after what it plots) and its numbers
+    as a table on request."""
+    where = container or st
+    facts = chart_facts(figure)
+    own = name or facts.title
+    description = chart_description(facts)
+    name = own or chart_name(facts)
+    if own and description:
+        description = t("figures.alt.named", name=own, description=description)
+    where.plotly_chart(figure, key=key, config=chart_config(key, *details), alt=description or name)
+    if facts.kind == "other":
+        return
+    box = where.expander(
+        t("figures.table.label"), key=key + TABLE_SUFFIX, on_change="rerun", type="compact"
+    )
+    if box.open:
+        table = chart_table(
+            figure, t("figures.alt.rows"), t("figures.table.panel"), t("figures.table.value")
+        )
+        named = facts.kind == "xy" and len(facts.series) > 1
+        if named:
+            table = table.rename(columns={table.columns[0]: t("figures.table.series")})
+        numbers = table.columns[1:] if named else table.columns
+        box.dataframe(
+            table,
+            alt=t("figures.table.alt", name=name),
+            hide_index=facts.kind == "xy",  # points are numbered 0, 1, … there: not the chart's
+            # numbers right-aligned, so that their digits line up as in a printed table
+            column_config={c: st.column_config.TextColumn(alignment="right") for c in numbers},
+        )
+
+
+def chart_name(facts: ChartFacts) -> str:
+    """A name for a chart that has none of its own: what it plots."""
+    rows_title, cols_title = _axes(facts)
+    if facts.kind == "heatmap":
+        return t("figures.alt.heatmap_name", rows_title=rows_title, cols_title=cols_title)
+    return t("figures.alt.xy_name", y_title=facts.y_title or "y", x_title=facts.x_title or "x")
+
+
+def _axes(facts: ChartFacts) -> tuple[str, str]:
+    return facts.y_title or t("figures.alt.rows"), facts.x_title or t("figures.alt.cols")
+
+
+def chart_description(facts: ChartFacts) -> str:
+    """Kind, size and largest entry in one sentence, from the chart's numbers ("" for a
+    chart that is neither a heatmap nor lines and bars)."""
+    if facts.kind == "heatmap":
+        rows_title, cols_title = _axes(facts)
+        words = {
+            "rows": facts.size[0],
+            "cols": facts.size[1],
+            "rows_title": rows_title,
+            "cols_title": cols_title,
+        }
+        if not facts.largest:
+            return t("figures.alt.heatmap_blank", **words)
+        row, col = facts.where
+        many = facts.panels > 1
+        return t(
+            "figures.alt.heatmaps" if many else "figures.alt.heatmap",
+            **words,
+            panels=facts.panels,
+            panel=facts.panel,
+            value=facts.largest,
+            row=row,
+            col=col,
+        )
+    if facts.kind == "xy":
+        points, count = facts.size
+        words = {"points": points, "y_title": facts.y_title or "y"}
+        words["x_title"] = facts.x_title or "x"
+        if not facts.largest:
+            return t("figures.alt.xy_blank", **words)
+        series, x = facts.where
+        if count == 1:
+            return t("figures.alt.xy_one", **words, value=facts.largest, x=x)
+        names = t("figures.alt.separator").join(
+            s or t("figures.alt.unnamed_series") for s in facts.series
+        )
+        series = series or t("figures.alt.unnamed_series")
+        return t(
+            "figures.alt.xy_many",
+            **words,
+            count=count,
+            names=names,
+            value=facts.largest,
+            series=series,
+            x=x,
+        )
+    return ""

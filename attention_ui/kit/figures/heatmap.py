@@ -236,9 +236,14 @@ def heatmap_layout(x_labels: list[str], rows: int, title: str, x_title: str, y_t
         "yaxis": yaxis,
     }
     if _CJK.search(y_title):
+        # level, and broken before its bracket ("トークン" over "(クエリ)"): on one line it
+        # took 136 px of a phone's 358 from the cells
+        lines = y_title.split(" (", 1)
+        lines[1:] = [f"({rest}" for rest in lines[1:]]
         yaxis["title"] = {"text": ""}
-        layout["annotations"] = [level_row_title(y_title)]
-        layout["margin"]["l"] = 14 * len(y_title) + 10
+        layout["annotations"] = [level_row_title(lines)]
+        layout["margin"]["l"] = 14 * max(len(line) for line in lines) + 10
+        layout["margin"]["t"] = max(top, 18 * len(lines) + 4)
     if title:
         layout["title"] = {
             "text": plotly_text(title),
@@ -252,10 +257,12 @@ def heatmap_layout(x_labels: list[str], rows: int, title: str, x_title: str, y_t
     return layout
 
 
-def level_row_title(text: str, yref: str = "y domain", xref: str = "x domain") -> dict:
-    """A row title written level, right-aligned just left of the plot's top-left corner."""
+def level_row_title(text, yref: str = "y domain", xref: str = "x domain") -> dict:
+    """A row title written level, right-aligned just left of the plot's top-left corner;
+    `text` is one string or its lines."""
+    lines = [text] if isinstance(text, str) else list(text)
     return {
-        "text": plotly_text(text),
+        "text": "<br>".join(plotly_text(line) for line in lines),
         "x": 0,
         "xref": xref,
         "xanchor": "right",

@@ -7,6 +7,7 @@ the output black; the path of the output over temperatures is a dotted grey line
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -73,9 +74,11 @@ def plane_figure(
     values = np.asarray(values, dtype=float)
     x0, x1, y0, y1 = box
     figure = go.Figure()
+    drawn_lines: list[np.ndarray] = []  # what the values' labels should not cover
     if cone_shape is not None:
         radius = 3 * max(abs(x0), abs(x1), abs(y0), abs(y1))
         polygon = cone_polygon(cone_shape, radius)
+        drawn_lines.append(np.asarray(polygon, dtype=float))
         filled = cone_shape.kind in ("wedge", "half_plane", "plane")
         figure.add_trace(
             go.Scatter(
@@ -92,6 +95,7 @@ def plane_figure(
     if show_hull:
         hull = convex_hull(values)
         closed = np.vstack([hull, hull[:1]])
+        drawn_lines.append(closed)
         figure.add_trace(
             go.Scatter(
                 x=closed[:, 0],
@@ -106,6 +110,7 @@ def plane_figure(
         )
     if path is not None and len(path) > 1:
         path = np.asarray(path, dtype=float)
+        drawn_lines.append(path)
         figure.add_trace(
             go.Scatter(
                 x=path[:, 0],
@@ -116,12 +121,13 @@ def plane_figure(
                 hoverinfo="skip",
             )
         )
-    labels = []
-    for i in range(values.shape[0]):
-        label = f"v{i + 1}"
-        if weights is not None:
-            label += f" · {captions.weight}={fmt(weights[i])}"
-        labels.append(plotly_text(label))
+    # The name over its weight, in two short lines that fit beside a point without crossing
+    # the hull's edges or covering the output's star.
+    lines_of = [
+        [f"v{i + 1}"] + ([] if weights is None else [f"{captions.weight}={fmt(weights[i])}"])
+        for i in range(values.shape[0])
+    ]
+    labels = ["<br>".join(plotly_text(line) for line in lines) for lines in lines_of]
     hover = [
         plotly_text(
             f"v{i + 1} = ({fmt(x)}, {fmt(y)})"
@@ -129,6 +135,17 @@ def plane_figure(
         )
         for i, (x, y) in enumerate(values)
     ]
+    sides, rects = label_positions(
+        values,
+        lines_of,
+        box,
+        plot_px=min(330.0, height - 130.0),
+        lines=drawn_lines + ([np.vstack([[0.0, 0.0], query])] if query is not None else []),
+        marks=[m for m in (output, query) if m is not None],
+    )
+    # the view grows, where it must, to hold the labels (plotly clips text at the axes)
+    x0, x1 = min(x0, *(r[0] for r in rects)), max(x1, *(r[1] for r in rects))
+    y0, y1 = min(y0, *(r[2] for r in rects)), max(y1, *(r[3] for r in rects))
     figure.add_trace(
         go.Scatter(
             x=values[:, 0],
@@ -136,7 +153,7 @@ def plane_figure(
             mode="markers+text",
             name=plotly_text(captions.values),
             text=labels,
-            textposition=label_sides(values[:, 0]),
+            textposition=sides,
             customdata=hover,
             hovertemplate="%{customdata}<extra></extra>",
             marker={"color": VALUE_COLOUR, "size": 11, "symbol": "circle"},
@@ -210,15 +227,95 @@ def plane_figure(
     return figure
 
 
-def label_sides(x: np.ndarray) -> list[str]:
-    """Where each point's label goes: towards the middle of the plot, so that a label of a
-    point near the left or right edge is not drawn past the chart's edge (on a phone)."""
-    x = np.asarray(x, dtype=float)
-    low, high = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
-    third = (high - low) / 3
-    if third <= 0:
-        return ["top center"] * x.size
-    return [
-        "top left" if v > high - third else "top right" if v < low + third else "top center"
-        for v in x
-    ]
+# Where plotly can put a point's label, as (horizontal, vertical) sides of the marker.
+_SIDES = {
+    "top center": (0, 1),
+    "bottom center": (0, -1),
+    "middle right": (1, 0),
+    "middle left": (-1, 0),
+    "top right": (1, 1),
+    "top left": (-1, 1),
+    "bottom right": (1, -1),
+    "bottom left": (-1, -1),
+}
+_CHAR_PX, _LINE_PX, _MARKER_PX = 7.0, 14.0, 7.0  # a 12 px label's character, line; marker gap
+
+
+def label_positions(
+    points: np.ndarray,
+    labels: Sequence[Sequence[str]],
+    box: tuple[float, float, float, float],
+    plot_px: float,
+    lines: Sequence[np.ndarray] = (),
+    marks: Sequence[np.ndarray] = (),
+) -> tuple[list[str], list[tuple[float, ...]]]:
+    """A side for each point's label (given as its lines) where it covers the least: no line
+    of `lines` (the hull, the cone's edges, paths: polylines of shape (k, 2)), no mark of
+    `marks` (the output star, the query), no other point or label, nothing past the view `box`.
+    The plot is taken as `plot_px` pixels across its wider axis (x and y keep one scale).
+    Returns the sides and the labels' rectangles (left, right, bottom, top) in data units."""
+    x0, x1, y0, y1 = box
+    unit = max(x1 - x0, y1 - y0) / plot_px  # data units per pixel
+    segments = [pair for line in lines for pair in itertools.pairwise(line)]
+    points = np.asarray(points, dtype=float)
+    marked = [np.asarray(m, dtype=float).reshape(2) for m in marks]
+    placed: list[tuple[float, float, float, float]] = []
+    sides = []
+    for i, (point, label) in enumerate(zip(points, labels, strict=True)):
+        width = _CHAR_PX * max(len(line) for line in label) * unit
+        dots = marked + [other for j, other in enumerate(points) if j != i]
+        best = min(
+            _SIDES,
+            key=lambda side: _cost(
+                _label_box(point, _SIDES[side], (width, len(label) * _LINE_PX * unit), unit),
+                box,
+                segments,
+                dots,
+                placed,
+            ),
+        )
+        placed.append(_label_box(point, _SIDES[best], (width, len(label) * _LINE_PX * unit), unit))
+        sides.append(best)
+    return sides, placed
+
+
+def _label_box(point, side, size: tuple[float, float], unit: float) -> tuple[float, ...]:
+    """(left, right, bottom, top) of a label of `size` on `side` of the marker at `point`."""
+    (width, height), gap = size, _MARKER_PX * unit
+    dx, dy = side
+    left = point[0] + (-width / 2 if dx == 0 else gap if dx > 0 else -gap - width)
+    bottom = point[1] + (-height / 2 if dy == 0 else gap if dy > 0 else -gap - height)
+    return left, left + width, bottom, bottom + height
+
+
+def _cost(rect, box, segments, dots, placed) -> float:
+    left, right, bottom, top = rect
+    outside = left < box[0] or right > box[1] or bottom < box[2] or top > box[3]
+    crossed = sum(_crosses(a, b, rect) for a, b in segments)
+    covered = sum(left <= d[0] <= right and bottom <= d[1] <= top for d in dots)
+    overlaps = sum(left < o[1] and o[0] < right and bottom < o[3] and o[2] < top for o in placed)
+    # past the view costs least: the figure then widens its view to hold the label
+    return 2.0 * outside + 3.0 * crossed + 4.0 * covered + 4.0 * overlaps
+
+
+def _crosses(a: np.ndarray, b: np.ndarray, rect) -> bool:
+    """Whether the segment a–b passes through the rectangle (Liang–Barsky clipping)."""
+    left, right, bottom, top = rect
+    low, high = 0.0, 1.0
+    d = b - a
+    for p, q in (
+        (-d[0], a[0] - left),
+        (d[0], right - a[0]),
+        (-d[1], a[1] - bottom),
+        (d[1], top - a[1]),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+        elif p < 0:
+            low = max(low, q / p)
+        else:
+            high = min(high, q / p)
+        if low > high:
+            return False
+    return True

@@ -294,7 +294,12 @@ def show_step(
             )
             st.caption(f"{step_sentence(step, run_steps=result.steps)}  \n{shape}")
         with chart:
-            show_chart(figure, f"{key_prefix}.{step.key}", details=(result.score, result.layout))
+            show_chart(
+                figure,
+                f"{key_prefix}.{step.key}",
+                details=(result.score, result.layout),
+                name=step_title(step),
+            )
 
 
 def vectors_sentence(trace: EntryTrace, namespace: str, lang: str | None = None) -> str:

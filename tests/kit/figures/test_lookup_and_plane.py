@@ -130,7 +130,7 @@ def test_plane_figure_draws_values_hull_cone_and_the_output():
     assert trace_named(figure, "cone of the values").fill == "toself"
     assert list(trace_named(figure, "output Σ αᵢ vᵢ").x) == [1.2]
     labels = list(trace_named(figure, "values vᵢ").text)
-    assert labels == ["v1 · α=0.2", "v2 · α=0.3", "v3 · α=0.5"]
+    assert labels == ["v1<br>α=0.2", "v2<br>α=0.3", "v3<br>α=0.5"]
     assert figure.layout.yaxis.scaleanchor == "x"  # equal scales, so the cone looks right
 
 

@@ -25,6 +25,7 @@ UI = REPO / "attention_ui"
 BUILDER_MODULES = (
     "kit/figures/heatmap.py",
     "kit/figures/grid.py",
+    "kit/figures/alt_text.py",
     "kit/figures/plane.py",
     "kit/figures/lookup.py",
     "exercises/figures.py",
@@ -168,7 +169,7 @@ def test_luong_result_figures_print_the_callers_chart_names():
 
 def test_grid_and_transformer_figures_print_the_callers_words():
     from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
-    from attention_ui.transformer.figures import head_grid
+    from attention_ui.transformer.figures import head_figures
 
     grid = heatmap_grid(
         np.ones((1, 2, 2, 2)) / 2, WORDS[0], WORDS[1], GridSettings(titles=["頭1", "頭2"])
@@ -176,8 +177,8 @@ def test_grid_and_transformer_figures_print_the_callers_words():
     assert all(word in printed(grid) for word in (WORDS[0], WORDS[1], "頭1", "頭2"))
     X = np.arange(8.0).reshape(2, 4) / 8
     mh = multi_head(X, np.eye(4), np.eye(4), np.eye(4), np.eye(4), heads=2)
-    figure = head_grid(mh, ["猫", "犬"], {"key": WORDS[0], "query": WORDS[1]}, ["頭1", "頭2"])
-    assert all(word in printed(figure) for word in ("猫", "犬", WORDS[0], "頭2"))
+    figures = head_figures(mh, ["猫", "犬"], {"key": WORDS[0], "query": WORDS[1]}, ["頭1", "頭2"])
+    assert all(word in printed(figures[1]) for word in ("猫", "犬", WORDS[0], "頭2"))
 
 
 def test_regression_step_figures_print_the_callers_axis_titles():

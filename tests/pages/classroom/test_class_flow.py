@@ -19,7 +19,7 @@ from tests.support.classroom import by_address as student_by_address
 
 
 def texts(at: AppTest) -> str:
-    parts = [*at.markdown, *at.caption, *at.success, *at.info, *at.warning, *at.subheader]
+    parts = [*at.markdown, *at.caption, *at.success, *at.info, *at.warning, *at.header]
     parts += [*at.sidebar.markdown, *at.sidebar.caption, *at.sidebar.warning]
     return "\n".join(str(e.value) for e in parts)
 

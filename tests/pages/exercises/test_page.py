@@ -100,7 +100,7 @@ def test_names_become_letter_pair_keys_and_the_search_finds_the_target():
     at = open_exercise(section="search")
     at.radio(key=state.SEARCH_SOURCE).set_value("names").run()
     assert not at.exception
-    assert any("Letter pairs:" in c.value for c in at.caption)
+    assert any("letter pairs (␣ is a space):" in c.value for c in at.caption)
     loss = np.asarray(chart(at, "exercises.chart.loss")["data"][0]["y"], dtype=float)
     assert loss[-1] < loss[0]
 

@@ -348,8 +348,8 @@ def test_japanese_page_has_every_text(at):
     at.sidebar.radio[0].set_value("ja").run()
     assert not at.exception
     assert at.title[0].value == "ルオン・アテンションを動かしてみる"
-    assert at.selectbox(key="luong.score").options[0] == "ドットプロダクト・アテンション (dot)"
+    assert at.selectbox(key="luong.score").options[0] == "ドットプロダクト・アテンション"
     at.selectbox(key="luong.score").set_value("general").run()  # labels work after a switch
     assert not at.exception
-    texts = [e.value for kind in ("markdown", "caption", "info", "subheader") for e in at.get(kind)]
+    texts = [e.value for kind in ("markdown", "caption", "info", "header") for e in at.get(kind)]
     assert not [text for text in texts if "luong." in str(text)]

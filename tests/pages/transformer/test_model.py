@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attention_core import multi_head
-from attention_ui.transformer.figures import head_grid, step_figure
+from attention_ui.transformer.figures import head_figures, step_figure
 from attention_ui.transformer.model import (
     MAX_TOKEN_LENGTH,
     MAX_TOKENS,
@@ -91,16 +91,18 @@ def test_divisors_are_the_head_counts_that_split_d_model():
     assert divisors(7) == [1, 7]
 
 
-def test_head_grid_has_one_panel_per_head_with_tokens_and_hover():
+def test_one_figure_per_head_with_its_title_tokens_and_hover():
     rng = np.random.default_rng(0)
     mh = multi_head(rng.normal(size=(3, 4)), *(rng.normal(size=(4, 4)) for _ in range(4)), 2)
     labels = token_labels(["<b>a</b>", "b", "c"])
-    figure = head_grid(mh, labels, TITLES, ["head 1", "head 2"], lambda h, i, j: f"h{h} q{i} k{j}")
-    panels = [trace for trace in figure.data if trace.type == "heatmap"]
-    assert len(panels) == 2
-    np.testing.assert_array_equal(panels[1].z, mh.weights[1])
-    assert panels[0].x[0] == "1 · &lt;b&gt;a&lt;/b&gt;"
-    assert panels[1].customdata[2][0] == "h1 q2 k0"
+    figures = head_figures(
+        mh, labels, TITLES, ["head 1", "head 2"], lambda h, i, j: f"h{h} q{i} k{j}"
+    )
+    assert [f.layout.title.text for f in figures] == ["head 1", "head 2"]
+    np.testing.assert_array_equal(figures[1].data[0].z, mh.weights[1])
+    assert figures[0].data[0].x[0] == "1 · &lt;b&gt;a&lt;/b&gt;"
+    assert figures[1].data[0].customdata[2][0] == "h1 q2 k0"
+    assert (figures[0].data[0].zmin, figures[0].data[0].zmax) == (0, 1)  # one scale for all
 
 
 def test_step_figures_label_tokens_and_entries():

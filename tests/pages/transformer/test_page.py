@@ -18,10 +18,15 @@ EN, JA = catalog("en"), catalog("ja")
 TOKENS = EXAMPLES["en"].split()  # the default sentence
 
 
+def head_charts(at) -> list[dict]:
+    """The heads' charts as the page draws them, one per head, in order."""
+    keys = [e.proto.id for e in at.get("plotly_chart") if "-transformer.chart.head." in e.proto.id]
+    return [chart(at, f"transformer.chart.head.{h + 1}") for h in range(len(keys))]
+
+
 def head_weights(at) -> np.ndarray:
     """The heads' weights as the page draws them: heads × n × n."""
-    figure = chart(at, "transformer.chart.heads")
-    return np.array([np.asarray(trace["z"], dtype=float) for trace in figure["data"]])
+    return np.array([np.asarray(c["data"][0]["z"], dtype=float) for c in head_charts(at)])
 
 
 def no_exception(at) -> None:
@@ -36,7 +41,7 @@ def test_the_default_page_shows_the_engines_heads_and_output():
     np.testing.assert_allclose(head_weights(at), mh.weights, rtol=1e-12)
     output = chart(at, "transformer.chart.output")["data"][0]
     np.testing.assert_allclose(np.asarray(output["z"], dtype=float), mh.output, rtol=1e-12)
-    labels = chart(at, "transformer.chart.heads")["data"][0]["x"]
+    labels = chart(at, "transformer.chart.head.1")["data"][0]["x"]
     assert list(labels) == [f"{i + 1} · {token}" for i, token in enumerate(TOKENS)]
 
 
@@ -121,7 +126,7 @@ def test_japanese_text_is_split_into_words(lang):
     said = texts["transformer.sentence.split_words"].split("{")[0]
     assert any(c.value.startswith(said) for c in at.caption)
     assert head_weights(at).shape == (2, len(characters), len(characters))
-    labels = chart(at, "transformer.chart.heads")["data"][0]["y"]
+    labels = chart(at, "transformer.chart.head.1")["data"][0]["y"]
     assert list(labels) == [f"{i + 1} · {c}" for i, c in enumerate(characters)]
     assert at.title[0].value == texts["transformer.title"]
 
@@ -146,5 +151,23 @@ def test_user_text_in_a_token_is_shown_as_text():
     no_exception(at)
     split = next(c.value for c in at.caption if c.value.startswith("Split on spaces"))
     assert r"\*\*x\*\*" in split and r"\<b\>y" in split and r"\$z\$" in split
-    labels = chart(at, "transformer.chart.heads")["data"][0]["x"]
+    labels = chart(at, "transformer.chart.head.1")["data"][0]["x"]
     assert labels[1] == "2 · &lt;b&gt;y&lt;/b&gt;"  # Plotly shows it as text
+
+
+def test_each_head_is_its_own_chart_with_its_title_and_printed_numbers():
+    """One chart per head (the page's columns stack them on a phone, where one grid of all
+    heads left each panel a few pixels per cell), each titled on its own (two titles in one
+    figure ran together in Japanese), every cell carrying its number, the Japanese row title
+    written level."""
+    at = open_app_page("transformer")
+    at.sidebar.radio(key="lang.switch").set_value("ja").run()
+    charts = head_charts(at)
+    assert len(charts) == 2
+    for number, figure in enumerate(charts, start=1):
+        title = figure["layout"]["title"]["text"]
+        assert title == JA["transformer.heads_grid.head"].format(number=number, d_head=2)
+        assert figure["data"][0]["texttemplate"] == "%{text}"
+        assert figure["layout"]["yaxis"]["title"]["text"] == ""  # level, as an annotation
+        level = figure["layout"]["annotations"][0]["text"]  # on two short lines
+        assert level.replace("<br>", " ") == JA["transformer.axis.query"] and "<br>" in level

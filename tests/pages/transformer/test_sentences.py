@@ -114,7 +114,7 @@ def test_one_head_is_not_called_head_s_and_concat_names_each_head():
     assert r"\ldots" not in concat_parts(2) and concat_parts(2).count(r"\mathbf{O}") == 2
     at = open_app_page("transformer")
     at.button(key=state.IDENTITY).click().run()
-    assert EN["transformer.heads_grid.title_one"] in [h.value for h in at.subheader]
+    assert EN["transformer.heads_grid.title_one"] in [h.value for h in at.header]
     output_latex = [x.value for x in at.latex if "concat" in x.value and "W}_O" in x.value]
     assert output_latex and all(r"\ldots, \mathbf{O}_{1}" not in x for x in output_latex)
 

@@ -1,0 +1,272 @@
+"""What a chart shows, read back from the figure itself: the facts of its text alternative
+(kind, size, largest entry) and its numbers as a table.
+
+Pure: a figure in, facts or a DataFrame out, so the words (kit.figures.charts puts them in the
+learner's language) and the numbers come from the very traces the browser draws. Labels in a
+figure are Plotly text (user text escaped, line breaks as <br>); they come back here as the plain
+text the learner typed. Every number is written in the app's one format (attention_core.fmt),
+and a heatmap cell as the text printed on it (a masked score reads "−∞", as on the chart).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from attention_core import fmt
+
+_TAG = re.compile(r"<[^>]*>")
+_XY_TYPES = ("scatter", "bar", "scattergl")
+
+
+def values_of(data: object) -> object:
+    """A trace's array as given, or decoded from plotly's typed-array form ({"dtype", "bdata",
+    "shape"}), which a figure rebuilt from another's to_dict() holds."""
+    if isinstance(data, dict) and "bdata" in data and "dtype" in data:
+        array = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+        shape = data.get("shape")
+        return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
+    return data
+
+
+def plain(text: object) -> str:
+    """Plotly text as plain text: tags dropped (a <br> becomes a space), entities decoded."""
+    if text is None:
+        return ""
+    return html.unescape(_TAG.sub(" ", str(text))).strip().replace("  ", " ")
+
+
+@dataclass(frozen=True)
+class ChartFacts:
+    """What a text alternative says about a chart, numbers already written.
+
+    kind: "heatmap" (one matrix or a grid of equal-sized panels), "xy" (lines, points and
+    bars) or "other". For a heatmap, `size` is (rows, columns) of one panel and `where` the
+    (row label, column label) of the largest entry; for xy charts `size` is (points, series)
+    and `where` (series name, x). `largest` is "" when no entry is a finite number.
+    """
+
+    kind: str
+    title: str
+    x_title: str
+    y_title: str
+    size: tuple[int, int]
+    panels: int
+    largest: str
+    where: tuple[str, str]
+    panel: str
+    series: tuple[str, ...]
+
+
+def chart_facts(figure: go.Figure) -> ChartFacts:
+    """The facts of `figure`'s text alternative, from its first kind of trace."""
+    layout = figure.layout
+    title = plain(layout.title.text) if layout.title else ""
+    x_title, y_title = _axis_titles(figure)
+    heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
+    if heatmaps:
+        return _heatmap_facts(figure, heatmaps, title, x_title, y_title)
+    series = [trace for trace in figure.data if trace.type in _XY_TYPES]
+    if series:
+        return _xy_facts(series, title, x_title, y_title)
+    return ChartFacts("other", title, x_title, y_title, (0, 0), 0, "", ("", ""), "", ())
+
+
+def _axis_titles(figure: go.Figure) -> tuple[str, str]:
+    """The first x- and y-axis titles of the figure (a grid titles its outer edges only)."""
+    found = {"x": "", "y": ""}
+    layout = figure.layout.to_plotly_json()
+    axes = sorted((len(n), n) for n in layout if n.startswith(("xaxis", "yaxis")))
+    for _, name in axes:  # xaxis, then xaxis2, … (the first that has a title)
+        if not found[name[0]]:
+            found[name[0]] = plain((layout[name].get("title") or {}).get("text"))
+    if not found["y"]:  # a Japanese row title is written level, as a note (heatmap_layout)
+        level = [a for a in layout.get("annotations", ()) if a.get("yref") == "y domain"]
+        found["y"] = plain(level[0].get("text")) if level else ""
+    return found["x"], found["y"]
+
+
+def _heatmap_facts(figure, heatmaps, title, x_title, y_title) -> ChartFacts:
+    names = panel_names(figure, heatmaps)
+    best = None  # (value, panel, row, col)
+    for index, trace in enumerate(heatmaps):
+        z = np.asarray(values_of(trace.z), dtype=float)
+        if not np.isfinite(z).any():
+            continue
+        i, j = np.unravel_index(np.nanargmax(np.where(np.isfinite(z), z, np.nan)), z.shape)
+        if best is None or z[i, j] > best[0]:
+            best = (float(z[i, j]), index, int(i), int(j))
+    first = np.asarray(values_of(heatmaps[0].z))
+    size = (first.shape[0], first.shape[1] if first.ndim == 2 else 1)
+    if best is None:
+        return ChartFacts(
+            "heatmap", title, x_title, y_title, size, len(heatmaps), "", ("", ""), "", ()
+        )
+    value, index, i, j = best
+    rows, cols = _labels(heatmaps[index])
+    return ChartFacts(
+        "heatmap",
+        title,
+        x_title,
+        y_title,
+        size,
+        len(heatmaps),
+        fmt(value),
+        (rows[i], cols[j]),
+        names[index] if len(heatmaps) > 1 else "",
+        (),
+    )
+
+
+def _xy_facts(series, title, x_title, y_title) -> ChartFacts:
+    best = None  # (value, series index, point index), on the first y axis only
+    for index, trace in enumerate(series):
+        if (trace.yaxis or "y") != "y":
+            continue
+        y = _numbers(values_of(trace.y))
+        if y.size and np.isfinite(y).any():
+            k = int(np.nanargmax(np.where(np.isfinite(y), y, np.nan)))
+            if best is None or y[k] > best[0]:
+                best = (float(y[k]), index, k)
+    names = tuple(plain(trace.name) for trace in series)
+    points = max(
+        len(values_of(trace.y)) if values_of(trace.y) is not None else 0 for trace in series
+    )
+    size = (points, len(series))
+    if best is None:
+        return ChartFacts("xy", title, x_title, y_title, size, 1, "", ("", ""), "", names)
+    value, index, k = best
+    x = _x_texts(series[index])
+    return ChartFacts(
+        "xy", title, x_title, y_title, size, 1, fmt(value), (names[index], x[k]), "", names
+    )
+
+
+def panel_names(figure: go.Figure, heatmaps: Sequence) -> list[str]:
+    """Each panel's name in a grid of heatmaps (make_subplots' titles: a column's above it, a
+    row's at its right, matched by position), else its number."""
+    layout = figure.layout.to_plotly_json()
+    notes = [a for a in layout.get("annotations", ()) if a.get("xref") == "paper"]
+    names = []
+    for number, trace in enumerate(heatmaps, start=1):
+        xaxis = layout.get("xaxis" + (trace.xaxis or "x")[1:], {})
+        yaxis = layout.get("yaxis" + (trace.yaxis or "y")[1:], {})
+        x_mid, y_mid = np.mean(xaxis.get("domain", (0, 1))), np.mean(yaxis.get("domain", (0, 1)))
+        parts = [
+            plain(a.get("text"))
+            for a in notes
+            if (not a.get("textangle") and abs(a.get("x", -1) - x_mid) < 1e-6)
+            or (a.get("textangle") == 90 and abs(a.get("y", -1) - y_mid) < 1e-6)
+        ]
+        names.append(" · ".join(p for p in parts if p) or str(number))
+    return names
+
+
+def _labels(trace) -> tuple[list[str], list[str]]:
+    z = np.asarray(values_of(trace.z))
+    rows = [plain(s) for s in values_of(trace.y)] if values_of(trace.y) is not None else []
+    cols = [plain(s) for s in values_of(trace.x)] if values_of(trace.x) is not None else []
+    n_rows, n_cols = z.shape[0], z.shape[1] if z.ndim == 2 else 1
+    rows = rows if len(rows) == n_rows else [str(i + 1) for i in range(n_rows)]
+    cols = cols if len(cols) == n_cols else [str(j + 1) for j in range(n_cols)]
+    return rows, cols
+
+
+def _numbers(values) -> np.ndarray:
+    if values is None:
+        return np.zeros(0)
+    try:
+        return np.asarray(values, dtype=float).ravel()
+    except (TypeError, ValueError):  # categories, not numbers
+        return np.full(len(values), np.nan)
+
+
+def _x_texts(trace) -> list[str]:
+    """A trace's x values as the table writes them: numbers in the app's format, labels as
+    typed (a bar chart's categories); 1, 2, … when the trace has none."""
+    n = len(values_of(trace.y)) if values_of(trace.y) is not None else 0
+    if values_of(trace.x) is None:
+        return [str(k + 1) for k in range(n)]
+    numbers = _numbers(values_of(trace.x))
+    if numbers.size and np.isfinite(numbers).all():
+        return [fmt(v) for v in numbers]
+    return [plain(v) for v in values_of(trace.x)]
+
+
+def _cell_texts(trace) -> list[list[str]]:
+    """What each heatmap cell shows: its printed text, else its number in the app's format."""
+    z = np.asarray(values_of(trace.z), dtype=float)
+    text = values_of(trace.text)
+    if text is not None and np.shape(text) == z.shape:
+        return [[plain(v) for v in row] for row in text]
+    return [[fmt(v) for v in row] for row in np.atleast_2d(z)]
+
+
+def chart_table(
+    figure: go.Figure, row_title: str, panel_title: str, value_title: str
+) -> pd.DataFrame:
+    """The chart's numbers as text, as the chart writes them.
+
+    A heatmap: one row per matrix row, one column per matrix column, the row labels as the
+    index (named after the rows' axis, else `row_title`); a grid of panels puts the panel's
+    name (column `panel_title`) before the row label. Lines and bars: one row per point, with
+    the series' name (column `panel_title`, when there are several), x and y (column
+    `value_title` when the series have different y axes).
+    """
+    heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
+    if heatmaps:
+        return _heatmap_table(figure, heatmaps, _axis_titles(figure)[1] or row_title, panel_title)
+    series = [trace for trace in figure.data if trace.type in _XY_TYPES]
+    return _xy_table(figure, series, panel_title, value_title)
+
+
+def _heatmap_table(figure, heatmaps, row_title: str, panel_title: str) -> pd.DataFrame:
+    names = panel_names(figure, heatmaps)
+    frames = []
+    for name, trace in zip(names, heatmaps, strict=True):
+        rows, cols = _labels(trace)
+        frame = pd.DataFrame(_cell_texts(trace), index=rows, columns=_unique(cols))
+        frame.index.name = row_title
+        if len(heatmaps) > 1:
+            frame.index = pd.MultiIndex.from_product(
+                [[name], frame.index], names=[panel_title, row_title]
+            )
+        frames.append(frame)
+    return pd.concat(frames) if len(frames) > 1 else frames[0]
+
+
+def _xy_table(figure, series, series_title: str, value_title: str) -> pd.DataFrame:
+    """One row per point: series, x, y. The y column is titled by the series' y axis when
+    they share one (else `value_title`), the x column by the x axis (else "x")."""
+    layout = figure.layout.to_plotly_json()
+    x_title = _axis_titles(figure)[0] or "x"
+    y_titles = {
+        plain(((layout.get("yaxis" + (t.yaxis or "y")[1:]) or {}).get("title") or {}).get("text"))
+        for t in series
+    }
+    y_title = y_titles.pop() if len(y_titles) == 1 else value_title
+    columns = _unique([series_title, x_title, y_title or "y"])
+    rows = [
+        (plain(trace.name), x, fmt(v))
+        for trace in series
+        for x, v in zip(_x_texts(trace), _numbers(values_of(trace.y)), strict=False)
+    ]
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.drop(columns=columns[0]) if len(series) == 1 else frame
+
+
+def _unique(labels: list[str]) -> list[str]:
+    """Column names as shown, made distinct (two keys may carry the same label)."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
+    return out

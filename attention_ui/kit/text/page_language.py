@@ -1,0 +1,35 @@
+"""The document's language: `<html lang="ja">` on a Japanese page, so that a screen reader
+reads it with a Japanese voice and the browser picks Japanese fonts and line breaking.
+
+Streamlit's page is always `<html lang="en">` and has no setting for it, so a tiny custom
+component (v2: its script runs in the page itself, no frame) sets the attribute. Its script is
+fixed here; the only thing it receives is a language code, and it sets the attribute only to
+one of the app's own codes (LANGUAGES), whatever arrives.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+from streamlit.components.v2 import component
+
+from attention_ui.kit.text.i18n import LANGUAGES, current_language
+
+_SCRIPT = f"""
+const KNOWN = {json.dumps(sorted(LANGUAGES))};
+export default function ({{ data }}) {{
+  const lang = (data || {{}}).lang;
+  if (KNOWN.includes(lang) && document.documentElement.lang !== lang)
+    document.documentElement.lang = lang;
+}}
+"""
+_COMPONENT = component("attention_page_language", js=_SCRIPT)
+KEY = "page.language"
+
+
+def set_document_language() -> None:
+    """Mark the document with the session's language. Drawn last in the sidebar: the
+    component is an empty element, and anywhere else its gap would show."""
+    with st.sidebar:
+        _COMPONENT(data={"lang": current_language()}, key=KEY)
