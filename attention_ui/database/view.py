@@ -447,7 +447,8 @@ def top_k_lines(result: TopK, rows: list[int], lang: str | None = None) -> list[
     if found == 0:
         lines.append(t("database.topk.none", lang, query=query))
     elif found < result.k:
-        lines.append(t("database.topk.fewer", lang, query=query, found=found, k=result.k))
+        key = "database.topk.fewer_one" if found == 1 else "database.topk.fewer"
+        lines.append(t(key, lang, query=query, found=found, k=result.k))
     if result.tie_at_cut:
         lines.append(t("database.topk.tie", lang, score=fmt(result.scores[result.indices[-1]])))
     lines.append(t("database.topk.contrast", lang))

@@ -118,7 +118,8 @@ def test_every_top_k_sentence_holds_for_the_engines_numbers():
             ), state_  # fmt: skip
         rest = lines[found:]
         none = t("database.topk.none", lang, query=query)
-        fewer = t("database.topk.fewer", lang, query=query, found=found, k=k)
+        fewer_key = "database.topk.fewer_one" if found == 1 else "database.topk.fewer"
+        fewer = t(fewer_key, lang, query=query, found=found, k=k)
         assert (none in rest) == (found == 0), state_
         assert (fewer in rest) == (0 < found < k), state_
         positive = int((result.scores > 0).sum())
@@ -132,7 +133,12 @@ def test_every_top_k_sentence_holds_for_the_engines_numbers():
         assert rest[-1] == t("database.topk.contrast", lang)
         seen |= {"none"} if found == 0 else {"fewer"} if found < k else {"full"}
         seen |= {"tie"} if tied else set()
-    assert seen == {"none", "fewer", "full", "tie"}
+        seen |= {"one"} if 0 < found == 1 < k else set()
+    assert seen == {"none", "fewer", "full", "tie", "one"}
+
+
+def test_one_key_is_one_key():
+    assert "Only 1 key scores above 0" in t("database.topk.fewer_one", "en", query="x", k=3)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
