@@ -58,7 +58,10 @@ _OVERFLOWS = """() => {
     const root = document.querySelector('[data-testid=stMain]');
     if (root.scrollWidth > root.clientWidth + slack)
         found.push(`page wider than the window (${root.scrollWidth} > ${root.clientWidth})`);
-    for (const e of root.querySelectorAll('*')) {
+    // The sidebar's menu too: a page name cut by an ellipsis there is cut as well.
+    const sidebar = document.querySelector('[data-testid=stSidebar]');
+    const boxes = [...root.querySelectorAll('*'), ...(sidebar ? sidebar.querySelectorAll('*') : [])];
+    for (const e of boxes) {
         // Text for screen readers only (KaTeX's MathML copy) is clipped to 1 px on purpose.
         if (e instanceof SVGElement || !visible(e) || e.closest('.katex-mathml')) continue;
         const style = getComputedStyle(e);
