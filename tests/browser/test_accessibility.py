@@ -60,7 +60,8 @@ _OVERFLOWS = """() => {
         found.push(`page wider than the window (${root.scrollWidth} > ${root.clientWidth})`);
     // The sidebar's menu too: a page name cut by an ellipsis there is cut as well.
     const sidebar = document.querySelector('[data-testid=stSidebar]');
-    const boxes = [...root.querySelectorAll('*'), ...(sidebar ? sidebar.querySelectorAll('*') : [])];
+    const inSidebar = sidebar ? [...sidebar.querySelectorAll('*')] : [];
+    const boxes = [...root.querySelectorAll('*'), ...inSidebar];
     for (const e of boxes) {
         // Text for screen readers only (KaTeX's MathML copy) is clipped to 1 px on purpose.
         if (e instanceof SVGElement || !visible(e) || e.closest('.katex-mathml')) continue;
