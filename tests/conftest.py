@@ -24,10 +24,20 @@ def open_app_page(page: str) -> AppTest:
     return at
 
 
-def pytest_collection_modifyitems(config, items) -> None:
-    """Under pytest-xdist (tools/test-all.sh runs two workers), every browser and deploy test
-    runs on one worker, one after another: each starts app servers and Chromium, and two at
-    once on a 2-core machine would only slow each other. The other worker takes the rest."""
-    for item in items:
-        if item.get_closest_marker("browser") or item.get_closest_marker("deploy"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
+# The folders whose tests start app servers and Chromium (or PostgreSQL and nginx).
+_ONE_AFTER_ANOTHER = ("tests/browser/", "tests/deploy/")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under pytest-xdist (tools/test-all.sh runs two workers) the browser and deploy tests run
+    on one worker, one after another: two at once on a 2-core machine would only slow each
+    other. The other worker takes the rest, test by test. (xdist's own `loadgroup` mode cannot
+    do this with pytest 9: it renames the tests' ids, which pytest 9 no longer lets it do.)"""
+    from xdist.scheduler import LoadScopeScheduling  # only where xdist runs the tests
+
+    class BrowserTestsTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "browser" if nodeid.startswith(_ONE_AFTER_ANOTHER) else nodeid
+
+    return BrowserTestsTogether(config, log)

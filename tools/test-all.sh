@@ -23,6 +23,6 @@ fi
 python -m ruff check .
 python -m ruff format --check .
 # Two workers (the suite's target machine has 2 cores); browser and deploy tests share one of
-# them (tests/conftest.py). Hypothesis draws the same examples every run (the "repeatable"
+# them (pytest_xdist_make_scheduler in tests/conftest.py). Hypothesis draws the same examples every run (the "repeatable"
 # profile of tests/conftest.py). The slowest tests are listed at the end.
-python -m pytest -n 2 --dist loadgroup --hypothesis-profile=repeatable --durations=25 "$@"
+python -m pytest -n 2 --hypothesis-profile=repeatable --durations=25 "$@"
