@@ -39,6 +39,9 @@ def test_the_noisy_example_is_d2ls_current_recipe():
     assert "variance 1" in EN["regression.preset_text.noisy"]
     assert "standard deviation 0.5 (as in d2l)" not in EN["regression.preset_text.noisy"]
     assert "分散 1" in JA["regression.preset_text.noisy"]
+    for lang in LANGUAGES:  # the older edition's function as a formula, not with a caret
+        shown = t("regression.preset_text.noisy", lang, seed=0, count=40)
+        assert "$f(x) = 2\\sin x + x^{0.8}$" in shown and "x^0.8" not in shown
 
 
 # --- 15: d2l trains nothing; learning σ is its exercise 2 ---------------------------------
