@@ -24,20 +24,19 @@ def open_app_page(page: str) -> AppTest:
     return at
 
 
-# The folders whose tests start app servers and Chromium (or PostgreSQL and nginx).
-_ONE_AFTER_ANOTHER = ("tests/browser/", "tests/deploy/")
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
-    """Under pytest-xdist (tools/test-all.sh runs two workers) the browser and deploy tests run
-    on one worker, one after another: two at once on a 2-core machine would only slow each
-    other. The other worker takes the rest, test by test. (xdist's own `loadgroup` mode cannot
-    do this with pytest 9: it renames the tests' ids, which pytest 9 no longer lets it do.)"""
+    """Under pytest-xdist (tools/test-all.sh runs two workers) the browser tests run in two
+    queues, the accessibility audit and all the others, each one test after another on one
+    worker (a module's server and Chromium are made once); every other test, the deploy tests
+    too, goes to whichever worker is free. (xdist's own `loadgroup` mode cannot group them with
+    pytest 9: it renames the tests' ids, which pytest 9 no longer lets it do.)"""
     from xdist.scheduler import LoadScopeScheduling  # only where xdist runs the tests
 
-    class BrowserTestsTogether(LoadScopeScheduling):
+    class BrowserQueues(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return "browser" if nodeid.startswith(_ONE_AFTER_ANOTHER) else nodeid
+            if nodeid.startswith("tests/browser/test_accessibility.py"):
+                return "accessibility"
+            return "browser" if nodeid.startswith("tests/browser/") else nodeid
 
-    return BrowserTestsTogether(config, log)
+    return BrowserQueues(config, log)

@@ -22,7 +22,7 @@ fi
 
 python -m ruff check .
 python -m ruff format --check .
-# Two workers (the suite's target machine has 2 cores); browser and deploy tests share one of
-# them (pytest_xdist_make_scheduler in tests/conftest.py). Hypothesis draws the same examples every run (the "repeatable"
-# profile of tests/conftest.py). The slowest tests are listed at the end.
+# Two workers (the suite's target machine has 2 cores); the browser tests run in two queues
+# (pytest_xdist_make_scheduler in tests/conftest.py). Hypothesis draws the same examples
+# every run (the "repeatable" profile of tests/conftest.py). The slowest tests are listed last.
 python -m pytest -n 2 --hypothesis-profile=repeatable --durations=25 "$@"

@@ -66,6 +66,8 @@ def test_a_luong_task_is_solved_with_the_keyboard_only(page, server):
 def test_every_cell_of_every_grid_is_reached_by_tab_and_by_the_arrows(page, server, path):
     page.set_default_timeout(TIMEOUT)
     open_page(page, server, path, timeout=TIMEOUT)
+    # The grids' script loads as a file of its own, after the run has ended: wait for a cell.
+    page.wait_for_function(f"() => ({_CELLS})().length > 0", timeout=TIMEOUT)
     cells = page.evaluate(_CELLS)
     assert cells, "the page draws its grids with the grid editor"
     page.locator("body").focus()
