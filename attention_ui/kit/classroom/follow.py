@@ -196,12 +196,18 @@ def address_params() -> dict[str, str]:
     found = member()
     if found is None:
         # A join or teacher address not tried yet (the store was down) stays for the next run.
-        waiting = {name: st.query_params.get(name) for name in CLASS_PARAMS}
-        if waiting[CLASS_PARAM] and st.session_state.get(_TRIED) != waiting:
-            return {name: str(value) for name, value in waiting.items() if value}
-        return {}
+        waiting = _address_to_try()
+        return {name: str(value) for name, value in (waiting or {}).items() if value}
     secret = TEACHER_PARAM if found.teacher else SEAT_PARAM
     return {CLASS_PARAM: found.code, secret: found.secret}
+
+
+def _address_to_try() -> dict[str, str | None] | None:
+    """The address's class parameters, while this session has not yet tried them."""
+    params = {name: st.query_params.get(name) for name in CLASS_PARAMS}
+    if params[CLASS_PARAM] and st.session_state.get(_TRIED) != params:
+        return params
+    return None
 
 
 def admit(eng: sa.Engine, client: str, code_text: object, teacher=None, seat=None) -> object:
@@ -275,8 +281,8 @@ def on_page_start(page: str, access: PageAccess) -> None:
     """At the top of a whole run, before the page's widgets: join or resume from the address
     (once per address), then take the teacher's state if it is waiting."""
     st.session_state.pop(STORE_DOWN, None)  # each run finds out afresh
-    params = {name: st.query_params.get(name) for name in CLASS_PARAMS}
-    if params[CLASS_PARAM] and st.session_state.get(_TRIED) != params and member() is None:
+    params = _address_to_try()
+    if params is not None and member() is None:
         result = admit(
             engine(),
             client_id(),

@@ -43,13 +43,13 @@ def sidebar(page: str, access: PageAccess, state_now: Callable[[], dict[str, str
     with slot.container():
         drawn = _class_box(page, access, state_now)
     if not drawn:
-        slot.warning(t("classroom.notice.store_down"), icon=":material/cloud_off:")
+        _store_down(slot)
     elif failed_before:
-        st.sidebar.warning(t("classroom.notice.store_down"), icon=":material/cloud_off:")
+        _store_down(st.sidebar)
 
 
-def _store_down() -> None:
-    st.warning(t("classroom.notice.store_down"), icon=":material/cloud_off:")
+def _store_down(where=st) -> None:
+    where.warning(t("classroom.notice.store_down"), icon=":material/cloud_off:")
 
 
 @follow.store_safe(lambda: False)
