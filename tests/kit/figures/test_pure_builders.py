@@ -207,17 +207,12 @@ def test_lookup_figures_and_table_print_the_callers_words():
 
 def test_plane_and_exercise_figures_print_the_callers_words():
     from attention_ui.exercises.figures import loss_figure
-    from attention_ui.kit.figures.plane import PlaneCaptions, plane_figure
+    from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure
 
     values = np.array([[1.0, 0.0], [0.0, 1.0]])
     captions = PlaneCaptions(cone="値の錐", hull="値の凸包", values=WORDS[3])
-    figure = plane_figure(
-        values,
-        values.mean(axis=0),
-        weights=[0.5, 0.5],
-        box=(-2.0, 2.0, -2.0, 2.0),
-        captions=captions,
-    )
+    scene = PlaneScene(values, values.mean(axis=0), weights=[0.5, 0.5])
+    figure = plane_figure(scene, box=(-2.0, 2.0, -2.0, 2.0), captions=captions)
     assert all(word in printed(figure) for word in ("値の凸包", WORDS[3]))
     loss = loss_figure(np.array([1.0, 0.5]), x_title="ステップ", y_title="損失")
     assert "ステップ" in printed(loss) and "損失" in printed(loss)
