@@ -33,7 +33,7 @@ from attention_ui.kit.figures.lookup import short
 from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure, view_box
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.kit.state.page_state import option_labels
-from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.i18n import show_error, t, worded
 from attention_ui.kit.text.markdown import stacked
 
 # Where each case's output must land, as (catalog key if it does, if it does not).
@@ -70,14 +70,7 @@ def formula() -> None:
 
 def plane_captions() -> PlaneCaptions:
     """The plane charts' words, in this run's language."""
-    return PlaneCaptions(
-        cone=t("gallery.plane.cone"),
-        hull=t("gallery.plane.hull"),
-        values=t("gallery.plane.values"),
-        output=t("gallery.plane.output"),
-        path=t("gallery.plane.path"),
-        query=t("gallery.plane.query"),
-    )
+    return worded(PlaneCaptions, "gallery.plane", weight="α")
 
 
 def plane() -> Plane:
