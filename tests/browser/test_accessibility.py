@@ -11,6 +11,7 @@ for the 14 page visits, to keep the suite short.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -199,7 +200,7 @@ def test_heads_stack_on_a_phone_and_pair_up_on_a_desktop(tabs, audits, server, l
     assert min(h["cell"] for h in heads) >= MIN_CELL_PX, heads
     pairs = list(zip(heads[::2], heads[1::2], strict=True))
     if width < 640:  # Streamlit stacks columns below 640 px: each chart gets the whole width
-        for above, below in zip(heads, heads[1:], strict=False):
+        for above, below in itertools.pairwise(heads):
             assert below["top"] >= above["bottom"] - 1 and above["width"] > 0.8 * width, heads
     else:
         for first, second in pairs:
