@@ -26,7 +26,10 @@ _CJK_CHAR_PX = 14
 def level_y_titles(figure: go.Figure) -> go.Figure:
     """`figure` with each CJK y-axis title moved to a level annotation (in place; returned)."""
     layout = figure.layout
-    for name in [key for key in layout if key.startswith("yaxis")]:
+    # in the axes' order (a layout's own order is not fixed: the same figure would give
+    # different JSON from run to run, and the chart would be drawn again)
+    names = sorted((key for key in layout if key.startswith("yaxis")), key=lambda k: (len(k), k))
+    for name in names:
         axis = layout[name]
         text = axis.title.text if axis.title else None
         if not text or not CJK.search(text):
