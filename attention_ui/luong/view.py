@@ -253,10 +253,16 @@ def scaling_gradient_text(demo: ScalingDemo, lang: str | None = None) -> str:
     )
 
 
-def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
-    """The grids of Q, K, V and of the chosen score's parameters, each checked cell by cell."""
+def inputs_heading(layout: str) -> None:
+    """The grids' heading and how to read them: drawn above the grids' st.fragment, since no
+    edit in there changes them (two elements fewer to send per edit)."""
     st.header(t("luong.inputs.title"))
     st.caption(t(f"luong.inputs.intro_{layout}"))
+
+
+def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
+    """The grids of Q, K, V and of the chosen score's parameters, each checked cell by cell
+    (under `inputs_heading`)."""
     entered = {}
     width = {name: len(labels(name, sizes, layout)[1]) + 1 for name in ("Q", "K", "V")}
     total = sum(width.values())
