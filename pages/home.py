@@ -8,7 +8,7 @@ from attention_ui.frame import page_footer, page_header
 from attention_ui.home import state
 from attention_ui.home.compute import compute
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, step_heatmap
+from attention_ui.kit.figures.heatmap import WEIGHTS, step_heatmap
 from attention_ui.kit.state.navigation import link_params
 from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
 from attention_ui.kit.text.i18n import show_error, t
@@ -47,9 +47,7 @@ else:
                 title=t("home.example.weights"),
                 x_title=t("home.query"),
                 y_title=t("home.keys"),
-                colorscale=WEIGHT_SCALE,
-                zmin=0,
-                zmax=1,
+                shading=WEIGHTS,
             ),
             "home.chart.weights",
         )

@@ -21,7 +21,7 @@ from attention_ui.kit.grids.records_editor import (
     set_records,
 )
 from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
-from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.i18n import t, worded
 
 RECORDS = "database.records"
 QUERY = "database.query"
@@ -129,13 +129,4 @@ def step_still_shown(step: int) -> bool:
 def chart_captions() -> LookupCaptions:
     """The lookup charts' words, in this run's language (the exercises' lookup
     charts use them too)."""
-    return LookupCaptions(
-        weight=t("database.chart.weight"),
-        records=t("database.chart.records"),
-        queries=t("database.chart.queries"),
-        score=t("database.chart.score"),
-        best=t("database.chart.best"),
-        first_names=t("database.chart.first_names"),
-        total_weight=t("database.chart.total_weight"),
-        exact_weight=t("database.chart.exact_weight"),
-    )
+    return worded(LookupCaptions, "database.chart")

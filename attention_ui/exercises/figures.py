@@ -20,6 +20,7 @@ from attention_ui.kit.figures.plane import (
     QUERY_COLOUR,
     VALUE_COLOUR,
     PlaneCaptions,
+    PlaneScene,
     plane_figure,
     view_box,
 )
@@ -60,9 +61,8 @@ def gradient_figure(
     cov_line = ellipse_points(output, covariance)
     jac_line = ellipse_points(output, jacobian)
     box = view_box(values, query, output, cov_line, jac_line)
-    figure = plane_figure(
-        values, output, weights=weights, box=box, show_hull=True, query=query, captions=captions
-    )
+    scene = PlaneScene(values, output, weights=weights, query=query)
+    figure = plane_figure(scene, box=box, captions=captions)
     for line, name, matrix, style in (
         (cov_line, ellipses.covariance, covariance, {"color": HULL_LINE, "width": 3}),
         (jac_line, ellipses.jacobian, jacobian, {"color": CONE_LINE, "width": 2, "dash": "dash"}),

@@ -18,7 +18,7 @@ from attention_core import (
 )
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.plane import PlaneCaptions
-from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.i18n import show_error, t, worded
 
 from . import compute, state, teaching
 from .common import choice, draw_notes, labels, matrix_chart, opening
@@ -117,13 +117,11 @@ def _plane(
             result.weights,
             covariance,
             result.jacobian,
-            captions=PlaneCaptions(
+            captions=worded(
+                PlaneCaptions,
+                "exercises.grad",
                 cone=t("gallery.plane.cone"),
-                hull=t("exercises.grad.hull"),
-                values=t("exercises.grad.values"),
                 path=t("gallery.plane.path"),
-                output=t("exercises.grad.output"),
-                query=t("exercises.grad.query"),
                 weight="p",
             ),
             ellipses=EllipseCaptions(

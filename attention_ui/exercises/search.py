@@ -6,6 +6,8 @@ database's names as letter-pair counts; every sentence after it is chosen by the
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
@@ -20,7 +22,7 @@ from attention_core import (
     plane_projection,
 )
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap
+from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap
 from attention_ui.kit.grids.matrix_editor import matrix_editor
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
@@ -163,12 +165,9 @@ def _weights_and_loss(path: SearchPath, names: list[str]) -> None:
                 x_title=step,
                 y_title=t("exercises.search.records"),
                 hover=hover,
-                colorscale=WEIGHT_SCALE,
-                zmin=0,
-                zmax=1,
                 # in half the page's width more steps leave each cell too narrow to print
                 # its number (it showed as "-"); the hover still gives it
-                show_text=len(iterations) <= MAX_STEPS_WITH_TEXT,
+                shading=replace(WEIGHTS, show_text=len(iterations) <= MAX_STEPS_WITH_TEXT),
             ),
             key="exercises.chart.search_weights",
         )

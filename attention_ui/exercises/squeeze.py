@@ -66,39 +66,21 @@ def squeeze() -> None:
 
 def _sizes() -> tuple[int, int, int]:
     """C, P and the hidden size, clamped to what the page draws (and said when clamped)."""
-    sizes = st.columns(3)
-    channels = sizes[0].number_input(
-        t("exercises.se.channels"),
-        min_value=0,
-        max_value=state.MAX_CHANNELS,
-        step=1,
-        key=state.SE_CHANNELS,
+    boxes = (  # label, lowest, highest, widget key, help
+        ("exercises.se.channels", 0, state.MAX_CHANNELS, state.SE_CHANNELS, None),
+        ("exercises.se.pixels", 0, state.MAX_PIXELS, state.SE_PIXELS, None),
+        ("exercises.se.r", 1, state.MAX_HIDDEN, state.SE_R, "exercises.se.r_help"),
     )
-    pixels = sizes[1].number_input(
-        t("exercises.se.pixels"),
-        min_value=0,
-        max_value=state.MAX_PIXELS,
-        step=1,
-        key=state.SE_PIXELS,
-    )
-    hidden = sizes[2].number_input(
-        t("exercises.se.r"),
-        min_value=1,
-        max_value=state.MAX_HIDDEN,
-        step=1,
-        key=state.SE_R,
-        help=t("exercises.se.r_help"),
-    )
-    limits = (
-        (channels, state.MAX_CHANNELS, "exercises.se.channels"),
-        (pixels, state.MAX_PIXELS, "exercises.se.pixels"),
-        (hidden, state.MAX_HIDDEN, "exercises.se.r"),
-    )
-    for value, limit, name in limits:  # the browser's max is not enforced on the server
-        if value > limit:
+    sizes = []
+    for column, (name, low, limit, key, help_key) in zip(st.columns(3), boxes, strict=True):
+        value = column.number_input(
+            t(name), min_value=low, max_value=limit, step=1, key=key, help=help_key and t(help_key)
+        )
+        if value > limit:  # the browser's max is not enforced on the server
             st.warning(t("exercises.se.too_many", name=t(name), value=value, limit=limit))
-    channels, pixels = min(int(channels), state.MAX_CHANNELS), min(int(pixels), state.MAX_PIXELS)
-    return channels, pixels, max(1, min(int(hidden), state.MAX_HIDDEN))
+        sizes.append(min(int(value), limit))
+    channels, pixels, hidden = sizes
+    return channels, pixels, max(1, hidden)
 
 
 def _grids(c_labels: list[str], p_labels: list[str], r_labels: list[str]):

@@ -28,12 +28,12 @@ from attention_ui.gallery.compute import Inputs, compute, output_path
 from attention_ui.gallery.state import GRID_TEMPERATURES, TEMPERATURES
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
-from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, step_heatmap
+from attention_ui.kit.figures.heatmap import WEIGHTS, step_heatmap
 from attention_ui.kit.figures.lookup import short
-from attention_ui.kit.figures.plane import PlaneCaptions, plane_figure, view_box
+from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure, view_box
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.kit.state.page_state import option_labels
-from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.i18n import show_error, t, worded
 from attention_ui.kit.text.markdown import stacked
 
 # Where each case's output must land, as (catalog key if it does, if it does not).
@@ -70,14 +70,7 @@ def formula() -> None:
 
 def plane_captions() -> PlaneCaptions:
     """The plane charts' words, in this run's language."""
-    return PlaneCaptions(
-        cone=t("gallery.plane.cone"),
-        hull=t("gallery.plane.hull"),
-        values=t("gallery.plane.values"),
-        output=t("gallery.plane.output"),
-        path=t("gallery.plane.path"),
-        query=t("gallery.plane.query"),
-    )
+    return worded(PlaneCaptions, "gallery.plane", weight="α")
 
 
 def plane() -> Plane:
@@ -169,13 +162,15 @@ def plane_chart(
     box = view_box(values, query, *([] if output is None else [output]))
     show_chart(
         plane_figure(
-            values,
-            output,
-            weights=weights,
+            PlaneScene(
+                values,
+                output,
+                weights=weights,
+                cone=shape,
+                path=None if result is None else path,
+                query=query,
+            ),
             box=box,
-            cone_shape=shape,
-            path=None if result is None else path,
-            query=query,
             captions=plane_captions(),
         ),
         key="gallery.chart.plane",
@@ -200,9 +195,7 @@ def plane_chart(
             value_labels,
             title=t("gallery.plane.weights_title"),
             y_title=t("gallery.plane.values"),
-            colorscale=WEIGHT_SCALE,
-            zmin=0,
-            zmax=1,
+            shading=WEIGHTS,
         ),
         key="gallery.chart.weights",
     )
@@ -245,13 +238,10 @@ def show_case(
     st.markdown(f"**{t(f'gallery.cases.{name}.title')}**")
     show_chart(
         plane_figure(
-            values,
-            out,
-            weights=w,
+            PlaneScene(values, out, weights=w, cone=shape if name == "nonneg" else None),
             box=box,
-            cone_shape=shape if name == "nonneg" else None,
-            height=300,
             captions=plane_captions(),
+            height=300,
         ),
         key=f"gallery.chart.case.{name}",
         name=t(f"gallery.cases.{name}.title"),

@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from attention_core import AttentionInputError, AttentionResult, fmt
-from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap, hover_texts
+from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, hover_texts
 from attention_ui.kit.teaching.predict import winners_of
 from attention_ui.kit.teaching.steps_view import axis_labels
 from attention_ui.luong.compute import Inputs, compute
@@ -133,9 +133,7 @@ def comparison_figure(
         x_title=titles.get(cols, cols),
         y_title=titles.get(rows, rows),
         hover=hover,
-        colorscale=WEIGHT_SCALE,
-        zmin=0,
-        zmax=1,
+        shading=WEIGHTS,
     )
 
 

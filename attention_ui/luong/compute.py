@@ -4,7 +4,7 @@ comparison, the sentences and the claim walks all call, so each reads the same e
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,9 +23,6 @@ class Inputs:
     layout: str = "column"
     temperature: float = 1.0
     mask: np.ndarray | None = None
-
-    def with_score(self, score: str) -> Inputs:
-        return replace(self, score=score)
 
 
 def compute(inputs: Inputs) -> AttentionResult:

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from attention_core import Step, fmt
-from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap, hover_texts, plotly_text
+from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, hover_texts, plotly_text
 
 # Okabe–Ito: blue, orange, bluish green, vermillion, grey
 BLUE, ORANGE, GREEN, RED, GREY = "#0072B2", "#E69F00", "#009E73", "#D55E00", "#7f7f7f"
@@ -142,9 +142,7 @@ def weights_heatmap(
             x_title=words["x_title"],
             y_title=words["y_title"],
             hover=[[row[i] for i in order] for row in hover],
-            colorscale=WEIGHT_SCALE,
-            zmin=0,
-            zmax=1,
+            shading=WEIGHTS,
         )
     )
 

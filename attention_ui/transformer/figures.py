@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import MultiHeadResult, Step
-from attention_ui.kit.figures.heatmap import SIGNED_SCALE, WEIGHT_SCALE, heatmap
+from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, heatmap
 
 # What the rows and columns of each step's matrix are, as the page shows it (row layout).
 # Kinds: query (a token asking), key (a token asked), dim (an entry), sum.
@@ -58,9 +58,7 @@ def step_figure(
         x_title=titles[cols],
         y_title=titles[rows],
         hover=hover(step.value.shape, step.entry),
-        colorscale=WEIGHT_SCALE if weights else SIGNED_SCALE,
-        zmin=0 if weights else None,
-        zmax=1 if weights else None,
+        shading=WEIGHTS if weights else SIGNED,
     )
 
 
@@ -108,9 +106,7 @@ def head_figures(
             x_title=titles["key"],
             y_title=titles["query"],
             hover=None if hover is None else [[hover(h, i, j) for j in range(n)] for i in range(n)],
-            colorscale=WEIGHT_SCALE,
-            zmin=0,
-            zmax=1,
+            shading=WEIGHTS,
         )
         for h, (weights, head_title) in enumerate(zip(mh.weights, head_titles, strict=True))
     ]

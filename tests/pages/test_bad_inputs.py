@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from attention_ui.kit.grids import store
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.page_list import NAMES
@@ -41,6 +42,7 @@ from tests.support.actions import (
     click,
     delete_every_record,
     delete_rows,
+    edit_grid,
     grid,
     nothing,
     paste_below,
@@ -111,46 +113,79 @@ SIZES = {
 }
 MAX_SIZES = {key: 8 for key in SIZES}
 
+# A value typed into one cell of a matrix grid and refused: the message names the matrix and
+# the cell by their labels, shows what was typed and the value the cell keeps.
+REFUSED_CELLS = [
+    # id, grid, matrix, row, column (as labelled), typed, refusal, typed as shown, kept
+    ("cleared cell", "luong.Q", "Q", "1", "q1", None, "empty"),
+    ("text in a cell", "luong.K", "K", "2", "k3", "abc", "text", "abc", "0"),
+    ("NaN", "luong.V", "V", "1", "k2", math.nan, "empty"),
+    ("+inf", "luong.Q", "Q", "2", "q2", math.inf, "range", "∞", "1.5"),
+    ("-inf", "luong.V", "V", "2", "k1", -math.inf, "range", "−∞", "1"),
+    ("1e308", "luong.Q", "Q", "1", "q2", 1e308, "range", "1×10³⁰⁸", "0"),
+    ("-1e308", "luong.K", "K", "1", "k2", -1e308, "range", "−1×10³⁰⁸", "0"),
+    ("just over the limit", "luong.V", "V", "1", "k3", 1000.5, "range", "1000.5", "30"),
+    ("1,000: a thousands comma?", "luong.Q", "Q", "1", "q1", "1,000", "thousands", "1,000", "2"),
+    ("two decimal points", "luong.Q", "Q", "2", "q2", "1..5", "text", "1\\.\\.5", "1.5"),
+    ("a trailing minus", "luong.V", "V", "1", "k1", "4-", "text", "4\\-", "10"),
+    ("1001 typed", "luong.Q", "Q", "1", "q2", "1001", "range", "1001", "0"),
+    ("1e400 typed (overflows to ∞)", "luong.K", "K", "2", "k1", "1e400", "range", "∞", "0"),
+    ("cleared value", "gallery.values", "V", "v1", "x", None, "empty"),
+    ("infinite value", "gallery.values", "V", "v2", "y", math.inf, "range", "∞", "2"),
+    ("NaN in X", "transformer.X", "X", "1 · the", "1", math.nan, "empty"),
+    ("text in W_K", "transformer.W_K", "W_K", "2", "2", "abc", "text", "abc", "−0.5"),
+    ("+inf in W_O", "transformer.W_O", "W_O", "2", "3", math.inf, "range", "∞"),
+]
+
+
+def typed_at(grid_key: str, row: str, column: str, value: Any) -> Callable[[AppTest], None]:
+    """Type into the cell of row `row` (the grid's own row label) and column `column`."""
+
+    def act(at: AppTest) -> None:
+        drawn = store.record(grid_key, at.session_state) or {}
+        edit_grid(at, grid_key, drawn.get("rows", []).index(row), column, value)
+
+    return act
+
+
+def refused_cell(
+    id: str,
+    grid_key: str,
+    matrix: str,
+    row: str,
+    col: str,
+    typed: Any,
+    refusal: str,
+    shown: str = "",
+    kept: str | None = None,
+) -> Case:
+    """A row of REFUSED_CELLS as a Case (refusal: empty, range, text or thousands)."""
+    if refusal == "empty":
+        expect = cell_empty(matrix, row, col)
+    elif refusal == "range":
+        expect = out_of_range(matrix, row, col, shown, kept)
+    else:
+        expect = not_a_number(matrix, row, col, shown, kept or "", refusal)
+    return Case(id, grid_key.split(".")[0], typed_at(grid_key, row, col, typed), expect)
+
+
+# Names in any script, and markup, in a record and in the query: shown as typed, as text
+# (every Markdown/HTML character escaped in the message). (id, row, column, name, query, shown)
+NAMES_AS_TEXT = [
+    ("emoji name", 0, "key", "🙂😀", "🙂😀", "🙂😀 → Astrid"),
+    ("right-to-left name", 1, "key", "محمد", "محمد", "محمد → Zachary"),
+    ("<script> in a name", 1, "key", SCRIPT, SCRIPT, "\\<script\\>alert"),
+    ("<img onerror> in a name", 1, "value", IMG, "Lipton", "\\<img src=x onerror=alert\\(1\\)\\>"),
+]
+
+
+def typed_name(row: int, column: str, name: str, query: str) -> Callable[[AppTest], None]:
+    return both(grid("database.records", row, column, name), set_widget(database__query=query))
+
+
 BAD_INPUTS = [
     # Luong explorer: the matrix grids.
-    Case("cleared cell", "luong", grid("luong.Q", 0, "q1", None), cell_empty("Q", "1", "q1")),
-    Case(
-        "text in a cell",
-        "luong",
-        grid("luong.K", 1, "k3", "abc"),
-        not_a_number("K", "2", "k3", "abc", "0"),
-    ),
-    Case("NaN", "luong", grid("luong.V", 0, "k2", math.nan), cell_empty("V", "1", "k2")),
-    Case(
-        "+inf",
-        "luong",
-        grid("luong.Q", 1, "q2", math.inf),
-        out_of_range("Q", "2", "q2", "∞", "1.5"),
-    ),
-    Case(
-        "-inf",
-        "luong",
-        grid("luong.V", 1, "k1", -math.inf),
-        out_of_range("V", "2", "k1", "−∞", "1"),
-    ),
-    Case(
-        "1e308",
-        "luong",
-        grid("luong.Q", 0, "q2", 1e308),
-        out_of_range("Q", "1", "q2", "1×10³⁰⁸", "0"),
-    ),
-    Case(
-        "-1e308",
-        "luong",
-        grid("luong.K", 0, "k2", -1e308),
-        out_of_range("K", "1", "k2", "−1×10³⁰⁸", "0"),
-    ),
-    Case(
-        "just over the limit",
-        "luong",
-        grid("luong.V", 0, "k3", 1000.5),
-        out_of_range("V", "1", "k3", "1000.5", "30"),
-    ),
+    *(refused_cell(*row) for row in REFUSED_CELLS),
     # Text typed into a grid cell, as the browser sends it (the cells are text, read on the
     # server): numbers as people write them work; anything else keeps the previous value.
     Case(
@@ -160,36 +195,6 @@ BAD_INPUTS = [
     Case("the app's own ×10^ notation", "luong", grid("luong.K", 0, "k3", "−1.5×10^−2"), ok=True),
     Case("the app's own raised notation", "luong", grid("luong.K", 0, "k3", "−1.5×10⁻²"), ok=True),
     Case("full-width digits and minus", "luong", grid("luong.V", 1, "k2", "－３．５"), ok=True),
-    Case(
-        "a comma that may separate thousands",
-        "luong",
-        grid("luong.Q", 0, "q1", "1,000"),
-        not_a_number("Q", "1", "q1", "1,000", "2", "thousands"),
-    ),
-    Case(
-        "two decimal points",
-        "luong",
-        grid("luong.Q", 1, "q2", "1..5"),
-        not_a_number("Q", "2", "q2", "1\\.\\.5", "1.5"),
-    ),
-    Case(
-        "a trailing minus",
-        "luong",
-        grid("luong.V", 0, "k1", "4-"),
-        not_a_number("V", "1", "k1", "4\\-", "10"),
-    ),
-    Case(
-        "1001 typed",
-        "luong",
-        grid("luong.Q", 0, "q2", "1001"),
-        out_of_range("Q", "1", "q2", "1001", "0"),
-    ),
-    Case(
-        "1e400 typed (overflows to ∞)",
-        "luong",
-        grid("luong.K", 1, "k1", "1e400"),
-        out_of_range("K", "2", "k1", "∞", "0"),
-    ),
     Case(
         "10,000 characters in a cell",
         "luong",
@@ -357,46 +362,11 @@ BAD_INPUTS = [
         ("Query 1 is", "only the first 100 are used"),
         prior="database.records",
     ),
-    Case(
-        "emoji name",
-        "database",
-        both(grid("database.records", 0, "key", "🙂😀"), set_widget(database__query="🙂😀")),
-        ("🙂😀 → Astrid",),
-        ok=True,
-        prior="database.records",
-    ),
-    Case(
-        "right-to-left name",
-        "database",
-        both(grid("database.records", 1, "key", "محمد"), set_widget(database__query="محمد")),
-        ("محمد → Zachary",),
-        ok=True,
-    ),
-    # Shown as text: every Markdown/HTML character escaped in the message.
-    Case(
-        "<script> in a name",
-        "database",
-        both(grid("database.records", 1, "key", SCRIPT), set_widget(database__query=SCRIPT)),
-        ("\\<script\\>alert",),
-        ok=True,
-    ),
-    Case(
-        "<img onerror> in a name",
-        "database",
-        both(grid("database.records", 1, "value", IMG), set_widget(database__query="Lipton")),
-        ("\\<img src=x onerror=alert\\(1\\)\\>",),
-        ok=True,
+    *(
+        Case(id, "database", typed_name(row, column, name, query), (shown,), ok=True)
+        for id, row, column, name, query, shown in NAMES_AS_TEXT
     ),
     # Weights gallery: values and the query under divide-by-sum.
-    Case(
-        "cleared value", "gallery", grid("gallery.values", 0, "x", None), cell_empty("V", "v1", "x")
-    ),
-    Case(
-        "infinite value",
-        "gallery",
-        grid("gallery.values", 1, "y", math.inf),
-        out_of_range("V", "v2", "y", "∞", "2"),
-    ),
     Case(
         "zero sum (q = 0) under divide-by-sum",
         "gallery",
@@ -562,24 +532,6 @@ BAD_INPUTS = [
         set_widget(transformer__d_model=8, transformer__heads=3),
         (en("transformer.heads_not_dividing", heads=3, d_model=8, choices="1, 2, 4, 8"),),
         prior="transformer.causal",
-    ),
-    Case(
-        "NaN in X",
-        "transformer",
-        grid("transformer.X", 0, "1", math.nan),
-        cell_empty("X", "1 · the", "1"),
-    ),
-    Case(
-        "text in W_K",
-        "transformer",
-        grid("transformer.W_K", 1, "2", "abc"),
-        not_a_number("W_K", "2", "2", "abc", "−0.5"),
-    ),
-    Case(
-        "+inf in W_O",
-        "transformer",
-        grid("transformer.W_O", 1, "3", math.inf),
-        out_of_range("W_O", "2", "3", "∞"),
     ),
     Case(
         "d_model at its limits with h = d_model",

@@ -53,6 +53,11 @@ def edit_grid(at: AppTest, state_key: str, changes: dict[int, dict[str, Any]]) -
     send_entry(at, state_key, {"cells": cells})
 
 
+def grid_columns(at: AppTest, state_key: str) -> list[str]:
+    """The column labels of the grid as last drawn (none if it is not on the page)."""
+    return list((store.record(state_key, at.session_state) or {}).get("cols", []))
+
+
 def column_index(at: AppTest, state_key: str, column: str) -> int:
     """A column by its header label or its own name ("key" for "Surname (key)")."""
     grid = store.record(state_key, at.session_state) or {}

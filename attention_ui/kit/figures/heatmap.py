@@ -15,6 +15,7 @@ import functools
 import html
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -36,6 +37,24 @@ def plotly_text(text: str) -> str:
     return html.escape(str(text), quote=False)
 
 
+@dataclass(frozen=True)
+class Shading:
+    """How a heatmap colours and labels its cells. `colorscale` None: chosen from the values
+    (`_default_scale`); `zmin`/`zmax` None: the values' own range; `show_text` None: each cell
+    prints its number while that stays legible (MAX_CELLS_WITH_TEXT)."""
+
+    colorscale: str | None = None
+    zmin: float | None = None
+    zmax: float | None = None
+    show_text: bool | None = None
+
+
+# Weights on the fixed 0…1 red scale, so that two weight charts compare at a glance; every
+# other matrix on the diverging scale centred on 0.
+WEIGHTS = Shading(WEIGHT_SCALE, 0, 1)
+SIGNED = Shading(SIGNED_SCALE)
+
+
 def heatmap(
     values: np.ndarray,
     x_labels: Sequence[str],
@@ -45,10 +64,7 @@ def heatmap(
     x_title: str = "",
     y_title: str = "",
     hover: Sequence[Sequence[str]] | None = None,
-    colorscale: str | None = None,
-    zmin: float | None = None,
-    zmax: float | None = None,
-    show_text: bool | None = None,
+    shading: Shading = Shading(),
 ) -> go.Figure:
     """A matrix drawn as it is written: row 1 at the top, one labelled cell per entry.
 
@@ -58,9 +74,11 @@ def heatmap(
     """
     values = np.asarray(values, dtype=float)
     finite = np.where(np.isfinite(values), values, np.nan)
+    colorscale = shading.colorscale
     if colorscale is None:
         colorscale = _default_scale(finite)
     zmid = 0.0 if colorscale == SIGNED_SCALE else None
+    show_text = shading.show_text
     if show_text is None:
         show_text = values.size <= MAX_CELLS_WITH_TEXT
     cell_text = [[fmt(v) for v in row] for row in values]
@@ -80,8 +98,8 @@ def heatmap(
         "hovertemplate": "%{customdata}<extra></extra>",
         "colorscale": _scale(colorscale),
         "zmid": zmid,
-        "zmin": zmin,
-        "zmax": zmax,
+        "zmin": shading.zmin,
+        "zmax": shading.zmax,
         "xgap": 1,
         "ygap": 1,
         "colorbar": {"thickness": 12, "len": 0.9},
@@ -175,9 +193,7 @@ def step_heatmap(
     title: str = "",
     x_title: str = "",
     y_title: str = "",
-    colorscale: str | None = None,
-    zmin: float | None = None,
-    zmax: float | None = None,
+    shading: Shading = Shading(),
 ) -> go.Figure:
     """`heatmap` of one engine step, each cell's hover spelling out its arithmetic."""
     return heatmap(
@@ -188,9 +204,7 @@ def step_heatmap(
         x_title=x_title,
         y_title=y_title,
         hover=hover_texts(step.value.shape, step.entry),
-        colorscale=colorscale,
-        zmin=zmin,
-        zmax=zmax,
+        shading=shading,
     )
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import LookupResult, LookupTable, explain_similarity, fmt
-from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, heatmap, plotly_text
+from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, plotly_text
 
 # Colour-blind safe: the best bar is dark red, the others a light red (lightness, not hue,
 # tells them apart), and it is also labelled.
@@ -165,9 +165,7 @@ def weights_heatmap(
         x_title=captions.records,
         y_title=captions.queries,
         hover=hover,
-        colorscale=WEIGHT_SCALE,
-        zmin=0,
-        zmax=1,
+        shading=WEIGHTS,
     )
 
 

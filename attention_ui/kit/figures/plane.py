@@ -51,78 +51,116 @@ def view_box(*point_sets: np.ndarray, margin: float = 0.15) -> tuple[float, floa
     return centre[0] - half, centre[0] + half, centre[1] - half, centre[1] + half
 
 
+@dataclass(frozen=True, eq=False)
+class PlaneScene:
+    """What the plane shows, in data units.
+
+    values : (m, 2); output : (2,) or None; weights : one per value (shown next to it) or None
+    cone : the values' cone to shade, or None; show_hull : whether to draw their convex hull
+    path : (t, 2) outputs over a range of temperatures, drawn as a dotted line, or None
+    query : (2,) drawn as an arrow from the origin, or None
+    """
+
+    values: np.ndarray
+    output: np.ndarray | None = None
+    weights: Sequence[float] | None = None
+    cone: Cone | None = None
+    show_hull: bool = True
+    path: np.ndarray | None = None
+    query: np.ndarray | None = None
+
+
 def plane_figure(
-    values: np.ndarray,
-    output: np.ndarray | None,
+    scene: PlaneScene,
     *,
-    weights: Sequence[float] | None,
     box: tuple[float, float, float, float],
-    cone_shape: Cone | None = None,
-    show_hull: bool = True,
-    path: np.ndarray | None = None,
-    query: np.ndarray | None = None,
+    captions: PlaneCaptions,
     title: str = "",
     height: int = 460,
-    captions: PlaneCaptions,
 ) -> go.Figure:
     """The values as labelled points, optionally their cone and hull, and the output point.
 
-    values : (m, 2); output : (2,) or None; weights : one per value (shown next to it)
-    box : the view (x0, x1, y0, y1), shared by the figures that should be compared
-    path : (t, 2) outputs over a range of temperatures, drawn as a dotted line
+    box : the view (x0, x1, y0, y1), shared by the figures that should be compared; it grows
+    where the values' labels need room (plotly clips text at the axes)
     """
-    values = np.asarray(values, dtype=float)
-    x0, x1, y0, y1 = box
+    values = np.asarray(scene.values, dtype=float)
     figure = go.Figure()
     drawn_lines: list[np.ndarray] = []  # what the values' labels should not cover
-    if cone_shape is not None:
-        radius = 3 * max(abs(x0), abs(x1), abs(y0), abs(y1))
-        polygon = cone_polygon(cone_shape, radius)
-        drawn_lines.append(np.asarray(polygon, dtype=float))
-        filled = cone_shape.kind in ("wedge", "half_plane", "plane")
-        figure.add_trace(
-            go.Scatter(
-                x=polygon[:, 0],
-                y=polygon[:, 1],
-                mode="lines",
-                name=plotly_text(captions.cone),
-                fill="toself" if filled else None,
-                fillcolor=CONE_FILL,
-                line={"color": CONE_LINE, "width": 1 if filled else 4},
-                hoverinfo="skip",
-            )
-        )
-    if show_hull:
-        hull = convex_hull(values)
-        closed = np.vstack([hull, hull[:1]])
-        drawn_lines.append(closed)
-        figure.add_trace(
-            go.Scatter(
-                x=closed[:, 0],
-                y=closed[:, 1],
-                mode="lines",
-                name=plotly_text(captions.hull),
-                fill="toself" if hull.shape[0] >= 3 else None,
-                fillcolor=HULL_FILL,
-                line={"color": HULL_LINE, "width": 2 if hull.shape[0] >= 3 else 5},
-                hoverinfo="skip",
-            )
-        )
-    if path is not None and len(path) > 1:
-        path = np.asarray(path, dtype=float)
-        drawn_lines.append(path)
-        figure.add_trace(
-            go.Scatter(
-                x=path[:, 0],
-                y=path[:, 1],
-                mode="lines",
-                name=plotly_text(captions.path),
-                line={"color": PATH_COLOUR, "dash": "dot", "width": 2},
-                hoverinfo="skip",
-            )
-        )
-    # The name over its weight, in two short lines that fit beside a point without crossing
-    # the hull's edges or covering the output's star.
+    if scene.cone is not None:
+        figure.add_trace(_cone_trace(scene.cone, box, captions, drawn_lines))
+    if scene.show_hull:
+        figure.add_trace(_hull_trace(values, captions, drawn_lines))
+    if scene.path is not None and len(scene.path) > 1:
+        figure.add_trace(_path_trace(scene.path, captions, drawn_lines))
+    if scene.query is not None:
+        drawn_lines.append(np.vstack([[0.0, 0.0], scene.query]))
+    values_trace, box = _values_trace(scene, box, captions, drawn_lines, height)
+    figure.add_trace(values_trace)
+    if scene.query is not None:
+        q = np.asarray(scene.query, dtype=float).reshape(2)
+        figure.add_annotation(_query_arrow(q))
+        figure.add_trace(_query_trace(q, captions))
+    if scene.output is not None:
+        figure.add_trace(_output_trace(scene.output, captions))
+    _lay_out(figure, box, title, height)
+    return figure
+
+
+def _cone_trace(shape: Cone, box, captions: PlaneCaptions, drawn_lines: list) -> go.Scatter:
+    """The cone, drawn far past the view so its edges leave it; its polygon joins drawn_lines."""
+    x0, x1, y0, y1 = box
+    radius = 3 * max(abs(x0), abs(x1), abs(y0), abs(y1))
+    polygon = cone_polygon(shape, radius)
+    drawn_lines.append(np.asarray(polygon, dtype=float))
+    filled = shape.kind in ("wedge", "half_plane", "plane")
+    return go.Scatter(
+        x=polygon[:, 0],
+        y=polygon[:, 1],
+        mode="lines",
+        name=plotly_text(captions.cone),
+        fill="toself" if filled else None,
+        fillcolor=CONE_FILL,
+        line={"color": CONE_LINE, "width": 1 if filled else 4},
+        hoverinfo="skip",
+    )
+
+
+def _hull_trace(values: np.ndarray, captions: PlaneCaptions, drawn_lines: list) -> go.Scatter:
+    """The values' convex hull, closed (a segment or a point drawn as a thick line)."""
+    hull = convex_hull(values)
+    closed = np.vstack([hull, hull[:1]])
+    drawn_lines.append(closed)
+    return go.Scatter(
+        x=closed[:, 0],
+        y=closed[:, 1],
+        mode="lines",
+        name=plotly_text(captions.hull),
+        fill="toself" if hull.shape[0] >= 3 else None,
+        fillcolor=HULL_FILL,
+        line={"color": HULL_LINE, "width": 2 if hull.shape[0] >= 3 else 5},
+        hoverinfo="skip",
+    )
+
+
+def _path_trace(path: np.ndarray, captions: PlaneCaptions, drawn_lines: list) -> go.Scatter:
+    path = np.asarray(path, dtype=float)
+    drawn_lines.append(path)
+    return go.Scatter(
+        x=path[:, 0],
+        y=path[:, 1],
+        mode="lines",
+        name=plotly_text(captions.path),
+        line={"color": PATH_COLOUR, "dash": "dot", "width": 2},
+        hoverinfo="skip",
+    )
+
+
+def _values_trace(
+    scene: PlaneScene, box, captions: PlaneCaptions, drawn_lines: list, height: int
+) -> tuple[go.Scatter, tuple[float, float, float, float]]:
+    """The values as points, each labelled with its name over its weight in two short lines
+    placed where they cross no drawn line and cover no mark; and the view grown to hold them."""
+    values, weights = np.asarray(scene.values, dtype=float), scene.weights
     lines_of = [
         [f"v{i + 1}"] + ([] if weights is None else [f"{captions.weight}={fmt(weights[i])}"])
         for i in range(values.shape[0])
@@ -140,74 +178,82 @@ def plane_figure(
         lines_of,
         box,
         plot_px=min(330.0, height - 130.0),
-        lines=drawn_lines + ([np.vstack([[0.0, 0.0], query])] if query is not None else []),
-        marks=[m for m in (output, query) if m is not None],
+        lines=drawn_lines,
+        marks=[m for m in (scene.output, scene.query) if m is not None],
     )
-    # the view grows, where it must, to hold the labels (plotly clips text at the axes)
+    x0, x1, y0, y1 = box
     x0, x1 = min(x0, *(r[0] for r in rects)), max(x1, *(r[1] for r in rects))
     y0, y1 = min(y0, *(r[2] for r in rects)), max(y1, *(r[3] for r in rects))
-    figure.add_trace(
-        go.Scatter(
-            x=values[:, 0],
-            y=values[:, 1],
-            mode="markers+text",
-            name=plotly_text(captions.values),
-            text=labels,
-            textposition=sides,
-            customdata=hover,
-            hovertemplate="%{customdata}<extra></extra>",
-            marker={"color": VALUE_COLOUR, "size": 11, "symbol": "circle"},
-        )
+    trace = go.Scatter(
+        x=values[:, 0],
+        y=values[:, 1],
+        mode="markers+text",
+        name=plotly_text(captions.values),
+        text=labels,
+        textposition=sides,
+        customdata=hover,
+        hovertemplate="%{customdata}<extra></extra>",
+        marker={"color": VALUE_COLOUR, "size": 11, "symbol": "circle"},
     )
-    if query is not None:
-        q = np.asarray(query, dtype=float).reshape(2)
-        figure.add_annotation(
-            x=float(q[0]),
-            y=float(q[1]),
-            ax=0,
-            ay=0,
-            xref="x",
-            yref="y",
-            axref="x",
-            ayref="y",
-            showarrow=True,
-            arrowhead=3,
-            arrowwidth=2,
-            arrowcolor=QUERY_COLOUR,
-            text="",
-        )
-        figure.add_trace(
-            go.Scatter(
-                x=[q[0]],
-                y=[q[1]],
-                mode="markers+text",
-                name=plotly_text(captions.query),
-                text=["q"],
-                textposition="bottom right",
-                textfont={"color": QUERY_COLOUR},
-                marker={"color": QUERY_COLOUR, "size": 8, "symbol": "diamond"},
-                hovertemplate=plotly_text(f"{captions.query} = ({fmt(q[0])}, {fmt(q[1])})")
-                + "<extra></extra>",
-            )
-        )
-    if output is not None:
-        out = np.asarray(output, dtype=float).reshape(2)
-        figure.add_trace(
-            go.Scatter(
-                x=[out[0]],
-                y=[out[1]],
-                mode="markers",
-                name=plotly_text(captions.output),
-                marker={
-                    "color": OUTPUT_COLOUR,
-                    "size": 16,
-                    "symbol": "star",
-                    "line": {"color": "white", "width": 1},
-                },
-                hovertemplate=plotly_text(f"{captions.output} = ({fmt(out[0])}, {fmt(out[1])})")
-                + "<extra></extra>",
-            )
-        )
+    return trace, (x0, x1, y0, y1)
+
+
+def _query_arrow(q: np.ndarray) -> dict:
+    """An arrow from the origin to the query."""
+    return {
+        "x": float(q[0]),
+        "y": float(q[1]),
+        "ax": 0,
+        "ay": 0,
+        "xref": "x",
+        "yref": "y",
+        "axref": "x",
+        "ayref": "y",
+        "showarrow": True,
+        "arrowhead": 3,
+        "arrowwidth": 2,
+        "arrowcolor": QUERY_COLOUR,
+        "text": "",
+    }
+
+
+def _query_trace(q: np.ndarray, captions: PlaneCaptions) -> go.Scatter:
+    return go.Scatter(
+        x=[q[0]],
+        y=[q[1]],
+        mode="markers+text",
+        name=plotly_text(captions.query),
+        text=["q"],
+        textposition="bottom right",
+        textfont={"color": QUERY_COLOUR},
+        marker={"color": QUERY_COLOUR, "size": 8, "symbol": "diamond"},
+        hovertemplate=plotly_text(f"{captions.query} = ({fmt(q[0])}, {fmt(q[1])})")
+        + "<extra></extra>",
+    )
+
+
+def _output_trace(output: np.ndarray, captions: PlaneCaptions) -> go.Scatter:
+    out = np.asarray(output, dtype=float).reshape(2)
+    return go.Scatter(
+        x=[out[0]],
+        y=[out[1]],
+        mode="markers",
+        name=plotly_text(captions.output),
+        marker={
+            "color": OUTPUT_COLOUR,
+            "size": 16,
+            "symbol": "star",
+            "line": {"color": "white", "width": 1},
+        },
+        hovertemplate=plotly_text(f"{captions.output} = ({fmt(out[0])}, {fmt(out[1])})")
+        + "<extra></extra>",
+    )
+
+
+def _lay_out(figure: go.Figure, box, title: str, height: int) -> None:
+    """Title, size, legend below (only where there is room), and x and y on one scale so that
+    the cone's angles look right."""
+    x0, x1, y0, y1 = box
     figure.update_layout(
         title={"text": plotly_text(title)} if title else None,
         height=height,
@@ -224,7 +270,6 @@ def plane_figure(
         scaleanchor="x",
         scaleratio=1,
     )
-    return figure
 
 
 # Where plotly can put a point's label, as (horizontal, vertical) sides of the marker.

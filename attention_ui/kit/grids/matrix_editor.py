@@ -66,16 +66,6 @@ def transpose_matrix(state_key: str, session: Session = None) -> None:
     store.transpose(state_key, session)
 
 
-def editor_key(state_key: str, session: Session = None) -> str:
-    """The key of the matrix's grid component (its browser state)."""
-    return store.widget_key(state_key)
-
-
-def grid_columns(state_key: str, session: Session = None) -> list[str]:
-    """The column labels of the grid last drawn."""
-    return list((store.record(state_key, session) or {}).get("cols", []))
-
-
 def resized(values: np.ndarray, shape: tuple[int, int], fill: float = 0.0) -> np.ndarray:
     """Keep the entries that still fit; new ones are `fill`."""
     out = np.full(shape, fill)
@@ -92,7 +82,6 @@ def matrix_editor(
     col_labels: Sequence[str],
     *,
     help: str | None = None,
-    limit: float = VALUE_LIMIT,
     checkbox: bool = False,
     fill: float = 0.0,
 ) -> MatrixInput:
@@ -110,14 +99,14 @@ def matrix_editor(
         rows=list(row_labels),
         cols=list(col_labels),
         kinds=["check" if checkbox else "number"] * len(col_labels),
-        limit=limit,
+        limit=VALUE_LIMIT,
         help=help,
         tint=not checkbox,
     )
     first = resized(np.asarray(default, dtype=float), shape, fill)
     result = cell_grid(spec, first.tolist(), fill)
     values = np.array(result.cells, dtype=float).reshape(shape)
-    problems = [] if checkbox else check_matrix(name, values, row_labels, col_labels, limit)
+    problems = [] if checkbox else check_matrix(name, values, row_labels, col_labels)
     return MatrixInput(name, values, problems)
 
 

@@ -60,11 +60,6 @@ def set_rows(
     store.set_cells(state_key, [[_cell(a), _cell(b)] for a, b in rows], session)
 
 
-def editor_key(state_key: str, session: MutableMapping[str, Any] | None = None) -> str:
-    """The key of the table's grid component (its browser state)."""
-    return store.widget_key(state_key)
-
-
 def current_points(
     state_key: str, session: MutableMapping[str, Any] | None = None
 ) -> list[Point] | None:

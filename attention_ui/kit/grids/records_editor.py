@@ -72,11 +72,6 @@ def forget_records(state_key: str) -> None:
     store.forget(state_key)
 
 
-def editor_key(state_key: str, session: Any = None) -> str:
-    """The key of the table's grid component (its browser state)."""
-    return store.widget_key(state_key)
-
-
 def current_records(state_key: str, session: Any = None) -> list[Row] | None:
     """The rows as the learner last left them (None before the table was first set)."""
     cells = store.visible(state_key, session)

@@ -20,7 +20,7 @@ import streamlit as st
 from attention_core import AttentionResult, Step, fmt, score_terms
 from attention_core.formatting import subscript
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.heatmap import SIGNED_SCALE, WEIGHT_SCALE, heatmap, hover_texts
+from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, heatmap, hover_texts
 from attention_ui.kit.text.i18n import step_sentence, step_title, t
 
 # What the rows and columns of each step's matrix are, in column layout (rows, columns).
@@ -96,9 +96,7 @@ def step_figure(
         x_title=axes.x_title,
         y_title=axes.y_title,
         hover=hover,
-        colorscale=WEIGHT_SCALE if weights else SIGNED_SCALE,
-        zmin=0 if weights else None,
-        zmax=1 if weights else None,
+        shading=WEIGHTS if weights else SIGNED,
     )
 
 

@@ -18,8 +18,9 @@ import functools
 import string
 import tomllib
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import streamlit as st
@@ -37,6 +38,7 @@ LANGUAGE_STATE_KEY = "lang"
 _LOCALES = Path(__file__).resolve().parents[2] / "locales"  # attention_ui/locales
 # Longer than any real language tag ("zh-Hant-TW", "ja-JP-u-ca-japanese"): not a language.
 _MAX_TAG_LENGTH = 35
+Words = TypeVar("Words")
 
 
 @functools.cache
@@ -82,6 +84,15 @@ def t(key: str, lang: str | None = None, **params: Any) -> str:
     if text is None:
         return key
     return text.format(**params) if params else text
+
+
+def worded(kind: type[Words], namespace: str, **given: str) -> Words:
+    """A figure's words (a captions dataclass such as PlaneCaptions) in this run's language:
+    each field the catalog's `<namespace>.<field>` unless `given` (symbols such as α, words of
+    another namespace). A field with neither shows its key, which the page tests catch, never
+    the dataclass's English default."""
+    words = {f.name: given.get(f.name, t(f"{namespace}.{f.name}")) for f in fields(kind)}
+    return kind(**words)
 
 
 class _MarkdownSafeFormatter(string.Formatter):

@@ -4,8 +4,8 @@ import numpy as np
 
 from attention_core import attention
 from attention_ui.kit.figures.heatmap import (
-    SIGNED_SCALE,
-    WEIGHT_SCALE,
+    SIGNED,
+    WEIGHTS,
     heatmap,
     step_heatmap,
 )
@@ -43,8 +43,8 @@ def _scale_of(values: list[list[float]], **kwargs) -> tuple:
 
 
 def test_one_colour_rule_weights_red_everything_else_diverging_around_0():
-    weights_scale, _ = _scale_of([[0.0]], colorscale=WEIGHT_SCALE)
-    signed_scale, _ = _scale_of([[0.0]], colorscale=SIGNED_SCALE)
+    weights_scale, _ = _scale_of([[0.0]], shading=WEIGHTS)
+    signed_scale, _ = _scale_of([[0.0]], shading=SIGNED)
     assert _scale_of([[0.2, 0.8]]) == (weights_scale, None)  # weights: d2l's reds
     assert _scale_of([[-1.0, 2.0]]) == (signed_scale, 0)  # signed: diverging around 0
     # an all-positive score or output is still drawn on the scale centred on 0 (it was
@@ -102,9 +102,7 @@ def _sample_figures() -> list:
             np.random.default_rng(0).random((13, 13)),
             list("abcdefghijklm"),
             list("nopqrstuvwxyz"),
-            colorscale=WEIGHT_SCALE,
-            zmin=0,
-            zmax=1,
+            shading=WEIGHTS,
         ),
         *(
             step_heatmap(

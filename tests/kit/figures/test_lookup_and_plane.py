@@ -15,7 +15,7 @@ from attention_ui.kit.figures.lookup import (
     weights_bar,
     weights_heatmap,
 )
-from attention_ui.kit.figures.plane import PlaneCaptions, plane_figure, view_box
+from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure, view_box
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, check_records
 
 
@@ -117,15 +117,10 @@ def test_records_check_names_rows_cuts_long_names_and_skips_blank_rows():
 def test_plane_figure_draws_values_hull_cone_and_the_output():
     values = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])
     output = np.array([1.2, 1.3])
-    figure = plane_figure(
-        values,
-        output,
-        weights=[0.2, 0.3, 0.5],
-        box=view_box(values),
-        cone_shape=cone(values),
-        query=np.array([1.0, 1.0]),
-        captions=PlaneCaptions(),
+    scene = PlaneScene(
+        values, output, weights=[0.2, 0.3, 0.5], cone=cone(values), query=np.array([1.0, 1.0])
     )
+    figure = plane_figure(scene, box=view_box(values), captions=PlaneCaptions())
     assert trace_named(figure, "convex hull of the values").fill == "toself"
     assert trace_named(figure, "cone of the values").fill == "toself"
     assert list(trace_named(figure, "output Σ αᵢ vᵢ").x) == [1.2]

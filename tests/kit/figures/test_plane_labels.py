@@ -11,6 +11,7 @@ from attention_core import convex_hull
 from attention_ui.kit.figures.plane import (
     _SIDES,
     PlaneCaptions,
+    PlaneScene,
     _crosses,
     _label_box,
     label_positions,
@@ -35,9 +36,8 @@ def boxes(figure, box, plot_px):
 
 def test_the_gallery_labels_cross_no_hull_edge_and_cover_neither_star_nor_each_other():
     box = view_box(GALLERY, OUTPUT[None])
-    figure = plane_figure(
-        GALLERY, OUTPUT, weights=WEIGHTS, box=box, show_hull=True, captions=PlaneCaptions()
-    )
+    scene = PlaneScene(GALLERY, OUTPUT, weights=WEIGHTS)
+    figure = plane_figure(scene, box=box, captions=PlaneCaptions())
     hull = convex_hull(GALLERY)
     edges = list(itertools.pairwise(np.vstack([hull, hull[:1]])))
     rects = list(boxes(figure, box, 330.0))

@@ -207,17 +207,12 @@ def test_lookup_figures_and_table_print_the_callers_words():
 
 def test_plane_and_exercise_figures_print_the_callers_words():
     from attention_ui.exercises.figures import loss_figure
-    from attention_ui.kit.figures.plane import PlaneCaptions, plane_figure
+    from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure
 
     values = np.array([[1.0, 0.0], [0.0, 1.0]])
     captions = PlaneCaptions(cone="値の錐", hull="値の凸包", values=WORDS[3])
-    figure = plane_figure(
-        values,
-        values.mean(axis=0),
-        weights=[0.5, 0.5],
-        box=(-2.0, 2.0, -2.0, 2.0),
-        captions=captions,
-    )
+    scene = PlaneScene(values, values.mean(axis=0), weights=[0.5, 0.5])
+    figure = plane_figure(scene, box=(-2.0, 2.0, -2.0, 2.0), captions=captions)
     assert all(word in printed(figure) for word in ("値の凸包", WORDS[3]))
     loss = loss_figure(np.array([1.0, 0.5]), x_title="ステップ", y_title="損失")
     assert "ステップ" in printed(loss) and "損失" in printed(loss)
@@ -236,13 +231,23 @@ CAPTION_WORDS = {
 
 
 def test_every_caption_object_the_app_builds_names_every_word():
+    """Built directly, every word field is named; built by `worded(Kind, namespace, ...)`,
+    every word field not given is a key of both catalogs."""
+    from attention_ui.kit.text.i18n import catalog
+
     built = 0
     for path in sorted(UI.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                words = CAPTION_WORDS.get(node.func.id)
-                if words is not None:
-                    built += 1
-                    given = {keyword.arg for keyword in node.keywords}
-                    assert words <= given, (path.name, node.func.id, sorted(words - given))
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            given = {keyword.arg for keyword in node.keywords}
+            if node.func.id == "worded":
+                kind, namespace = node.args[0].id, node.args[1].value
+                read = {f"{namespace}.{word}" for word in CAPTION_WORDS[kind] - given}
+                for lang in ("en", "ja"):
+                    assert read <= set(catalog(lang)), (path.name, lang, sorted(read))
+                built += 1
+            elif (words := CAPTION_WORDS.get(node.func.id)) is not None:
+                assert words <= given, (path.name, node.func.id, sorted(words - given))
+                built += 1
     assert built >= 4

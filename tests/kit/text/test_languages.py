@@ -14,12 +14,12 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Widget
 
 from attention_ui.kit.grids import store
-from attention_ui.kit.grids.matrix_editor import grid_columns, matrix_values
+from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.grids.records_editor import current_records
 from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from tests.conftest import APP
-from tests.support.grids import type_cell
+from tests.support.grids import grid_columns, type_cell
 
 PAGES = {
     "home": "pages/home.py",
@@ -158,10 +158,10 @@ def test_switching_language_keeps_what_the_learner_changed(name):
     at = run_page(name, "en")
     # edit every grid on the page: its first cell
     grids = [str(key)[: -len(".grid")] for key in at.session_state if str(key).endswith(".grid")]
-    grids = [key for key in grids if grid_columns(key, at.session_state)]  # drawn on this page
+    grids = [key for key in grids if grid_columns(at, key)]  # drawn on this page
     for state_key in grids:
         first = "Edited" if state_key == "database.records" else "7.25"
-        type_cell(at, state_key, 0, grid_columns(state_key, at.session_state)[0], first)
+        type_cell(at, state_key, 0, grid_columns(at, state_key)[0], first)
     for box in at.selectbox:  # and pick the last option of every choice
         if box.key and len(box.options) > 1:
             previous = box.value
@@ -191,7 +191,7 @@ def test_a_matrix_edit_survives_the_switch_in_what_the_page_computes():
     """The Luong page's numbers after switching are those of the edited matrix."""
     at = run_page("luong", "en")
     state_key = "luong.K"
-    type_cell(at, state_key, 0, grid_columns(state_key, at.session_state)[0], "7.25")
+    type_cell(at, state_key, 0, grid_columns(at, state_key)[0], "7.25")
     at.run()
     charts_en = [c.proto.spec for c in at.get("plotly_chart")]
     at.sidebar.radio(key="lang.switch").set_value("ja").run()

@@ -15,9 +15,10 @@ from streamlit.testing.v1 import AppTest
 from attention_ui.kit.export import panel as export_view
 from attention_ui.kit.export import scripts as export
 from attention_ui.kit.export.scripts import numpy_script
-from attention_ui.kit.grids.records_editor import editor_key
+from attention_ui.kit.grids.records_editor import current_records
 from attention_ui.kit.text.i18n import catalog
 from tests.conftest import APP
+from tests.support.grids import grid_columns, table_edit
 
 PANEL_LIMIT = 1_000_000  # characters of text in one export panel
 
@@ -31,12 +32,11 @@ def search_export(lang: str, names: list[str], steps: int) -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.query_params["lang"] = lang
     at.switch_page("pages/database.py").run()
-    at.session_state[editor_key("database.records", at.session_state)] = {
-        "edited_rows": {},
-        "deleted_rows": list(range(6)),
-        "added_rows": [{"key": name, "value": "v", "number": "1"} for name in names],
-    }
+    key, value, number = grid_columns(at, "database.records")  # labelled in `lang`
+    rows = [{key: name, value: "v", number: "1"} for name in names]
+    table_edit(at, "database.records", deleted=list(range(6)), added=rows)
     at.run()
+    assert [row[0] for row in current_records("database.records", at.session_state)] == names
     at.switch_page("pages/exercises.py").run()
     for key, value in (
         ("exercises.section", "search"),
