@@ -51,9 +51,10 @@ def show_chart(
     (named `name`, else after the figure's title, else after what it plots) and its numbers
     as a table on request."""
     where = container or st
-    if not isinstance(figure, DrawnFigure):  # a matrix heatmap writes its row title level itself
-        level_y_titles(figure)
-    facts = chart_facts(figure)
+    if isinstance(figure, DrawnFigure):  # a matrix heatmap writes its row title level itself
+        facts = figure.facts(chart_facts)
+    else:
+        facts = chart_facts(level_y_titles(figure))
     own = name or facts.title
     description = chart_description(facts)
     name = own or chart_name(facts)
