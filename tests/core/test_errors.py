@@ -1,8 +1,9 @@
 """Every invalid input gets one clear error: the right code, and a message that says where.
 
-The table (tests/support/engine_errors.py, which the catalog test reads too) is the contract with the UI (which translates by `code` and highlights
-`matrix` and `cell`) and with the learner (who reads the message). One row per mistake a
-person can make; a last test checks that every code the engine knows is reached by some row.
+The table (tests/support/engine_errors.py; the catalog test reads it too) is the contract with
+the UI (which translates by `code` and highlights `matrix` and `cell`) and with the learner
+(who reads the message). One row per mistake a person can make; a last test checks that every
+code the engine knows is reached by some row.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Whatever arrives as widget state is input (issue 14, item 4): a crafted client's values get
+"""Whatever arrives as widget state is input: a crafted client's values get
 the app's message or the default, never a traceback, and the learner's other edits stay.
 
 A crafted value reaches the app in two ways, both tried here: as a grid's component state (set
