@@ -48,6 +48,7 @@ settings = view.settings()
 sizes = view.size_controls(settings.score)
 view.formula_panel(settings.score, settings.layout)
 above = view.settings_above()
+view.inputs_heading(settings.layout)
 
 
 # An st.fragment: an edit of a grid reruns this part alone, which halves the server's work

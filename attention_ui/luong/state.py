@@ -8,8 +8,8 @@ Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 import streamlit as st
@@ -71,6 +71,8 @@ SCALING_SEED = "luong.scaling.seed"
 PREDICT = "luong.predict"  # attention_ui.kit.teaching.predict_view's switch
 _TAB_INDEX = "luong.tab.index"  # which tab is open, whatever the language of its label
 _CACHE = "luong.cache"
+_STEP_FIGURE = "luong.steps.figure"  # (what the open step's figure shows, the figure)
+T = TypeVar("T")
 SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
 _FIRST = PRESETS[DEFAULT_PRESET]
 # Every setting and its value on a first visit (the default preset's).
@@ -154,6 +156,17 @@ def run_cache(fingerprint: tuple) -> dict:
         cache = {"fingerprint": fingerprint}
         st.session_state[_CACHE] = cache
     return cache
+
+
+def kept_figure(content: tuple, build: Callable[[], T]) -> T:
+    """`build()` again only when `content` (everything the figure shows) differs from the last
+    call's: the open step's chart outlives the run cache, since most edits leave it as it was
+    (an edit of Q does not change Kᵀ, the first step)."""
+    kept = st.session_state.get(_STEP_FIGURE)
+    if kept is None or kept[0] != content:
+        kept = (content, build())
+        st.session_state[_STEP_FIGURE] = kept
+    return kept[1]
 
 
 def sizes() -> Sizes:

@@ -23,10 +23,12 @@ from attention_core import (
     AttentionInputError,
     AttentionResult,
     ScalingDemo,
+    Step,
     fmt,
     scaling_demo,
 )
 from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput
 from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.teaching.steps_view import (
@@ -251,10 +253,16 @@ def scaling_gradient_text(demo: ScalingDemo, lang: str | None = None) -> str:
     )
 
 
-def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
-    """The grids of Q, K, V and of the chosen score's parameters, each checked cell by cell."""
+def inputs_heading(layout: str) -> None:
+    """The grids' heading and how to read them: drawn above the grids' st.fragment, since no
+    edit in there changes them (two elements fewer to send per edit)."""
     st.header(t("luong.inputs.title"))
     st.caption(t(f"luong.inputs.intro_{layout}"))
+
+
+def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
+    """The grids of Q, K, V and of the chosen score's parameters, each checked cell by cell
+    (under `inputs_heading`)."""
     entered = {}
     width = {name: len(labels(name, sizes, layout)[1]) + 1 for name in ("Q", "K", "V")}
     total = sum(width.values())
@@ -451,9 +459,7 @@ def steps_tab(
     )
     state.keep_step(chosen)
     step = result.step(chosen)
-    figure = figures.get(chosen) or memo(
-        cache, ("step", chosen), lambda: step_figure(step, result.layout, titles)
-    )
+    figure = figures.get(chosen) or open_step_figure(step, result.layout, titles)
     show_step(
         result,
         step_keys.index(chosen) + 1,
@@ -461,6 +467,22 @@ def steps_tab(
         namespace="luong",
         key_prefix="luong.step",
     )
+
+
+def open_step_figure(step: Step, layout: str, titles: Mapping[str, str]) -> go.Figure:
+    """The open step's heatmap, the same figure as long as what it shows is the same: its
+    spec and text alternative are then not made again (kit/figures/heatmap.DrawnFigure)."""
+    hover = hover_texts(step.value.shape, step.entry)
+    content = (
+        step.key,
+        layout,
+        tuple(titles.items()),
+        step.value.shape,
+        step.value.dtype.str,
+        step.value.tobytes(),
+        tuple(map(tuple, hover)),
+    )
+    return state.kept_figure(content, lambda: step_figure(step, layout, titles, hover=hover))
 
 
 def follow_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes: Sizes) -> None:

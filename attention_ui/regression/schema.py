@@ -43,6 +43,7 @@ SCHEMA = from_defaults(
             regression.POINTS,
             max_rows=points_editor.MAX_POINTS,
             max_cols=2,
+            min_cols=2,  # x and y
             store="custom",
             read=_regression_points,
             write=_store_regression_points,

@@ -67,8 +67,7 @@ class ChartFacts:
 
 def chart_facts(figure: go.Figure) -> ChartFacts:
     """The facts of `figure`'s text alternative, from its first kind of trace."""
-    layout = figure.layout
-    title = plain(layout.title.text) if layout.title else ""
+    title = plain((_layout_data(figure).get("title") or {}).get("text"))
     x_title, y_title = _axis_titles(figure)
     heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
     if heatmaps:
@@ -79,10 +78,17 @@ def chart_facts(figure: go.Figure) -> ChartFacts:
     return ChartFacts("other", title, x_title, y_title, (0, 0), 0, "", ("", ""), "", ())
 
 
+def _layout_data(figure: go.Figure) -> dict:
+    """The figure's layout as plotly holds it, read in place (never changed here): its
+    `to_plotly_json()` deep-copies it, the default template included, which was most of the
+    time a text alternative took (kit/figures/heatmap.DrawnFigure reads the same dict)."""
+    return figure._layout
+
+
 def _axis_titles(figure: go.Figure) -> tuple[str, str]:
     """The first x- and y-axis titles of the figure (a grid titles its outer edges only)."""
     found = {"x": "", "y": ""}
-    layout = figure.layout.to_plotly_json()
+    layout = _layout_data(figure)
     axes = sorted((len(n), n) for n in layout if n.startswith(("xaxis", "yaxis")))
     for _, name in axes:  # xaxis, then xaxis2, … (the first that has a title)
         if not found[name[0]]:
@@ -152,7 +158,7 @@ def _xy_facts(series, title, x_title, y_title) -> ChartFacts:
 def panel_names(figure: go.Figure, heatmaps: Sequence) -> list[str]:
     """Each panel's name in a grid of heatmaps (make_subplots' titles: a column's above it, a
     row's at its right, matched by position), else its number."""
-    layout = figure.layout.to_plotly_json()
+    layout = _layout_data(figure)
     notes = [a for a in layout.get("annotations", ()) if a.get("xref") == "paper"]
     names = []
     for number, trace in enumerate(heatmaps, start=1):
@@ -245,7 +251,7 @@ def _heatmap_table(figure, heatmaps, row_title: str, panel_title: str) -> pd.Dat
 def _xy_table(figure, series, series_title: str, value_title: str) -> pd.DataFrame:
     """One row per point: series, x, y. The y column is titled by the series' y axis when
     they share one (else `value_title`), the x column by the x axis (else "x")."""
-    layout = figure.layout.to_plotly_json()
+    layout = _layout_data(figure)
     x_title = _axis_titles(figure)[0] or "x"
     y_titles = {
         plain(((layout.get("yaxis" + (t.yaxis or "y")[1:]) or {}).get("title") or {}).get("text"))

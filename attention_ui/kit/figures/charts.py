@@ -20,6 +20,7 @@ import streamlit as st
 
 from attention_ui.kit.export.names import file_name
 from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_table
+from attention_ui.kit.figures.heatmap import DrawnFigure
 from attention_ui.kit.text.i18n import t
 
 TABLE_SUFFIX = ".numbers"  # the expander's widget key is the chart's key plus this
@@ -42,7 +43,7 @@ def show_chart(
     (named `name`, else after the figure's title, else after what it plots) and its numbers
     as a table on request."""
     where = container or st
-    facts = chart_facts(figure)
+    facts = figure.facts(chart_facts) if isinstance(figure, DrawnFigure) else chart_facts(figure)
     own = name or facts.title
     description = chart_description(facts)
     name = own or chart_name(facts)

@@ -16,6 +16,7 @@ import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import plotly.graph_objects as go
@@ -28,6 +29,7 @@ SIGNED_SCALE = "RdBu_r"
 WEIGHT_SCALE = "Reds"
 # Print numbers on the cells only while they stay legible.
 MAX_CELLS_WITH_TEXT = 12 * 12
+T = TypeVar("T")
 
 
 def plotly_text(text: str) -> str:
@@ -130,6 +132,14 @@ class DrawnFigure(go.Figure):
     """
 
     _drawn: dict | None = None
+    _facts: object = None
+
+    def facts(self, read: Callable[[go.Figure], T]) -> T:
+        """`read(self)` once per figure (the facts of its text alternative, which only depend
+        on the figure): a page may draw the same figure again on later runs."""
+        if self._facts is None:
+            self._facts = read(self)
+        return self._facts
 
     def _initialize_layout_template(self) -> None:
         # plotly gives every new figure a deep copy of the default template: two thirds of

@@ -57,12 +57,12 @@ export default async function (component) {
 
 
 def _static_served() -> bool:
-    """Whether Streamlit serves static/ at app/static/: static serving is on and the app runs
-    from this repository's root (a bench page run as its own script has no static/ beside it;
-    `streamlit run` puts the script's path in sys.argv[0])."""
+    """Whether Streamlit serves static/ at app/static/: static serving is on and the script
+    it runs has this repository's static/ beside it (the app's root; bench/ links to it for
+    the floor page; `streamlit run` puts the script's path in sys.argv[0])."""
     script = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
     served = bool(st.get_option("server.enableStaticServing"))
-    return served and script is not None and script.parent / "static" == _STATIC
+    return served and script is not None and (script.parent / "static").resolve() == _STATIC
 
 
 def _define_component():

@@ -226,10 +226,12 @@ class NumberSet(Field):
 
 @dataclass(frozen=True)
 class Matrix(Field):
-    """A matrix of at most max_rows × max_cols numbers (NaN: a cleared cell), or of ticks."""
+    """A matrix of at most max_rows × max_cols numbers (NaN: a cleared cell), or of ticks,
+    with at least min_cols columns (a table whose columns mean something, such as x and y)."""
 
     max_rows: int = 8
     max_cols: int = 8
+    min_cols: int = 1
     ticks: bool = False
     store: str = field(default="matrix", kw_only=True)
 
@@ -260,8 +262,11 @@ class Matrix(Field):
         widths = {len(row) for row in values}
         if len(widths) != 1 or 0 in widths:
             raise UnreadableError()
-        if widths.pop() > self.max_cols:
+        width = widths.pop()
+        if width > self.max_cols:
             raise UnreadableError(TOO_LONG)
+        if width < self.min_cols:
+            raise UnreadableError()
         return np.array(values, dtype=float)
 
 

@@ -362,6 +362,20 @@ def test_a_luong_grid_of_the_wrong_shape_is_left_out_and_said(lang):
     assert matrix_values("luong.Q", row.session_state).shape == (3, 2)
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("xy", ["9", "1~2~3", "99999999999999999999"])
+def test_a_regression_table_without_its_y_column_is_left_out_and_said(lang, xy):
+    """The training table's rows are (x, y): an address whose table has one column is not
+    read (it raised ValueError while storing the points), the default points are drawn and
+    the notice names the table."""
+    at = session("regression", {"v": "1", "xy": xy}, lang)
+    assert not at.exception, [e.value for e in at.exception]
+    fitting = session("regression", {"v": "1"}, lang)
+    sentence = catalog(lang)["share.ignored_address"]
+    assert [w.value.replace("\\", "") for w in at.sidebar.warning] == [sentence.format(names="xy")]
+    assert screen(at) == screen(fitting)
+
+
 def pack_grid(size: int) -> str:
     """An identity grid in the address's matrix format."""
     return "~".join("_".join("1" if i == j else "0" for j in range(size)) for i in range(size))
