@@ -169,23 +169,14 @@ def settings() -> Settings:
         on_click=state.identity_weights,
         help=t("transformer.identity_help"),
     )
-    d_model = _whole(st.session_state[state.D_MODEL], MIN_D_MODEL, MAX_D_MODEL)
+    # the frame's check_widgets (the schema's fields) has put back a number no box could send
     return Settings(
-        d_model=d_model,
-        heads=_whole(st.session_state[state.HEADS], 1, MAX_HEADS),
-        seed=_whole(st.session_state[state.SEED], 0, MAX_INT),
+        d_model=int(st.session_state[state.D_MODEL]),
+        heads=int(st.session_state[state.HEADS]),
+        seed=int(st.session_state[state.SEED]),
         positions=bool(st.session_state[state.POSITIONS]),
         causal=bool(st.session_state[state.CAUSAL]),
     )
-
-
-def _whole(value: object, low: int, high: int) -> int:
-    """A widget's number as a whole number within its limits (a crafted client may send more)."""
-    try:
-        number = int(value)  # type: ignore[call-overload]
-    except (TypeError, ValueError, OverflowError):
-        return low
-    return min(max(number, low), high)
 
 
 def inputs(tokens: list[str], settings: Settings) -> Inputs:
