@@ -144,7 +144,7 @@ def search_figure(
     figure.update_layout(
         height=420,
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        legend={"orientation": "h", "y": -0.12},
+        legend={"orientation": "h", "y": -0.16, "yanchor": "top"},  # below the "x"
     )
     figure.update_xaxes(range=[x0, x1], title_text=plotly_text(x_title), zeroline=True)
     figure.update_yaxes(

@@ -258,7 +258,8 @@ def _lay_out(figure: go.Figure, box, title: str, height: int) -> None:
         title={"text": plotly_text(title)} if title else None,
         height=height,
         margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        legend={"orientation": "h", "y": -0.08},
+        # below the x axis's title: at -0.08 its first row ran through the "x"
+        legend={"orientation": "h", "y": -0.16, "yanchor": "top"},
         showlegend=height >= 380,
     )
     figure.update_xaxes(range=[x0, x1], zeroline=True, zerolinecolor="#bdbdbd", title_text="x")
