@@ -316,6 +316,6 @@ def classes_figure(
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
         xaxis_title=plotly_text(words["x_axis"]),
         yaxis={"title": plotly_text(words["y_axis"]), "range": [-0.02, 1.02]},
-        legend={"orientation": "h", "y": -0.25},
+        legend={"orientation": "h", "y": -0.25, "yanchor": "top"},  # below the axis title
     )
     return figure
