@@ -24,8 +24,7 @@ from attention_ui.frame import page_footer, page_header
 from attention_ui.regression import state, teaching, view
 
 page_header("regression")
-replaced = state.restore()
-view.replaced_values(replaced)
+state.restore()
 view.formula()
 data_column, control_column = st.columns([2, 3], gap="large")
 with data_column:

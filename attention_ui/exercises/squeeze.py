@@ -85,7 +85,7 @@ def _sizes() -> tuple[int, int, int]:
 
 def _grids(c_labels: list[str], p_labels: list[str], r_labels: list[str]):
     """X, W1, W2 as entered, or None (the problems said) when a cell is not a number."""
-    # Each grid's column as wide as its number of columns (W1 was cut at a third of the row),
+    # Each grid's column as wide as its number of columns (an equal third would cut W1),
     # with its title above it: which matrix it is, what it does and its size.
     c, p, r = len(c_labels), len(p_labels), len(r_labels)
     grids = st.columns([p + 1, c + 1, r + 1])

@@ -27,7 +27,7 @@ from attention_ui.gallery.cases import Case, holds, outside_hull_but_in_cone, sp
 from attention_ui.gallery.compute import Inputs, compute, output_path
 from attention_ui.gallery.state import GRID_TEMPERATURES, TEMPERATURES
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
+from attention_ui.kit.figures.grid import GridSettings, grid_columns, heatmap_grid
 from attention_ui.kit.figures.heatmap import WEIGHTS, step_heatmap
 from attention_ui.kit.figures.lookup import short
 from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure, view_box
@@ -306,7 +306,7 @@ def heatmap_grids() -> None:
             ),
             key="gallery.chart.identity",
         )
-    with live:
+    with live:  # the settings here, the live grid below them at the page's whole width
         st.radio(
             t("gallery.grid.source"),
             ["luong", "database"],
@@ -320,13 +320,13 @@ def heatmap_grids() -> None:
             key=state.GRID_TAUS,
             format_func=lambda tau: f"τ = {fmt(tau)}",
         )
-        taus = sorted(st.session_state[state.GRID_TAUS])
-        if not taus:
-            st.info(t("gallery.grid.no_temperature"))
-        elif st.session_state[state.GRID_SOURCE] == "luong":
-            luong_grid(taus)
-        else:
-            database_grid(taus)
+    taus = sorted(st.session_state[state.GRID_TAUS])
+    if not taus:
+        st.info(t("gallery.grid.no_temperature"))
+    elif st.session_state[state.GRID_SOURCE] == "luong":
+        luong_grid(taus)
+    else:
+        database_grid(taus)
 
 
 def luong_grid(taus: list[float]) -> None:
@@ -348,7 +348,7 @@ def luong_grid(taus: list[float]) -> None:
         return
     matrices = np.array([[r.weights.T for r in row] for row in runs])  # (score, τ, n, m)
     step = "weights_softmax"
-    figure = heatmap_grid(
+    figures = grid_columns(
         matrices,
         t("gallery.grid.keys"),
         t("gallery.grid.queries"),
@@ -363,7 +363,7 @@ def luong_grid(taus: list[float]) -> None:
             hover=lambda r, c, i, j: runs[r][c].step(step).entry(j, i),
         ),
     )
-    show_chart(figure, key="gallery.chart.grid")
+    show_grid_columns(figures, keys=K.shape[1])
 
 
 def database_grid(taus: list[float]) -> None:
@@ -375,7 +375,7 @@ def database_grid(taus: list[float]) -> None:
         st.caption(t("gallery.grid.database_default"))
     tables = [[lookup_many(records, queries, sim, tau) for tau in taus] for sim in SIMILARITIES]
     matrices = np.array([[table.weights for table in row] for row in tables])
-    figure = heatmap_grid(
+    figures = grid_columns(
         matrices,
         t("gallery.grid.records"),
         t("gallery.grid.queries"),
@@ -389,8 +389,23 @@ def database_grid(taus: list[float]) -> None:
             colorbar_title="α",
         ),
     )
-    show_chart(figure, key="gallery.chart.grid")
+    show_grid_columns(figures, keys=len(records))
     st.caption(t("gallery.grid.exact_note"))
+
+
+# Cells across a desktop's row of columns: as many temperatures side by side as keep about
+# 40 px a cell (the page's main block is about 700 px wide); a phone stacks them.
+ROW_CELLS = 12
+
+
+def show_grid_columns(figures: list, keys: int) -> None:
+    """The live grid's columns (one temperature each): side by side while their cells stay
+    wide enough for their numbers, in rows, one under another on a phone."""
+    per_row = max(1, min(len(figures), ROW_CELLS // max(1, keys)))
+    for first in range(0, len(figures), per_row):
+        shown = figures[first : first + per_row]
+        for offset, (column, figure) in enumerate(zip(st.columns(per_row), shown, strict=False)):
+            show_chart(figure, key=f"gallery.chart.grid.{first + offset + 1}", container=column)
 
 
 def record_labels(records) -> list[str]:

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from attention_core import LAYOUTS, MAX_DEMO_SIZE, SCORES, STEP_KEYS
-from attention_ui.kit.share.codec import MAX_INT, Choice, Flag, Integer, Matrix, PageSchema
+from attention_core import MAX_DEMO_SIZE, SCORES, STEP_KEYS
+from attention_ui.kit.share.codec import Choice, Flag, Integer, Matrix, PageSchema
 from attention_ui.luong import state as luong
 from attention_ui.luong.model import MASK_KINDS, MAX_SIZE, TEMPERATURES
-from attention_ui.luong.presets import PRESET_KEYS
 
 SCHEMA = PageSchema(
     "luong",
     (
-        Choice("preset", luong.PRESET, options=PRESET_KEYS),
-        Integer("seed", luong.SEED, 0, MAX_INT),
+        luong.PRESET_FIELD,
+        luong.SEED_FIELD,
         Choice("score", luong.SCORE, options=tuple(SCORES)),
-        Choice("layout", luong.LAYOUT, options=tuple(LAYOUTS)),
+        luong.LAYOUT_FIELD,
         Choice("tau", luong.TEMPERATURE, options=TEMPERATURES),
         Choice("mask", luong.MASK_KIND, options=MASK_KINDS),
         Integer("L", luong.MASK_LENGTH, 1, MAX_SIZE),
-        *(
-            Integer(name.replace("_", ""), key, 1, MAX_SIZE)
-            for name, key in luong.SIZE_KEYS.items()
-        ),
+        *luong.SIZE_FIELDS.values(),
         Integer("fk", luong.FOLLOW_KEY, 0, MAX_SIZE - 1),
         Integer("fq", luong.FOLLOW_QUERY, 0, MAX_SIZE - 1),
         Integer("tab", luong.TAB_INDEX, 0, 2),

@@ -24,6 +24,7 @@ from attention_ui.kit.grids.matrix_editor import (
     set_matrix,
     transpose_matrix,
 )
+from attention_ui.kit.share.codec import MAX_INT, Choice, Integer
 from attention_ui.kit.state.page_state import (
     changed_since_kept,
     keep,
@@ -90,6 +91,17 @@ DEFAULTS = {
     SCALING_SEED: 0,
     **{key: getattr(_FIRST.sizes, name) for name, key in SIZE_KEYS.items()},
 }
+
+
+# The checks of the settings a preset is drawn from: fields of the address (luong/schema.py
+# lists these very ones), so a callback accepts exactly what an address or check_widgets does.
+PRESET_FIELD = Choice("preset", PRESET, options=PRESET_KEYS)
+SEED_FIELD = Integer("seed", SEED, 0, MAX_INT)
+LAYOUT_FIELD = Choice("layout", LAYOUT, options=tuple(LAYOUTS))
+SIZE_FIELDS = {
+    key: Integer(name.replace("_", ""), key, 1, MAX_SIZE) for name, key in SIZE_KEYS.items()
+}
+_PRESET_FIELDS = {f.key: f for f in (PRESET_FIELD, SEED_FIELD, LAYOUT_FIELD, *SIZE_FIELDS.values())}
 
 
 def matrix_key(name: str) -> str:
@@ -200,9 +212,10 @@ def choose_preset() -> None:
 def load_preset() -> None:
     """Replace sizes, settings and every grid with the selected preset (or a seeded random
     fill at the current sizes). Also the reset button: it reloads the selected preset."""
-    for key in (PRESET, SEED, LAYOUT, *SIZE_KEYS.values()):  # a crafted client's values
-        if not _valid(key, st.session_state.get(key)):
-            st.session_state[key] = kept(key) if _valid(key, kept(key)) else DEFAULTS[key]
+    # a callback runs before the frame's check_widgets: a crafted client's values are checked here
+    for key, f in _PRESET_FIELDS.items():
+        if not f.accepts(st.session_state.get(key)):
+            st.session_state[key] = kept(key) if f.accepts(kept(key)) else DEFAULTS[key]
     chosen = preset_state(
         st.session_state[PRESET], int(st.session_state[SEED]), st.session_state[LAYOUT], sizes()
     )
@@ -213,22 +226,12 @@ def load_preset() -> None:
             st.session_state[key] = value
 
 
-def _valid(key: str, value: Any) -> bool:
-    """Whether a setting the preset depends on holds a value the page offers."""
-    if key == PRESET:
-        return value in PRESET_KEYS
-    if key == LAYOUT:
-        return value in LAYOUTS
-    upper = 2**31 - 2 if key == SEED else MAX_SIZE
-    lower = 0 if key == SEED else 1
-    return isinstance(value, int) and not isinstance(value, bool) and lower <= value <= upper
-
-
 def redraw() -> None:
-    """A new random draw: the next seed."""
-    if not _valid(SEED, st.session_state.get(SEED)):
-        st.session_state[SEED] = DEFAULT_SEED
-    st.session_state[SEED] = int(st.session_state[SEED]) + 1
+    """A new random draw: the next seed (after the default's when there is no next one)."""
+    seed = st.session_state.get(SEED)
+    if not (SEED_FIELD.accepts(seed) and SEED_FIELD.accepts(seed + 1)):
+        seed = DEFAULT_SEED
+    st.session_state[SEED] = int(seed) + 1
     load_preset()
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from attention_core import KERNELS
 from attention_ui.kit.grids import points_editor
-from attention_ui.kit.share.codec import Choice, Integer, Matrix, Number
+from attention_ui.kit.share.codec import Choice, Integer, Matrix
 from attention_ui.kit.share.schema import from_defaults
 from attention_ui.regression import data as regression_data
 from attention_ui.regression import state as regression
@@ -31,11 +31,11 @@ SCHEMA = from_defaults(
     fields=(
         Choice("preset", regression.PRESET, options=regression_data.PRESETS),
         Choice("kernel", regression.KERNEL, options=tuple(KERNELS)),
-        Integer("seed", regression.SEED, 0, regression.SEED_MAX),
-        Integer("count", regression.COUNT, *regression.COUNT_RANGE),
+        regression.SEED_FIELD,
+        regression.COUNT_FIELD,
         Integer("queries", regression.QUERIES, *regression.QUERIES_RANGE),
         Integer("chosen", regression.CHOSEN, 1, regression.QUERIES_RANGE[1]),
-        Number("sigma", regression.SIGMA, *regression.SIGMA_RANGE),
+        regression.SIGMA_FIELD,
     ),
     matrices={
         regression.POINTS: Matrix(

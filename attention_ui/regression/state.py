@@ -7,15 +7,12 @@ training table keeps its rows itself (attention_ui/kit/grids/points_editor.py).
 
 from __future__ import annotations
 
-import math
-from numbers import Real
 from typing import Any
 
 import streamlit as st
 
-from attention_core import KERNELS
 from attention_ui.kit.grids.points_editor import set_points
-from attention_ui.kit.share.codec import MAX_INT
+from attention_ui.kit.share.codec import MAX_INT, Integer, Number
 from attention_ui.kit.state.page_state import changed_since_kept, keep_widgets, restore_widgets
 from attention_ui.regression import data
 
@@ -48,14 +45,22 @@ SEED_MAX = MAX_INT
 COUNT_RANGE = (2, 50)
 QUERIES_RANGE = (1, 60)
 SIGMA_RANGE = (0.001, 1000.0)
+# The checks the page makes itself: fields of the address (regression/schema.py lists these
+# very ones). σ is the page's to check (it says what is wrong); the seed and the count are read
+# by a callback, which runs before the frame's check_widgets.
+SIGMA_FIELD = Number("sigma", SIGMA, *SIGMA_RANGE)
+SEED_FIELD = Integer("seed", SEED, 0, SEED_MAX)
+COUNT_FIELD = Integer("count", COUNT, *COUNT_RANGE)
 # The σ the charts use while the box holds something unusable.
 LAST_GOOD_SIGMA = "regression.sigma.last_good"
 
 
-def restore() -> list[tuple[str, Any]]:
-    """Before the widgets are drawn: their remembered values (or defaults), checked."""
+def restore() -> None:
+    """Before the widgets are drawn: their remembered values (or defaults). The frame's
+    check_widgets has put back a value no widget could send; the query chosen is one of the
+    queries there are."""
     restore_widgets(DEFAULTS)
-    return sanitize()
+    st.session_state[CHOSEN] = min(st.session_state[CHOSEN], st.session_state[QUERIES])
 
 
 def remember() -> None:
@@ -71,8 +76,10 @@ def load_preset(preset: str) -> None:
     """Callback of the preset buttons and the seed and count boxes: the table gets the
     preset's points (the learner's edits of the table are replaced, as asked)."""
     st.session_state[PRESET] = preset
-    seed = whole_number(st.session_state.get(SEED), 0, SEED_MAX, DEFAULTS[SEED])
-    count = whole_number(st.session_state.get(COUNT), *COUNT_RANGE, DEFAULTS[COUNT])
+    seed, count = (
+        st.session_state.get(f.key) if f.accepts(st.session_state.get(f.key)) else DEFAULTS[f.key]
+        for f in (SEED_FIELD, COUNT_FIELD)
+    )
     set_points(POINTS, *data.preset_points(preset, seed, count))
 
 
@@ -88,31 +95,6 @@ def use_sigma(sigma: float) -> None:
     st.session_state[SIGMA] = float(f"{sigma:.4g}")
 
 
-def whole_number(value: Any, low: int, high: int, default: int) -> int:
-    """A widget's integer as sent (a crafted client may send anything), clamped to its range."""
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-        return default
-    return int(min(max(int(value), low), high))
-
-
 def checked_sigma(value: Any) -> float | None:
     """σ if it is a number within SIGMA_RANGE, else None (the page says why)."""
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-        return None
-    low, high = SIGMA_RANGE
-    return float(value) if low <= value <= high else None
-
-
-def sanitize() -> list[tuple[str, Any]]:
-    """Before the widgets are drawn: replace values no widget could send (a crafted client,
-    an old address) by the defaults, and return (key, value) of each replaced one."""
-    state, replaced = st.session_state, []
-    for key, options in ((PRESET, data.PRESETS), (KERNEL, KERNELS)):
-        if state.get(key) not in options:
-            replaced.append((key, state.get(key)))
-            state[key] = DEFAULTS[key]
-    for key, (low, high) in ((SEED, (0, SEED_MAX)), (COUNT, COUNT_RANGE), (QUERIES, QUERIES_RANGE)):
-        state[key] = whole_number(state.get(key), low, high, DEFAULTS[key])
-    queries = state[QUERIES]
-    state[CHOSEN] = whole_number(state.get(CHOSEN), 1, queries, min(DEFAULTS[CHOSEN], queries))
-    return replaced
+    return float(value) if SIGMA_FIELD.accepts(value) else None

@@ -41,18 +41,6 @@ class Settings:
     chosen: int  # 0-based index of the chosen query
 
 
-def replaced_values(replaced: list[tuple[str, object]]) -> None:
-    """Say which values a widget could not have sent were put back to their defaults."""
-    for key, value in replaced:
-        st.warning(
-            t(
-                "regression.replaced",
-                value=escape_markdown(str(value), 40),
-                default=t(f"regression.{key.split('.')[-1]}.{state.DEFAULTS[key]}"),
-            )
-        )
-
-
 def formula() -> None:
     """Nadaraya–Watson as attention pooling: keys xᵢ, values yᵢ, the query x*."""
     st.latex(

@@ -85,28 +85,64 @@ def matrix_figure(
     )
 
 
+# A head of more tokens than this is drawn in blocks of keys: on a phone (358 px for the chart)
+# a cell must stay about 35 px wide to print its number ("0.0812") legibly, with the token
+# labels beside it; Streamlit cannot scroll a chart sideways, so the columns are cut instead.
+ONE_BLOCK_MAX_KEYS = 6
+BLOCK_MAX_KEYS = 5
+
+
+def key_blocks(n: int) -> list[range]:
+    """The key columns 0 … n−1 of a head, as drawn: all of them while they fit a phone, else
+    as few blocks of at most BLOCK_MAX_KEYS as hold them, as equal as can be (10: 5 + 5)."""
+    if n <= ONE_BLOCK_MAX_KEYS:
+        return [range(n)]
+    count = -(-n // BLOCK_MAX_KEYS)
+    size = -(-n // count)
+    return [range(start, min(n, start + size)) for start in range(0, n, size)]
+
+
+def _as_block(figure: go.Figure, last: bool) -> None:
+    """A head's colour bar: under its cells (standing beside them it took a sixth of a phone's
+    width from them), and only on its last block of keys. Done before the figure's first
+    draw, while a DrawnFigure may still change."""
+    if not last:
+        figure.update_traces(showscale=False)
+        return
+    bar = {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor": "top", "ypad": 8}
+    figure.update_traces(colorbar={**bar, "thickness": 10, "len": 1})
+    figure.update_layout(height=figure.layout.height + 44, margin_b=54)
+
+
 def head_figures(
     mh: MultiHeadResult,
     tokens: Sequence[str],
     titles: Mapping[str, str],
     head_titles: Sequence[str],
     hover: Callable[[int, int, int], str] | None = None,
+    *,
+    keys: range | None = None,
 ) -> list[go.Figure]:
     """d2l's show_heatmaps for the heads, one figure per head (queries × keys) with the head's
     title, tokens as labels and the same fixed 0…1 red scale. One figure each, not one grid: the
     page lays them out in columns, which stack on a phone, so each head keeps the whole width
-    and its numbers stay legible. `hover(head, i, j)` explains one weight."""
+    and its numbers stay legible. `hover(head, i, j)` explains one weight. `keys`: only
+    these key columns (a block of `key_blocks`), without the colour bar unless the block is
+    the last (every head shares the one 0…1 scale); the colour bar lies under the cells."""
     n = len(tokens)
-    return [
-        heatmap(
-            weights,
-            list(tokens),
+    keys = range(n) if keys is None else keys
+    figures = []
+    for h, (weights, head_title) in enumerate(zip(mh.weights, head_titles, strict=True)):
+        figure = heatmap(
+            weights[:, keys.start : keys.stop],
+            [tokens[j] for j in keys],
             list(tokens),
             title=head_title,
             x_title=titles["key"],
             y_title=titles["query"],
-            hover=None if hover is None else [[hover(h, i, j) for j in range(n)] for i in range(n)],
+            hover=None if hover is None else [[hover(h, i, j) for j in keys] for i in range(n)],
             shading=WEIGHTS,
         )
-        for h, (weights, head_title) in enumerate(zip(mh.weights, head_titles, strict=True))
-    ]
+        _as_block(figure, last=keys.stop == n)
+        figures.append(figure)
+    return figures

@@ -26,7 +26,12 @@ from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.transformer import compute as page_compute
 from attention_ui.transformer import state
-from attention_ui.transformer.figures import head_figures, matrix_figure, step_figure
+from attention_ui.transformer.figures import (
+    head_figures,
+    key_blocks,
+    matrix_figure,
+    step_figure,
+)
 from attention_ui.transformer.model import (
     MAX_D_MODEL,
     MAX_HEADS,
@@ -50,7 +55,6 @@ POSITION_FORMULA = stacked(
     r"c = 0, 1, \ldots",
 )
 MAX_PROBLEMS_SHOWN = 8
-PAIRED_HEADS_MAX_TOKENS = 6  # above this, half the page leaves a head's cells too narrow
 
 
 @dataclass(frozen=True)
@@ -165,23 +169,14 @@ def settings() -> Settings:
         on_click=state.identity_weights,
         help=t("transformer.identity_help"),
     )
-    d_model = _whole(st.session_state[state.D_MODEL], MIN_D_MODEL, MAX_D_MODEL)
+    # the frame's check_widgets (the schema's fields) has put back a number no box could send
     return Settings(
-        d_model=d_model,
-        heads=_whole(st.session_state[state.HEADS], 1, MAX_HEADS),
-        seed=_whole(st.session_state[state.SEED], 0, MAX_INT),
+        d_model=int(st.session_state[state.D_MODEL]),
+        heads=int(st.session_state[state.HEADS]),
+        seed=int(st.session_state[state.SEED]),
         positions=bool(st.session_state[state.POSITIONS]),
         causal=bool(st.session_state[state.CAUSAL]),
     )
-
-
-def _whole(value: object, low: int, high: int) -> int:
-    """A widget's number as a whole number within its limits (a crafted client may send more)."""
-    try:
-        number = int(value)  # type: ignore[call-overload]
-    except (TypeError, ValueError, OverflowError):
-        return low
-    return min(max(number, low), high)
 
 
 def inputs(tokens: list[str], settings: Settings) -> Inputs:
@@ -284,14 +279,20 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     def hover(head: int, i: int, j: int) -> str:
         return mh.heads[head].step("weights_softmax").entry(i, j)
 
-    # Two heads a row on a desktop while their cells stay wide enough for their numbers, else
-    # one; Streamlit stacks the columns on a phone.
-    per_row = 2 if n <= PAIRED_HEADS_MAX_TOKENS else 1
-    figures = head_figures(mh, labels, titles, head_titles(h, mh.d_head), hover)
-    for first in range(0, h, per_row):
-        heads = range(first, min(h, first + per_row))
-        for column, head in zip(st.columns(per_row), heads, strict=False):
-            show_chart(figures[head], key=f"transformer.chart.head.{head + 1}", container=column)
+    # Two heads a row on a desktop while their cells stay wide enough for their numbers;
+    # a longer sentence's head is cut into blocks of keys, one row per head. Streamlit stacks
+    # the columns on a phone, where every block keeps cells wide enough for its numbers.
+    blocks = key_blocks(n)
+    if len(blocks) == 1:
+        figures = head_figures(mh, labels, titles, head_titles(h, mh.d_head), hover)
+        for first in range(0, h, 2):
+            heads = range(first, min(h, first + 2))
+            for column, head in zip(st.columns(2), heads, strict=False):
+                show_chart(
+                    figures[head], key=f"transformer.chart.head.{head + 1}", container=column
+                )
+    else:
+        _head_blocks(mh, labels, titles, blocks, hover)
     if mh.mask is not None:
         st.caption(t("transformer.heads_grid.causal"))
     st.caption(weights_note({n: m.values for n, m in entered.weights.items()}, seed))
@@ -309,6 +310,23 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
         step_figure(output, labels, titles, hover_texts, title=t("transformer.output.chart")),
         key="transformer.chart.output",
     )
+
+
+def _head_blocks(mh: MultiHeadResult, labels, titles, blocks: list[range], hover) -> None:
+    """Each head as one row of its blocks of keys ("head 1, keys 1–5", "head 1, keys 6–10");
+    the first block keeps the head's chart key."""
+    names = head_titles(mh.head_count, mh.d_head)
+    per_block = []
+    for keys in blocks:
+        block_titles = [
+            t("transformer.heads_grid.keys", head=name, first=keys.start + 1, last=keys.stop)
+            for name in names
+        ]
+        per_block.append(head_figures(mh, labels, titles, block_titles, hover, keys=keys))
+    for head in range(mh.head_count):
+        for b, column in enumerate(st.columns(len(blocks))):
+            key = f"transformer.chart.head.{head + 1}" + (f".keys{b + 1}" if b else "")
+            show_chart(per_block[b][head], key=key, container=column)
 
 
 def concat_parts(heads: int) -> str:

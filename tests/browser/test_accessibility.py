@@ -11,6 +11,7 @@ for the 14 page visits, to keep the suite short.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -91,7 +92,11 @@ _HEAD_BOXES = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
         ((p._fullLayout && p._fullLayout.title && p._fullLayout.title.text) || '')
             .replace(/<[^>]*>/g, '')))
     .map(p => { const r = p.getBoundingClientRect();
-                return {left: r.left, top: r.top, bottom: r.bottom, width: r.width}; })"""
+                const cell = p._fullLayout.xaxis._length / p._fullData[0].x.length;
+                return {left: r.left, top: r.top, bottom: r.bottom, width: r.width, cell}; })"""
+# A cell at least this wide prints its number ("0.0812") at a legible size: plotly shrinks the
+# text to fit, and a 10-token head on one phone-wide chart left cells of about 18 px.
+MIN_CELL_PX = 34
 
 
 # Grids (inside their components' shadow roots) whose table is wider than its box, which then
@@ -189,15 +194,17 @@ def test_nothing_is_cut_or_pushed_out(tabs, audits, server, name, lang, width):
 @pytest.mark.parametrize(("lang", "width"), [(lang, w) for w in WIDTHS for lang in LANGUAGES])
 def test_heads_stack_on_a_phone_and_pair_up_on_a_desktop(tabs, audits, server, lang, width):
     heads = audit(tabs, audits, server, "transformer", lang, width)["heads"]
-    assert len(heads) == 2, heads
-    first, second = heads
-    # Streamlit stacks columns below 640 px: each head gets the whole width; on a desktop the
-    # English sentence's 6 tokens pair the heads up, the Japanese one's 10 give each a row.
-    if width < 640 or lang == "ja":
-        whole = 0.8 * width if width < 640 else 600  # the main block is ~870 px at 1400
-        assert second["top"] >= first["bottom"] - 1 and first["width"] > whole, heads
+    # The English sentence's 6 tokens: one chart per head; the Japanese one's 10: each head in
+    # two blocks of 5 keys, side by side on a desktop.
+    assert len(heads) == (2 if lang == "en" else 4), heads
+    assert min(h["cell"] for h in heads) >= MIN_CELL_PX, heads
+    pairs = list(zip(heads[::2], heads[1::2], strict=True))
+    if width < 640:  # Streamlit stacks columns below 640 px: each chart gets the whole width
+        for above, below in itertools.pairwise(heads):
+            assert below["top"] >= above["bottom"] - 1 and above["width"] > 0.8 * width, heads
     else:
-        assert abs(second["top"] - first["top"]) < 1 and second["left"] > first["left"], heads
+        for first, second in pairs:
+            assert abs(second["top"] - first["top"]) < 1 and second["left"] > first["left"], heads
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -1,4 +1,4 @@
-"""Issue 12 in Chromium: the Luong page's script downloads and runs on its own; predict, then
+"""In Chromium: the Luong page's script downloads and runs on its own; predict, then
 reveal hides the charts until the learner reveals them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9, item 11: every formula fits its column at a laptop's 1400 px and a phone's 390 px,
+"""Every formula fits its column at a laptop's 1400 px and a phone's 390 px,
 on every page: each tab opened and each expander unfolded, so that no formula is hidden.
 
 KaTeX's display box scrolls sideways, but its scroll bar is hidden until touched, so an

@@ -41,6 +41,10 @@ _FOCUSED = """() => {
 }"""
 
 
+_MODE_BAR_STOPS = """() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))
+    .map(chart => chart.querySelectorAll('.modebar a, .modebar button').length)"""
+
+
 def focused(page) -> dict | None:
     return page.evaluate(_FOCUSED)
 
@@ -76,6 +80,9 @@ def test_menu_setting_cell_and_a_charts_table_by_keyboard_only(page, server):
 
     cell = tab_until(page, lambda f: f["cell"], "a grid cell")
     assert cell["name"] == "Q, row 1, column q1", cell
+    # each chart's mode bar is one Tab stop (the camera), not Plotly's default 8
+    stops = page.evaluate(_MODE_BAR_STOPS)
+    assert stops and set(stops) == {1}, stops
 
     summary = tab_until(page, lambda f: bool(f["summary_of"]), "a chart's 'Numbers as a table'")
     assert summary["name"].startswith(EN["figures.table.label"]), summary

@@ -1,7 +1,7 @@
 """Numbers as a learner types them into a grid, in Chromium: what is typed is what the app uses.
 
-The browser's number editor used to rewrite the text before the server saw it (`1e-3` became
-−13, `0,5` became 5, `1001` became 1000, the app's own minus was lost). Here each text is typed
+No browser editor may rewrite the text before the server sees it (`1e-3` read as −13, `0,5`
+as 5, `1001` as 1000, the app's own minus lost). Here each text is typed
 into Q's first cell on the Luong page, one after the other (select the cell, open its editor,
 type key by key, wait until the editor holds the text, Enter); the scores chart
 must then show the number the learner meant, or, for text that is no number or a number out
@@ -64,8 +64,8 @@ def wait_for_message(page, fragment: str, shown: bool) -> None:
     page.wait_for_function(condition, arg=[CELL, fragment], timeout=60_000)
 
 
-# Failed once in a full browser run (issue 14); Enter then followed the editor's text at once,
-# which lost typed cells in CI before. open_cell_editor now waits a moment: 16 of 16 at load 6-10.
+# Enter right after the editor's text loses typed cells under load: open_cell_editor waits a
+# moment first (16 of 16 at load 6-10).
 @pytest.mark.timeout(600)
 def test_typed_numbers_mean_what_the_learner_wrote(page, server):
     page.set_viewport_size({"width": 1400, "height": 2400})

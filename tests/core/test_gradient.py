@@ -148,7 +148,7 @@ def test_bad_input_raises_a_coded_error(call, code):
 
 
 def test_an_overflowing_score_names_its_own_cell_not_the_first():
-    # key 2's score k₂·q = 2×10^308 overflows; key 1's is 2 (the message used to say cell 1, 1)
+    # key 2's score k₂·q = 2×10^308 overflows; key 1's is 2 (not cell 1, 1)
     with pytest.raises(AttentionInputError) as caught:
         query_gradient([1.0, 1.0], [[1.0, 1e308], [1.0, 1e308]], [[1.0, 2.0]])
     assert caught.value.params == {"matrix": "s", "row": 2, "col": 1, "value": math.inf}

@@ -1,4 +1,4 @@
-"""Issue 12 on the pages: every chart saves a named PNG; the export panel hands out a script
+"""Every chart saves a named PNG; the export panel hands out a script
 that reproduces the page's numbers, CSVs and the LaTeX derivation; predict-then-reveal hides
 the answers until the learner reveals them, then grades each guess, in both languages."""
 
@@ -245,7 +245,7 @@ def test_crafted_puzzle_state_is_no_guess_and_seed_zero_never_a_traceback():
 
 
 # ---------------------------------------------------------------------------------------------
-# The pages added in round 2: regression, transformer, exercises
+# The regression, transformer and exercises pages
 
 
 def exported_files(at: AppTest, page: str, monkeypatch) -> tuple[dict[str, str], dict[str, str]]:

@@ -92,11 +92,22 @@ def _axis_titles(figure: go.Figure) -> tuple[str, str]:
     axes = sorted((len(n), n) for n in layout if n.startswith(("xaxis", "yaxis")))
     for _, name in axes:  # xaxis, then xaxis2, … (the first that has a title)
         if not found[name[0]]:
-            found[name[0]] = plain((layout[name].get("title") or {}).get("text"))
+            found[name[0]] = _axis_title(layout, name)
     if not found["y"]:  # a Japanese row title is written level, as a note (heatmap_layout)
         level = [a for a in layout.get("annotations", ()) if a.get("yref") == "y domain"]
         found["y"] = plain(level[0].get("text")) if level else ""
     return found["x"], found["y"]
+
+
+def _axis_title(layout: dict, name: str) -> str:
+    """An axis's title, or the level note that stands for it (kit.figures.level_titles names
+    it after the axis: "y2 title")."""
+    text = plain((layout.get(name, {}).get("title") or {}).get("text"))
+    if text or not name.startswith("yaxis"):
+        return text
+    note = f"y{name[len('yaxis') :]} title"
+    level = [a for a in layout.get("annotations", ()) if a.get("name") == note]
+    return plain(level[0].get("text")) if level else ""
 
 
 def _heatmap_facts(figure, heatmaps, title, x_title, y_title) -> ChartFacts:
@@ -253,10 +264,7 @@ def _xy_table(figure, series, series_title: str, value_title: str) -> pd.DataFra
     they share one (else `value_title`), the x column by the x axis (else "x")."""
     layout = _layout_data(figure)
     x_title = _axis_titles(figure)[0] or "x"
-    y_titles = {
-        plain(((layout.get("yaxis" + (t.yaxis or "y")[1:]) or {}).get("title") or {}).get("text"))
-        for t in series
-    }
+    y_titles = {_axis_title(layout, "yaxis" + (t.yaxis or "y")[1:]) for t in series}
     y_title = y_titles.pop() if len(y_titles) == 1 else value_title
     columns = _unique([series_title, x_title, y_title or "y"])
     rows = [

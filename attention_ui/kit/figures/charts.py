@@ -3,6 +3,7 @@
 Each chart gets
 - Plotly's camera button configured to save a PNG under a meaningful name (page, chart and
   settings, e.g. attention-explorer_luong_chart_A_dot_column.png) instead of 'newplot.png';
+- a Japanese y-axis title written level, not on its side (kit.figures.level_titles);
 - a text alternative: an accessible name and a short description (what it shows, its size, its
   largest entry), worded here from the figure's own numbers (kit.figures.alt_text), in the
   learner's language; Streamlit puts it on the chart as role="figure" with that aria-label;
@@ -21,6 +22,7 @@ import streamlit as st
 from attention_ui.kit.export.names import file_name
 from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_table
 from attention_ui.kit.figures.heatmap import DrawnFigure
+from attention_ui.kit.figures.level_titles import level_y_titles
 from attention_ui.kit.text.i18n import t
 
 TABLE_SUFFIX = ".numbers"  # the expander's widget key is the chart's key plus this
@@ -28,9 +30,15 @@ TABLE_SUFFIX = ".numbers"  # the expander's widget key is the chart's key plus t
 
 def chart_config(key: str, *details: object) -> dict[str, Any]:
     """Plotly's config for a chart drawn with widget key `key` (e.g. 'luong.chart.A'): the
-    PNG is named after the key and `details` (settings such as the score; never user text)."""
+    PNG is named after the key and `details` (settings such as the score; never user text).
+
+    The mode bar keeps the camera alone: Plotly's default bar gave every chart 8 Tab stops
+    (zoom, pan, box and lasso select, zoom in and out, autoscale, reset), which a keyboard
+    learner crosses on each of a page's dozen charts and which small matrices do not need;
+    dragging still zooms a line chart and a double click still resets it."""
     return {
         "toImageButtonOptions": {"format": "png", "filename": file_name(*key.split("."), *details)},
+        "modeBarButtons": [["toImage"]],
         "displaylogo": False,
     }
 
@@ -43,7 +51,10 @@ def show_chart(
     (named `name`, else after the figure's title, else after what it plots) and its numbers
     as a table on request."""
     where = container or st
-    facts = figure.facts(chart_facts) if isinstance(figure, DrawnFigure) else chart_facts(figure)
+    if isinstance(figure, DrawnFigure):  # a matrix heatmap writes its row title level itself
+        facts = figure.facts(chart_facts)
+    else:
+        facts = chart_facts(level_y_titles(figure))
     own = name or facts.title
     description = chart_description(facts)
     name = own or chart_name(facts)

@@ -10,7 +10,7 @@ A pure function: any page can call it with any 4-axis array.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -37,6 +37,8 @@ class GridSettings:
     hover : optional (r, c, i, j) → plain text explaining one cell (escaped here)
     show_text : print the numbers on the cells (default: only while every panel stays legible)
     panel_height : pixels per display row (default: from the number of queries)
+    panel_titles : one title per panel, row by row, above it (in place of `titles` and
+        `row_titles`)
     """
 
     titles: Sequence[str] | None = None
@@ -50,6 +52,7 @@ class GridSettings:
     hover: Callable[[int, int, int, int], str] | None = None
     show_text: bool | None = None
     panel_height: int | None = None
+    panel_titles: Sequence[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class _Grid:
     y_title: str
     titles: list[str] | None
     row_titles: list[str] | None
+    panel_titles: list[str] | None
     raw_x: list[str]
     raw_y: list[str]
     zmin: float
@@ -87,12 +91,13 @@ def heatmap_grid(
         np.asarray(matrices, dtype=float), x_title, y_title, settings or GridSettings()
     )
     rows, cols = grid.matrices.shape[:2]
+    above = grid.panel_titles or grid.titles
     figure = make_subplots(
         rows=rows,
         cols=cols,
         shared_xaxes=True,
         shared_yaxes=True,
-        subplot_titles=[plotly_text(t) for t in grid.titles] if grid.titles else None,
+        subplot_titles=[plotly_text(t) for t in above] if above else None,
         row_titles=[plotly_text(t) for t in grid.row_titles] if grid.row_titles else None,
         horizontal_spacing=min(0.04, 0.3 / cols),
         vertical_spacing=min(0.08, 0.4 / rows),
@@ -102,6 +107,56 @@ def heatmap_grid(
             figure.add_trace(_panel(grid, r, c), row=r + 1, col=c + 1)
     _lay_out(figure, grid)
     return figure
+
+
+def grid_columns(
+    matrices: np.ndarray, x_title: str, y_title: str, settings: GridSettings
+) -> list[go.Figure]:
+    """The grid of `heatmap_grid` as one figure per display column, its panels one above the
+    other, each titled "<column title> · <row title>", so that a page can lay the columns out
+    side by side on a desktop and one under another on a phone (a chart cannot scroll
+    sideways: one figure of every column left a phone's cells too narrow for their numbers).
+    The colour range is the whole array's and one colour bar (the last column's) serves all;
+    `settings.hover` still gets the cell's place in the whole grid."""
+    whole = _resolved(np.asarray(matrices, dtype=float), x_title, y_title, settings)
+    rows, cols = whole.matrices.shape[:2]
+    figures = []
+    for c in range(cols):
+        column_title = whole.titles[c] if whole.titles else ""
+        row_titles = whole.row_titles or [""] * rows
+        names = [" · ".join(filter(None, (column_title, row_titles[r]))) for r in range(rows)]
+        column = replace(
+            settings,
+            titles=None,
+            row_titles=None,
+            panel_titles=names if any(names) else None,
+            zmin=whole.zmin,
+            zmax=whole.zmax,
+            hover=_column_hover(settings.hover, c),
+        )
+        figure = heatmap_grid(whole.matrices[:, c : c + 1], x_title, y_title, column)
+        if c < cols - 1:
+            figure.update_layout(coloraxis_showscale=False)
+        else:
+            _colorbar_below(figure)
+        figures.append(figure)
+    return figures
+
+
+def _colorbar_below(figure: go.Figure) -> None:
+    """The colour bar lying under the key labels and title, as wide as the cells: standing
+    beside them it left the last column's cells narrower than the others'."""
+    layout = figure.layout
+    plot_px = layout.height - layout.margin.t - layout.margin.b
+    layout.coloraxis.colorbar.update(
+        orientation="h", x=0, xanchor="left", y=-56 / plot_px, yanchor="top", len=1, thickness=10
+    )
+    figure.update_layout(height=layout.height + 50, margin_b=layout.margin.b + 50)
+
+
+def _column_hover(hover: Callable | None, column: int) -> Callable | None:
+    """A whole grid's hover, for the one-column figure of its display column `column`."""
+    return None if hover is None else (lambda r, _, i, j: hover(r, column, i, j))
 
 
 def _resolved(matrices: np.ndarray, x_title: str, y_title: str, settings: GridSettings) -> _Grid:
@@ -132,6 +187,7 @@ def _resolved(matrices: np.ndarray, x_title: str, y_title: str, settings: GridSe
         y_title=y_title,
         titles=_checked(settings.titles, cols, "titles"),
         row_titles=_checked(settings.row_titles, rows, "row_titles"),
+        panel_titles=_checked(settings.panel_titles, rows * cols, "panel_titles"),
         raw_x=raw_x or [str(j + 1) for j in range(n_keys)],
         raw_y=raw_y or [str(i + 1) for i in range(n_queries)],
         zmin=zmin,
@@ -165,7 +221,9 @@ def _lay_out(figure: go.Figure, grid: _Grid) -> None:
     rows, cols = grid.matrices.shape[:2]
     for c in range(cols):  # axis titles on the outer edges only, like d2l
         figure.update_xaxes(title_text=plotly_text(grid.x_title), row=rows, col=c + 1)
-    for r in range(rows):
+    # panels titled one by one: the rows' title once, at the top (beside a long panel title
+    # a Japanese one, written level, ran into it)
+    for r in range(1 if grid.panel_titles else rows):
         figure.update_yaxes(title_text=plotly_text(grid.y_title), row=r + 1, col=1)
     figure.update_xaxes(type="category", constrain="domain")
     figure.update_yaxes(type="category", autorange="reversed")
@@ -185,7 +243,7 @@ def _lay_out(figure: go.Figure, grid: _Grid) -> None:
         margin={
             "l": 10,
             "r": 30 if grid.row_titles else 10,
-            "t": 50 if grid.titles else 20,
+            "t": 50 if grid.titles or grid.panel_titles else 20,
             "b": 10,
         },
     )
@@ -207,6 +265,8 @@ def _hover_text(grid: _Grid, r: int, c: int, i: int, j: int) -> str:
     row_title = grid.row_titles[r] if grid.row_titles else ""
     title = grid.titles[c] if grid.titles else ""
     where = " · ".join(s for s in [row_title, title] if s)
+    if grid.panel_titles:
+        where = grid.panel_titles[r * grid.matrices.shape[1] + c]
     value = fmt(grid.matrices[r, c, i, j])
     cell = f"{grid.y_title} {grid.raw_y[i]}, {grid.x_title} {grid.raw_x[j]}: {value}"
     return f"{where} — {cell}" if where else cell

@@ -233,11 +233,14 @@ def _default_scale(values: np.ndarray) -> str:
     return SIGNED_SCALE
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
 # Above this many columns, or with labels longer than this, column labels stand upright (-90°):
 # otherwise plotly tilts them by a guess and they run into the chart's title.
 _UPRIGHT_COLUMNS, _UPRIGHT_CHARS = 6, 4
 _CHAR_PX = 7  # a tick label character at plotly's 12 px font, about
+# A title up to this many characters ends left of the column title centred above a phone's
+# chart; a longer one gets a line of its own.
+_SHORT_TITLE = 18
 
 
 def heatmap_layout(x_labels: list[str], rows: int, title: str, x_title: str, y_title: str) -> dict:
@@ -252,6 +255,8 @@ def heatmap_layout(x_labels: list[str], rows: int, title: str, x_title: str, y_t
         xaxis["tickangle"] = -90
     yaxis = {"title": {"text": plotly_text(y_title)}, "autorange": "reversed", "type": "category"}
     top = band + (40 if title else 12)
+    if x_title and len(title) > _SHORT_TITLE:  # it would reach the centred column title
+        top += 16
     layout = {
         # the cells keep their height whatever the labels above them take
         "height": max(120, 40 + 38 * rows) + top + 10,
@@ -259,7 +264,7 @@ def heatmap_layout(x_labels: list[str], rows: int, title: str, x_title: str, y_t
         "xaxis": xaxis,
         "yaxis": yaxis,
     }
-    if _CJK.search(y_title):
+    if CJK.search(y_title):
         # level, and broken before its bracket ("トークン" over "(クエリ)"): on one line it
         # took 136 px of a phone's 358 from the cells
         lines = y_title.split(" (", 1)

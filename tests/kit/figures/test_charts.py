@@ -28,3 +28,8 @@ def test_the_png_is_named_after_the_key_and_settings_only():
         "format": "png",
         "filename": "attention-explorer_database_chart_weights_1_ngram_script",
     }
+
+
+def test_the_mode_bar_keeps_only_the_camera():
+    # Plotly's default bar is 8 Tab stops per chart; a keyboard learner crosses every one
+    assert chart_config("luong.chart.S")["modeBarButtons"] == [["toImage"]]

@@ -47,8 +47,8 @@ def test_one_colour_rule_weights_red_everything_else_diverging_around_0():
     signed_scale, _ = _scale_of([[0.0]], shading=SIGNED)
     assert _scale_of([[0.2, 0.8]]) == (weights_scale, None)  # weights: d2l's reds
     assert _scale_of([[-1.0, 2.0]]) == (signed_scale, 0)  # signed: diverging around 0
-    # an all-positive score or output is still drawn on the scale centred on 0 (it was
-    # Cividis, so S changed palette with the example)
+    # an all-positive score or output is still drawn on the scale centred on 0, so S keeps
+    # its palette whatever the example
     assert _scale_of([[3.0, 7.0]]) == (signed_scale, 0)
 
 

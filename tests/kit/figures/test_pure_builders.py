@@ -1,4 +1,4 @@
-"""Issue 9: figure builders are pure. Arrays and words go in, a `go.Figure` (or a table) comes
+"""Figure builders are pure. Arrays and words go in, a `go.Figure` (or a table) comes
 out; a builder never reads the session (its language, a widget), never calls `t()` and never
 draws. The words it prints are the caller's, so a test (or another page) can hand it any.
 

@@ -1,5 +1,5 @@
 """The shareable address: every page's state → the address → a fresh session shows the same
-charts (Plotly JSON compared), and a bad address never shows a traceback (issue 12, 14.3c)."""
+charts (Plotly JSON compared), and a bad address never shows a traceback."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Whatever arrives as widget state is input (issue 14, item 4): a crafted client's values get
+"""Whatever arrives as widget state is input: a crafted client's values get
 the app's message or the default, never a traceback, and the learner's other edits stay.
 
 A crafted value reaches the app in two ways, both tried here: as a grid's component state (set
@@ -46,6 +46,12 @@ CRAFTED_WIDGETS = [  # (page, key, crafted value, the value the page must use in
     ("gallery", "gallery.grid.source", 1, "luong"),
     ("gallery", "gallery.grid.temperatures", ["x"], [0.25, 1.0, 4.0]),
     ("home", "home.q1", "abc", 2.0),
+    ("regression", "regression.kernel", "soundex", "gaussian"),
+    ("regression", "regression.count", 10**6, 40),
+    ("regression", "regression.chosen", "x", 6),
+    ("transformer", "transformer.d_model", 10_000, 4),
+    ("transformer", "transformer.heads", "x", 2),
+    ("transformer", "transformer.seed", -1, 0),
 ]
 
 

@@ -1,4 +1,4 @@
-"""One way to keep values (issue 9) and no edit lost when a size shrinks and grows (issue 14, 3b).
+"""One way to keep values, and no edit lost when a size shrinks and grows.
 
 "−" then "+" on a size is an undo: the cells the smaller size hid come back as they were.
 """

@@ -1,4 +1,4 @@
-"""A grid's edit that reaches the server after the learner clicked another page (issue 14, 3a).
+"""A grid's edit that reaches the server after the learner clicked another page.
 
 The browser sends a grid's edit as the cell is left, with the address of the page it was
 typed on. When the learner has clicked another page in that time, that page's run

@@ -1,5 +1,5 @@
-"""A click on a page link that a late run of the page overtook still opens the page clicked
-(issue 14, item 3a): the app's links name their page (attention_ui/kit/state/navigation.py)."""
+"""A click on a page link that a late run of the page overtook still opens the page clicked:
+the app's links name their page (attention_ui/kit/state/navigation.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 9, Japanese: the sources' own words where learners meet them, one term per idea."""
+"""Japanese: the sources' own words where learners meet them, one term per idea."""
 
 from __future__ import annotations
 

@@ -286,7 +286,7 @@ def test_region_and_case_variants_of_a_language_are_accepted():
 
 
 # English words in the arithmetic of a Japanese page's hover texts and tables (the engine's
-# arithmetic is symbols and numbers only; round 1 had "Σe for q₁", "(masked: weight 0)").
+# arithmetic is symbols and numbers only, never such words as "Σe for q₁", "(masked: weight 0)").
 ENGINE_ENGLISH = re.compile(
     r"\(kept\)|masked: weight|Σ\S* for |shared pairs| of \d+ =|no training point|no prediction"
 )

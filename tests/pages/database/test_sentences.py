@@ -1,6 +1,6 @@
-"""The database page's sentences hold for its numbers, in English and Japanese (issue 21:
-items 13, 29, 30's database part, and d2l's lessons the page did not show: top-k retrieval,
-what the example teaches, the caution that a large weight is only an intuition)."""
+"""The database page's sentences hold for its numbers, in English and Japanese, and
+d2l's lessons: top-k retrieval, what the example teaches, the caution that a large weight is
+only an intuition."""
 
 from __future__ import annotations
 

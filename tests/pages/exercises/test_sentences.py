@@ -1,5 +1,5 @@
 """The exercises page says only what its numbers bear out, in English and Japanese: each test
-is one sentence or formula that was false for some state (issue 21, items 1-12), checked on
+is one sentence or formula that was false for some state, checked on
 the page (AppTest) or on the pure function that words it."""
 
 from __future__ import annotations

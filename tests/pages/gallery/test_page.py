@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core import attention, lookup_many
 from attention_ui.kit.grids.matrix_editor import matrix_values, set_matrix
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
+from attention_ui.kit.text.i18n import catalog
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
 from tests.support.grids import edit_grid
@@ -133,12 +134,14 @@ def test_live_grid_uses_the_luong_pages_q_and_k_when_present(at):
     set_matrix("luong.K", K, at.session_state)
     at.run()
     assert not at.exception
-    grid = chart(at, "gallery.chart.grid")
-    assert len(grid["data"]) == 2 * 3  # two score functions × three temperatures
+    # one chart per temperature (side by side on a desktop, stacked on a phone), its panels
+    # the two score functions
+    columns = [chart(at, f"gallery.chart.grid.{c}") for c in (1, 2, 3)]
+    assert [len(column["data"]) for column in columns] == [2, 2, 2]
     taus = [0.25, 1.0, 4.0]
     for index, score in enumerate(["dot", "scaled_dot"]):
         for column, tau in enumerate(taus):
-            z = np.array(grid["data"][index * 3 + column]["z"], dtype=float)
+            z = np.array(columns[column]["data"][index]["z"], dtype=float)
             np.testing.assert_allclose(z, attention(Q, K, K, score, temperature=tau).weights.T)
     assert "the Luong page's current Q (2 queries)" in texts(at.caption)
 
@@ -158,17 +161,17 @@ def test_live_grid_follows_an_edit_made_on_the_luong_page(layout):
         Q, K = Q.T, K.T
     at.switch_page("pages/gallery.py").run()
     assert not at.exception
-    z = np.array(chart(at, "gallery.chart.grid")["data"][1]["z"], dtype=float)  # dot, τ = 1
+    z = np.array(chart(at, "gallery.chart.grid.2")["data"][0]["z"], dtype=float)  # dot, τ = 1
     np.testing.assert_allclose(z, attention(Q, K, K, "dot").weights.T)
 
 
 def test_live_grid_from_the_database_pages_queries(at):
     at.radio(key="gallery.grid.source").set_value("database").run()
     assert not at.exception
-    grid = chart(at, "gallery.chart.grid")
-    assert len(grid["data"]) == 3 * 3  # three similarities × three temperatures
+    columns = [chart(at, f"gallery.chart.grid.{c}") for c in (1, 2, 3)]
+    assert [len(column["data"]) for column in columns] == [3, 3, 3]  # similarities, each τ
     table = lookup_many(D2L_RECORDS, ["Li", "Smola", "Hu"], "edit", 4.0)
-    np.testing.assert_allclose(np.array(grid["data"][8]["z"], dtype=float), table.weights)
+    np.testing.assert_allclose(np.array(columns[2]["data"][2]["z"], dtype=float), table.weights)
 
 
 def test_no_temperature_chosen_says_so(at):
@@ -183,3 +186,22 @@ def test_japanese_interface(at):
     assert not at.exception
     assert at.title[0].value == "重みのギャラリー"
     assert "✓ 出力はバリューの凸包の中にあります。" in texts(at.success)
+
+
+JA_GRID_DOT = catalog("ja")["gallery.grid.score_dot"]
+
+
+def test_the_live_grid_is_one_chart_per_temperature_with_level_panel_titles(at):
+    """One figure of every temperature left a phone's (and half a desktop's) cells about 16 px
+    wide: each temperature is its own chart, its panels titled level above them ("τ = 1 ·
+    dot", not a rotated row title, which Japanese does not read), one colour bar (the last),
+    every cell carrying its number."""
+    at.sidebar.radio[0].set_value("ja").run()
+    columns = [chart(at, f"gallery.chart.grid.{c}") for c in (1, 2, 3)]
+    for column, tau in zip(columns, ("0.25", "1", "4"), strict=True):
+        titles = [a["text"] for a in column["layout"]["annotations"] if a.get("textangle") is None]
+        assert f"τ = {tau} · " + JA_GRID_DOT in titles
+        assert all(a.get("textangle") is None for a in column["layout"]["annotations"])
+        assert all(trace["texttemplate"] == "%{text}" for trace in column["data"])
+    shown = [c["layout"]["coloraxis"].get("showscale", True) for c in columns]
+    assert shown == [False, False, True]

@@ -1,4 +1,4 @@
-"""Issue 9's claim walk: every Luong preset × score × layout × mask × language, and each
+"""The claim walk: every Luong preset × score × layout × mask × language, and each
 sentence the page would show about the numbers checked against the engine's numbers.
 
 The page's own pure functions build the sentences (step sentences, the weight sums, the

@@ -1,5 +1,5 @@
-"""The Luong page's sentences hold, in English and Japanese (issue 21: items 26, 27, 28, and
-Vaswani et al.'s reason for 1/√d_k shown as the gradient it protects)."""
+"""The Luong page's sentences hold, in English and Japanese, Vaswani et
+al.'s reason for 1/√d_k included, shown as the gradient it protects."""
 
 from __future__ import annotations
 

@@ -18,10 +18,27 @@ EN, JA = catalog("en"), catalog("ja")
 TOKENS = EXAMPLES["en"].split()  # the default sentence
 
 
+def head_blocks(at) -> dict[str, dict]:
+    """Every chart of a head or of a block of a head's keys, by widget key, in page order."""
+    ids = [e.proto.id for e in at.get("plotly_chart") if "-transformer.chart.head." in e.proto.id]
+    keys = [i[i.index("transformer.chart.head.") :] for i in ids]
+    return {key: chart(at, key) for key in keys}
+
+
 def head_charts(at) -> list[dict]:
-    """The heads' charts as the page draws them, one per head, in order."""
-    keys = [e.proto.id for e in at.get("plotly_chart") if "-transformer.chart.head." in e.proto.id]
-    return [chart(at, f"transformer.chart.head.{h + 1}") for h in range(len(keys))]
+    """The heads as the page draws them, one per head, in order: a head drawn in blocks of
+    keys ("transformer.chart.head.1", "….head.1.keys2") put back together, its columns side
+    by side (the first block's title and layout)."""
+    heads: dict[str, dict] = {}
+    for key, figure in head_blocks(at).items():
+        head = key.split(".keys")[0]
+        if head not in heads:
+            heads[head] = figure
+            continue
+        whole, part = heads[head]["data"][0], figure["data"][0]
+        whole["z"] = np.hstack([np.asarray(whole["z"]), np.asarray(part["z"])])
+        whole["x"] = [*whole["x"], *part["x"]]
+    return list(heads.values())
 
 
 def head_weights(at) -> np.ndarray:
@@ -41,7 +58,7 @@ def test_the_default_page_shows_the_engines_heads_and_output():
     np.testing.assert_allclose(head_weights(at), mh.weights, rtol=1e-12)
     output = chart(at, "transformer.chart.output")["data"][0]
     np.testing.assert_allclose(np.asarray(output["z"], dtype=float), mh.output, rtol=1e-12)
-    labels = chart(at, "transformer.chart.head.1")["data"][0]["x"]
+    labels = head_charts(at)[0]["data"][0]["x"]
     assert list(labels) == [f"{i + 1} · {token}" for i, token in enumerate(TOKENS)]
 
 
@@ -171,3 +188,30 @@ def test_each_head_is_its_own_chart_with_its_title_and_printed_numbers():
         assert figure["layout"]["yaxis"]["title"]["text"] == ""  # level, as an annotation
         level = figure["layout"]["annotations"][0]["text"]  # on two short lines
         assert level.replace("<br>", " ") == JA["transformer.axis.query"] and "<br>" in level
+
+
+def test_a_long_sentences_heads_are_drawn_in_blocks_of_keys_a_phone_can_print():
+    """The Japanese default's 10 tokens: each head in two blocks of 5 keys (a 10-key head left
+    a phone's cells about 18 px wide, too narrow for "0.0812"), titled with their keys, the
+    colour bar once per head; put back together they are the engine's weights."""
+    at = open_app_page("transformer")
+    at.sidebar.radio(key="lang.switch").set_value("ja").run()
+    at.text_input(key=state.SENTENCE).set_value(EXAMPLES["ja"]).run()
+    blocks = head_blocks(at)
+    assert list(blocks) == [
+        "transformer.chart.head.1",
+        "transformer.chart.head.1.keys2",
+        "transformer.chart.head.2",
+        "transformer.chart.head.2.keys2",
+    ]
+    for key, figure in blocks.items():
+        trace = figure["data"][0]
+        assert len(trace["x"]) == 5 and len(trace["y"]) == 10, key
+        assert trace.get("showscale", True) == key.endswith("keys2"), key
+    second = blocks["transformer.chart.head.2.keys2"]["layout"]["title"]["text"]
+    head = JA["transformer.heads_grid.head"].format(number=2, d_head=2)
+    assert second == JA["transformer.heads_grid.keys"].format(head=head, first=6, last=10)
+    tokens = split_sentence(EXAMPLES["ja"]).tokens
+    X, W = embeddings(tokens, 4, 0), projections(4, 0)
+    mh = multi_head(X, W["W_Q"], W["W_K"], W["W_V"], W["W_O"], 2)
+    np.testing.assert_allclose(head_weights(at), mh.weights, rtol=1e-12)
