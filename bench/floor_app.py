@@ -11,6 +11,11 @@ On a first visit it loads the Luong page's default example (the same preset, siz
 layout and temperature), so both pages start from the same numbers and an edit of Q's first
 cell moves the same charts by the same amounts.
 
+Its grids load their script and style as files, as the app's do: Streamlit serves the static/
+folder beside the script it runs, and bench/static links to the repository's static/ (without
+it each redraw of a grid carried its 20 kB script inline, which made the floor send more bytes
+per edit than the app).
+
 Not part of the app (app.py never routes here). The benches start it as its own server, from
 the repository's root (so that it reads the same .streamlit/config.toml):
 

@@ -15,3 +15,15 @@ def test_streamlit_reads_no_forced_full_gc_after_each_run(monkeypatch):
         assert config.is_manually_set("runner.postScriptGC")
     finally:
         config.get_config_options(force_reparse=True)
+
+
+def test_streamlit_reads_the_smaller_cached_message_size(monkeypatch):
+    """global.minCachedMessageSize is hidden too: below Streamlit's 10 kB, a chart an edit
+    leaves as it was (the open step's) goes to the browser as its hash (bench/browser.py)."""
+    monkeypatch.chdir(REPO)
+    config.get_config_options(force_reparse=True)
+    try:
+        assert config.is_manually_set("global.minCachedMessageSize")
+        assert config.get_option("global.minCachedMessageSize") < 10_000
+    finally:
+        config.get_config_options(force_reparse=True)
