@@ -6,7 +6,6 @@ from attention_ui.database import state as database
 from attention_ui.database import teaching as database_teaching
 from attention_ui.kit.grids.records_editor import NAME_LIMIT, NUMBER_LIMIT, RECORD_LIMIT
 from attention_ui.kit.share.codec import (
-    MAX_INT,
     Choice,
     Flag,
     Integer,
@@ -32,7 +31,7 @@ SCHEMA = PageSchema(
         Integer("topk", database.TOP_K, 1, RECORD_LIMIT),
         Integer("step", database.STORY_STEP, 1, len(database.STORY)),
         Flag("predict", database.PREDICT),
-        Integer("pseed", database_teaching.SEED, 0, MAX_INT),
+        database_teaching.SEED_FIELD,
     ),
     baseline=lambda values: {database.RECORDS: database.D2L_RECORDS},
     defaults={**database.KEPT, **database_teaching.DEFAULTS},

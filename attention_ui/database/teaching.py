@@ -15,7 +15,7 @@ from attention_ui.database.view import Query
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import table_script
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, current_records
-from attention_ui.kit.share.codec import MAX_INT
+from attention_ui.kit.share.codec import MAX_INT, Integer
 from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
 from attention_ui.kit.teaching.predict import NO_WINNER, puzzle_id, typo_queries
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
@@ -27,17 +27,13 @@ SEED = "database.predict.seed"
 PUZZLE_QUERIES = 3
 # This module's widgets and their first values (for the shareable address, like state.DEFAULTS).
 DEFAULTS = {f"{PAGE}.predict": False, SEED: 0}
+SEED_FIELD = Integer("pseed", SEED, 0, MAX_INT)  # the address's field, and the callback's check
 
 
 def puzzle_seed(value: object) -> int:
-    """The seed as the number input holds it; anything else (crafted state) counts as 0."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not 0 <= value < MAX_INT + 1
-    ):
-        return 0
-    return int(value)
+    """The seed as the number input holds it; anything else (crafted state, which reaches a
+    button's callback before the page's check) counts as 0."""
+    return int(value) if SEED_FIELD.accepts(value) else 0  # type: ignore[call-overload]
 
 
 def make_puzzle() -> None:

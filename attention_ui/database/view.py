@@ -193,7 +193,7 @@ def query_controls() -> Query:
     queries, query_notes = parse_queries(st.session_state[state.QUERY])
     for note in query_notes:
         st.warning(note, icon=":material/edit:")
-    return Query(queries, similarity, temperature, normalization, int(min(max(k, 1), RECORD_LIMIT)))
+    return Query(queries, similarity, temperature, normalization, int(k))  # checked by the frame
 
 
 def divide_by_sum_latex(temperature: float) -> tuple[str, ...]:

@@ -9,9 +9,6 @@ into their range (number inputs are left as typed: the engine says what is wrong
 
 from __future__ import annotations
 
-import math
-from numbers import Real
-
 import numpy as np
 import streamlit as st
 
@@ -126,28 +123,9 @@ def shared_shapes(values: dict[str, object]) -> dict[str, tuple[int, int]]:
 
 
 def restore() -> None:
-    """Before the widgets are drawn: put back kept values, then make each one usable."""
+    """Before the widgets are drawn: put back kept values (the frame's check_widgets has put
+    back any value the page does not offer)."""
     restore_widgets(DEFAULTS)
-    for key, default in DEFAULTS.items():
-        st.session_state[key] = sanitized(key, st.session_state[key], default)
-
-
-def sanitized(key: str, value: object, default: object) -> object:
-    """`value` if a widget can show it, a clamped or default one otherwise."""
-    if key in OPTIONS:
-        return value if value in OPTIONS[key] else default
-    if isinstance(default, bool):
-        return value if isinstance(value, bool) else default
-    if isinstance(default, str):
-        return value if isinstance(value, str) else default
-    if not isinstance(value, Real) or isinstance(value, bool) or math.isnan(value):
-        return default
-    if key in RANGES:
-        low, high = RANGES[key]
-        return float(min(max(value, low), high))
-    if isinstance(default, int):  # counts; ±inf is not a count
-        return int(value) if math.isfinite(value) and float(value).is_integer() else default
-    return value  # learning rate: as typed, the engine judges it (0, 1e6, inf get a message)
 
 
 def remember() -> None:

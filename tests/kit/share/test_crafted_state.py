@@ -52,6 +52,15 @@ CRAFTED_WIDGETS = [  # (page, key, crafted value, the value the page must use in
     ("transformer", "transformer.d_model", 10_000, 4),
     ("transformer", "transformer.heads", "x", 2),
     ("transformer", "transformer.seed", -1, 0),
+    ("exercises", "exercises.grad.points", "<script>", "gallery"),
+    ("exercises", "exercises.match.similarity", None, "ngram"),
+    ("exercises", "exercises.grad.q1", float("inf"), 1.0),
+    ("exercises", "exercises.grad.tau", -3.0, 1.0),
+    ("exercises", "exercises.grad.q2", float("nan"), 0.5),
+    ("exercises", "exercises.search.steps", 2.5, 30),
+    ("exercises", "exercises.search.steps", 10**4, 10**4),  # the engine caps it and says so
+    ("exercises", "exercises.match.answer", "yes", False),
+    ("exercises", "exercises.match.query", 3, "Li"),
 ]
 
 

@@ -179,22 +179,3 @@ def test_crafted_widget_values_are_put_back_in_range():
     assert not at.exception
     low, high = state.GRAD_Q_RANGE
     assert low <= at.slider(key=state.GRAD_Q1).value <= high
-
-
-@pytest.mark.parametrize(
-    ("key", "value", "expected"),
-    [
-        (state.GRAD_POINTS, "<script>", "gallery"),
-        (state.MATCH_SIMILARITY, None, "ngram"),
-        (state.GRAD_Q1, float("inf"), state.GRAD_Q_RANGE[1]),
-        (state.GRAD_TAU, -3.0, state.GRAD_TAU_RANGE[0]),
-        (state.GRAD_Q2, float("nan"), 0.5),
-        (state.SEARCH_STEPS, 2.5, 30),
-        (state.SEARCH_STEPS, 1e4, 10_000),  # a count: kept, the engine caps it and says so
-        (state.SEARCH_RATE, 1e6, 1e6),  # as typed: the engine says it is too large
-        (state.MATCH_ANSWER, "yes", False),
-        (state.MATCH_QUERY, 3, "Li"),
-    ],
-)
-def test_a_crafted_widget_value_becomes_one_the_widget_can_show(key, value, expected):
-    assert state.sanitized(key, value, state.DEFAULTS[key]) == expected
