@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.heatmap import heatmap
+from attention_ui.kit.figures.heatmap import SIGNED, Shading, heatmap
 from attention_ui.kit.state.page_state import option_labels
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import stacked
@@ -21,9 +21,15 @@ def labels(prefix: str, count: int) -> list[str]:
 
 
 def matrix_chart(
-    values: np.ndarray, rows: list[str], cols: list[str], title: str, chart_key: str
+    values: np.ndarray,
+    rows: list[str],
+    cols: list[str],
+    title: str,
+    chart_key: str,
+    shading: Shading = SIGNED,
 ) -> None:
-    show_chart(heatmap(values, cols, rows, title=title), key=chart_key)
+    """A matrix as a heatmap: signed (centred on 0) unless the caller says it holds weights."""
+    show_chart(heatmap(values, cols, rows, title=title, shading=shading), key=chart_key)
 
 
 def opening(name: str, *formula: str) -> list:

@@ -17,6 +17,7 @@ from attention_core import (
     query_gradient,
 )
 from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import WEIGHTS
 from attention_ui.kit.figures.plane import PlaneCaptions
 from attention_ui.kit.text.i18n import show_error, t, worded
 
@@ -166,6 +167,7 @@ def _matrices(
         key_labels,
         t("exercises.grad.weights"),
         "exercises.chart.grad_weights",
+        WEIGHTS,
     )
 
 

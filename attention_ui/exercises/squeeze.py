@@ -12,6 +12,7 @@ import streamlit as st
 
 from attention_core import AttentionInputError, SqueezeExcitation, fmt, squeeze_excitation
 from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS
 from attention_ui.kit.grids.matrix_editor import matrix_editor
 from attention_ui.kit.text.i18n import show_error, t
 
@@ -123,7 +124,8 @@ def _steps(
             st.markdown("**" + t(f"exercises.se.step.{step.key}") + "**")
             st.latex(step.latex)
         with matrix:
-            matrix_chart(step.value, rows, cols, "", f"exercises.chart.{step.key}")
+            shading = WEIGHTS if step.key.startswith("se_gate_") else SIGNED
+            matrix_chart(step.value, rows, cols, "", f"exercises.chart.{step.key}", shading)
 
 
 def gate_notes(

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from attention_core import fmt
-from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, plotly_text
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, plotly_text, weight_range
 
 # Print numbers on the cells only while every panel stays legible.
 MAX_TEXT_CELLS = 6 * 6
@@ -32,7 +32,8 @@ class GridSettings:
     row_titles : one title per display row, shown at the right
     colorscale : Plotly scale name; d2l's red by default
     x_labels, y_labels : key and query labels (default 1, 2, …)
-    zmin, zmax : the colour range (default: the array's minimum and maximum, 0 included)
+    zmin, zmax : the colour range (default: 0…1 on the weights' red, otherwise the array's
+        minimum and maximum, 0 included)
     colorbar_title : the one colorbar's title
     hover : optional (r, c, i, j) → plain text explaining one cell (escaped here)
     show_text : print the numbers on the cells (default: only while every panel stays legible)
@@ -168,7 +169,8 @@ def _resolved(matrices: np.ndarray, x_title: str, y_title: str, settings: GridSe
     rows, cols, n_queries, n_keys = matrices.shape
     finite = np.where(np.isfinite(matrices), matrices, np.nan)
     any_finite = bool(np.isfinite(finite).any())
-    zmin, zmax, show_text = settings.zmin, settings.zmax, settings.show_text
+    zmin, zmax = weight_range(settings.colorscale, settings.zmin, settings.zmax)
+    show_text = settings.show_text
     if zmin is None:
         zmin = min(0.0, float(np.nanmin(finite))) if any_finite else 0.0
     if zmax is None:

@@ -78,6 +78,7 @@ def heatmap(
     if colorscale is None:
         colorscale = _default_scale(finite)
     zmid = 0.0 if colorscale == SIGNED_SCALE else None
+    zmin, zmax = weight_range(colorscale, shading.zmin, shading.zmax)
     show_text = shading.show_text
     if show_text is None:
         show_text = values.size <= MAX_CELLS_WITH_TEXT
@@ -98,8 +99,8 @@ def heatmap(
         "hovertemplate": "%{customdata}<extra></extra>",
         "colorscale": _scale(colorscale),
         "zmid": zmid,
-        "zmin": shading.zmin,
-        "zmax": shading.zmax,
+        "zmin": zmin,
+        "zmax": zmax,
         "xgap": 1,
         "ygap": 1,
         "colorbar": {"thickness": 12, "len": 0.9},
@@ -115,6 +116,16 @@ def heatmap(
         layout=layout,
         _validate=False,
     )
+
+
+def weight_range(
+    colorscale: str, zmin: float | None, zmax: float | None
+) -> tuple[float | None, float | None]:
+    """The weights' red always spans 0…1 (unless the caller names a range): with the values'
+    own range a weight of 0.66 would look as dark as a weight of 1."""
+    if colorscale != WEIGHT_SCALE:
+        return zmin, zmax
+    return (0.0 if zmin is None else zmin), (1.0 if zmax is None else zmax)
 
 
 class DrawnFigure(go.Figure):
