@@ -160,7 +160,7 @@ def _matrices(
             "exercises.chart.covariance",
         )
     difference = float(np.abs(result.jacobian - covariance / tau).max())
-    st.markdown(t("exercises.grad.agree", difference=fmt(difference, 2)))
+    st.markdown(t("exercises.grad.agree", difference=fmt(difference)))
     matrix_chart(
         result.weights[None, :],
         ["p"],
@@ -195,7 +195,7 @@ def gradient_notes(
                 lang,
                 norm=fmt(norm, 3),
                 best=labels[best],
-                p=fmt(weights[best], 6),
+                p=fmt(weights[best]),
                 others=fmt(others, 3),
             ),
         )

@@ -4,6 +4,8 @@ the page (AppTest) or on the pure function that words it."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -25,6 +27,7 @@ from attention_ui.exercises.tasks import exercise_open_gates
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from attention_ui.kit.text.i18n import LANGUAGES, catalog, t
 from attention_ui.luong.presets import PRESETS
+from tests.plotly_json import chart
 from tests.support.exercises import open_exercise
 from tests.support.pages import shown
 
@@ -344,3 +347,17 @@ def test_the_open_gates_solution_states_the_examples_channel_means_and_solves_it
         assert written in solution and "are positive" not in solution
     solved = exercise_open_gates({"X": X, "W1": np.ones((2, 3)), "W2": 2 * np.ones((3, 2))})
     assert solved.solved
+
+
+# --- one number format: a sentence prints a number as its chart does -----------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_largest_weight_reads_in_the_sentence_as_on_its_chart(lang):
+    at = open_exercise(lang, section="grad")
+    cells = chart(at, "exercises.chart.grad_weights")["data"][0]["text"]
+    weights = query_gradient(np.array([1.0, 0.5]), FIRST_QUADRANT.T, FIRST_QUADRANT.T).weights
+    best = int(np.argmax(weights))
+    assert cells[0][best] == fmt(weights[best])  # the chart's "0.662" ...
+    said = re.search(rf"p\(k{best + 1}\) = ([\d.]+)", shown(at))
+    assert said and said.group(1).rstrip(".") == fmt(weights[best])  # ... is the sentence's
