@@ -302,7 +302,11 @@ def heatmap_grids() -> None:
         st.markdown(t("gallery.grid.identity"))
         show_chart(
             heatmap_grid(
-                np.eye(10).reshape(1, 1, 10, 10), t("gallery.grid.keys"), t("gallery.grid.queries")
+                np.eye(10).reshape(1, 1, 10, 10),
+                t("gallery.grid.keys"),
+                t("gallery.grid.queries"),
+                # every cell's number (one digit: "0" or "1") fits its ~30 px cell on a phone
+                GridSettings(show_text=True),
             ),
             key="gallery.chart.identity",
         )

@@ -125,6 +125,9 @@ def test_identity_sanity_check_grid(at):
     assert len(grid["data"]) == 1
     np.testing.assert_array_equal(np.array(grid["data"][0]["z"], dtype=float), np.eye(10))
     assert grid["layout"]["coloraxis"]["colorscale"][-1][1] == "rgb(103,0,13)"
+    # every cell carries its number: colour is never the only carrier
+    assert grid["data"][0]["texttemplate"] == "%{text}"
+    assert {text for row in grid["data"][0]["text"] for text in row} == {"0", "1"}
 
 
 def test_live_grid_uses_the_luong_pages_q_and_k_when_present(at):
