@@ -6,6 +6,7 @@ Tokens label every axis ('1 · the'); each cell's hover is the engine's arithmet
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -44,21 +45,29 @@ def step_figure(
     hover: Callable[[tuple[int, int], Callable[[int, int], str]], list[list[str]]],
     *,
     title: str = "",
+    columns: range | None = None,
 ) -> go.Figure:
     """One engine step as a heatmap with token labels; `hover(shape, explain)` makes the
-    cell texts (in the learner's language). Weights keep the fixed 0…1 red scale."""
+    cell texts (in the learner's language). Weights keep the fixed 0…1 red scale.
+    `columns`: only these columns of the step's matrix (a block of `key_blocks`)."""
     rows, cols = STEP_AXES.get(step.key, ("query", "key"))
     n_rows, n_cols = step.value.shape
+    shown = slice(None) if columns is None else slice(columns.start, columns.stop)
     weights = step.key in WEIGHT_STEPS
+    shading = WEIGHTS if weights else SIGNED
+    if columns is not None and not weights:  # every block on the whole matrix's scale
+        finite = np.abs(step.value[np.isfinite(step.value)])
+        largest = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
+        shading = replace(SIGNED, zmin=-largest, zmax=largest)
     return heatmap(
-        step.value,
-        axis_labels(cols, n_cols, tokens),
+        step.value[:, shown],
+        axis_labels(cols, n_cols, tokens)[shown],
         axis_labels(rows, n_rows, tokens),
         title=title,
         x_title=titles[cols],
         y_title=titles[rows],
-        hover=hover(step.value.shape, step.entry),
-        shading=WEIGHTS if weights else SIGNED,
+        hover=[row[shown] for row in hover(step.value.shape, step.entry)],
+        shading=shading,
     )
 
 
@@ -100,6 +109,26 @@ def key_blocks(n: int) -> list[range]:
     count = -(-n // BLOCK_MAX_KEYS)
     size = -(-n // count)
     return [range(start, min(n, start + size)) for start in range(0, n, size)]
+
+
+def step_blocks(
+    step: Step,
+    tokens: Sequence[str],
+    titles: Mapping[str, str],
+    hover: Callable[[tuple[int, int], Callable[[int, int], str]], list[list[str]]],
+) -> list[go.Figure]:
+    """`step_figure` of one step, its columns cut into `key_blocks` as the heads are (Kᵀ and S
+    of a 10-token sentence: 10 columns of about 30 px on a phone, too narrow for "−0.0812"),
+    the colour bar under the last block."""
+    blocks = key_blocks(step.value.shape[1])
+    if len(blocks) == 1:
+        return [step_figure(step, tokens, titles, hover)]
+    figures = []
+    for block in blocks:
+        figure = step_figure(step, tokens, titles, hover, columns=block)
+        _as_block(figure, last=block.stop == step.value.shape[1])
+        figures.append(figure)
+    return figures
 
 
 def _as_block(figure: go.Figure, last: bool) -> None:

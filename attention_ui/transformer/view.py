@@ -30,6 +30,7 @@ from attention_ui.transformer.figures import (
     head_figures,
     key_blocks,
     matrix_figure,
+    step_blocks,
     step_figure,
 )
 from attention_ui.transformer.model import (
@@ -441,7 +442,7 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
 def _show(
     step_list: list, labels: list[str], titles: Mapping[str, str], prefix: str, start: int = 1
 ) -> None:
-    figures = {s.key: step_figure(s, labels, titles, hover_texts) for s in step_list}
+    figures = {s.key: step_blocks(s, labels, titles, hover_texts) for s in step_list}
     show_steps(
         _Steps(tuple(step_list)),
         titles,
@@ -483,7 +484,7 @@ def _head_detail(
                 key=f"transformer.chart.head{head}.{name}",
             )
     run = mh.heads[head]
-    figures = {s.key: step_figure(s, labels, titles, hover_texts) for s in run.steps}
+    figures = {s.key: step_blocks(s, labels, titles, hover_texts) for s in run.steps}
     show_steps(
         run,
         titles,

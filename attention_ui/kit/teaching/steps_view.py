@@ -249,12 +249,13 @@ def show_steps(
     *,
     namespace: str,
     key_prefix: str,
-    figures: Mapping[str, go.Figure] | None = None,
+    figures: Mapping[str, go.Figure | Sequence[go.Figure]] | None = None,
     start: int = 1,
 ) -> None:
     """Every step in the engine's order: number and title, formula at the actual sizes, the
     plain sentence, and the matrix as a heatmap. `figures` can supply ready-made figures by
-    step key (so a page drawing S, A, O above does not build them twice); `start` is the
+    step key (so a page drawing S, A, O above does not build them twice), or several (a wide
+    matrix cut into blocks of columns, drawn one under another); `start` is the
     number shown on the first step (a page showing its steps in several groups counts on)."""
     figures = figures or {}
     for number, step in enumerate(result.steps, start=1):
@@ -272,7 +273,7 @@ def show_steps(
 def show_step(
     result: AttentionResult,
     number: int,
-    figure: go.Figure,
+    figure: go.Figure | Sequence[go.Figure],
     *,
     namespace: str,
     key_prefix: str,
@@ -292,12 +293,15 @@ def show_step(
             )
             st.caption(f"{step_sentence(step, run_steps=result.steps)}  \n{shape}")
         with chart:
-            show_chart(
-                figure,
-                f"{key_prefix}.{step.key}",
-                details=(result.score, result.layout),
-                name=step_title(step),
-            )
+            parts = [figure] if isinstance(figure, go.Figure) else list(figure)
+            for block, part in enumerate(parts, start=1):
+                suffix = "" if block == 1 else f".{block}"
+                show_chart(
+                    part,
+                    f"{key_prefix}.{step.key}{suffix}",
+                    details=(result.score, result.layout),
+                    name=step_title(step),
+                )
 
 
 def vectors_sentence(trace: EntryTrace, namespace: str, lang: str | None = None) -> str:

@@ -215,3 +215,24 @@ def test_a_long_sentences_heads_are_drawn_in_blocks_of_keys_a_phone_can_print():
     X, W = embeddings(tokens, 4, 0), projections(4, 0)
     mh = multi_head(X, W["W_Q"], W["W_K"], W["W_V"], W["W_O"], 2)
     np.testing.assert_allclose(head_weights(at), mh.weights, rtol=1e-12)
+
+
+def test_a_long_sentences_wide_steps_are_drawn_in_blocks_a_phone_can_print():
+    """The Japanese default's 10 tokens, one head in detail: Kᵀ (2 × 10), S and A (10 × 10) in
+    blocks of at most 5 columns (10 columns left a phone's cells about 30 px wide), one colour
+    range per matrix; put back together they are the engine's."""
+    at = open_app_page("transformer")
+    at.sidebar.radio(key="lang.switch").set_value("ja").run()
+    at.text_input(key=state.SENTENCE).set_value(EXAMPLES["ja"]).run()
+    at.toggle(key=state.DETAIL).set_value(True).run()
+    tokens = split_sentence(EXAMPLES["ja"]).tokens
+    X, W = embeddings(tokens, 4, 0), projections(4, 0)
+    head = multi_head(X, W["W_Q"], W["W_K"], W["W_V"], W["W_O"], 2).heads[0]
+    for key in ("keys_transposed", "scaled", "weights_softmax"):
+        first = chart(at, f"transformer.head0.{key}")
+        second = chart(at, f"transformer.head0.{key}.2")
+        traces = [first["data"][0], second["data"][0]]
+        assert [len(trace["x"]) for trace in traces] == [5, 5], key
+        assert traces[0].get("zmin") == traces[1].get("zmin"), key  # one scale for the matrix
+        shown = np.hstack([np.asarray(trace["z"], dtype=float) for trace in traces])
+        np.testing.assert_allclose(shown, head.step(key).value, rtol=1e-12)
