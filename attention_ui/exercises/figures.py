@@ -250,7 +250,8 @@ def gates_figure(
         barmode="group",
         height=320,
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        legend={"orientation": "h", "y": -0.2, "yanchor": "top"},  # below the axis title
+        # below the axis title (at -0.2 its first row touched the Japanese title on a phone)
+        legend={"orientation": "h", "y": -0.3, "yanchor": "top"},
     )
     figure.update_xaxes(title_text=plotly_text(x_title))
     figure.update_yaxes(title_text=plotly_text(y_title), range=[0, 1.15])
