@@ -122,7 +122,11 @@ def step_blocks(
     the colour bar under the last block."""
     blocks = key_blocks(step.value.shape[1])
     if len(blocks) == 1:
-        return [step_figure(step, tokens, titles, hover)]
+        # the colour bar under the cells too: beside them it took a sixth of a phone's width,
+        # and a 10 × 4 projection's numbers shrank to about 7 px
+        figure = step_figure(step, tokens, titles, hover)
+        _as_block(figure, last=True)
+        return [figure]
     figures = []
     for block in blocks:
         figure = step_figure(step, tokens, titles, hover, columns=block)

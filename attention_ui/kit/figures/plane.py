@@ -177,7 +177,9 @@ def _values_trace(
         values,
         lines_of,
         box,
-        plot_px=min(330.0, height - 130.0),
+        # a phone's plot is about 300 px wide (358 px less the y axis): taken as 290, the view
+        # grows enough that a label on the right ("α=0.662") is not cut at the edge
+        plot_px=min(290.0, height - 130.0),
         lines=drawn_lines,
         marks=[m for m in (scene.output, scene.query) if m is not None],
     )
@@ -194,6 +196,7 @@ def _values_trace(
         customdata=hover,
         hovertemplate="%{customdata}<extra></extra>",
         marker={"color": VALUE_COLOUR, "size": 11, "symbol": "circle"},
+        cliponaxis=False,  # a label just past the axis is still drawn in the margin
     )
     return trace, (x0, x1, y0, y1)
 
