@@ -182,7 +182,9 @@ def sigma_figure(
         y=nearest_y,
         line={"color": ORANGE, "dash": "dash"},
         annotation_text=plotly_text(words["nearest"]),
-        annotation_position="top left",
+        # at the right, where the curve has left this line for the mean's, and on its far
+        # side from the mean: at the top left the curve's rise and the σ line ran through it
+        annotation_position="bottom right" if nearest_y <= mean_y else "top right",
     )
     figure.add_hline(
         y=mean_y,

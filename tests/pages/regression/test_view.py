@@ -152,3 +152,13 @@ def test_the_chosen_querys_weights_are_bars_at_the_training_x():
     bars = next(trace for trace in figure.data if trace.type == "bar")
     assert list(bars.x) == [0.0, 1.0, 2.0] and list(bars.y) == [0.2, 0.5, 0.3]
     assert figure.layout.xaxis2.title.text == "x_axis"
+
+
+@pytest.mark.parametrize(("nearest", "mean", "side"), [(2.54, 2.97, "bottom"), (3.5, 2.97, "top")])
+def test_the_nearest_points_note_sits_at_the_right_away_from_the_mean(nearest, mean, side):
+    """At the left the curve rises off the nearest point's line and the σ line crosses it."""
+    sigmas = np.geomspace(0.01, 100, 5)
+    words = {k: k for k in ("prediction", "nearest", "mean", "current", "x_axis", "y_axis")}
+    figure = figures.sigma_figure(sigmas, np.linspace(nearest, mean, 5), 0.5, nearest, mean, words)
+    note = next(a for a in figure.layout.annotations if a.text == "nearest")
+    assert note.xanchor == "right" and note.yanchor == ("top" if side == "bottom" else "bottom")
