@@ -181,10 +181,11 @@ def sigma_figure(
     figure.add_hline(
         y=nearest_y,
         line={"color": ORANGE, "dash": "dash"},
-        annotation_text=plotly_text(words["nearest"]),
-        # at the right, where the curve has left this line for the mean's, and on its far
-        # side from the mean: at the top left the curve's rise and the σ line ran through it
-        annotation_position="bottom right" if nearest_y <= mean_y else "top right",
+        # on the far side of its line from the mean, in two lines, at the end with more room
+        # beside the σ line: at the top left the curve's rise and the σ line ran through it
+        annotation_text=plotly_text(words["nearest"]).replace(": ", ":<br>", 1),
+        annotation_position=("bottom " if nearest_y <= mean_y else "top ")
+        + ("left" if _right_half(sigmas, sigma) else "right"),
     )
     figure.add_hline(
         y=mean_y,
@@ -193,6 +194,12 @@ def sigma_figure(
         annotation_position="bottom right",
     )
     return _against_sigma(figure, sigma, words, marker=RED, showlegend=False)
+
+
+def _right_half(sigmas: np.ndarray, sigma: float) -> bool:
+    """Whether σ lies in the right half of the log σ axis that `sigmas` span."""
+    low, high = np.log10(float(np.min(sigmas))), np.log10(float(np.max(sigmas)))
+    return high > low and (np.log10(sigma) - low) / (high - low) > 0.5
 
 
 def loo_figure(

@@ -162,3 +162,5 @@ def test_the_nearest_points_note_sits_at_the_right_away_from_the_mean(nearest, m
     figure = figures.sigma_figure(sigmas, np.linspace(nearest, mean, 5), 0.5, nearest, mean, words)
     note = next(a for a in figure.layout.annotations if a.text == "nearest")
     assert note.xanchor == "right" and note.yanchor == ("top" if side == "bottom" else "bottom")
+    right = figures.sigma_figure(sigmas, np.full(5, nearest), 30.0, nearest, mean, words)
+    assert next(a for a in right.layout.annotations if a.text == "nearest").xanchor == "left"
