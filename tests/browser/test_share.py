@@ -44,8 +44,8 @@ def in_new_browser(browser, link: str, read):
     try:
         other = context.new_page()
         other.goto(link)
-        other.wait_for_selector("[data-testid=stApp]", timeout=30_000)
-        wait_idle(other)
+        other.wait_for_selector("[data-testid=stApp]", timeout=60_000)
+        wait_idle(other, timeout=90_000)  # a new browser's first page; a busy CI machine is slow
         assert_no_exception(other)
         seen = read(other)
         assert other.locator("[data-testid=stSidebar] [data-testid=stAlert]").count() == 0

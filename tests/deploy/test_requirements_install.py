@@ -143,7 +143,9 @@ def _open_every_page(url: str, paths: list[str]) -> list[str]:
                 page.on("pageerror", lambda exc, e=errors: e.append(str(exc)))
                 page.goto(f"{url}/{path}")
                 page.wait_for_selector("[data-testid=stApp]", timeout=30_000)
-                page.wait_for_timeout(300)
+                # Idle holds before the first run starts too: wait for the page's title (or
+                # an exception box) first; a fresh server's first page is slow on a busy machine.
+                page.wait_for_selector("h1, [data-testid=stException]", timeout=120_000)
                 page.wait_for_selector(IDLE, timeout=60_000)
                 shown = page.locator("[data-testid=stException]").count()
                 headings = page.locator("h1").count()
