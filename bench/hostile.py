@@ -44,6 +44,10 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # run from anywhere
 
+# AppTest's pages build figures outside a script thread now and then, and Streamlit warns about
+# each, which buries the table (its logger.level option is read only by `streamlit run`).
+logging.disable(logging.WARNING)
+
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from attention_ui.kit.grids.points_editor import current_points  # noqa: E402
@@ -398,9 +402,4 @@ def main(pages: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    # AppTest's pages build figures outside a script thread now and then; Streamlit warns
-    # about each, which buries the table.
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(
-        logging.ERROR
-    )
     main(sys.argv[1:] or list(DEFAULTS))
