@@ -3,8 +3,10 @@ matrices it edits, and the inputs it borrows from the database and gallery pages
 
 DEFAULTS lists the widgets (kept across visits to other pages by `page_state`); MATRICES lists
 the grids (kept by `matrix_editor`), with their default contents. Whatever arrives in a widget
-key is input: `restore` puts back a default for a value of the wrong kind, and clamps sliders
-into their range (number inputs are left as typed: the engine says what is wrong with them).
+key is input: the frame's check (kit.share.address.check_widgets, by this page's address
+fields) puts back the last kept value or the default for any value the page does not offer,
+before `restore` runs; a count such as the search's steps may be any whole number the address
+holds, left as typed for the engine to cap and say so.
 """
 
 from __future__ import annotations
