@@ -57,10 +57,11 @@ view.inputs_heading(settings.layout)
 # page's run, which once left the browser blank; the grid's callback now sends the learner on
 # to the page they clicked (attention_ui/kit/state/navigation.py).
 # What an edit does not change is drawn by the whole run around the fragment's place: the
-# grids' columns and headings (`places`), the results' heading and columns, the export
-# expander, the tabs and the task panel's frame (`below`); the fragment writes only the grids,
-# the charts, the open tab and the tasks' verdicts into them, so an edit does not re-send the
-# rest (bench/browser.py counts messages per edit).
+# grids' columns and headings (`places`), the tabs and the task panel's frame (`below`); the
+# fragment writes only the grids, the open tab and the tasks' verdicts into them, so an edit
+# does not re-send the rest (bench/browser.py counts messages per edit). The export stays in
+# the fragment: its deferred downloads did not download when a fragment wrote them into a
+# container drawn outside it (tests/browser/test_export_predict.py).
 @st.fragment
 def grids_and_results(
     settings: view.Settings, sizes: Sizes, above: tuple, places: dict, below: view.Below
@@ -88,15 +89,15 @@ def grids_and_results(
         show_error(error)
     # predict-then-reveal hides what follows, the example's story included (it states the answer)
     shown = result is not None and teaching.reveal(result)
-    if shown != below.shown:  # the results' places appear or go: the whole run draws them
+    if shown != below.shown:  # the tabs appear or go: the whole run draws them
         state.results_shown(shown)
         st.rerun()
     if shown:
         story = view.preset_story(settings.preset, result, values, learner, sizes, mask)
         st.info(story, icon=":material/lightbulb:")
         titles = view.axis_titles()
-        figures = view.results(result, titles, cache, below.results)
-        teaching.export(result, values, sizes, mask, titles, panel=below.export)
+        figures = view.results(result, titles, cache)
+        teaching.export(result, values, sizes, mask, titles)
     if shown and below.tabs["steps"].open:
         with below.tabs["steps"]:
             view.steps_tab(result, titles, figures, cache)

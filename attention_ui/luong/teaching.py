@@ -7,7 +7,6 @@ pages/luong.py calls `reveal(...)` before drawing the results (False: keep them 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -88,10 +87,8 @@ def export(
     sizes: Sizes,
     mask: np.ndarray | None,
     titles: Mapping[str, str],
-    panel: Any = None,
 ) -> None:
-    """The script, every matrix (inputs and S, A, O) as CSV, and the steps in LaTeX, in the
-    page's export expander `panel` (drawn by the page's whole run)."""
+    """The script, every matrix (inputs and S, A, O) as CSV, and the steps in LaTeX."""
 
     def build() -> Export:
         params = engine_parameters(result.score, values)
@@ -129,4 +126,4 @@ def export(
             ),
         )
 
-    export_panel(PAGE, build, details=(result.score, result.layout), panel=panel)
+    export_panel(PAGE, build, details=(result.score, result.layout))

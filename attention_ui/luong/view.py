@@ -8,7 +8,7 @@ AppTest (and once per server otherwise); the page itself stays a short table of 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
@@ -27,7 +27,6 @@ from attention_core import (
     fmt,
     scaling_demo,
 )
-from attention_ui.kit.export.panel import export_expander
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput
@@ -76,7 +75,6 @@ from attention_ui.luong.presets import PRESET_KEYS, RANDOM
 MAX_PROBLEMS_SHOWN = 8
 AXIS_KINDS = ("key", "query", "dim", "hidden", "sum")
 TAB_NAMES = ("steps", "follow", "compare")
-PAGE = "luong"
 T = TypeVar("T")
 
 
@@ -400,27 +398,18 @@ def tabs() -> dict[str, Any]:
 @dataclass(frozen=True)
 class Below:
     """What the whole run draws under the grids' fragment, for the fragment to write into:
-    while the results are shown, the columns of S, A and O, the export expander and the tabs;
-    always, the task panel's placeholders."""
+    the tabs (none while the results are hidden) and the task panel's placeholders."""
 
     shown: bool
-    results: tuple = ()
-    export: Any = None
-    tabs: dict[str, Any] = field(default_factory=dict)
-    tasks: TaskSlots | None = None
+    tabs: dict[str, Any]
+    tasks: TaskSlots
 
 
 def below_results(shown: bool, tasks: Sequence[Task]) -> Below:
-    """The results' heading and columns, the export expander and the tabs, when the last run
-    showed the results (`shown`), and the task panel's frame: no edit changes them, so the
-    whole run draws them and the fragment fills in the charts, the open tab and the verdicts
-    (an edit then sends none of these again)."""
-    if not shown:
-        return Below(False, tasks=panel_frame(tasks))
-    st.header(t("luong.results.title"))
-    results = tuple(st.columns(3))
-    export = export_expander(PAGE)
-    return Below(True, results, export, tabs(), panel_frame(tasks))
+    """The tabs, when the last run showed the results (`shown`), and the task panel's frame:
+    no edit changes them, so the whole run draws them and the fragment fills in the open tab
+    and the verdicts (an edit then sends neither the tabs nor the panel again)."""
+    return Below(shown, tabs() if shown else {}, panel_frame(tasks))
 
 
 def axis_titles() -> dict[str, str]:
@@ -428,16 +417,16 @@ def axis_titles() -> dict[str, str]:
 
 
 def results(
-    result: AttentionResult, titles: Mapping[str, str], cache: dict, columns: Sequence[Any]
+    result: AttentionResult, titles: Mapping[str, str], cache: dict
 ) -> dict[str, go.Figure]:
-    """S, A and O side by side in `columns` (Below.results), with each query's weight sum;
-    returns the figures by step key so that the steps tab draws them without building them
-    again."""
+    """S, A and O side by side, with each query's weight sum; returns the figures by step key
+    so that the steps tab draws them without building them again."""
     layout = result.layout
     s_step, a_step, o_step = score_step(result), weight_step(result), result.step("output")
     names = {name: t(f"luong.results.{name}") for name in "SAO"}
     figures = memo(cache, "results", lambda: result_figures(result, titles, names))
-    s_col, a_col, o_col = columns
+    st.header(t("luong.results.title"))
+    s_col, a_col, o_col = st.columns(3)
     for column, step, name in ((s_col, s_step, "S"), (a_col, a_step, "A"), (o_col, o_step, "O")):
         show_chart(
             figures[step.key],
