@@ -215,7 +215,14 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
         p_col.caption(t("transformer.inputs.no_positions"))
     st.markdown(t("transformer.inputs.w", d=d))
     weights = {}
-    for column, name in zip(st.columns(2) * 2, PROJECTIONS, strict=True):
+    # a row of columns per pair: one set of two columns filled twice put W_V under W_Q on a
+    # phone, which stacks a column's contents (W_Q, W_V, W_K, W_O)
+    pairs = [
+        (column, name)
+        for row in (PROJECTIONS[:2], PROJECTIONS[2:])
+        for column, name in zip(st.columns(2), row, strict=True)
+    ]
+    for column, name in pairs:
         with column:
             st.latex(rf"\underbrace{{\mathbf{{W}}_{name[-1]}}}_{{{d} \times {d}}}")
             weights[name] = matrix_editor(
