@@ -35,7 +35,7 @@ import streamlit as st
 
 from attention_ui.frame import page_footer, page_header
 from attention_ui.kit.share.address import follow_address
-from attention_ui.kit.teaching.task_panel import panel as task_panel
+from attention_ui.kit.teaching.task_panel import fill as fill_tasks
 from attention_ui.kit.text.i18n import show_error
 from attention_ui.luong import state, teaching, view
 from attention_ui.luong import tasks as luong_tasks
@@ -56,14 +56,21 @@ view.inputs_heading(settings.layout)
 # cell, so after "type a number, click another page" the fragment's rerun can stop the other
 # page's run, which once left the browser blank; the grid's callback now sends the learner on
 # to the page they clicked (attention_ui/kit/state/navigation.py).
+# What an edit does not change is drawn by the whole run around the fragment's place: the
+# grids' columns and headings (`places`), the results' heading and columns, the export
+# expander, the tabs and the task panel's frame (`below`); the fragment writes only the grids,
+# the charts, the open tab and the tasks' verdicts into them, so an edit does not re-send the
+# rest (bench/browser.py counts messages per edit).
 @st.fragment
-def grids_and_results(settings: view.Settings, sizes: Sizes, above: tuple) -> None:
+def grids_and_results(
+    settings: view.Settings, sizes: Sizes, above: tuple, places: dict, below: view.Below
+) -> None:
     """Everything an edit of a grid changes: editing a grid (or the mask's length, the open
-    tab, the followed entry, a prediction) reruns this alone, not the settings above it;
-    changing those reruns the whole page, this included."""
+    tab's widgets, the followed entry, a prediction) reruns this alone, not the settings above
+    it; changing those reruns the whole page, this included."""
     if view.settings_above() != above:  # a callback in here changed a setting above
         st.rerun()
-    entered = view.input_grids(settings.score, sizes, settings.layout)
+    entered = view.input_grids(places, sizes, settings.layout)
     mask = view.mask_input(settings.mask_kind, sizes, settings.layout)
 
     # Compute once per set of inputs: every chart and table below reads this result, and reruns
@@ -80,29 +87,36 @@ def grids_and_results(settings: view.Settings, sizes: Sizes, above: tuple) -> No
     if error is not None:
         show_error(error)
     # predict-then-reveal hides what follows, the example's story included (it states the answer)
-    if result is not None and teaching.reveal(result):
+    shown = result is not None and teaching.reveal(result)
+    if shown != below.shown:  # the results' places appear or go: the whole run draws them
+        state.results_shown(shown)
+        st.rerun()
+    if shown:
         story = view.preset_story(settings.preset, result, values, learner, sizes, mask)
         st.info(story, icon=":material/lightbulb:")
         titles = view.axis_titles()
-        figures = view.results(result, titles, cache)
-        teaching.export(result, values, sizes, mask, titles)
-        tabs = view.tabs()
-        if tabs["steps"].open:
-            with tabs["steps"]:
-                view.steps_tab(result, titles, figures, cache)
-        if tabs["follow"].open:
-            with tabs["follow"]:
-                view.follow_tab(result, values, sizes)
-        if tabs["compare"].open:
-            with tabs["compare"]:
-                view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
+        figures = view.results(result, titles, cache, below.results)
+        teaching.export(result, values, sizes, mask, titles, panel=below.export)
+    if shown and below.tabs["steps"].open:
+        with below.tabs["steps"]:
+            view.steps_tab(result, titles, figures, cache)
+    if shown and below.tabs["follow"].open:
+        with below.tabs["follow"]:
+            view.follow_tab(result, values, sizes)
+    if shown and below.tabs["compare"].open:
+        with below.tabs["compare"]:
+            view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
     # in the fragment, so an edit of a grid rechecks the tasks
-    task_panel(luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
+    fill_tasks(below.tasks, luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
     state.remember()  # a run of this alone keeps its widgets too
     follow_address("luong")  # an edit made in here reruns this alone: the address follows it
 
 
-grids_and_results(settings, sizes, above)
+places = view.grid_places(settings.score, sizes, settings.layout)
+fragment_place = st.container()
+below = view.below_results(state.results_shown(), luong_tasks.TASKS)
+with fragment_place:
+    grids_and_results(settings, sizes, above, places, below)
 state.remember()
 
 page_footer("luong")  # the address follows the page: a reload or a copied link shows it

@@ -71,6 +71,7 @@ SCALING_SEED = "luong.scaling.seed"
 PREDICT = "luong.predict"  # attention_ui.kit.teaching.predict_view's switch
 _TAB_INDEX = "luong.tab.index"  # which tab is open, whatever the language of its label
 _CACHE = "luong.cache"
+_SHOWN = "luong.results.shown"  # whether the last run showed the results (and the tabs)
 _STEP_FIGURE = "luong.steps.figure"  # (what the open step's figure shows, the figure)
 T = TypeVar("T")
 SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
@@ -145,6 +146,14 @@ def open_step(step_keys: Sequence[str]) -> str:
 
 def keep_step(chosen: str) -> None:
     keep(STEP, chosen)
+
+
+def results_shown(shown: bool | None = None) -> bool:
+    """Whether the results (and the tabs under them) were shown by the last run: the whole run
+    draws the tabs before the grids' fragment knows (see pages/luong.py); `shown` records it."""
+    if shown is not None:
+        st.session_state[_SHOWN] = shown
+    return bool(st.session_state.get(_SHOWN, True))
 
 
 def run_cache(fingerprint: tuple) -> dict:

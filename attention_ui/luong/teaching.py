@@ -7,6 +7,7 @@ pages/luong.py calls `reveal(...)` before drawing the results (False: keep them 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -87,8 +88,10 @@ def export(
     sizes: Sizes,
     mask: np.ndarray | None,
     titles: Mapping[str, str],
+    panel: Any = None,
 ) -> None:
-    """The script, every matrix (inputs and S, A, O) as CSV, and the steps in LaTeX."""
+    """The script, every matrix (inputs and S, A, O) as CSV, and the steps in LaTeX, in the
+    page's export expander `panel` (drawn by the page's whole run)."""
 
     def build() -> Export:
         params = engine_parameters(result.score, values)
@@ -126,4 +129,4 @@ def export(
             ),
         )
 
-    export_panel(PAGE, build, details=(result.score, result.layout))
+    export_panel(PAGE, build, details=(result.score, result.layout), panel=panel)

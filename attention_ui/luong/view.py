@@ -7,8 +7,8 @@ AppTest (and once per server otherwise); the page itself stays a short table of 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
@@ -27,6 +27,7 @@ from attention_core import (
     fmt,
     scaling_demo,
 )
+from attention_ui.kit.export.panel import export_expander
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput
@@ -41,6 +42,8 @@ from attention_ui.kit.teaching.steps_view import (
     weight_hover,
     weight_step,
 )
+from attention_ui.kit.teaching.task_panel import TaskSlots, panel_frame
+from attention_ui.kit.teaching.tasks import Task
 from attention_ui.kit.text.i18n import current_language, show_error, step_title, t
 from attention_ui.luong import compute as numbers
 from attention_ui.luong import formulas, state
@@ -73,6 +76,7 @@ from attention_ui.luong.presets import PRESET_KEYS, RANDOM
 MAX_PROBLEMS_SHOWN = 8
 AXIS_KINDS = ("key", "query", "dim", "hidden", "sum")
 TAB_NAMES = ("steps", "follow", "compare")
+PAGE = "luong"
 T = TypeVar("T")
 
 
@@ -260,10 +264,12 @@ def inputs_heading(layout: str) -> None:
     st.caption(t(f"luong.inputs.intro_{layout}"))
 
 
-def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
-    """The grids of Q, K, V and of the chosen score's parameters, each checked cell by cell
-    (under `inputs_heading`)."""
-    entered = {}
+def grid_places(score: str, sizes: Sizes, layout: str) -> dict[str, Any]:
+    """A column for each grid of Q, K, V and of the chosen score's parameters, headed by the
+    matrix's name and shape (under `inputs_heading`). Drawn by the whole run: the grids'
+    fragment writes only the grids into them (`input_grids`), so an edit does not re-send
+    the columns and their headings."""
+    places = {}
     width = {name: len(labels(name, sizes, layout)[1]) + 1 for name in ("Q", "K", "V")}
     total = sum(width.values())
     for row in (("Q", "K", "V"), PARAMETERS[score]):
@@ -274,12 +280,18 @@ def input_grids(score: str, sizes: Sizes, layout: str) -> dict[str, MatrixInput]
         widths = [width.get(name, len(labels(name, sizes, layout)[1]) + 1) for name in row]
         spacer = [max(total - sum(widths), 0)] if sum(widths) < total else []
         for column, name in zip(st.columns(widths + spacer), row, strict=False):
-            with column:
-                rows, cols = labels(name, sizes, layout)
-                st.markdown(t(f"luong.inputs.{name}", rows=len(rows), cols=len(cols)))
-                entered[name] = state.matrix(
-                    name, sizes, layout, help=t(f"luong.inputs.{name}_help")
-                )
+            rows, cols = labels(name, sizes, layout)
+            column.markdown(t(f"luong.inputs.{name}", rows=len(rows), cols=len(cols)))
+            places[name] = column
+    return places
+
+
+def input_grids(places: Mapping[str, Any], sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
+    """The grids, each in its place of `grid_places` and checked cell by cell."""
+    entered = {}
+    for name, place in places.items():
+        with place:
+            entered[name] = state.matrix(name, sizes, layout, help=t(f"luong.inputs.{name}_help"))
     return entered
 
 
@@ -385,21 +397,47 @@ def tabs() -> dict[str, Any]:
     return dict(zip(TAB_NAMES, containers, strict=True))
 
 
+@dataclass(frozen=True)
+class Below:
+    """What the whole run draws under the grids' fragment, for the fragment to write into:
+    while the results are shown, the columns of S, A and O, the export expander and the tabs;
+    always, the task panel's placeholders."""
+
+    shown: bool
+    results: tuple = ()
+    export: Any = None
+    tabs: dict[str, Any] = field(default_factory=dict)
+    tasks: TaskSlots | None = None
+
+
+def below_results(shown: bool, tasks: Sequence[Task]) -> Below:
+    """The results' heading and columns, the export expander and the tabs, when the last run
+    showed the results (`shown`), and the task panel's frame: no edit changes them, so the
+    whole run draws them and the fragment fills in the charts, the open tab and the verdicts
+    (an edit then sends none of these again)."""
+    if not shown:
+        return Below(False, tasks=panel_frame(tasks))
+    st.header(t("luong.results.title"))
+    results = tuple(st.columns(3))
+    export = export_expander(PAGE)
+    return Below(True, results, export, tabs(), panel_frame(tasks))
+
+
 def axis_titles() -> dict[str, str]:
     return {kind: t(f"luong.axis.{kind}") for kind in AXIS_KINDS}
 
 
 def results(
-    result: AttentionResult, titles: Mapping[str, str], cache: dict
+    result: AttentionResult, titles: Mapping[str, str], cache: dict, columns: Sequence[Any]
 ) -> dict[str, go.Figure]:
-    """S, A and O side by side, with each query's weight sum; returns the figures by step key
-    so that the steps tab draws them without building them again."""
+    """S, A and O side by side in `columns` (Below.results), with each query's weight sum;
+    returns the figures by step key so that the steps tab draws them without building them
+    again."""
     layout = result.layout
     s_step, a_step, o_step = score_step(result), weight_step(result), result.step("output")
     names = {name: t(f"luong.results.{name}") for name in "SAO"}
     figures = memo(cache, "results", lambda: result_figures(result, titles, names))
-    st.header(t("luong.results.title"))
-    s_col, a_col, o_col = st.columns(3)
+    s_col, a_col, o_col = columns
     for column, step, name in ((s_col, s_step, "S"), (a_col, a_step, "A"), (o_col, o_step, "O")):
         show_chart(
             figures[step.key],

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 from playwright.sync_api import expect
 
-from attention_core import attention
+from attention_core import attention, fmt
+from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from tests.browser.conftest import grid, open_page, wait_idle
 from tests.browser.conftest import type_into_cell as conftest_type
@@ -68,8 +69,14 @@ def test_typing_into_a_query_cell_changes_the_weights(page, server):
     Q = FIRST["Q"].copy()
     Q[0, 0] = 5.0
     after = chart(page, "A: weights", changed_from=before)
-    np.testing.assert_allclose(after["z"], attention(Q, FIRST["K"], FIRST["V"]).weights)
+    result = attention(Q, FIRST["K"], FIRST["V"])
+    np.testing.assert_allclose(after["z"], result.weights)
     assert after["z"][0][0] > before["z"][0][0]
+    # The task panel is drawn by the page's whole run; the grids' fragment writes its verdicts,
+    # so the edit's rerun of the fragment alone must still bring the new one.
+    gap = np.abs(result.output - FIRST["V"].mean(axis=1, keepdims=True)).max()
+    verdict = catalog("en")["tasks.luong_mean.progress"].format(gap=fmt(gap))
+    expect(page.get_by_text(verdict)).to_be_visible()
 
 
 def test_switching_layout_transposes_every_matrix(page, server):

@@ -55,12 +55,21 @@ def table_csv(table: Table) -> str:
     return matrix_csv(table.values, table.rows, table.cols)
 
 
-def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ()) -> None:
-    """An 'Export' expander; `build()` is called only while it is open. `details` (settings
-    such as the score and layout, never user text) go into the file names."""
-    panel = st.expander(
+def export_expander(page: str) -> Any:
+    """The panel's lazy expander alone (opening or closing it reruns the page)."""
+    return st.expander(
         t("export.title"), key=f"{page}.export", on_change="rerun", icon=":material/download:"
     )
+
+
+def export_panel(
+    page: str, build: Callable[[], Export], *, details: tuple = (), panel: Any = None
+) -> None:
+    """An 'Export' expander; `build()` is called only while it is open. `details` (settings
+    such as the score and layout, never user text) go into the file names. `panel`: the
+    page's `export_expander`, drawn before (by a whole run, when this runs in a fragment)."""
+    if panel is None:
+        panel = export_expander(page)
     if not panel.open:
         return
     export = build()

@@ -3,57 +3,118 @@ worked solution on request, and the tasks solved in this session.
 
 Each page's package has its tasks and the snapshot of its inputs they read
 (`<page>/tasks.py`); this module checks them (kit/teaching/tasks.py) and words the verdict.
+
+`panel` draws the whole panel in one run. A page whose inputs sit in an `st.fragment` draws the
+panel's frame in its whole run (`panel_frame`: goals, hints, buttons, the solution toggles) and
+only the verdicts from the fragment (`fill`), so an edit re-sends two lines, not the panel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
-from attention_ui.kit.teaching.tasks import Task, check
+from attention_ui.kit.teaching.tasks import Progress, Task, check
 from attention_ui.kit.text.i18n import t
 
 SOLVED = "tasks.solved"  # the ids of the tasks solved in this session, in the order solved
 
 
+@dataclass(frozen=True)
+class TaskSlots:
+    """Where `fill` writes: one placeholder per task for its verdict, one for the solved list."""
+
+    verdicts: dict[str, Any]
+    solved: Any
+
+
 def panel(tasks: Sequence[Task], snapshot_of: Callable[[], dict | None]) -> None:
     """A page's tasks, checked against what the learner has entered right now (the page's
     `snapshot_of()`: its inputs as a plain dict, None while they are not usable)."""
+    progress = _check_all(tasks, snapshot_of)
+    _draw(tasks, lambda task: _verdict(task, progress[task.id]), lambda: _solved_list(False))
+
+
+def panel_frame(tasks: Sequence[Task]) -> TaskSlots:
+    """The panel without its verdicts: a placeholder for each, which `fill` writes (it must
+    write them in every whole run of the page, as Streamlit requires of a fragment)."""
+    verdicts: dict[str, Any] = {}
+    solved: list[Any] = []
+
+    def slot(task: Task) -> None:
+        verdicts[task.id] = st.empty()
+
+    _draw(tasks, slot, lambda: solved.append(st.empty()))
+    return TaskSlots(verdicts, solved[0])
+
+
+def fill(slots: TaskSlots, tasks: Sequence[Task], snapshot_of: Callable[[], dict | None]) -> None:
+    """The verdicts of `tasks` and the solved list, into the placeholders of `panel_frame`."""
+    progress = _check_all(tasks, snapshot_of)
+    for task in tasks:
+        with slots.verdicts[task.id]:
+            _verdict(task, progress[task.id])
+    with slots.solved:
+        _solved_list(True)
+
+
+def _check_all(tasks: Sequence[Task], snapshot_of: Callable[[], dict | None]) -> dict:
+    """Each task's progress; a task solved now joins the session's solved list."""
     try:
         snapshot = snapshot_of()
     except (ValueError, TypeError, IndexError):  # half-edited inputs: nothing to check yet
         snapshot = None
     solved: list[str] = st.session_state.setdefault(SOLVED, [])
+    progress = {}
+    for task in tasks:
+        progress[task.id] = check(task, snapshot)
+        if progress[task.id].solved and task.id not in solved:
+            solved.append(task.id)
+    return progress
+
+
+def _draw(
+    tasks: Sequence[Task], verdict: Callable[[Task], None], solved_list: Callable[[], None]
+) -> None:
     with st.expander(t("tasks.title"), expanded=True):
         st.caption(t("tasks.intro"))
         for task in tasks:
-            _task(task, snapshot, solved)
-        if solved:
-            st.markdown(
-                t(
-                    "tasks.solved_list",
-                    tasks=", ".join(t(f"tasks.{task_id}.name") for task_id in solved),
-                )
-            )
+            st.markdown(f"**{t(f'tasks.{task.id}.name')}** · " + t(f"tasks.{task.id}.goal"))
+            verdict(task)
+            _help(task)
+        solved_list()
 
 
-def _task(task: Task, snapshot: dict | None, solved: list[str]) -> None:
-    progress = check(task, snapshot)
-    st.markdown(f"**{t(f'tasks.{task.id}.name')}** · " + t(f"tasks.{task.id}.goal"))
+def _verdict(task: Task, progress: Progress) -> None:
     if progress.solved:
-        if task.id not in solved:
-            solved.append(task.id)
         st.success(t("tasks.solved") + " " + t(f"tasks.{task.id}.progress", **progress.params))
     elif progress.reason is not None:
         st.info(t(progress.reason))
     else:
         st.info(t(f"tasks.{task.id}.progress", **progress.params))
+
+
+def _solved_list(always: bool) -> None:
+    """The tasks solved in this session; with `always`, an empty element while there are none
+    (a placeholder a fragment fills must be written on every run)."""
+    solved = st.session_state.get(SOLVED, [])
+    if solved:
+        names = ", ".join(t(f"tasks.{task_id}.name") for task_id in solved)
+        st.markdown(t("tasks.solved_list", tasks=names))
+    elif always:
+        st.empty()
+
+
+def _help(task: Task) -> None:
+    """The hints asked for so far, the next-hint button and the solution toggle."""
     hints_key = f"tasks.{task.id}.hints"
     shown = min(int(st.session_state.get(hints_key, 0)), task.hints)
     for number in range(1, shown + 1):
         st.caption(t("tasks.hint_label", number=number) + " " + t(f"tasks.{task.id}.hint{number}"))
-    # One row block for both controls (st.columns would send three): every edit redraws this.
+    # One row block for both controls (st.columns would send three).
     row = st.container(horizontal=True, vertical_alignment="center")
     if shown < task.hints:
         row.button(
