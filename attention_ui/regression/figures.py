@@ -129,6 +129,7 @@ BLOCK_POINTS = 7
 # Queries while every cell prints its number: the heatmap is capped at MAX_HEIGHT, so more
 # queries make its rows too thin for their numbers (one chart then, its numbers in its table).
 MAX_ROWS_WITH_NUMBERS = 15
+BLOCK_SYMBOL = "α(x*, xᵢ)"
 
 
 def weights_heatmaps(
@@ -154,9 +155,9 @@ def weights_heatmaps(
     for block in blocks:
         shown = order[block.start : block.stop]
         title = words["title"]
-        if len(blocks) > 1:
-            low, high = fmt(x_train[shown[0]]), fmt(x_train[shown[-1]])
-            title = words["block"].format(title=title, low=low, high=high)
+        if len(blocks) > 1:  # the weights' symbol for a title: with the words it ran past
+            low, high = fmt(x_train[shown[0]]), fmt(x_train[shown[-1]])  # a phone's chart
+            title = words["block"].format(title=BLOCK_SYMBOL, low=low, high=high)
         figure = heatmap(
             weights[:, shown],
             [f"x{rows[i]} = {fmt(x_train[i])}" for i in shown],

@@ -21,7 +21,7 @@ from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from attention_ui.page_list import PAGES
 from attention_ui.regression.data import preset_points, queries_along
-from attention_ui.regression.figures import BLOCK_POINTS
+from attention_ui.regression.figures import BLOCK_POINTS, BLOCK_SYMBOL
 from attention_ui.transformer.model import embeddings, projections
 from tests.browser.conftest import (
     HEAD_GRID,
@@ -254,7 +254,7 @@ def test_regression_sigma_box_redraws_the_weights(page, server):
     order = np.argsort(x, kind="stable")
     first = column_blocks(x.size, BLOCK_POINTS)[0]  # the heatmap's first block of points
     title = EN["regression.heatmap.block"].format(
-        title=EN["regression.heatmap.chart"], low=fmt(x[order[0]]), high=fmt(x[order[first][-1]])
+        title=BLOCK_SYMBOL, low=fmt(x[order[0]]), high=fmt(x[order[first][-1]])
     )
 
     def weights(sigma: float) -> np.ndarray:

@@ -16,6 +16,7 @@ from attention_core import bandwidth_range, fmt, leave_one_out, nadaraya_watson
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from attention_ui.regression import data, state
+from attention_ui.regression.figures import BLOCK_SYMBOL
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
 from tests.support.grids import type_cell
@@ -129,7 +130,7 @@ def test_weights_heatmap_is_queries_by_training_points_sorted_by_x(at):
     assert "α" in traces[0]["customdata"][0][0]
     first = blocks[0]["layout"]["title"]["text"]
     assert first == EN["regression.heatmap.block"].format(
-        title=EN["regression.heatmap.chart"], low=fmt(x[order[0]]), high=fmt(x[order[6]])
+        title=BLOCK_SYMBOL, low=fmt(x[order[0]]), high=fmt(x[order[6]])
     )
 
 
