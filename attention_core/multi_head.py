@@ -260,11 +260,13 @@ def _add_positions(steps: list[Step], x: np.ndarray) -> np.ndarray:
     steps.append(
         Step(
             "positions_added",
-            rf"{_sized(X_plus_P, n, d_model)} = {_sized(X, n, d_model)} + "
-            rf"{_sized(P, n, d_model)},\quad "
+            # three lines: on one it was wider than the step view's text column at 1400 px
+            # (578 px in 355) and than a phone, and scrolled
+            rf"\begin{{gathered}}{_sized(X_plus_P, n, d_model)} = {_sized(X, n, d_model)} + "
+            rf"{_sized(P, n, d_model)},\\ "
             # rows and columns counted from 1, as the grids label them
-            rf"p_{{i,2c+1}} = \sin\frac{{i-1}}{{10000^{{2c/{d_model}}}}},"
-            rf"\ p_{{i,2c+2}} = \cos\frac{{i-1}}{{10000^{{2c/{d_model}}}}}",
+            rf"p_{{i,2c+1}} = \sin\frac{{i-1}}{{10000^{{2c/{d_model}}}}},\\ "
+            rf"p_{{i,2c+2}} = \cos\frac{{i-1}}{{10000^{{2c/{d_model}}}}}\end{{gathered}}",
             summed,
             {"d_model": d_model},
             lambda i, c: (

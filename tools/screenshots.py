@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tests.app_server import start_app, stop_app  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, IDLE  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, IDLE, wait_charts_settled  # noqa: E402
 
 PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
 # The views of a page taken beside its default one, by their address: each exercise (exercise
@@ -41,12 +41,6 @@ VARIANTS = {
 CONTENT_HEIGHT = """() => Math.max(900, ...['stMain', 'stAppViewContainer', 'stSidebarContent']
     .map(id => document.querySelector(`[data-testid=${id}]`)).filter(Boolean)
     .map(e => e.scrollHeight))"""
-# Every chart container has its SVG, and no Streamlit skeleton is left.
-CHARTS_DRAWN = """() => {
-    const plots = document.querySelectorAll('[data-testid=stPlotlyChart]');
-    const drawn = Array.from(plots).every(p => p.querySelector('.main-svg'));
-    return drawn && !document.querySelector('[data-testid=stSkeleton]');
-}"""
 
 
 def visits(pages, langs, widths, only=None):
@@ -64,8 +58,7 @@ def settle(tab, timeout: float = 120_000) -> None:
     for _ in range(3):
         tab.wait_for_timeout(300)
         tab.wait_for_selector(IDLE, timeout=timeout)
-    tab.wait_for_function(CHARTS_DRAWN, timeout=timeout)
-    tab.wait_for_timeout(400)  # Plotly's resize after the window changed
+    wait_charts_settled(tab, timeout=timeout)  # plotly redraws for the new window
 
 
 def shoot(tab, url: str, page: str, section, lang: str, width: int, out: Path) -> Path:

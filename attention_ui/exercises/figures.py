@@ -61,7 +61,7 @@ def gradient_figure(
     cov_line = ellipse_points(output, covariance)
     jac_line = ellipse_points(output, jacobian)
     box = view_box(values, query, output, cov_line, jac_line)
-    scene = PlaneScene(values, output, weights=weights, query=query)
+    scene = PlaneScene(values, output, weights=weights, query=query, avoid=(cov_line, jac_line))
     figure = plane_figure(scene, box=box, captions=captions)
     for line, name, matrix, style in (
         (cov_line, ellipses.covariance, covariance, {"color": HULL_LINE, "width": 3}),

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from attention_core import Step, fmt
+from attention_ui.kit.figures.blocks import colour_bar_below, column_blocks
 from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, hover_texts, plotly_text
 
 # Okabe–Ito: blue, orange, bluish green, vermillion, grey
@@ -121,30 +122,57 @@ def _bar_width(x: np.ndarray) -> float:
     return max(span / 80, 1e-3)
 
 
-def weights_heatmap(
+# Training points a block of the weights heatmap holds: on a phone (358 px for the chart, about
+# 80 of them for the queries' labels "x*12 = 4.78") 7 cells of about 35 px print "0.116"
+# legibly; 40 points in one chart left cells of about 20 px even at 1400 px, and no numbers.
+BLOCK_POINTS = 7
+# Queries while every cell prints its number: the heatmap is capped at MAX_HEIGHT, so more
+# queries make its rows too thin for their numbers (one chart then, its numbers in its table).
+MAX_ROWS_WITH_NUMBERS = 15
+BLOCK_SYMBOL = "α(x*, xᵢ)"
+
+
+def weights_heatmaps(
     weights: np.ndarray,
     x_query: np.ndarray,
     x_train: np.ndarray,
     rows: Sequence[int],
     hover: Sequence[Sequence[str]],
     words: Mapping[str, str],
-) -> go.Figure:
-    """d2l's picture: queries × training points, the training points in the order of x."""
+) -> list[go.Figure]:
+    """d2l's picture: queries × training points, the training points in the order of x, in
+    blocks of at most BLOCK_POINTS of them (`words["block"]` titles each with its x from/to),
+    every cell printing its number, on the one 0…1 scale whose colour bar lies under the last
+    block; with more than MAX_ROWS_WITH_NUMBERS queries one chart of every point."""
     order = np.argsort(x_train, kind="stable")
-    x_labels = [f"x{rows[i]} = {fmt(x_train[i])}" for i in order]
+    n_queries, n_points = np.shape(weights)
+    if n_queries > MAX_ROWS_WITH_NUMBERS:
+        blocks = [range(n_points)]
+    else:
+        blocks = column_blocks(n_points, BLOCK_POINTS)
     y_labels = [f"x*{j + 1} = {fmt(q)}" for j, q in enumerate(x_query)]
-    return capped(
-        heatmap(
-            weights[:, order],
-            x_labels,
+    figures = []
+    for block in blocks:
+        shown = order[block.start : block.stop]
+        title = words["title"]
+        if len(blocks) > 1:  # the weights' symbol for a title: with the words it ran past
+            low, high = fmt(x_train[shown[0]]), fmt(x_train[shown[-1]])  # a phone's chart
+            title = words["block"].format(title=BLOCK_SYMBOL, low=low, high=high)
+        figure = heatmap(
+            weights[:, shown],
+            [f"x{rows[i]} = {fmt(x_train[i])}" for i in shown],
             y_labels,
-            title=words["title"],
+            title=title,
             x_title=words["x_title"],
             y_title=words["y_title"],
-            hover=[[row[i] for i in order] for row in hover],
+            hover=[[row[i] for i in shown] for row in hover],
             shading=WEIGHTS,
         )
-    )
+        if len(blocks) > 1:
+            colour_bar_below(figure, shown=block.stop == n_points)
+        # capped only when many queries: a block's rows keep the height their numbers need
+        figures.append(capped(figure) if n_queries > MAX_ROWS_WITH_NUMBERS else figure)
+    return figures
 
 
 def capped(figure: go.Figure, height: int = MAX_HEIGHT) -> go.Figure:

@@ -304,16 +304,27 @@ def weights_map(points: PointsInput, runs: Runs) -> None:
     hover = entry_hover(result.step("nw_weights"))
     words = {
         "title": t("regression.heatmap.chart"),
+        "block": t("regression.heatmap.block"),
         "x_title": t("regression.axis.key"),
         "y_title": t("regression.axis.query"),
     }
-    show_chart(
-        figures.weights_heatmap(
-            result.weights, result.x_query, points.x, points.rows, hover, words
-        ),
-        "regression.chart.weights",
-        details=(result.kernel,),
+    drawn = figures.weights_heatmaps(
+        result.weights, result.x_query, points.x, points.rows, hover, words
     )
+    if not drawn[0].data[0].texttemplate:  # many queries: cells too small for numbers
+        st.caption(t("regression.heatmap.many"))
+    # two blocks a row on a desktop; Streamlit stacks the columns on a phone
+    for first in range(0, len(drawn), 2):
+        pair = drawn[first : first + 2]
+        places = st.columns(2) if len(drawn) > 1 else [st]
+        for offset, (place, figure) in enumerate(zip(places, pair, strict=False)):
+            number = first + offset
+            show_chart(
+                figure,
+                "regression.chart.weights" + (f".{number + 1}" if number else ""),
+                details=(result.kernel,),
+                container=place,
+            )
 
 
 def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
@@ -395,7 +406,7 @@ def sigma_sentence(
         "sigma": fmt(sigma),
         "row": rows[claim.points[0]],
         "rows": ", ".join(str(rows[i]) for i in claim.points),
-        "share": fmt(100 * claim.share),
+        "share": fmt(claim.share),  # a weight, written as every other weight is
         "y": fmt(claim.value),
         "m": y.size,
         "uniform": fmt(1 / y.size),

@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import MultiHeadResult, Step
+from attention_ui.kit.figures.blocks import colour_bar_below, column_blocks
 from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, heatmap
 
 # What the rows and columns of each step's matrix are, as the page shows it (row layout).
@@ -81,9 +82,11 @@ def matrix_figure(
     rows: str = "query",
     cols: str = "dim",
 ) -> go.Figure:
-    """A tokens × entries matrix that is not a step of its own (P, Q_i, K_i, V_i)."""
+    """A tokens × entries matrix that is not a step of its own (P, Q_i, K_i, V_i), its colour
+    bar under the cells as the steps' (beside them, in half a desktop or a third, or on a
+    phone, it took a fifth of the width from 4 columns of numbers)."""
     n_rows, n_cols = values.shape
-    return heatmap(
+    figure = heatmap(
         values,
         axis_labels(cols, n_cols, tokens),
         axis_labels(rows, n_rows, tokens),
@@ -92,6 +95,8 @@ def matrix_figure(
         y_title=titles[rows],
         hover=hover,
     )
+    colour_bar_below(figure, shown=True)
+    return figure
 
 
 # A head of more tokens than this is drawn in blocks of keys: on a phone (358 px for the chart)
@@ -104,11 +109,7 @@ BLOCK_MAX_KEYS = 5
 def key_blocks(n: int) -> list[range]:
     """The key columns 0 … n−1 of a head, as drawn: all of them while they fit a phone, else
     as few blocks of at most BLOCK_MAX_KEYS as hold them, as equal as can be (10: 5 + 5)."""
-    if n <= ONE_BLOCK_MAX_KEYS:
-        return [range(n)]
-    count = -(-n // BLOCK_MAX_KEYS)
-    size = -(-n // count)
-    return [range(start, min(n, start + size)) for start in range(0, n, size)]
+    return column_blocks(n, BLOCK_MAX_KEYS, ONE_BLOCK_MAX_KEYS)
 
 
 def step_blocks(
@@ -125,26 +126,14 @@ def step_blocks(
         # the colour bar under the cells too: beside them it took a sixth of a phone's width,
         # and a 10 × 4 projection's numbers shrank to about 7 px
         figure = step_figure(step, tokens, titles, hover)
-        _as_block(figure, last=True)
+        colour_bar_below(figure, shown=True)
         return [figure]
     figures = []
     for block in blocks:
         figure = step_figure(step, tokens, titles, hover, columns=block)
-        _as_block(figure, last=block.stop == step.value.shape[1])
+        colour_bar_below(figure, shown=block.stop == step.value.shape[1])
         figures.append(figure)
     return figures
-
-
-def _as_block(figure: go.Figure, last: bool) -> None:
-    """A head's colour bar: under its cells (standing beside them it took a sixth of a phone's
-    width from them), and only on its last block of keys. Done before the figure's first
-    draw, while a DrawnFigure may still change."""
-    if not last:
-        figure.update_traces(showscale=False)
-        return
-    bar = {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor": "top", "ypad": 8}
-    figure.update_traces(colorbar={**bar, "thickness": 10, "len": 1})
-    figure.update_layout(height=figure.layout.height + 44, margin_b=54)
 
 
 def head_figures(
@@ -176,6 +165,6 @@ def head_figures(
             hover=None if hover is None else [[hover(h, i, j) for j in keys] for i in range(n)],
             shading=WEIGHTS,
         )
-        _as_block(figure, last=keys.stop == n)
+        colour_bar_below(figure, shown=keys.stop == n)
         figures.append(figure)
     return figures

@@ -17,6 +17,7 @@ from attention_core import (
     positional_encoding,
     positional_encoding_entry,
 )
+from attention_ui.kit.figures.blocks import colour_bar_below
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
@@ -215,7 +216,14 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
         p_col.caption(t("transformer.inputs.no_positions"))
     st.markdown(t("transformer.inputs.w", d=d))
     weights = {}
-    for column, name in zip(st.columns(2) * 2, PROJECTIONS, strict=True):
+    # a row of columns per pair: one set of two columns filled twice put W_V under W_Q on a
+    # phone, which stacks a column's contents (W_Q, W_V, W_K, W_O)
+    pairs = [
+        (column, name)
+        for row in (PROJECTIONS[:2], PROJECTIONS[2:])
+        for column, name in zip(st.columns(2), row, strict=True)
+    ]
+    for column, name in pairs:
         with column:
             st.latex(rf"\underbrace{{\mathbf{{W}}_{name[-1]}}}_{{{d} \times {d}}}")
             weights[name] = matrix_editor(
@@ -307,10 +315,9 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
         rf"\operatorname{{concat}}({concat_parts(h)})\,\mathbf{{W}}_O"
     )
     output = mh.step("output_projected")
-    show_chart(
-        step_figure(output, labels, titles, hover_texts, title=t("transformer.output.chart")),
-        key="transformer.chart.output",
-    )
+    figure = step_figure(output, labels, titles, hover_texts, title=t("transformer.output.chart"))
+    colour_bar_below(figure, shown=True)  # as every other matrix of the page
+    show_chart(figure, key="transformer.chart.output")
 
 
 def _head_blocks(mh: MultiHeadResult, labels, titles, blocks: list[range], hover) -> None:

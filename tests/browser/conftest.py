@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -112,6 +113,39 @@ def wait_idle(page, timeout: float = 30_000) -> None:
         if page.locator(IDLE).count():
             return
         page.wait_for_selector(IDLE, timeout=timeout)
+
+
+# Every chart has its SVG (Streamlit shows a skeleton until plotly.js has loaded and drawn).
+CHARTS_DRAWN = """() => {
+    const plots = document.querySelectorAll('[data-testid=stPlotlyChart]');
+    const drawn = Array.from(plots).every(p => p.querySelector('.main-svg'));
+    return drawn && !document.querySelector('[data-testid=stSkeleton]');
+}"""
+# What a chart's drawing has settled into: its size, its plot area and where its texts are.
+# plotly draws a chart, then draws it again once its tick labels have pushed its margins out
+# (automargin), and again when its box changes size; in between its labels can lie past its
+# edge, so a check of what is drawn waits until two looks 300 ms apart agree.
+_CHARTS_GEOMETRY = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(p => {
+    const s = (p._fullLayout || {})._size || {}, r = p.getBoundingClientRect();
+    const texts = Array.from(p.querySelectorAll('.main-svg text'), t => {
+        const b = t.getBoundingClientRect(); return [b.left, b.right, b.top].map(Math.round); });
+    return JSON.stringify([r.width, r.height, s.l, s.r, s.t, s.b, texts]);
+})"""
+
+
+def wait_charts_settled(page, timeout: float = 60_000) -> None:
+    """Wait until every chart is drawn and none is still moving (see _CHARTS_GEOMETRY)."""
+    page.wait_for_function(CHARTS_DRAWN, timeout=timeout)
+    deadline = time.monotonic() + timeout / 1000
+    before = page.evaluate(_CHARTS_GEOMETRY)
+    while True:
+        page.wait_for_timeout(300)
+        now = page.evaluate(_CHARTS_GEOMETRY)
+        if now == before:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError("the charts were still being redrawn")
+        before = now
 
 
 def open_page(page, server: str, path: str = "", query: str = "", timeout: float = 60_000) -> None:

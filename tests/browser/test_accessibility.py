@@ -17,7 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, console_error, open_page, wait_idle
+from tests.browser.conftest import (
+    ARTIFACTS,
+    console_error,
+    open_page,
+    wait_charts_settled,
+    wait_idle,
+)
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
@@ -141,7 +147,9 @@ def show_whole_page(page, server: str, name: str, lang: str, width: int, view: s
     height = min(page.evaluate(_CONTENT_HEIGHT), 20_000)
     page.set_viewport_size({"width": width, "height": height})
     wait_idle(page, timeout=180_000)
-    page.wait_for_timeout(500)  # Plotly redraws charts for the new window
+    # every chart drawn, and drawn again for the new window: a chart still drawing can have
+    # its labels past its edge for a moment (plotly's automargin redraw)
+    wait_charts_settled(page, timeout=180_000)
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +175,8 @@ def audit(tabs, audits, server: str, name: str, lang: str, width: int, view: str
         }
         if found["violations"] or found["overflows"]:
             ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"a11y-{name}-{lang}-{width}.png"))
+            shot = "-".join(filter(None, ("a11y", name, view.replace("&", "-"), lang, str(width))))
+            page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
         audits[name, lang, width, view] = found
     return audits[name, lang, width, view]
 
@@ -229,6 +238,18 @@ OTHER_VIEWS = pytest.mark.parametrize(
 def test_nothing_is_cut_in_other_views(tabs, audits, server, name, view, lang, width):
     found = audit(tabs, audits, server, name, lang, width, view)
     assert not found["overflows"], f"cut, {name}?{view} ({lang}, {width} px): {found['overflows']}"
+
+
+@OTHER_VIEWS
+def test_axe_finds_no_serious_violation_in_other_views(
+    tabs, audits, server, name, view, lang, width
+):
+    # the positions step's one-line formula scrolled in its column (axe: a scrolling region
+    # a keyboard cannot reach), unasserted here and so unseen but for its screenshot
+    found = audit(tabs, audits, server, name, lang, width, view)
+    assert not found["violations"], (
+        f"axe-core, {name}?{view} ({lang}, {width} px): {found['violations']}"
+    )
 
 
 @VISITS

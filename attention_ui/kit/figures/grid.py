@@ -117,8 +117,10 @@ def grid_columns(
     other, each titled "<column title> · <row title>", so that a page can lay the columns out
     side by side on a desktop and one under another on a phone (a chart cannot scroll
     sideways: one figure of every column left a phone's cells too narrow for their numbers).
-    The colour range is the whole array's and one colour bar (the last column's) serves all;
-    `settings.hover` still gets the cell's place in the whole grid."""
+    The colour range is the whole array's, and every column has the same colour bar under its
+    cells: with the bar under the last alone, that one was laid out taller than the others
+    beside it (its panels did not line up with theirs) and, on a phone, the first columns had
+    none in sight. `settings.hover` still gets the cell's place in the whole grid."""
     whole = _resolved(np.asarray(matrices, dtype=float), x_title, y_title, settings)
     rows, cols = whole.matrices.shape[:2]
     figures = []
@@ -136,10 +138,7 @@ def grid_columns(
             hover=_column_hover(settings.hover, c),
         )
         figure = heatmap_grid(whole.matrices[:, c : c + 1], x_title, y_title, column)
-        if c < cols - 1:
-            figure.update_layout(coloraxis_showscale=False)
-        else:
-            _colorbar_below(figure)
+        _colorbar_below(figure)
         figures.append(figure)
     return figures
 

@@ -248,7 +248,10 @@ CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
 # Above this many columns, or with labels longer than this, column labels stand upright (-90°):
 # otherwise plotly tilts them by a guess and they run into the chart's title.
 _UPRIGHT_COLUMNS, _UPRIGHT_CHARS = 6, 4
-_CHAR_PX = 7  # a tick label character at plotly's 12 px font, about
+_CHAR_PX, _CJK_PX = 7, 13  # a tick label character at plotly's 12 px font, about
+# A phone's chart (358 px) less its row labels and margins: labels wider together than this
+# ran into each other there ('3 · マット' in a head's block of 5 keys).
+_PHONE_PLOT_PX = 260
 # A title up to this many characters ends left of the column title centred above a phone's
 # chart; a longer one gets a line of its own.
 _SHORT_TITLE = 18
@@ -258,12 +261,9 @@ def heatmap_layout(x_labels: list[str], rows: int, title: str, x_title: str, y_t
     """The layout of a matrix heatmap: column labels on top, the title above them with room
     for both (long labels stand upright), and a Japanese row title written level in the
     top-left corner (plotly turns a y-axis title on its side, which Japanese does not read)."""
-    longest = max((len(label) for label in x_labels), default=1)
-    upright = len(x_labels) > _UPRIGHT_COLUMNS and longest > _UPRIGHT_CHARS
-    band = (_CHAR_PX * longest if upright else 18) + (22 if x_title else 0)
-    xaxis = {"title": {"text": plotly_text(x_title)}, "side": "top", "type": "category"}
-    if upright:
-        xaxis["tickangle"] = -90
+    labels, band = column_labels(x_labels)
+    band += 22 if x_title else 0
+    xaxis = {"title": {"text": plotly_text(x_title)}, "side": "top", "type": "category", **labels}
     yaxis = {"title": {"text": plotly_text(y_title)}, "autorange": "reversed", "type": "category"}
     top = band + (40 if title else 12)
     if x_title and len(title) > _SHORT_TITLE:  # it would reach the centred column title
@@ -295,6 +295,31 @@ def heatmap_layout(x_labels: list[str], rows: int, title: str, x_title: str, y_t
             "pad": {"t": 8, "l": 4},
         }
     return layout
+
+
+def label_px(label: str) -> int:
+    """About how wide a tick label is drawn, in px (a CJK character is about twice a Latin one)."""
+    return sum(_CJK_PX if CJK.match(ch) else _CHAR_PX for ch in label)
+
+
+def column_labels(x_labels: Sequence[str]) -> tuple[dict, int]:
+    """How the column labels are written (extra x-axis settings) and the px they take above
+    the cells: level on one line while they fit a phone side by side; a token's label
+    ('3 · マット') as its number over its word when that fits; else upright (-90°; plotly's own
+    tilt is a guess that runs into the chart's title)."""
+    widest = max((label_px(label) for label in x_labels), default=_CHAR_PX)
+    count = len(x_labels)
+    longest = max((len(label) for label in x_labels), default=1)
+    crowded = count * (widest + 8) > _PHONE_PLOT_PX
+    if not crowded and not (count > _UPRIGHT_COLUMNS and longest > _UPRIGHT_CHARS):
+        return {}, 18
+    lines = [label.split(" · ", 1) for label in x_labels]
+    two_lines = all(len(parts) == 2 for parts in lines)
+    line_px = max((label_px(part) for parts in lines for part in parts), default=0)
+    if two_lines and count * (line_px + 8) <= _PHONE_PLOT_PX:
+        text = ["<br>".join(plotly_text(part) for part in parts) for parts in lines]
+        return {"tickvals": [plotly_text(label) for label in x_labels], "ticktext": text}, 34
+    return {"tickangle": -90}, widest
 
 
 def level_row_title(text, yref: str = "y domain", xref: str = "x domain") -> dict:

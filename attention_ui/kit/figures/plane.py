@@ -59,6 +59,8 @@ class PlaneScene:
     cone : the values' cone to shade, or None; show_hull : whether to draw their convex hull
     path : (t, 2) outputs over a range of temperatures, drawn as a dotted line, or None
     query : (2,) drawn as an arrow from the origin, or None
+    avoid : polylines (k, 2) the caller draws on the figure afterwards (exercise 2's ellipses),
+        which the values' labels keep clear of as of the figure's own lines
     """
 
     values: np.ndarray
@@ -68,6 +70,7 @@ class PlaneScene:
     show_hull: bool = True
     path: np.ndarray | None = None
     query: np.ndarray | None = None
+    avoid: Sequence[np.ndarray] = ()
 
 
 def plane_figure(
@@ -85,7 +88,7 @@ def plane_figure(
     """
     values = np.asarray(scene.values, dtype=float)
     figure = go.Figure()
-    drawn_lines: list[np.ndarray] = []  # what the values' labels should not cover
+    drawn_lines = [np.asarray(line, dtype=float) for line in scene.avoid]  # labels keep clear
     if scene.cone is not None:
         figure.add_trace(_cone_trace(scene.cone, box, captions, drawn_lines))
     if scene.show_hull:

@@ -197,8 +197,8 @@ JA_GRID_DOT = catalog("ja")["gallery.grid.score_dot"]
 def test_the_live_grid_is_one_chart_per_temperature_with_level_panel_titles(at):
     """One figure of every temperature left a phone's (and half a desktop's) cells about 16 px
     wide: each temperature is its own chart, its panels titled level above them ("τ = 1 ·
-    dot", not a rotated row title, which Japanese does not read), one colour bar (the last),
-    every cell carrying its number."""
+    dot", not a rotated row title, which Japanese does not read), each with the colour bar
+    under it, every cell carrying its number."""
     at.sidebar.radio[0].set_value("ja").run()
     columns = [chart(at, f"gallery.chart.grid.{c}") for c in (1, 2, 3)]
     for column, tau in zip(columns, ("0.25", "1", "4"), strict=True):
@@ -206,5 +206,8 @@ def test_the_live_grid_is_one_chart_per_temperature_with_level_panel_titles(at):
         assert f"τ = {tau} · " + JA_GRID_DOT in titles
         assert all(a.get("textangle") is None for a in column["layout"]["annotations"])
         assert all(trace["texttemplate"] == "%{text}" for trace in column["data"])
-    shown = [c["layout"]["coloraxis"].get("showscale", True) for c in columns]
-    assert shown == [False, False, True]
+    # the same colour bar under each: laid out alike, their panels line up side by side
+    assert all(c["layout"]["coloraxis"].get("showscale", True) for c in columns)
+    bars = [c["layout"]["coloraxis"]["colorbar"] for c in columns]
+    assert all(bar == bars[0] and bar["orientation"] == "h" for bar in bars)
+    assert len({(c["layout"]["height"], c["layout"]["margin"]["b"]) for c in columns}) == 1

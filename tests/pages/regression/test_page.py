@@ -16,6 +16,7 @@ from attention_core import bandwidth_range, fmt, leave_one_out, nadaraya_watson
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from attention_ui.regression import data, state
+from attention_ui.regression.figures import BLOCK_SYMBOL
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
 from tests.support.grids import type_cell
@@ -66,7 +67,8 @@ def test_every_preset_runs_in_both_languages_with_the_engines_prediction(preset,
     curve_x, curve_y = prediction_curve_any(at)
     expected = nadaraya_watson(curve_x, x, y, "gaussian", 0.5).prediction
     np.testing.assert_allclose(np.array(curve_y, dtype=float), expected, rtol=1e-9)
-    assert len(at.get("plotly_chart")) == 4  # data, weights, σ path, LOO (steps on request)
+    weights = len(weight_blocks(at))  # in blocks of training points
+    assert len(at.get("plotly_chart")) == 3 + weights  # data, σ path, LOO (steps on request)
 
 
 def prediction_curve_any(at: AppTest) -> tuple[np.ndarray, list]:
@@ -97,16 +99,49 @@ def test_changing_sigma_changes_the_curve_to_the_engines(at):
     assert not np.allclose(before, after)
 
 
+def weight_blocks(at: AppTest) -> list[dict]:
+    """The weights heatmap's charts in page order: regression.chart.weights, .2, .3, …"""
+    keys = ["regression.chart.weights"]
+    ids = [element.proto.id for element in at.get("plotly_chart")]
+    while any(i.endswith(f"-regression.chart.weights.{len(keys) + 1}") for i in ids):
+        keys.append(f"regression.chart.weights.{len(keys) + 1}")
+    return [chart(at, key) for key in keys]
+
+
 def test_weights_heatmap_is_queries_by_training_points_sorted_by_x(at):
-    figure = chart(at, "regression.chart.weights")
-    z = np.asarray(figure["data"][0]["z"], dtype=float)
+    """In blocks of at most 7 training points (40 in one chart left cells of about 20 px even
+    at 1400 px, too narrow for "0.116", so it printed none), every cell printing its number;
+    side by side the blocks are the engine's weights."""
+    blocks = weight_blocks(at)
+    traces = [figure["data"][0] for figure in blocks]
+    assert len(blocks) == 6 and all(len(trace["x"]) <= 7 for trace in traces)
+    assert all(trace["texttemplate"] == "%{text}" for trace in traces)
+    z = np.hstack([np.asarray(trace["z"], dtype=float) for trace in traces])
     x, y = table(at)
     queries = data.queries_along(x, 12)
     weights = nadaraya_watson(queries, x, y, "gaussian", 0.5).weights
     order = np.argsort(x, kind="stable")
     np.testing.assert_allclose(z, weights[:, order])
     np.testing.assert_allclose(z.sum(axis=1), 1.0)
-    assert "α" in figure["data"][0]["customdata"][0][0]
+    printed = [cell for trace in traces for cell in trace["text"][5]]  # query x*6's row
+    assert printed == [fmt(w) for w in weights[5, order]]
+    assert all(trace["zmin"] == 0 and trace["zmax"] == 1 for trace in traces)
+    assert [t.get("showscale", True) for t in traces] == [False] * 5 + [True]  # one bar
+    assert "α" in traces[0]["customdata"][0][0]
+    first = blocks[0]["layout"]["title"]["text"]
+    assert first == EN["regression.heatmap.block"].format(
+        title=BLOCK_SYMBOL, low=fmt(x[order[0]]), high=fmt(x[order[6]])
+    )
+
+
+def test_many_queries_draw_one_weights_chart_and_say_where_its_numbers_are(at):
+    at.slider(key=state.QUERIES).set_value(30).run()
+    blocks = weight_blocks(at)
+    assert len(blocks) == 1 and len(blocks[0]["data"][0]["x"]) == 40
+    assert "texttemplate" not in blocks[0]["data"][0]  # 30 × 40 cells: too small for numbers
+    assert EN["regression.heatmap.many"] in [c.value for c in at.caption]
+    at.slider(key=state.QUERIES).set_value(12).run()
+    assert EN["regression.heatmap.many"] not in [c.value for c in at.caption]
 
 
 def test_a_query_no_point_reaches_leaves_a_gap_and_a_sentence_never_nan(at):
@@ -181,7 +216,7 @@ def test_steps_show_formulas_at_the_learners_sizes(at):
     m = state.DEFAULTS[state.COUNT]
     assert not any(rf"{{12 \times {m}}}" in element.value for element in at.latex)
     at.toggle(key=state.SHOW_STEPS).set_value(True).run()
-    assert len(at.get("plotly_chart")) == 4 + 8
+    assert len(at.get("plotly_chart")) == 3 + len(weight_blocks(at)) + 8
     latex = [element.value for element in at.latex]
     assert any(rf"{{12 \times {m}}}" in text for text in latex)
     at.slider(key=state.QUERIES).set_value(5).run()

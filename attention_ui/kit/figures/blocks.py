@@ -1,0 +1,32 @@
+"""A heatmap too wide for a phone, drawn as blocks of its columns: Streamlit cannot scroll a
+chart sideways, so a wide matrix's cells would shrink below the size that prints their numbers.
+The page lays the blocks out in columns, side by side on a desktop, one under another on a
+phone, every block on the whole matrix's colour range."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+
+def column_blocks(n: int, most: int, whole_up_to: int | None = None) -> list[range]:
+    """The columns 0 … n−1 as drawn: all of them while there are at most `whole_up_to`
+    (default `most`), else as few blocks of at most `most` as hold them, as equal as can be
+    (10 by 5: 5 + 5; 40 by 7: 7, 7, 7, 7, 6, 6)."""
+    if n <= (most if whole_up_to is None else whole_up_to):
+        return [range(n)]
+    count = -(-n // most)
+    sizes = [n // count + (b < n % count) for b in range(count)]  # differ by 1 at most
+    starts = [sum(sizes[:b]) for b in range(count)]
+    return [range(start, start + size) for start, size in zip(starts, sizes, strict=True)]
+
+
+def colour_bar_below(figure: go.Figure, shown: bool) -> None:
+    """A block's colour bar: under its cells (standing beside them it took a sixth of a phone's
+    width from them), or none (`shown` False: the blocks share one range, one bar serves them).
+    Done before the figure's first draw, while a DrawnFigure may still change."""
+    if not shown:
+        figure.update_traces(showscale=False)
+        return
+    bar = {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor": "top", "ypad": 8}
+    figure.update_traces(colorbar={**bar, "thickness": 10, "len": 1})
+    figure.update_layout(height=figure.layout.height + 44, margin_b=54)
