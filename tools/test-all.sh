@@ -6,7 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+# --no-compile: Python compiles a module when it is first imported; compiling every installed
+# file up front (Plotly's thousands) was most of the install's time.
+python -m pip install --quiet --disable-pip-version-check --no-compile -r requirements-dev.txt
 
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)

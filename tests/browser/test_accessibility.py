@@ -1,22 +1,27 @@
-"""Every page, in both languages, on a phone (390 px) and a desktop (1400 px): axe-core finds no
-serious or critical violation (nor a heading out of order), the document is marked with the
-page's language (`<html lang="ja">`), and nothing is cut or pushed out horizontally.
+"""Every page, in both languages, on a phone (390 px) and a desktop (1400 px), in one visit each:
+axe-core finds no serious or critical violation (nor a heading out of order), the document is
+marked with the page's language (`<html lang="ja">`), nothing is cut or pushed out horizontally,
+every formula of every tab and expander fits its column (English visits), and Japanese text is
+Japanese drawn with a Japanese font (Japanese visits at 1400 px).
 
 axe-core is the vendored npm file (tests/browser/vendor/axe-core, MPL-2.0), loaded into the
 page from disk: no CDN. The window is made as tall as the page before checking, so that axe
 and the overflow check see every element drawn (Streamlit scrolls its main block itself; below
 the window its elements are not laid out the same way). One browser tab per width is reused
-for the 14 page visits, to keep the suite short.
+for every visit, and each (page, language, width, view) is opened once for all the checks, to
+keep the suite short (a page's cold open is most of a visit's time).
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from attention_ui.kit.text.i18n import catalog
 from tests.browser.conftest import (
     ARTIFACTS,
     console_error,
@@ -152,14 +157,114 @@ def show_whole_page(page, server: str, name: str, lang: str, width: int, view: s
     wait_charts_settled(page, timeout=180_000)
 
 
+# --- Formulas: every KaTeX display of every tab and expander fits its box ---------------------
+# KaTeX's display box scrolls sideways, but its scroll bar is hidden until touched, so an
+# overflowing formula reads as cut off: every formula must fit (its content no wider than its
+# box). KaTeX's italic letters overhang their box by a pixel or two; a cut-off formula loses more.
+FORMULA_SLACK_PX = 4
+_OVERFLOWING_FORMULAS = """(slack) => Array.from(document.querySelectorAll('.katex-display'))
+    .filter(box => box.clientWidth > 0 && box.scrollWidth > box.clientWidth + slack)
+    .map(box => `${box.scrollWidth - box.clientWidth} px: ${box.textContent.slice(0, 50)}`)"""
+_SHOWN_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
+    .filter(box => box.clientWidth > 0).length"""
+# Every folded expander of the page (not the sidebar's, which a phone's width hides).
+_UNFOLD = """() => document.querySelectorAll(
+    '[data-testid=stMain] details:not([open]) > summary').forEach(s => s.click())"""
+
+
+def formulas_in_every_tab(page, every_step: bool) -> dict:
+    """Open each tab in turn, unfold each expander, and collect the formulas that overflow
+    (and how many formulas were seen). With `every_step`, the Luong step view (one step at a
+    time) is shown at each of its steps."""
+    found: list[str] = []
+    seen = 0
+    steps_seen = 0
+    tabs = page.get_by_role("tab")
+    for index in range(max(1, tabs.count())):
+        if tabs.count():
+            tabs.nth(index).click()
+            wait_idle(page, timeout=180_000)
+        page.evaluate(_UNFOLD)
+        page.wait_for_timeout(300)
+        found += page.evaluate(_OVERFLOWING_FORMULAS, FORMULA_SLACK_PX)
+        seen += page.evaluate(_SHOWN_FORMULAS)
+        picker = page.get_by_role("radiogroup", name="Step to show")
+        steps = picker.get_by_role("radio")
+        if every_step and index == 0:  # the step-by-step tab opens first
+            steps_seen = steps.count()
+        for number in range(1, steps.count() if every_step else 0):  # the first is shown
+            # a learner clicks the option's label: the radio input itself is drawn off-screen
+            option = picker.locator("label").nth(number)
+            option.scroll_into_view_if_needed()
+            option.click()
+            wait_idle(page, timeout=180_000)
+            found += page.evaluate(_OVERFLOWING_FORMULAS, FORMULA_SLACK_PX)
+            seen += page.evaluate(_SHOWN_FORMULAS)
+    return {"overflowing": sorted(set(found)), "seen": seen, "steps": steps_seen}
+
+
+# --- Japanese: the page's text is Japanese, drawn with a font that has Japanese glyphs ----------
+JA = catalog("ja")
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+CJK_FONT = re.compile(r"CJK|Gothic|Mincho|IPA|Takao|Hiragino|Meiryo|Yu |Fallback")
+_GLYPH_IMAGES = """(text) => {
+    const font = getComputedStyle(document.querySelector('h1')).font;
+    const images = new Set();
+    for (const ch of text) {
+        const canvas = document.createElement('canvas');
+        canvas.width = 40; canvas.height = 40;
+        const ctx = canvas.getContext('2d');
+        ctx.font = font.replace(/\\d+(\\.\\d+)?px/, '28px');
+        ctx.fillText(ch, 4, 32);
+        images.add(canvas.toDataURL());
+    }
+    return images.size;
+}"""
+
+
+def fonts_drawing(page, selector: str) -> dict[str, int]:
+    """The fonts Chromium really used for the text of the first `selector` element:
+    {family: glyphs drawn}, from the DevTools protocol (what the renderer picked, fallbacks
+    included)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    finally:
+        cdp.detach()
+    return {font["familyName"]: font["glyphCount"] for font in fonts}
+
+
+def japanese_text(page) -> dict:
+    """What a Japanese reader sees: the title, the menu, the main text, and how its glyphs are
+    drawn (a missing font draws every character as the same empty box)."""
+    sidebar = page.locator("[data-testid=stSidebar]")
+    return {
+        "title": page.locator("h1").first.inner_text().strip(),
+        "menu": [sidebar.get_by_text(JA[f"nav.{name}"], exact=True).count() for name in PAGES],
+        "url": page.url,
+        "body": page.locator("[data-testid=stMain]").inner_text(),
+        "fonts": fonts_drawing(page, "h1"),
+        # ア テ ン シ ョ 重 み (ン twice) → 7; unassigned code points → 1 box; "Atn" → 3
+        "glyphs": [
+            page.evaluate(_GLYPH_IMAGES, text)
+            for text in ("アテンション重み", "\u0378\u0379\u0380\u0381", "Atn")
+        ],
+    }
+
+
 @pytest.fixture(scope="module")
 def audits() -> dict:
-    """What each page visit found, so that the two tests below share one visit per page."""
+    """What each page visit found, so that the tests below share one visit per page."""
     return {}
 
 
 def audit(tabs, audits, server: str, name: str, lang: str, width: int, view: str = "") -> dict:
-    """Open the page once per (page, language, width) and run axe and the overflow check."""
+    """Open the page once per (page, language, width, view) and run every check on it: axe,
+    the overflow check, then (English) each tab's formulas, (Japanese at 1400 px) its text."""
     if (name, lang, width, view) not in audits:
         page, errors = tabs[width]
         errors.clear()
@@ -169,14 +274,23 @@ def audit(tabs, audits, server: str, name: str, lang: str, width: int, view: str
             "violations": page.evaluate(_AXE_RUN, list(ALSO_FAILING)),
             "lang": page.evaluate("document.documentElement.lang"),
             "overflows": page.evaluate(_OVERFLOWS),
-            "errors": list(errors),
             "heads": page.evaluate(_HEAD_BOXES) if name == "transformer" else [],
             "scrolled": page.evaluate(_SCROLLED_GRIDS) if name == "database" else [],
+            "japanese": japanese_text(page) if lang == "ja" and width == 1400 else None,
         }
-        if found["violations"] or found["overflows"]:
+        cut = found["violations"] or found["overflows"]
+        if cut:  # the page as checked, before the formula walk below changes its tabs
             ARTIFACTS.mkdir(exist_ok=True)
             shot = "-".join(filter(None, ("a11y", name, view.replace("&", "-"), lang, str(width))))
             page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+        found["formulas"] = (
+            formulas_in_every_tab(page, every_step="layout=row" in view) if lang == "en" else None
+        )
+        if found["formulas"] and found["formulas"]["overflowing"] and not cut:
+            ARTIFACTS.mkdir(exist_ok=True)
+            shot = "-".join(filter(None, ("formulas", name, view.replace("&", "-"), str(width))))
+            page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+        found["errors"] = list(errors)
         audits[name, lang, width, view] = found
     return audits[name, lang, width, view]
 
@@ -256,3 +370,57 @@ def test_axe_finds_no_serious_violation_in_other_views(
 def test_the_document_is_in_the_pages_language(tabs, audits, server, name, lang, width):
     found = audit(tabs, audits, server, name, lang, width)
     assert found["lang"] == lang, f"{name} ({lang}, {width} px): <html lang={found['lang']!r}>"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", PAGES)
+def test_every_formula_of_every_tab_fits_its_column(tabs, audits, server, name, width):
+    formulas = audit(tabs, audits, server, name, "en", width)["formulas"]
+    assert formulas["seen"] > 0, f"{name} ({width} px): no formula was seen"
+    assert not formulas["overflowing"], f"{name} ({width} px): {formulas['overflowing']}"
+
+
+# Views with formulas of their own: the Luong page in row layout, shown at each of its steps (the
+# layout relation and every step's formula), and each exercise after the first. Every check runs.
+FORMULA_VIEWS = pytest.mark.parametrize(
+    ("name", "view", "width"),
+    [
+        (name, view, width)
+        for width in WIDTHS
+        for name, view in (
+            ("luong", "v=1&layout=row"),
+            *(("exercises", f"v=1&section={section}") for section in ("grad", "search", "se")),
+        )
+    ],
+)
+
+
+@FORMULA_VIEWS
+def test_other_views_pass_every_check(tabs, audits, server, name, view, width):
+    found = audit(tabs, audits, server, name, "en", width, view)
+    where = f"{name}?{view} ({width} px)"
+    assert not found["violations"], f"axe-core, {where}: {found['violations']}"
+    assert not found["errors"], f"browser console errors, {where}: {found['errors']}"
+    assert not found["overflows"], f"cut, {where}: {found['overflows']}"
+    formulas = found["formulas"]
+    assert formulas["seen"] > 0, f"{where}: no formula was seen"
+    assert not formulas["overflowing"], f"{where}: {formulas['overflowing']}"
+    if "layout=row" in view:  # the step view went through its steps: scores, shift, exp, …
+        assert formulas["steps"] >= 6, formulas
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_each_page_in_japanese_shows_japanese_drawn_with_a_japanese_font(
+    tabs, audits, server, name
+):
+    text = audit(tabs, audits, server, name, "ja", 1400)["japanese"]
+    title = JA[f"{name}.title"]
+    assert text["title"] == title
+    assert all(text["menu"]), text["menu"]  # every page's name in the translated menu
+    assert "lang=ja" in text["url"]
+    assert len(JAPANESE.findall(text["body"])) > 40  # more than a title: the text is Japanese
+    assert "**" not in text["body"]  # Markdown emphasis next to Japanese punctuation renders
+    drawn_in_cjk = sum(n for family, n in text["fonts"].items() if CJK_FONT.search(family))
+    assert drawn_in_cjk >= len(JAPANESE.findall(title)), f"title drawn with {text['fonts']}"
+    # 7 different glyphs; the check can fail: unassigned code points are all the same box
+    assert text["glyphs"] == [7, 1, 3], text["glyphs"]
