@@ -98,15 +98,15 @@ def grids_and_results(
         titles = view.axis_titles()
         figures = view.results(result, titles, cache)
         teaching.export(result, values, sizes, mask, titles)
-    if shown and below.tabs["steps"].open:
-        with below.tabs["steps"]:
-            view.steps_tab(result, titles, figures, cache)
-    if shown and below.tabs["follow"].open:
-        with below.tabs["follow"]:
-            view.follow_tab(result, values, sizes)
-    if shown and below.tabs["compare"].open:
-        with below.tabs["compare"]:
-            view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
+        if below.tabs["steps"].open:
+            with below.tabs["steps"]:
+                view.steps_tab(result, titles, figures, cache)
+        if below.tabs["follow"].open:
+            with below.tabs["follow"]:
+                view.follow_tab(result, values, sizes)
+        if below.tabs["compare"].open:
+            with below.tabs["compare"]:
+                view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
     # in the fragment, so an edit of a grid rechecks the tasks
     fill_tasks(below.tasks, luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
     state.remember()  # a run of this alone keeps its widgets too

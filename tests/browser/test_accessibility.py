@@ -262,6 +262,13 @@ def audits() -> dict:
     return {}
 
 
+def keep_screenshot(page, *parts: str) -> None:
+    """test-artifacts/<parts joined by '-'>.png, the empty parts left out (a view's '&' as '-')."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = "-".join(part.replace("&", "-") for part in parts if part)
+    page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+
+
 def audit(tabs, audits, server: str, name: str, lang: str, width: int, view: str = "") -> dict:
     """Open the page once per (page, language, width, view) and run every check on it: axe,
     the overflow check, then (English) each tab's formulas, (Japanese at 1400 px) its text."""
@@ -280,16 +287,12 @@ def audit(tabs, audits, server: str, name: str, lang: str, width: int, view: str
         }
         cut = found["violations"] or found["overflows"]
         if cut:  # the page as checked, before the formula walk below changes its tabs
-            ARTIFACTS.mkdir(exist_ok=True)
-            shot = "-".join(filter(None, ("a11y", name, view.replace("&", "-"), lang, str(width))))
-            page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+            keep_screenshot(page, "a11y", name, view, lang, str(width))
         found["formulas"] = (
             formulas_in_every_tab(page, every_step="layout=row" in view) if lang == "en" else None
         )
         if found["formulas"] and found["formulas"]["overflowing"] and not cut:
-            ARTIFACTS.mkdir(exist_ok=True)
-            shot = "-".join(filter(None, ("formulas", name, view.replace("&", "-"), str(width))))
-            page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+            keep_screenshot(page, "formulas", name, view, str(width))
         found["errors"] = list(errors)
         audits[name, lang, width, view] = found
     return audits[name, lang, width, view]
