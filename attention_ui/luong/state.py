@@ -315,6 +315,16 @@ def matrix(
     )
 
 
+def entered(name: str, sizes: Sizes, layout: str) -> MatrixInput:
+    """The matrix as its grid holds it (`matrix` drew it, in this run or an earlier one, at
+    these sizes), checked cell by cell as the grid checks it."""
+    rows, cols = labels(name, sizes, layout)
+    values = latest(name)
+    return MatrixInput(
+        DISPLAY_NAMES[name], values, check_matrix(DISPLAY_NAMES[name], values, rows, cols)
+    )
+
+
 def learner_parameter(name: str, sizes: Sizes) -> np.ndarray | None:
     """The learner's W / W_a / v_a at the current sizes (entries that fit, new ones 0), or
     None when they never had one or it has an empty or out-of-range cell."""
