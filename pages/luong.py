@@ -29,6 +29,8 @@ Grids: state key luong.<M> for M in Q, K, V, W, Wa_concat, va, Wa_location, and
 luong.mask.cells for the per-cell mask; each grid's widget key is
 "<state key>.editor.<version>" with the version in session_state["<state key>.version"].
 In column layout Q's columns are q1…qn and its rows 1…d_q; in row layout the reverse.
+Fragment keys (st.rerun): luong.results (grids, S, A, O, the other tabs, the verdicts) and
+luong.steps (the step-by-step tab); attention_ui/luong/reruns.py says which an edit reruns.
 """
 
 import streamlit as st
@@ -37,7 +39,7 @@ from attention_ui.frame import page_footer, page_header
 from attention_ui.kit.share.address import follow_address
 from attention_ui.kit.teaching.task_panel import fill as fill_tasks
 from attention_ui.kit.text.i18n import show_error
-from attention_ui.luong import state, teaching, view
+from attention_ui.luong import reruns, state, teaching, view
 from attention_ui.luong import tasks as luong_tasks
 from attention_ui.luong.model import Sizes
 
@@ -61,8 +63,10 @@ view.inputs_heading(settings.layout)
 # fragment writes only the grids, the open tab and the tasks' verdicts into them, so an edit
 # does not re-send the rest (bench/browser.py counts messages per edit). The export stays in
 # the fragment: its deferred downloads did not download when a fragment wrote them into a
-# container drawn outside it (tests/browser/test_export_predict.py).
-@st.fragment
+# container drawn outside it (tests/browser/test_export_predict.py). The step-by-step tab is a
+# fragment of its own (`steps_tab`): an edit reruns it only when it changes the open step
+# (attention_ui/luong/reruns.py).
+@st.fragment(key=reruns.RESULTS)
 def grids_and_results(
     settings: view.Settings, sizes: Sizes, above: tuple, places: dict, below: view.Below
 ) -> None:
@@ -96,11 +100,8 @@ def grids_and_results(
         story = view.preset_story(settings.preset, result, values, learner, sizes, mask)
         st.info(story, icon=":material/lightbulb:")
         titles = view.axis_titles()
-        figures = view.results(result, titles, cache)
+        view.results(result, titles, cache)
         teaching.export(result, values, sizes, mask, titles)
-        if below.tabs["steps"].open:
-            with below.tabs["steps"]:
-                view.steps_tab(result, titles, figures, cache)
         if below.tabs["follow"].open:
             with below.tabs["follow"]:
                 view.follow_tab(result, values, sizes)
@@ -113,11 +114,28 @@ def grids_and_results(
     follow_address("luong")  # an edit made in here reruns this alone: the address follows it
 
 
+@st.fragment(key=reruns.STEPS)
+def steps_tab() -> None:
+    """The step-by-step tab, from the result the grids' fragment computed last: its step picker
+    reruns this alone; an edit reruns it with the results when it changes the open step."""
+    cache = state.last_cache()
+    result, _ = cache.get("outcome", (None, None))
+    if result is None:
+        return
+    picked = state.step_picked()
+    view.steps_tab(result, view.axis_titles(), cache.get("results", {}), cache)
+    if picked:  # a run of this alone: the address holds the open step
+        follow_address("luong")
+
+
 places = view.grid_places(settings.score, sizes, settings.layout)
 fragment_place = st.container()
 below = view.below_results(state.results_shown(), luong_tasks.TASKS)
 with fragment_place:
     grids_and_results(settings, sizes, above, places, below)
+if below.shown and below.tabs["steps"].open:
+    with below.tabs["steps"]:
+        steps_tab()
 state.remember()
 
 page_footer("luong")  # the address follows the page: a reload or a copied link shows it

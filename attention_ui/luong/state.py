@@ -65,6 +65,7 @@ MASK_CELLS = "luong.mask.cells"
 FOLLOW_KEY = "luong.follow.key"
 FOLLOW_QUERY = "luong.follow.query"
 TAB = "luong.tab"
+TAB_NAMES = ("steps", "follow", "compare")  # the tabs under the results, in their order
 STEP = "luong.steps.open"  # the step shown in the step-by-step tab (a step key)
 SCALING_D_K = "luong.scaling.d_k"  # the √d_k demonstration (scaled dot only)
 SCALING_SEED = "luong.scaling.seed"
@@ -148,6 +149,12 @@ def keep_step(chosen: str) -> None:
     keep(STEP, chosen)
 
 
+def step_picked() -> bool:
+    """Before the step picker: whether the learner picked another step since it was last
+    drawn (the address, which holds the open step, then follows)."""
+    return st.session_state.get(STEP) != kept(STEP)
+
+
 def results_shown(shown: bool | None = None) -> bool:
     """Whether the results (and the tabs under them) were shown by the last run: the whole run
     draws the tabs before the grids' fragment knows (see pages/luong.py); `shown` records it."""
@@ -165,6 +172,12 @@ def run_cache(fingerprint: tuple) -> dict:
         cache = {"fingerprint": fingerprint}
         st.session_state[_CACHE] = cache
     return cache
+
+
+def last_cache() -> dict:
+    """The run cache the grids' fragment filled last: the step tab's fragment, which may run
+    without it, draws the result and the figures it holds."""
+    return st.session_state.get(_CACHE) or {}
 
 
 def kept_figure(content: tuple, build: Callable[[], T]) -> T:
@@ -280,8 +293,16 @@ def query_and_keys() -> tuple[np.ndarray, np.ndarray] | None:
     return (q.T, k.T) if layout == "row" else (q, k)
 
 
-def matrix(name: str, sizes: Sizes, layout: str, *, help: str | None = None) -> MatrixInput:
-    """The grid of one matrix (its edits survive hiding it or visiting another page)."""
+def matrix(
+    name: str,
+    sizes: Sizes,
+    layout: str,
+    *,
+    help: str | None = None,
+    after_edit: Callable[[str], None] | None = None,
+) -> MatrixInput:
+    """The grid of one matrix (its edits survive hiding it or visiting another page);
+    `after_edit`: see kit.grids.cell_grid.GridSpec."""
     rows, cols = labels(name, sizes, layout)
     return matrix_editor(
         DISPLAY_NAMES[name],
@@ -290,6 +311,7 @@ def matrix(name: str, sizes: Sizes, layout: str, *, help: str | None = None) -> 
         rows,
         cols,
         help=help,
+        after_edit=after_edit,
     )
 
 
@@ -316,6 +338,7 @@ def mask_cells(
     col_labels: Sequence[str],
     *,
     help: str | None = None,
+    after_edit: Callable[[str], None] | None = None,
 ) -> np.ndarray:
     """A grid of checkboxes shaped like the scores: ticked = this key may be attended.
 
@@ -331,6 +354,7 @@ def mask_cells(
         help=help,
         checkbox=True,
         fill=1.0,
+        after_edit=after_edit,
     )
     return entered.values > 0.5
 

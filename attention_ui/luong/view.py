@@ -45,7 +45,7 @@ from attention_ui.kit.teaching.task_panel import TaskSlots, panel_frame
 from attention_ui.kit.teaching.tasks import Task
 from attention_ui.kit.text.i18n import current_language, show_error, step_title, t
 from attention_ui.luong import compute as numbers
-from attention_ui.luong import formulas, state
+from attention_ui.luong import formulas, reruns, state
 from attention_ui.luong.claims import story_holds
 from attention_ui.luong.compare import (
     compare_scores,
@@ -74,7 +74,7 @@ from attention_ui.luong.presets import PRESET_KEYS, RANDOM
 
 MAX_PROBLEMS_SHOWN = 8
 AXIS_KINDS = ("key", "query", "dim", "hidden", "sum")
-TAB_NAMES = ("steps", "follow", "compare")
+TAB_NAMES = state.TAB_NAMES
 T = TypeVar("T")
 
 
@@ -289,7 +289,13 @@ def input_grids(places: Mapping[str, Any], sizes: Sizes, layout: str) -> dict[st
     entered = {}
     for name, place in places.items():
         with place:
-            entered[name] = state.matrix(name, sizes, layout, help=t(f"luong.inputs.{name}_help"))
+            entered[name] = state.matrix(
+                name,
+                sizes,
+                layout,
+                help=t(f"luong.inputs.{name}_help"),
+                after_edit=reruns.after_edit,
+            )
     return entered
 
 
@@ -309,12 +315,16 @@ def mask_input(kind: str, sizes: Sizes, layout: str) -> np.ndarray | None:
             step=1,
             key=state.MASK_LENGTH,
             help=t("luong.mask.length_help"),
+            on_change=reruns.follow_edit,
+            args=("mask",),
         )
         return in_layout(padding_mask(sizes.m, sizes.n, int(length)), layout)
     if kind == "cells":
         st.markdown(t("luong.mask.cells_title"))
         rows, cols = labels("mask", sizes, layout)
-        return state.mask_cells(sizes, layout, rows, cols, help=t("luong.mask.cells_help"))
+        return state.mask_cells(
+            sizes, layout, rows, cols, help=t("luong.mask.cells_help"), after_edit=reruns.after_edit
+        )
     return None
 
 
