@@ -39,6 +39,11 @@ Run (from the repository root, in the dev environment):
     python bench/load.py                           # closed, open, soak: 5 min on a quiet machine
     python bench/load.py --modes closed --sessions 5 --edits 10   # a quick look
     python bench/load.py --modes proxy --proxy 2   # needs nginx
+    python bench/load.py --modes closed,open --baseline /tmp/base   # also another checkout
+
+With `--baseline DIR` (another checkout of the app, served from DIR with this Python), the
+closed and open modes also drive that checkout's Luong page, interleaved with the others, and
+print its ratios against the same floor.
 
 Everything is bounded (at most 50 sessions × 100 edits in a closed phase, 300 in a soak,
 120 s of open loop, 60 s per edit, 30 minutes overall) and stays on the loopback interface.
@@ -560,10 +565,14 @@ class Servers:
         self.proxies = []
 
     def app(
-        self, *args: str, script: str = "app.py", script_args: tuple[str, ...] = ()
+        self,
+        *args: str,
+        script: str = "app.py",
+        script_args: tuple[str, ...] = (),
+        cwd: Path = REPO,
     ) -> tuple[str, tuple[int, ...]]:
         process, url = start_app(
-            extra_args=(*SERVER_ARGS, *args), script=script, script_args=script_args
+            cwd=cwd, extra_args=(*SERVER_ARGS, *args), script=script, script_args=script_args
         )
         self.apps.append(process)
         return url, (process.pid,)
@@ -671,16 +680,24 @@ async def warm(*targets: Target) -> None:
             raise RuntimeError(f"warm-up on the {target.name}: {phase.errors[:3]}")
 
 
+def baseline_target(servers: Servers, args, gc_args: tuple[str, ...]) -> list[Target]:
+    """The Luong page of the `--baseline` checkout, if one was given."""
+    if args.baseline is None:
+        return []
+    return [luong_target(*servers.app(*gc_args, cwd=args.baseline), name="baseline Luong")]
+
+
 async def run_closed(servers: Servers, args, gc_args: tuple[str, ...]) -> list[Phase]:
     luong = luong_target(*servers.app(*gc_args))
     floor = await floor_target(servers, luong, *gc_args)
-    await warm(floor, luong)
-    single = [await closed_phase(t, 1, args.edits) for t in (floor, luong)]
+    others = baseline_target(servers, args, gc_args)
+    await warm(floor, luong, *others)
+    single = [await closed_phase(t, 1, args.edits) for t in (floor, luong, *others)]
     print(f"\none session alone ({args.edits} edits)")
     print(LATENCY_HEADER)
     for phase in single:
         print(latency_row(phase.target, phase))
-    pairs = []
+    pairs, baseline_pairs = [], []
     for number in range(args.rounds):
         profiling = args.profile is not None and number == 0
         with profiled(floor, args.profile if profiling else None):
@@ -688,22 +705,26 @@ async def run_closed(servers: Servers, args, gc_args: tuple[str, ...]) -> list[P
         with profiled(luong, args.profile if profiling else None):
             subject = await closed_phase(luong, args.sessions, args.edits)
         pairs.append((base, subject))
-    pair_report(
+        for other in others:  # the same round's floor is its baseline too
+            baseline_pairs.append((base, await closed_phase(other, args.sessions, args.edits)))
+    title = (
         f"closed loop: {args.sessions} sessions editing back to back, "
-        f"{args.edits} edits each (seconds per edit)",
-        pairs,
-        THROUGHPUT_TARGET,
+        f"{args.edits} edits each (seconds per edit)"
     )
+    pair_report(title, pairs, THROUGHPUT_TARGET)
+    if baseline_pairs:
+        pair_report(f"{title}: the baseline checkout", baseline_pairs, THROUGHPUT_TARGET)
     memory_report(pairs, args.sessions)
-    return single + [p for pair in pairs for p in pair]
+    return single + [p for pair in pairs + baseline_pairs for p in pair]
 
 
 async def run_open(servers: Servers, args, gc_args: tuple[str, ...]) -> list[Phase]:
     luong = luong_target(*servers.app(*gc_args))
     floor = await floor_target(servers, luong, *gc_args)
-    await warm(floor, luong)
+    others = baseline_target(servers, args, gc_args)
+    await warm(floor, luong, *others)
     phases = []
-    for target in (floor, luong):
+    for target in (floor, luong, *others):
         phases.append(
             await open_phase(
                 target, args.open_sessions, args.open_seconds, args.mean_interval, seed=1
@@ -717,15 +738,17 @@ async def run_open(servers: Servers, args, gc_args: tuple[str, ...]) -> list[Pha
     print(LATENCY_HEADER)
     for phase in phases:
         print(latency_row(phase.target, phase))
-    floor_phase, luong_phase = phases
-    p50, p95 = (percentile(luong_phase.latencies, q) for q in (50, 95))
-    p95_ratio = p95 / percentile(floor_phase.latencies, 95)
-    print(
-        f"  ratio Luong / floor: p50 {p50 / percentile(floor_phase.latencies, 50):.2f}×, "
-        f"p95 {p95_ratio:.2f}× (target ≤ {OPEN_P95_RATIO}×: "
-        f"{verdict(p95_ratio <= OPEN_P95_RATIO)}); "
-        f"Luong p95 {p95:.3f} s, target ≤ {OPEN_P95_TARGET} s: {verdict(p95 <= OPEN_P95_TARGET)}"
-    )
+    floor_phase, *subjects = phases
+    for subject in subjects:
+        p50, p95 = (percentile(subject.latencies, q) for q in (50, 95))
+        p95_ratio = p95 / percentile(floor_phase.latencies, 95)
+        print(
+            f"  ratio {subject.target} / floor: "
+            f"p50 {p50 / percentile(floor_phase.latencies, 50):.2f}×, "
+            f"p95 {p95_ratio:.2f}× (target ≤ {OPEN_P95_RATIO}×: "
+            f"{verdict(p95_ratio <= OPEN_P95_RATIO)}); p95 {p95:.3f} s, "
+            f"target ≤ {OPEN_P95_TARGET} s: {verdict(p95 <= OPEN_P95_TARGET)}"
+        )
     return phases
 
 
@@ -862,6 +885,13 @@ def main() -> int:
         ".streamlit/config.toml says)",
     )
     parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="closed and open modes: also another checkout of the app's Luong page",
+    )
+    parser.add_argument(
         "--profile",
         type=Path,
         default=None,
@@ -873,6 +903,8 @@ def main() -> int:
     unknown = set(args.modes) - set(MODES)
     if unknown:
         parser.error(f"unknown modes {sorted(unknown)}")
+    if args.baseline is not None and not (args.baseline / "app.py").is_file():
+        parser.error(f"--baseline {args.baseline}: no app.py there")
     args.sessions = max(1, min(args.sessions, MAX_SESSIONS))
     args.edits = max(1, min(args.edits, MAX_EDITS))
     args.rounds = max(1, min(args.rounds, 5))

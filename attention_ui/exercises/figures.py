@@ -7,13 +7,14 @@ output black, covariance ellipse orange, Jacobian ellipse dashed blue, target re
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import plotly.graph_objects as go
 
 from attention_core import fmt
-from attention_ui.kit.figures.heatmap import plotly_text
+from attention_ui.kit.figures.blocks import colour_bar_below
+from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, plotly_text
 from attention_ui.kit.figures.plane import (
     CONE_LINE,
     HULL_LINE,
@@ -190,6 +191,61 @@ def sides_away_from(points: np.ndarray, path: np.ndarray, box) -> list[str]:
         below = int(np.count_nonzero(near & (offsets[:, 1] < 0)))
         sides.append("bottom center" if above > below else "top center")
     return sides
+
+
+# The weights per step, one row per step: a row this high prints a cell's number at plotly's
+# full 12 px (its text fits the row's height), and 31 steps stay one chart of 31 × 22 px; the
+# records across are few and wide, where the 31 steps across had cells of about 12 px, too
+# narrow for any number.
+STEP_ROW_PX = 22
+# Up to this many steps and records every cell prints its number: 50 rows are 1,100 px high,
+# and 7 records leave a phone's cells about 40 px wide ("0.0116" at 10 px and more).
+MAX_STEPS_WITH_TEXT = 50
+MAX_RECORDS_WITH_TEXT = 7
+# Above MAX_STEPS_WITH_TEXT the rows shrink so that the chart stays this high.
+MAX_STEPS_PX = 1_100
+
+
+@dataclass(frozen=True)
+class StepCaptions:
+    title: str = "Weights p per step"
+    step: str = "step"
+    records: str = "records"
+
+
+def weights_per_step_figure(
+    weights: np.ndarray, names: Sequence[str], captions: StepCaptions = StepCaptions()
+) -> go.Figure:
+    """Exercise 3's weights p after each step, (steps + 1) × records: one row per step, read
+    down a record's column to see its weight grow; every cell prints its number while
+    `numbers_fit` (else the chart's table holds them)."""
+    steps, records = np.shape(weights)
+    hover = [
+        [f"{captions.step} {j}, {name}: p = {fmt(weights[j, i])}" for i, name in enumerate(names)]
+        for j in range(steps)
+    ]
+    figure = heatmap(
+        weights,
+        list(names),
+        [str(j) for j in range(steps)],
+        title=captions.title,
+        x_title=captions.records,
+        y_title=captions.step,
+        hover=hover,
+        shading=replace(WEIGHTS, show_text=numbers_fit(steps, records)),
+    )
+    row_px = STEP_ROW_PX if steps <= MAX_STEPS_WITH_TEXT else max(4, MAX_STEPS_PX // steps)
+    margin = figure.layout.margin
+    # before the figure's first draw, while a DrawnFigure may still change
+    figure.update_layout(height=margin.t + margin.b + row_px * steps + 8)
+    # its colour bar under the cells: beside them it took 60 px of a phone's width from them
+    colour_bar_below(figure, shown=True)
+    return figure
+
+
+def numbers_fit(steps: int, records: int) -> bool:
+    """Whether every cell of the weights-per-step chart prints its number legibly."""
+    return steps <= MAX_STEPS_WITH_TEXT and records <= MAX_RECORDS_WITH_TEXT
 
 
 def loss_figure(losses: np.ndarray, *, x_title: str, y_title: str) -> go.Figure:

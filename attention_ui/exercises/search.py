@@ -6,8 +6,6 @@ database's names as letter-pair counts; every sentence after it is chosen by the
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import streamlit as st
 
@@ -21,18 +19,23 @@ from attention_core import (
     letter_pair_vectors,
     plane_projection,
 )
-from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap
+from attention_ui.kit.figures.charts import below_floor_note, show_chart
 from attention_ui.kit.grids.matrix_editor import matrix_editor
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 
 from . import compute, state, teaching
 from .common import choice, draw_notes, labels, opening
-from .figures import SearchCaptions, loss_figure, search_figure
+from .figures import (
+    SearchCaptions,
+    StepCaptions,
+    loss_figure,
+    numbers_fit,
+    search_figure,
+    weights_per_step_figure,
+)
 
 PAIRS_SHOWN = 12  # letter pairs named under the projected plane
-MAX_STEPS_WITH_TEXT = 12  # columns of the weights-per-step chart that still fit their numbers
 
 
 def search() -> None:
@@ -148,27 +151,17 @@ def pair_list(pairs: tuple[str, ...]) -> str:
 
 def _weights_and_loss(path: SearchPath, names: list[str]) -> None:
     losses, weights = path.losses, path.weights
-    iterations = [str(i) for i in range(len(losses))]
     step = t("exercises.search.step")
-    hover = [
-        [f"{step} {j}, {name}: p = {fmt(weights[j, i])}" for j in range(len(iterations))]
-        for i, name in enumerate(names)
-    ]
+    records = t("exercises.search.records")
+    captions = StepCaptions(t("exercises.search.weights_title"), step, records)
     left, right = st.columns(2)
     with left:
+        if not numbers_fit(*weights.shape):
+            st.caption(t("exercises.search.weights_many"))
+        elif note := below_floor_note(weights):
+            st.caption(note)
         show_chart(
-            heatmap(
-                weights.T,
-                iterations,
-                names,
-                title=t("exercises.search.weights_title"),
-                x_title=step,
-                y_title=t("exercises.search.records"),
-                hover=hover,
-                # in half the page's width more steps leave each cell too narrow to print
-                # its number (it showed as "-"); the hover still gives it
-                shading=replace(WEIGHTS, show_text=len(iterations) <= MAX_STEPS_WITH_TEXT),
-            ),
+            weights_per_step_figure(weights, names, captions),
             key="exercises.chart.search_weights",
         )
     with right:

@@ -8,7 +8,7 @@ Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -65,6 +65,7 @@ MASK_CELLS = "luong.mask.cells"
 FOLLOW_KEY = "luong.follow.key"
 FOLLOW_QUERY = "luong.follow.query"
 TAB = "luong.tab"
+TAB_NAMES = ("steps", "follow", "compare")  # the tabs under the results, in their order
 STEP = "luong.steps.open"  # the step shown in the step-by-step tab (a step key)
 SCALING_D_K = "luong.scaling.d_k"  # the √d_k demonstration (scaled dot only)
 SCALING_SEED = "luong.scaling.seed"
@@ -119,9 +120,15 @@ def restore() -> None:
         load_preset()
 
 
-def remember() -> None:
+# The settings the results' fragment draws (pages/luong.py): a run of it alone keeps these;
+# the others are drawn by the whole run, and a callback in the fragment that changes one of
+# them (a new random puzzle) reruns the whole page.
+FRAGMENT_SETTINGS = (MASK_LENGTH, FOLLOW_KEY, FOLLOW_QUERY)
+
+
+def remember(keys: Iterable[str] = tuple(DEFAULTS)) -> None:
     """After the widgets are drawn: keep the settings (they survive runs that hide them)."""
-    keep_widgets(DEFAULTS)
+    keep_widgets(keys)
 
 
 def open_tab(labels: list[str]) -> None:
@@ -148,6 +155,12 @@ def keep_step(chosen: str) -> None:
     keep(STEP, chosen)
 
 
+def step_picked() -> bool:
+    """Before the step picker: whether the learner picked another step since it was last
+    drawn (the address, which holds the open step, then follows)."""
+    return st.session_state.get(STEP) != kept(STEP)
+
+
 def results_shown(shown: bool | None = None) -> bool:
     """Whether the results (and the tabs under them) were shown by the last run: the whole run
     draws the tabs before the grids' fragment knows (see pages/luong.py); `shown` records it."""
@@ -165,6 +178,12 @@ def run_cache(fingerprint: tuple) -> dict:
         cache = {"fingerprint": fingerprint}
         st.session_state[_CACHE] = cache
     return cache
+
+
+def last_cache() -> dict:
+    """The run cache the grids' fragment filled last: the step tab's fragment, which may run
+    without it, draws the result and the figures it holds."""
+    return st.session_state.get(_CACHE) or {}
 
 
 def kept_figure(content: tuple, build: Callable[[], T]) -> T:
@@ -280,8 +299,16 @@ def query_and_keys() -> tuple[np.ndarray, np.ndarray] | None:
     return (q.T, k.T) if layout == "row" else (q, k)
 
 
-def matrix(name: str, sizes: Sizes, layout: str, *, help: str | None = None) -> MatrixInput:
-    """The grid of one matrix (its edits survive hiding it or visiting another page)."""
+def matrix(
+    name: str,
+    sizes: Sizes,
+    layout: str,
+    *,
+    help: str | None = None,
+    after_edit: Callable[[str], None] | None = None,
+) -> MatrixInput:
+    """The grid of one matrix (its edits survive hiding it or visiting another page);
+    `after_edit`: see kit.grids.cell_grid.GridSpec."""
     rows, cols = labels(name, sizes, layout)
     return matrix_editor(
         DISPLAY_NAMES[name],
@@ -290,6 +317,17 @@ def matrix(name: str, sizes: Sizes, layout: str, *, help: str | None = None) -> 
         rows,
         cols,
         help=help,
+        after_edit=after_edit,
+    )
+
+
+def entered(name: str, sizes: Sizes, layout: str) -> MatrixInput:
+    """The matrix as its grid holds it (`matrix` drew it, in this run or an earlier one, at
+    these sizes), checked cell by cell as the grid checks it."""
+    rows, cols = labels(name, sizes, layout)
+    values = latest(name)
+    return MatrixInput(
+        DISPLAY_NAMES[name], values, check_matrix(DISPLAY_NAMES[name], values, rows, cols)
     )
 
 
@@ -316,6 +354,7 @@ def mask_cells(
     col_labels: Sequence[str],
     *,
     help: str | None = None,
+    after_edit: Callable[[str], None] | None = None,
 ) -> np.ndarray:
     """A grid of checkboxes shaped like the scores: ticked = this key may be attended.
 
@@ -331,6 +370,7 @@ def mask_cells(
         help=help,
         checkbox=True,
         fill=1.0,
+        after_edit=after_edit,
     )
     return entered.values > 0.5
 

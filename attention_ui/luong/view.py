@@ -45,7 +45,7 @@ from attention_ui.kit.teaching.task_panel import TaskSlots, panel_frame
 from attention_ui.kit.teaching.tasks import Task
 from attention_ui.kit.text.i18n import current_language, show_error, step_title, t
 from attention_ui.luong import compute as numbers
-from attention_ui.luong import formulas, state
+from attention_ui.luong import formulas, reruns, state
 from attention_ui.luong.claims import story_holds
 from attention_ui.luong.compare import (
     compare_scores,
@@ -74,7 +74,7 @@ from attention_ui.luong.presets import PRESET_KEYS, RANDOM
 
 MAX_PROBLEMS_SHOWN = 8
 AXIS_KINDS = ("key", "query", "dim", "hidden", "sum")
-TAB_NAMES = ("steps", "follow", "compare")
+TAB_NAMES = state.TAB_NAMES
 T = TypeVar("T")
 
 
@@ -284,13 +284,27 @@ def grid_places(score: str, sizes: Sizes, layout: str) -> dict[str, Any]:
     return places
 
 
-def input_grids(places: Mapping[str, Any], sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
-    """The grids, each in its place of `grid_places` and checked cell by cell."""
-    entered = {}
+def _grid(name: str, sizes: Sizes, layout: str) -> None:
+    state.matrix(
+        name, sizes, layout, help=t(f"luong.inputs.{name}_help"), after_edit=reruns.after_edit
+    )
+
+
+# Each grid a fragment of its own: an edit of Q reruns Q's grid and the results, not K's and
+# V's (their draws were a third of an edit's work each; reruns.after_edit names the fragments).
+_GRID_FRAGMENTS = {name: st.fragment(key=reruns.grid_key(name))(_grid) for name in reruns.GRIDS}
+
+
+def input_grids(places: Mapping[str, Any], sizes: Sizes, layout: str) -> None:
+    """The grids, each in its place of `grid_places` (drawn by the whole run)."""
     for name, place in places.items():
         with place:
-            entered[name] = state.matrix(name, sizes, layout, help=t(f"luong.inputs.{name}_help"))
-    return entered
+            _GRID_FRAGMENTS[name](name, sizes, layout)
+
+
+def entered_grids(places: Mapping[str, Any], sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
+    """What the grids of `places` hold, edits included, checked cell by cell."""
+    return {name: state.entered(name, sizes, layout) for name in places}
 
 
 def mask_input(kind: str, sizes: Sizes, layout: str) -> np.ndarray | None:
@@ -309,12 +323,16 @@ def mask_input(kind: str, sizes: Sizes, layout: str) -> np.ndarray | None:
             step=1,
             key=state.MASK_LENGTH,
             help=t("luong.mask.length_help"),
+            on_change=reruns.follow_edit,
+            args=("mask",),
         )
         return in_layout(padding_mask(sizes.m, sizes.n, int(length)), layout)
     if kind == "cells":
         st.markdown(t("luong.mask.cells_title"))
         rows, cols = labels("mask", sizes, layout)
-        return state.mask_cells(sizes, layout, rows, cols, help=t("luong.mask.cells_help"))
+        return state.mask_cells(
+            sizes, layout, rows, cols, help=t("luong.mask.cells_help"), after_edit=reruns.after_edit
+        )
     return None
 
 

@@ -122,10 +122,11 @@ def _bar_width(x: np.ndarray) -> float:
     return max(span / 80, 1e-3)
 
 
-# Training points a block of the weights heatmap holds: on a phone (358 px for the chart, about
-# 80 of them for the queries' labels "x*12 = 4.78") 7 cells of about 35 px print "0.116"
-# legibly; 40 points in one chart left cells of about 20 px even at 1400 px, and no numbers.
-BLOCK_POINTS = 7
+# Training points a block of the weights heatmap holds: a phone's chart has about 230 px for
+# its cells, and plotly sizes every cell's text to fit the longest ("0.0116"): 6 cells of
+# 38 px print it at 9 px (7 cells of 33 px: 8 px). 40 points in one chart left cells of about
+# 20 px even at 1400 px, and no numbers.
+BLOCK_POINTS = 6
 # Queries while every cell prints its number: the heatmap is capped at MAX_HEIGHT, so more
 # queries make its rows too thin for their numbers (one chart then, its numbers in its table).
 MAX_ROWS_WITH_NUMBERS = 15

@@ -22,7 +22,7 @@ from attention_core import (
     nadaraya_watson_classes,
     sphere_bridge,
 )
-from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.charts import below_floor_note, show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.points_editor import PointsInput, points_editor
 from attention_ui.kit.state.page_state import option_labels
@@ -313,6 +313,8 @@ def weights_map(points: PointsInput, runs: Runs) -> None:
     )
     if not drawn[0].data[0].texttemplate:  # many queries: cells too small for numbers
         st.caption(t("regression.heatmap.many"))
+    elif note := below_floor_note(result.weights):
+        st.caption(note)
     # two blocks a row on a desktop; Streamlit stacks the columns on a phone
     for first in range(0, len(drawn), 2):
         pair = drawn[first : first + 2]

@@ -1,8 +1,9 @@
 """Every page, in both languages, on a phone (390 px) and a desktop (1400 px), in one visit each:
 axe-core finds no serious or critical violation (nor a heading out of order), the document is
 marked with the page's language (`<html lang="ja">`), nothing is cut or pushed out horizontally,
-every formula of every tab and expander fits its column (English visits), and Japanese text is
-Japanese drawn with a Japanese font (Japanese visits at 1400 px).
+every heatmap cell's number is drawn at 9 px or more, every formula of every tab and expander
+fits its column (English visits), and Japanese text is Japanese drawn with a Japanese font
+(Japanese visits at 1400 px).
 
 axe-core is the vendored npm file (tests/browser/vendor/axe-core, MPL-2.0), loaded into the
 page from disk: no CDN. The window is made as tall as the page before checking, so that axe
@@ -108,6 +109,16 @@ _HEAD_BOXES = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
 # A cell at least this wide prints its number ("0.0812") at a legible size: plotly shrinks the
 # text to fit, and a 10-token head on one phone-wide chart left cells of about 18 px.
 MIN_CELL_PX = 34
+# The numbers printed on heatmap cells, as drawn: plotly sizes every cell's text of a chart to
+# fit its longest, and one "6.52×10⁻¹⁰" left the regression heatmap's numbers 4 px high on a
+# phone. Each chart's smallest cell text, with the chart's title.
+MIN_CELL_TEXT_PX = 9
+_CELL_TEXT = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+    .map(p => ({title: ((p._fullLayout && p._fullLayout.title && p._fullLayout.title.text) || '')
+                    .replace(/<[^>]*>/g, ''),
+                px: Math.min(...Array.from(p.querySelectorAll('g.heatmap-label text'))
+                    .map(t => parseFloat(t.style.fontSize || getComputedStyle(t).fontSize)))}))
+    .filter(chart => Number.isFinite(chart.px))"""
 
 
 # Grids (inside their components' shadow roots) whose table is wider than its box, which then
@@ -282,6 +293,7 @@ def audit(tabs, audits, server: str, name: str, lang: str, width: int, view: str
             "lang": page.evaluate("document.documentElement.lang"),
             "overflows": page.evaluate(_OVERFLOWS),
             "heads": page.evaluate(_HEAD_BOXES) if name == "transformer" else [],
+            "cell_text": page.evaluate(_CELL_TEXT),
             "scrolled": page.evaluate(_SCROLLED_GRIDS) if name == "database" else [],
             "japanese": japanese_text(page) if lang == "ja" and width == 1400 else None,
         }
@@ -315,6 +327,13 @@ def test_axe_finds_no_serious_violation(tabs, audits, server, name, lang, width)
 def test_nothing_is_cut_or_pushed_out(tabs, audits, server, name, lang, width):
     found = audit(tabs, audits, server, name, lang, width)
     assert not found["overflows"], f"cut, {name} ({lang}, {width} px): {found['overflows']}"
+
+
+@VISITS
+def test_every_heatmap_prints_its_numbers_legibly(tabs, audits, server, name, lang, width):
+    charts = audit(tabs, audits, server, name, lang, width)["cell_text"]
+    small = [chart for chart in charts if chart["px"] < MIN_CELL_TEXT_PX]
+    assert not small, f"cell text under {MIN_CELL_TEXT_PX} px, {name} ({lang}, {width} px): {small}"
 
 
 @pytest.mark.parametrize(("lang", "width"), [(lang, w) for w in WIDTHS for lang in LANGUAGES])
@@ -405,6 +424,8 @@ def test_other_views_pass_every_check(tabs, audits, server, name, view, width):
     assert not found["violations"], f"axe-core, {where}: {found['violations']}"
     assert not found["errors"], f"browser console errors, {where}: {found['errors']}"
     assert not found["overflows"], f"cut, {where}: {found['overflows']}"
+    small = [chart for chart in found["cell_text"] if chart["px"] < MIN_CELL_TEXT_PX]
+    assert not small, f"cell text under {MIN_CELL_TEXT_PX} px, {where}: {small}"
     formulas = found["formulas"]
     assert formulas["seen"] > 0, f"{where}: no formula was seen"
     assert not formulas["overflowing"], f"{where}: {formulas['overflowing']}"

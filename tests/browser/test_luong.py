@@ -60,9 +60,30 @@ def type_into_cell(page, grid_index: int, row: int, col: int, text: str) -> None
     conftest_type(page, grid(page, grid_index), row, col, text)
 
 
+def weight_charts_show(page, weights: np.ndarray, count: int) -> None:
+    """Wait until `count` charts titled "A: weights" are drawn and all show `weights`."""
+    page.wait_for_function(
+        """([title, want, count]) => {
+        const plots = Array.from(document.querySelectorAll('.js-plotly-plot')).filter(p =>
+          p._fullData && p.layout.title
+          && p.layout.title.text.replace(/<[^>]*>/g, '') === title);
+        return plots.length === count && plots.every(p => {
+          const z = Array.from(p._fullData[0].z, row => Array.from(row)).flat();
+          return z.length === want.length && z.every((v, i) => Math.abs(v - want[i]) < 1e-9);
+        });
+      }""",
+        arg=["A: weights", weights.ravel().tolist(), count],
+        timeout=30_000,
+    )
+
+
 def test_typing_into_a_query_cell_changes_the_weights(page, server):
     page.set_viewport_size({"width": 1400, "height": 2400})
     open_page(page, server, "luong")
+    # The step tab is a fragment of its own that an edit of Q reruns only when the open step
+    # reads Q: open the weights' step, whose chart must follow the edit too.
+    page.get_by_text(catalog("en")["engine.step.weights_softmax.title"]).first.click()
+    wait_idle(page)
     before = chart(page, "A: weights")
     np.testing.assert_allclose(before["z"], attention(FIRST["Q"], FIRST["K"], FIRST["V"]).weights)
     type_into_cell(page, 0, 0, 0, "5")  # Q, row 1, column q1
@@ -72,6 +93,7 @@ def test_typing_into_a_query_cell_changes_the_weights(page, server):
     result = attention(Q, FIRST["K"], FIRST["V"])
     np.testing.assert_allclose(after["z"], result.weights)
     assert after["z"][0][0] > before["z"][0][0]
+    weight_charts_show(page, result.weights, count=2)  # above and in the step tab
     # The task panel is drawn by the page's whole run; the grids' fragment writes its verdicts,
     # so the edit's rerun of the fragment alone must still bring the new one.
     gap = np.abs(result.output - FIRST["V"].mean(axis=1, keepdims=True)).max()

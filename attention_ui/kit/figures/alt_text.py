@@ -21,6 +21,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from attention_core import fmt
+from attention_ui.kit.figures.heatmap import BELOW_FLOOR
 
 _TAG = re.compile(r"<[^>]*>")
 _XY_TYPES = ("scatter", "bar", "scattergl")
@@ -218,11 +219,16 @@ def _x_texts(trace) -> list[str]:
 
 
 def _cell_texts(trace) -> list[list[str]]:
-    """What each heatmap cell shows: its printed text, else its number in the app's format."""
+    """What each heatmap cell shows: its printed text, else its number in the app's format; a
+    tiny weight printed "<0.01" (heatmap.BELOW_FLOOR) has its number here, which only the hover
+    gives on the chart."""
     z = np.asarray(values_of(trace.z), dtype=float)
     text = values_of(trace.text)
     if text is not None and np.shape(text) == z.shape:
-        return [[plain(v) for v in row] for row in text]
+        return [
+            [fmt(v) if cell == BELOW_FLOOR else plain(cell) for cell, v in zip(*row, strict=True)]
+            for row in zip(text, z, strict=True)
+        ]
     return [[fmt(v) for v in row] for row in np.atleast_2d(z)]
 
 

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from attention_core import fmt
 from attention_ui.kit.export.names import file_name
 from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_table
-from attention_ui.kit.figures.heatmap import DrawnFigure
+from attention_ui.kit.figures.heatmap import BELOW_FLOOR, WEIGHT_FLOOR, DrawnFigure
 from attention_ui.kit.figures.level_titles import level_y_titles
 from attention_ui.kit.text.i18n import t
 
@@ -81,6 +83,15 @@ def show_chart(
             # numbers right-aligned, so that their digits line up as in a printed table
             column_config={c: st.column_config.TextColumn(alignment="right") for c in numbers},
         )
+
+
+def below_floor_note(weights: np.ndarray) -> str:
+    """What "<0.01" on a weights heatmap's cell means, when one of `weights` is printed so
+    (above 0, below WEIGHT_FLOOR); else ""."""
+    weights = np.asarray(weights, dtype=float)
+    if not ((weights > 0) & (weights < WEIGHT_FLOOR)).any():
+        return ""
+    return t("figures.cells.below_floor", floor=fmt(WEIGHT_FLOOR), below=BELOW_FLOOR)
 
 
 def chart_name(facts: ChartFacts) -> str:

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from attention_core import fmt
-from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, plotly_text, weight_range
+from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, cell_texts, plotly_text, weight_range
 
 # Print numbers on the cells only while every panel stays legible.
 MAX_TEXT_CELLS = 6 * 6
@@ -205,7 +205,7 @@ def _panel(grid: _Grid, r: int, c: int) -> go.Heatmap:
         z=grid.finite[r, c],
         x=[plotly_text(s) for s in grid.raw_x],
         y=[plotly_text(s) for s in grid.raw_y],
-        text=[[fmt(v) for v in row] for row in grid.matrices[r, c]],
+        text=cell_texts(grid.matrices[r, c], weights=grid.settings.colorscale == WEIGHT_SCALE),
         customdata=[
             [plotly_text(_hover_text(grid, r, c, i, j)) for j in range(n_keys)]
             for i in range(n_queries)

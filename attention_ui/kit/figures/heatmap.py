@@ -29,7 +29,25 @@ SIGNED_SCALE = "RdBu_r"
 WEIGHT_SCALE = "Reds"
 # Print numbers on the cells only while they stay legible.
 MAX_CELLS_WITH_TEXT = 12 * 12
+# A weight below this prints on its cell as "<0.01" (its hover and the chart's table of numbers
+# keep its value): plotly sizes every cell's text to fit the chart's longest, and "6.52×10⁻⁶"
+# beside "0.116" left the regression heatmap's numbers about 6 px high. With it no weight's
+# text is longer than "0.0116".
+WEIGHT_FLOOR = 0.01
+BELOW_FLOOR = "<" + fmt(WEIGHT_FLOOR)
 T = TypeVar("T")
+
+
+def cell_texts(values: np.ndarray, weights: bool) -> list[list[str]]:
+    """What each cell prints: its number in the app's one format (attention_core.fmt), and, on a
+    chart of weights (`weights`), "<0.01" for a weight above 0 but below WEIGHT_FLOOR; an exact
+    0 prints 0."""
+    return [[cell_text(float(v), weights) for v in row] for row in np.atleast_2d(values)]
+
+
+def cell_text(value: float, weights: bool) -> str:
+    """What one cell prints (see `cell_texts`)."""
+    return BELOW_FLOOR if weights and 0 < value < WEIGHT_FLOOR else fmt(value)
 
 
 def plotly_text(text: str) -> str:
@@ -82,9 +100,9 @@ def heatmap(
     show_text = shading.show_text
     if show_text is None:
         show_text = values.size <= MAX_CELLS_WITH_TEXT
-    cell_text = [[fmt(v) for v in row] for row in values]
+    printed = cell_texts(values, weights=colorscale == WEIGHT_SCALE)
     if hover is None:
-        hover = cell_text
+        hover = [[fmt(v) for v in row] for row in values]
     hover_html = [[plotly_text(h).replace(" = ", "<br>= ") for h in row] for row in hover]
     x = [plotly_text(label) for label in x_labels]
     y = [plotly_text(label) for label in y_labels]
@@ -93,7 +111,7 @@ def heatmap(
         "z": finite,
         "x": x,
         "y": y,
-        "text": cell_text,
+        "text": printed,
         "customdata": hover_html,
         "texttemplate": "%{text}" if show_text else None,
         "hovertemplate": "%{customdata}<extra></extra>",
@@ -266,8 +284,8 @@ def heatmap_layout(x_labels: list[str], rows: int, title: str, x_title: str, y_t
     xaxis = {"title": {"text": plotly_text(x_title)}, "side": "top", "type": "category", **labels}
     yaxis = {"title": {"text": plotly_text(y_title)}, "autorange": "reversed", "type": "category"}
     top = band + (40 if title else 12)
-    if x_title and len(title) > _SHORT_TITLE:  # it would reach the centred column title
-        top += 16
+    if x_title and label_px(title) > _SHORT_TITLE * _CHAR_PX:  # it would reach the centred
+        top += 16  # column title (a Japanese character is twice as wide as a Latin one)
     layout = {
         # the cells keep their height whatever the labels above them take
         "height": max(120, 40 + 38 * rows) + top + 10,

@@ -108,10 +108,13 @@ def weights_bar(
         )
         for i in range(len(labels))
     ]
+    # "(best)" on a line of its own: plotly shrinks a bar's text to the bar's width, and
+    # "0.890 (best)" on one line was about 5 px high on a phone's six bars
     text = [
-        fmt(w) + (f" ({captions.best})" if i == best else "") for i, w in enumerate(result.weights)
+        plotly_text(fmt(w)) + (f"<br>{plotly_text(f'({captions.best})')}" if i == best else "")
+        for i, w in enumerate(result.weights)
     ]
-    figure = _bars(labels, result.weights, colours, [plotly_text(s) for s in text], hover)
+    figure = _bars(labels, result.weights, colours, text, hover)
     return _bar_layout(figure, title, 320, captions.records, captions.weight)
 
 

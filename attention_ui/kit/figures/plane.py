@@ -97,12 +97,12 @@ def plane_figure(
         figure.add_trace(_path_trace(scene.path, captions, drawn_lines))
     if scene.query is not None:
         drawn_lines.append(np.vstack([[0.0, 0.0], scene.query]))
-    values_trace, box = _values_trace(scene, box, captions, drawn_lines, height)
+    values_trace, box, query_side = _values_trace(scene, box, captions, drawn_lines, height)
     figure.add_trace(values_trace)
     if scene.query is not None:
         q = np.asarray(scene.query, dtype=float).reshape(2)
         figure.add_annotation(_query_arrow(q))
-        figure.add_trace(_query_trace(q, captions))
+        figure.add_trace(_query_trace(q, captions, query_side))
     if scene.output is not None:
         figure.add_trace(_output_trace(scene.output, captions))
     _lay_out(figure, box, title, height)
@@ -160,9 +160,11 @@ def _path_trace(path: np.ndarray, captions: PlaneCaptions, drawn_lines: list) ->
 
 def _values_trace(
     scene: PlaneScene, box, captions: PlaneCaptions, drawn_lines: list, height: int
-) -> tuple[go.Scatter, tuple[float, float, float, float]]:
+) -> tuple[go.Scatter, tuple[float, float, float, float], str]:
     """The values as points, each labelled with its name over its weight in two short lines
-    placed where they cross no drawn line and cover no mark; and the view grown to hold them."""
+    placed where they cross no drawn line and cover no mark; the view grown to hold them; and
+    the side of the query's "q", placed last (on a value's point, "q" and "v1" were drawn
+    over each other)."""
     values, weights = np.asarray(scene.values, dtype=float), scene.weights
     lines_of = [
         [f"v{i + 1}"] + ([] if weights is None else [f"{captions.weight}={fmt(weights[i])}"])
@@ -176,15 +178,19 @@ def _values_trace(
         )
         for i, (x, y) in enumerate(values)
     ]
+    points, placed_lines = values, lines_of
+    if scene.query is not None:
+        points = np.vstack([values, np.asarray(scene.query, dtype=float).reshape(1, 2)])
+        placed_lines = [*lines_of, ["q"]]
     sides, rects = label_positions(
-        values,
-        lines_of,
+        points,
+        placed_lines,
         box,
         # a phone's plot is about 300 px wide (358 px less the y axis): taken as 290, the view
         # grows enough that a label on the right ("α=0.662") is not cut at the edge
         plot_px=min(290.0, height - 130.0),
         lines=drawn_lines,
-        marks=[m for m in (scene.output, scene.query) if m is not None],
+        marks=[scene.output] if scene.output is not None else [],
     )
     x0, x1, y0, y1 = box
     x0, x1 = min(x0, *(r[0] for r in rects)), max(x1, *(r[1] for r in rects))
@@ -195,13 +201,14 @@ def _values_trace(
         mode="markers+text",
         name=plotly_text(captions.values),
         text=labels,
-        textposition=sides,
+        textposition=sides[: len(values)],
         customdata=hover,
         hovertemplate="%{customdata}<extra></extra>",
         marker={"color": VALUE_COLOUR, "size": 11, "symbol": "circle"},
+        textfont={"shadow": LABEL_HALO},
         cliponaxis=False,  # a label just past the axis is still drawn in the margin
     )
-    return trace, (x0, x1, y0, y1)
+    return trace, (x0, x1, y0, y1), sides[-1] if scene.query is not None else ""
 
 
 def _query_arrow(q: np.ndarray) -> dict:
@@ -223,15 +230,15 @@ def _query_arrow(q: np.ndarray) -> dict:
     }
 
 
-def _query_trace(q: np.ndarray, captions: PlaneCaptions) -> go.Scatter:
+def _query_trace(q: np.ndarray, captions: PlaneCaptions, side: str) -> go.Scatter:
     return go.Scatter(
         x=[q[0]],
         y=[q[1]],
         mode="markers+text",
         name=plotly_text(captions.query),
         text=["q"],
-        textposition="bottom right",
-        textfont={"color": QUERY_COLOUR},
+        textposition=side,
+        textfont={"color": QUERY_COLOUR, "shadow": LABEL_HALO},
         marker={"color": QUERY_COLOUR, "size": 8, "symbol": "diamond"},
         hovertemplate=plotly_text(f"{captions.query} = ({fmt(q[0])}, {fmt(q[1])})")
         + "<extra></extra>",
@@ -291,6 +298,13 @@ _SIDES = {
     "bottom left": (-1, -1),
 }
 _CHAR_PX, _LINE_PX, _MARKER_PX = 7.0, 14.0, 7.0  # a 12 px label's character, line; marker gap
+_CLEAR_PX = 3.0  # room kept between a label and a line
+# A white halo around a label's letters: where every side of a point has a line near it
+# (exercise 2's v3, between the hull's corner and the ellipses), the line stops at the letters
+# instead of running through them.
+LABEL_HALO = "0 0 2px white, 0 0 2px white, 0 0 3px white"
+# A desktop's plot, as a multiple of a phone's (label_positions): about 460 px against 290.
+_DESKTOP_SCALE = 1.6
 
 
 def label_positions(
@@ -304,29 +318,31 @@ def label_positions(
     """A side for each point's label (given as its lines) where it covers the least: no line
     of `lines` (the hull, the cone's edges, paths: polylines of shape (k, 2)), no mark of
     `marks` (the output star, the query), no other point or label, nothing past the view `box`.
-    The plot is taken as `plot_px` pixels across its wider axis (x and y keep one scale).
-    Returns the sides and the labels' rectangles (left, right, bottom, top) in data units."""
+    The plot is taken as `plot_px` pixels across its wider axis (x and y keep one scale) and,
+    for lines, also as a desktop's wider plot: there a label is drawn smaller in data units and
+    closer to its point, and a line between the two places ran through it ('p=0.662' on
+    exercise 2's hull at 1400 px). Returns the sides and the labels' rectangles (left, right,
+    bottom, top) in data units, on the `plot_px` plot."""
     x0, x1, y0, y1 = box
-    unit = max(x1 - x0, y1 - y0) / plot_px  # data units per pixel
-    segments = [pair for line in lines for pair in itertools.pairwise(line)]
+    units = [max(x1 - x0, y1 - y0) / px for px in (plot_px, plot_px * _DESKTOP_SCALE)]
+    polylines = [list(itertools.pairwise(np.asarray(line, dtype=float))) for line in lines]
     points = np.asarray(points, dtype=float)
     marked = [np.asarray(m, dtype=float).reshape(2) for m in marks]
     placed: list[tuple[float, float, float, float]] = []
     sides = []
     for i, (point, label) in enumerate(zip(points, labels, strict=True)):
-        width = _CHAR_PX * max(len(line) for line in label) * unit
+        size = (_CHAR_PX * max(len(line) for line in label), len(label) * _LINE_PX)  # px
         dots = marked + [other for j, other in enumerate(points) if j != i]
-        best = min(
-            _SIDES,
-            key=lambda side: _cost(
-                _label_box(point, _SIDES[side], (width, len(label) * _LINE_PX * unit), unit),
-                box,
-                segments,
-                dots,
-                placed,
-            ),
-        )
-        placed.append(_label_box(point, _SIDES[best], (width, len(label) * _LINE_PX * unit), unit))
+
+        def cost(side: str, point=point, size=size, dots=dots) -> float:
+            rects = [_label_box(point, _SIDES[side], _scaled(size, u), u) for u in units]
+            crossed = max(
+                _crossings(rect, unit, polylines) for rect, unit in zip(rects, units, strict=True)
+            )
+            return _cost(rects[0], box, dots, placed) + 3.0 * crossed
+
+        best = min(_SIDES, key=cost)
+        placed.append(_label_box(point, _SIDES[best], _scaled(size, units[0]), units[0]))
         sides.append(best)
     return sides, placed
 
@@ -340,14 +356,26 @@ def _label_box(point, side, size: tuple[float, float], unit: float) -> tuple[flo
     return left, left + width, bottom, bottom + height
 
 
-def _cost(rect, box, segments, dots, placed) -> float:
+def _scaled(size_px: tuple[float, float], unit: float) -> tuple[float, float]:
+    return size_px[0] * unit, size_px[1] * unit
+
+
+def _crossings(rect, unit: float, polylines) -> int:
+    """How many lines (each given as its segments) run through the label's rectangle or within
+    _CLEAR_PX of it (a line just touching a label's letters reads as crossing them). A line
+    counts once however many of its segments cross: an ellipse of 73 points is one line."""
+    pad = _CLEAR_PX * unit
+    grown = (rect[0] - pad, rect[1] + pad, rect[2] - pad, rect[3] + pad)
+    return sum(any(_crosses(a, b, grown) for a, b in segments) for segments in polylines)
+
+
+def _cost(rect, box, dots, placed) -> float:
     left, right, bottom, top = rect
     outside = left < box[0] or right > box[1] or bottom < box[2] or top > box[3]
-    crossed = sum(_crosses(a, b, rect) for a, b in segments)
     covered = sum(left <= d[0] <= right and bottom <= d[1] <= top for d in dots)
     overlaps = sum(left < o[1] and o[0] < right and bottom < o[3] and o[2] < top for o in placed)
     # past the view costs least: the figure then widens its view to hold the label
-    return 2.0 * outside + 3.0 * crossed + 4.0 * covered + 4.0 * overlaps
+    return 2.0 * outside + 4.0 * covered + 4.0 * overlaps
 
 
 def _crosses(a: np.ndarray, b: np.ndarray, rect) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -86,7 +86,9 @@ class GridSpec:
 
     `rows=None`: rows numbered 1, 2, … that the learner adds and deletes, up to `max_rows`.
     `kinds` per column: "number", "text" or "check". `step` is the scrub's step (the page's
-    precision); `digits` the significant digits a number is shown with.
+    precision); `digits` the significant digits a number is shown with. `after_edit(state_key)`
+    runs in the grid's callback once the edit is kept: a page may name the fragments the edit
+    reruns there (st.rerun with fragment keys, allowed only in a callback).
     """
 
     name: str
@@ -101,6 +103,7 @@ class GridSpec:
     tint: bool = False
     help: str | None = None
     names: Sequence[str] | None = None  # the columns' names in each cell's label, if not cols
+    after_edit: Callable[[str], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,7 @@ def cell_grid(spec: GridSpec, default: Sequence[Sequence[Cell]], fill: Cell = 0.
     result = _COMPONENT(
         key=store.widget_key(key),
         data=_data(spec, store.browser_state(key)),
-        on_edit_change=partial(_on_edit, spec.state_key, key.split(".")[0]),
+        on_edit_change=partial(_on_edit, spec.state_key, key.split(".")[0], spec.after_edit),
     )
     state = result.get("edit") if isinstance(result, dict) else None
     bad += _take(spec, state)
@@ -185,11 +188,14 @@ def _take(spec: GridSpec, state: Any) -> int:
     return refused
 
 
-def _on_edit(state_key: str, page: str) -> None:
+def _on_edit(state_key: str, page: str, after_edit: Callable[[str], None] | None = None) -> None:
     """The component's callback: keep the edit in the run that brings it, whatever page that
-    is, then let the learner go on to the page they clicked (attention_ui.kit.state.navigation)."""
+    is, then let the learner go on to the page they clicked (attention_ui.kit.state.navigation),
+    else let the page say what the edit reruns (`GridSpec.after_edit`)."""
     store.settle(state_key)
-    follow_navigation(page)
+    follow_navigation(page)  # leaving the page: stops here (st.switch_page)
+    if after_edit is not None:
+        after_edit(state_key)
 
 
 def cell_text(value: Cell, kind: str = "number", digits: int = 6) -> str:

@@ -10,7 +10,7 @@ back ("−" then "+" is an undo), and the values survive a visit to another page
 from __future__ import annotations
 
 import math
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,13 +84,15 @@ def matrix_editor(
     help: str | None = None,
     checkbox: bool = False,
     fill: float = 0.0,
+    after_edit: Callable[[str], None] | None = None,
 ) -> MatrixInput:
     """Draw the grid for matrix `name` and return what the learner entered, checked.
 
     `default` is used the first time; afterwards the stored content is fitted to the shape
     the labels ask for (cells hidden by an earlier shrink come back, new ones are `fill`),
     keeping the learner's edits, also across a visit to another page. `checkbox=True` draws
-    ticks (stored as 1.0 / 0.0, e.g. a per-cell mask) instead of numbers.
+    ticks (stored as 1.0 / 0.0, e.g. a per-cell mask) instead of numbers. `after_edit`: see
+    `GridSpec`.
     """
     shape = (len(row_labels), len(col_labels))
     spec = GridSpec(
@@ -102,6 +104,7 @@ def matrix_editor(
         limit=VALUE_LIMIT,
         help=help,
         tint=not checkbox,
+        after_edit=after_edit,
     )
     first = resized(np.asarray(default, dtype=float), shape, fill)
     result = cell_grid(spec, first.tolist(), fill)

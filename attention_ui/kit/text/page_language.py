@@ -16,12 +16,27 @@ from streamlit.components.v2 import component
 
 from attention_ui.kit.text.i18n import LANGUAGES, current_language
 
+# Japanese line breaking, for the whole document: no line starts with 「ー」 or a small kana
+# (strict kinsoku), and a heading breaks between phrases, never inside a word (on a phone the
+# gallery's title 「重みのギャラリー」 broke before its final 「ー」); a phrase longer than its
+# line still breaks rather than run out of it.
+_JAPANESE_LINES = (
+    ":lang(ja) { line-break: strict; } "
+    ":lang(ja) :is(h1, h2, h3) { word-break: auto-phrase; overflow-wrap: break-word; }"
+)
 _SCRIPT = f"""
 const KNOWN = {json.dumps(sorted(LANGUAGES))};
+const LINES = {json.dumps(_JAPANESE_LINES)};
 export default function ({{ data }}) {{
   const lang = (data || {{}}).lang;
   if (KNOWN.includes(lang) && document.documentElement.lang !== lang)
     document.documentElement.lang = lang;
+  if (!document.getElementById("attention-line-breaks")) {{
+    const style = document.createElement("style");
+    style.id = "attention-line-breaks";
+    style.textContent = LINES;
+    document.head.appendChild(style);
+  }}
 }}
 """
 _COMPONENT = component("attention_page_language", js=_SCRIPT)

@@ -132,3 +132,26 @@ def test_figures_built_without_plotly_validation_equal_the_validated_ones():
             go.Figure.to_dict(figure), validate=False
         )
         assert figure.to_dict() is figure.to_dict()  # made once, for every redraw
+
+
+def test_a_tiny_weight_prints_short_and_keeps_its_value_in_its_hover_and_table():
+    """plotly sizes every cell's text to fit the chart's longest: one "6.52×10⁻⁶" left every
+    number of the regression heatmap about 6 px high. On a weights chart a weight above 0 but
+    below 0.01 prints "<0.01"; an exact 0 prints 0; a signed matrix keeps every digit."""
+    from attention_ui.kit.figures.alt_text import chart_table
+    from attention_ui.kit.figures.grid import heatmap_grid
+    from attention_ui.kit.figures.heatmap import BELOW_FLOOR
+
+    row = [0.9, 0.0999, 6.52e-6, 0.0]
+    weights = heatmap(np.array([row]), ["a", "b", "c", "d"], ["q"], shading=WEIGHTS)
+    assert BELOW_FLOOR == "<0.01"
+    assert list(weights.data[0].text[0]) == ["0.9", "0.0999", "<0.01", "0"]
+    assert max(len(cell) for cell in weights.data[0].text[0]) <= len("0.0116")
+    assert weights.data[0].customdata[0][2] == "6.52×10⁻⁶"  # the hover keeps it
+    assert chart_table(weights, "rows", "panel", "value").values.tolist() == [
+        ["0.9", "0.0999", "6.52×10⁻⁶", "0"]
+    ]
+    signed = heatmap(np.array([[-0.5, 6.52e-6]]), ["a", "b"], ["q"], shading=SIGNED)
+    assert list(signed.data[0].text[0]) == ["−0.5", "6.52×10⁻⁶"]
+    grid = heatmap_grid(np.array(row).reshape(1, 1, 1, 4), "k", "q")  # weights' red: one rule
+    assert list(grid.data[0].text[0]) == ["0.9", "0.0999", "<0.01", "0"]

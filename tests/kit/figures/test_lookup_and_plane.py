@@ -3,7 +3,7 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from attention_core import cone, lookup, lookup_many
+from attention_core import cone, fmt, lookup, lookup_many
 from attention_ui.kit.figures.heatmap import plotly_text
 from attention_ui.kit.figures.lookup import (
     BEST_COLOUR,
@@ -35,7 +35,7 @@ def test_weights_bar_draws_the_engines_weights_and_marks_the_best():
     np.testing.assert_allclose(np.array(bar.y, dtype=float), result.weights)
     assert list(bar.x) == ["1 · Zhang", "2 · Lipton", "3 · Smola", "4 · Hu", "5 · Werness"]
     assert list(bar.marker.color) == [OTHER_COLOUR, BEST_COLOUR] + [OTHER_COLOUR] * 3
-    assert "(best)" in bar.text[1]
+    assert bar.text[1] == f"{fmt(result.weights[1])}<br>(best)"  # its own line: legible on a phone
 
 
 def test_hover_spells_out_the_similarity_and_the_weight():

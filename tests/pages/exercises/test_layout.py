@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from attention_ui.exercises import state
-from attention_ui.exercises.figures import shared_labels, sides_away_from
+from attention_ui.exercises.figures import STEP_ROW_PX, shared_labels, sides_away_from
 from attention_ui.kit.text.i18n import catalog
 from tests.plotly_json import chart
 from tests.support.exercises import open_exercise
@@ -22,11 +22,25 @@ def test_exercise_4_titles_its_three_grids_in_both_languages():
             assert title in shown, (lang, name)
 
 
-def test_the_weights_per_step_print_numbers_only_while_they_fit():
-    at = open_exercise("en", "search")  # 30 steps: 31 columns in half the page
+def test_every_weight_per_step_prints_its_number_one_row_per_step():
+    """31 steps across half the page left cells of about 12 px, too narrow for any number, so
+    colour alone carried them: one row per step (22 px) and one column per record, every cell
+    printing its number; with more steps than fit, the caption names the table instead."""
+    at = open_exercise("en", "search")  # 30 steps: 31 rows, 4 records across
+    spec = chart(at, "exercises.chart.search_weights")
+    trace = spec["data"][0]
+    assert trace["texttemplate"] == "%{text}"
+    assert trace["y"] == [str(j) for j in range(31)] and len(trace["x"]) == 4
+    weights = np.asarray(trace["z"], dtype=float)
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0)  # each step's weights, one row
+    assert max(len(cell) for row in trace["text"] for cell in row) <= len("0.0116")
+    margin = spec["layout"]["margin"]
+    assert spec["layout"]["height"] - margin["t"] - margin["b"] <= 31 * STEP_ROW_PX + 8
+    many = catalog("en")["exercises.search.weights_many"]
+    assert many not in [c.value for c in at.caption]
+    at.number_input(key=state.SEARCH_STEPS).set_value(80).run()
     assert "texttemplate" not in chart(at, "exercises.chart.search_weights")["data"][0]
-    at.number_input(key=state.SEARCH_STEPS).set_value(5).run()
-    assert chart(at, "exercises.chart.search_weights")["data"][0]["texttemplate"] == "%{text}"
+    assert many in [c.value for c in at.caption]
 
 
 def test_letter_pairs_read_as_pairs_not_as_a_python_list():

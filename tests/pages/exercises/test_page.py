@@ -77,7 +77,8 @@ def test_the_search_path_and_loss_curve_are_the_engines_descent():
     path = gradient_search([-1.0, -1.0], keys, 1, learning_rate=0.5, steps=30)
     loss = chart(at, "exercises.chart.loss")["data"][0]
     np.testing.assert_allclose(np.asarray(loss["y"], dtype=float), path.losses)
-    np.testing.assert_allclose(heatmap_values(at, "exercises.chart.search_weights"), path.weights.T)
+    # one row per step, one column per record
+    np.testing.assert_allclose(heatmap_values(at, "exercises.chart.search_weights"), path.weights)
     assert np.all(np.diff(path.losses) < 0)
     shown = texts(at)
     assert catalog("en")["exercises.search.found"].format(target="r2") in shown

@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import bandwidth_range, fmt, leave_one_out, nadaraya_watson
+from attention_ui.kit.figures.heatmap import cell_text
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from attention_ui.regression import data, state
@@ -109,12 +110,12 @@ def weight_blocks(at: AppTest) -> list[dict]:
 
 
 def test_weights_heatmap_is_queries_by_training_points_sorted_by_x(at):
-    """In blocks of at most 7 training points (40 in one chart left cells of about 20 px even
+    """In blocks of at most 6 training points (40 in one chart left cells of about 20 px even
     at 1400 px, too narrow for "0.116", so it printed none), every cell printing its number;
     side by side the blocks are the engine's weights."""
     blocks = weight_blocks(at)
     traces = [figure["data"][0] for figure in blocks]
-    assert len(blocks) == 6 and all(len(trace["x"]) <= 7 for trace in traces)
+    assert len(blocks) == 7 and all(len(trace["x"]) <= 6 for trace in traces)
     assert all(trace["texttemplate"] == "%{text}" for trace in traces)
     z = np.hstack([np.asarray(trace["z"], dtype=float) for trace in traces])
     x, y = table(at)
@@ -124,13 +125,20 @@ def test_weights_heatmap_is_queries_by_training_points_sorted_by_x(at):
     np.testing.assert_allclose(z, weights[:, order])
     np.testing.assert_allclose(z.sum(axis=1), 1.0)
     printed = [cell for trace in traces for cell in trace["text"][5]]  # query x*6's row
-    assert printed == [fmt(w) for w in weights[5, order]]
+    assert printed == [cell_text(w, weights=True) for w in weights[5, order]]
+    # one rule for tiny weights ("<0.01"), so no cell's text is longer than "0.0116" (plotly
+    # sized every cell's text to fit "6.52×10⁻¹⁰": about 6 px high), and a caption says so
+    longest = max(len(cell) for trace in traces for row in trace["text"] for cell in row)
+    assert longest <= len("0.0116"), longest
+    assert EN["figures.cells.below_floor"].format(floor="0.01", below="<0.01") in [
+        c.value for c in at.caption
+    ]
     assert all(trace["zmin"] == 0 and trace["zmax"] == 1 for trace in traces)
-    assert [t.get("showscale", True) for t in traces] == [False] * 5 + [True]  # one bar
+    assert [t.get("showscale", True) for t in traces] == [False] * 6 + [True]  # one bar
     assert "α" in traces[0]["customdata"][0][0]
     first = blocks[0]["layout"]["title"]["text"]
     assert first == EN["regression.heatmap.block"].format(
-        title=BLOCK_SYMBOL, low=fmt(x[order[0]]), high=fmt(x[order[6]])
+        title=BLOCK_SYMBOL, low=fmt(x[order[0]]), high=fmt(x[order[5]])
     )
 
 

@@ -1,0 +1,129 @@
+"""An edit reruns the step tab only when it can change the open step: the table of what each
+step reads, checked against the engine (a step said not to read a matrix is the same after
+that matrix changes), and the decision taken from it."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
+
+from attention_core import SCORES
+from attention_ui.luong import reruns, state
+from attention_ui.luong.compute import Inputs, compute
+from attention_ui.luong.model import PARAMETERS, Sizes, causal_mask, column_shape, in_layout
+
+SIZES = Sizes(d_q=2, d_k=2, d_v=3, n=2, m=3, h=2)
+MATRICES = ("Q", "K", "V", "W", "Wa_concat", "va", "Wa_location", "mask")
+
+
+def inputs(score: str, layout: str, changed: str | None) -> Inputs:
+    """Seeded inputs for `score`; `changed` (a matrix, or "mask") gets other numbers."""
+    rng = np.random.default_rng(7)
+    values = {}
+    for name in ("Q", "K", "V", *PARAMETERS[score]):
+        shape = column_shape(name, SIZES)
+        values[name] = rng.normal(size=shape)
+        if name == changed:
+            values[name] = values[name] + 0.5
+        if name in ("Q", "K", "V"):
+            values[name] = in_layout(values[name], layout)
+    mask = np.ones(column_shape("mask", SIZES), dtype=bool)
+    if changed == "mask":
+        mask = causal_mask(SIZES.m, SIZES.n)
+    return Inputs(values, score, layout, 0.5, in_layout(mask, layout))
+
+
+def shown(step) -> tuple:
+    """What the step tab draws of a step: its numbers, formula, sentence's numbers, hovers."""
+    rows, cols = step.value.shape
+    entries = tuple(step.entry(r, c) for r in range(rows) for c in range(cols))
+    return step.value.tobytes(), step.latex, repr(sorted(step.params.items())), entries
+
+
+@pytest.mark.parametrize("layout", ["column", "row"])
+@pytest.mark.parametrize("score", SCORES)
+def test_a_step_said_not_to_read_a_matrix_stays_the_same_when_it_changes(score, layout):
+    before = {step.key: shown(step) for step in compute(inputs(score, layout, None)).steps}
+    for matrix in MATRICES:
+        after = compute(inputs(score, layout, matrix))
+        for step in after.steps:
+            if step.key in before and not reruns.step_reads(step.key, matrix):
+                assert shown(step) == before[step.key], (score, matrix, step.key)
+
+
+def test_the_table_does_not_hide_a_change():
+    """Each matrix the page edits changes some step said to read it (the table is not
+    vacuous): Q the scores, K the transposed keys, V only the output."""
+    assert reruns.step_reads("scores_dot", "Q") and reruns.step_reads("keys_transposed", "K")
+    assert not reruns.step_reads("keys_transposed", "Q")
+    assert [reruns.step_reads(key, "V") for key in ("weights_softmax", "output")] == [False, True]
+    assert reruns.step_reads("masked", "mask") and not reruns.step_reads("keys_projected", "mask")
+
+
+@pytest.mark.parametrize(
+    ("matrix", "step", "steps_open", "follows"),
+    [
+        ("Q", "keys_transposed", True, False),  # the default view: an edit of Q leaves Kᵀ
+        ("K", "keys_transposed", True, True),
+        ("Q", "weights_softmax", True, True),
+        ("V", "weights_softmax", True, False),
+        ("Q", "weights_softmax", False, False),  # another tab open
+        ("Q", None, True, False),
+    ],
+)
+def test_the_step_tab_reruns_with_an_edit_only_when_it_shows_what_changed(
+    matrix, step, steps_open, follows
+):
+    assert reruns.steps_follow(matrix, step, steps_open) is follows
+
+
+def test_the_grids_callback_names_the_fragments_only_in_a_fragment_run(monkeypatch):
+    """The callback itself (AppTest calls no callback): st.rerun with the grid's own fragment,
+    the results' and, when the open step reads the edited matrix, the step tab's; nothing in
+    a whole run, which draws them all."""
+    monkeypatch.setattr(st, "session_state", {state.STEP: "weights_softmax", state.TAB_INDEX: 0})
+    reruns_asked = []
+
+    def rerun(scope):  # as st.rerun does in a callback: ends it
+        reruns_asked.append(scope)
+        raise RerunException(None)
+
+    monkeypatch.setattr(st, "rerun", rerun)
+    run = SimpleNamespace(fragment_ids_this_run=["the results' fragment"])
+    monkeypatch.setattr(reruns, "get_script_run_ctx", lambda: run)
+    for key in ("luong.Q", "luong.V", "luong.mask.cells"):
+        with pytest.raises(RerunException):
+            reruns.after_edit(key)
+    assert reruns_asked == [
+        ["luong.grid.Q", reruns.RESULTS, reruns.STEPS],
+        ["luong.grid.V", reruns.RESULTS],  # the weights do not read V
+        [reruns.RESULTS, reruns.STEPS],  # the mask's grid is drawn by the results' fragment
+    ]
+    run.fragment_ids_this_run = []
+    reruns.after_edit("luong.Q")
+    assert len(reruns_asked) == 3
+
+
+def test_without_a_drawn_step_tab_the_edit_still_reruns_its_grid_and_the_results(monkeypatch):
+    """The step tab's fragment is unknown until a whole run drew it: st.rerun refuses the
+    key, and the grid and the results still rerun."""
+    monkeypatch.setattr(st, "session_state", {state.STEP: "weights_softmax", state.TAB_INDEX: 0})
+    reruns_asked = []
+
+    def rerun(scope):
+        if reruns.STEPS in scope:
+            raise StreamlitAPIException("No fragment found for target 'luong.steps'")
+        reruns_asked.append(scope)
+        raise RerunException(None)
+
+    monkeypatch.setattr(st, "rerun", rerun)
+    run = SimpleNamespace(fragment_ids_this_run=["the grid's fragment"])
+    monkeypatch.setattr(reruns, "get_script_run_ctx", lambda: run)
+    with pytest.raises(RerunException):
+        reruns.after_edit("luong.Q")
+    assert reruns_asked == [["luong.grid.Q", reruns.RESULTS]]
