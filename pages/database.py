@@ -26,6 +26,7 @@ Main session-state keys (for tests and the browser tour):
   "database.predict.seed" and "database.predict.make": misspelt keys as a seeded puzzle;
   "database.predict.reveal" / "database.predict.again".
 - "database.export": the export expander (script, scores and weights as CSV).
+- "database.numbers.<i>": query i's "every number" expander (its table is built only while open).
 """
 
 from attention_ui.database import state, teaching, view

@@ -53,29 +53,30 @@ above = view.settings_above()
 view.inputs_heading(settings.layout)
 
 
-# An st.fragment: an edit of a grid reruns this part alone, which halves the server's work
-# per edit (bench/load.py). A grid sends its edit up to 150 ms after the learner leaves the
-# cell, so after "type a number, click another page" the fragment's rerun can stop the other
-# page's run, which once left the browser blank; the grid's callback now sends the learner on
-# to the page they clicked (attention_ui/kit/state/navigation.py).
-# What an edit does not change is drawn by the whole run around the fragment's place: the
-# grids' columns and headings (`places`), the tabs and the task panel's frame (`below`); the
-# fragment writes only the grids, the open tab and the tasks' verdicts into them, so an edit
-# does not re-send the rest (bench/browser.py counts messages per edit). The export stays in
-# the fragment: its deferred downloads did not download when a fragment wrote them into a
-# container drawn outside it (tests/browser/test_export_predict.py). The step-by-step tab is a
-# fragment of its own (`steps_tab`): an edit reruns it only when it changes the open step
-# (attention_ui/luong/reruns.py).
+# Fragments: an edit of a grid reruns that grid's fragment (view.input_grids) and this one,
+# not the settings above or the other grids, which cuts the server's work per edit
+# (bench/load.py); the step-by-step tab (`steps_tab`) reruns with them only when the edit
+# changes the open step. The grid's callback names them (attention_ui/luong/reruns.py). A grid
+# sends its edit up to 150 ms after the learner leaves the cell, so after "type a number, click
+# another page" that rerun can stop the other page's run, which once left the browser blank;
+# the grid's callback then sends the learner on to the page they clicked instead
+# (attention_ui/kit/state/navigation.py).
+# What an edit does not change is drawn by the whole run around this fragment's place: the
+# grids' columns and headings (`places`), the tabs and the task panel's frame (`below`); this
+# fragment writes only the open tab and the tasks' verdicts into them, so an edit does not
+# re-send the rest (bench/browser.py counts messages per edit). The export stays in the
+# fragment: its deferred downloads did not download when a fragment wrote them into a
+# container drawn outside it (tests/browser/test_export_predict.py).
 @st.fragment(key=reruns.RESULTS)
 def grids_and_results(
     settings: view.Settings, sizes: Sizes, above: tuple, places: dict, below: view.Below
 ) -> None:
-    """Everything an edit of a grid changes: editing a grid (or the mask's length, the open
-    tab's widgets, the followed entry, a prediction) reruns this alone, not the settings above
-    it; changing those reruns the whole page, this included."""
+    """Everything an edit of a grid changes but the grid itself and the step tab: an edit of a
+    grid (or of the mask's length, the open tab's widgets, the followed entry, a prediction)
+    reruns this, not the settings above it; changing those reruns the whole page."""
     if view.settings_above() != above:  # a callback in here changed a setting above
         st.rerun()
-    entered = view.input_grids(places, sizes, settings.layout)
+    entered = view.entered_grids(places, sizes, settings.layout)
     mask = view.mask_input(settings.mask_kind, sizes, settings.layout)
 
     # Compute once per set of inputs: every chart and table below reads this result, and reruns
@@ -110,7 +111,7 @@ def grids_and_results(
                 view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
     # in the fragment, so an edit of a grid rechecks the tasks
     fill_tasks(below.tasks, luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
-    state.remember()  # a run of this alone keeps its widgets too
+    state.remember(state.FRAGMENT_SETTINGS)  # a run of this alone keeps its widgets too
     follow_address("luong")  # an edit made in here reruns this alone: the address follows it
 
 
@@ -129,6 +130,7 @@ def steps_tab() -> None:
 
 
 places = view.grid_places(settings.score, sizes, settings.layout)
+view.input_grids(places, sizes, settings.layout)  # each a fragment of its own
 fragment_place = st.container()
 below = view.below_results(state.results_shown(), luong_tasks.TASKS)
 with fragment_place:

@@ -269,9 +269,14 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
             retrieved = top_k(records_in.records, result.query, query.top_k, query.similarity)
             for text in top_k_lines(retrieved, rows):
                 st.markdown(text)
-            with st.expander(t("database.numbers.title")):
+            # Built only while open: a folded table still made the browser load and draw
+            # Streamlit's data grid on the page's first view.
+            numbers = st.expander(
+                t("database.numbers.title"), key=f"database.numbers.{number}", on_change="rerun"
+            )
+            if numbers.open:
                 headers = [t(key) for key in SIMILARITY_COLUMNS]
-                st.dataframe(similarity_table(result, rows, headers), hide_index=True)
+                numbers.dataframe(similarity_table(result, rows, headers), hide_index=True)
 
 
 def show_answer(

@@ -1,16 +1,19 @@
-"""What an edit on the Luong page reruns: the grids' fragment, and the step tab's only when the
-edit changes the step it shows.
+"""What an edit on the Luong page reruns: the edited grid, the results, and the step tab only
+when the edit changes the step it shows.
 
-pages/luong.py draws the results in one fragment (`RESULTS`) and the step-by-step tab in
-another (`STEPS`), so an edit that leaves the open step as it was (an edit of Q while Kᵀ is
-open) does not send the tab's caption, picker and chart again (bench/browser.py counts the
-messages per edit). An edit that does change it reruns both, named from the edit's callback
-(`after_edit`): Streamlit takes fragment keys in st.rerun only from a widget's callback.
+pages/luong.py draws each grid in a fragment of its own (`grid_key`), the results in another
+(`RESULTS`) and the step-by-step tab in a third (`STEPS`). An edit of Q then reruns Q's grid
+and the results, not K's and V's grids, and the step tab only when the open step reads Q (an
+edit of Q while Kᵀ is open does not send the tab's caption, picker and chart again;
+bench/browser.py counts the messages per edit, bench/load.py the server's work). The grid's
+callback names these fragments (`after_edit`): Streamlit takes fragment keys in st.rerun only
+from a widget's callback.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
@@ -18,9 +21,11 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attention_ui.kit.state.page_state import kept
 from attention_ui.luong import state
+from attention_ui.luong.model import ALL_PARAMETERS, INPUTS
 
-RESULTS = "luong.results"  # the grids, S, A, O, the open tab but the steps, the verdicts
+RESULTS = "luong.results"  # S, A, O, the open tab but the steps, the verdicts
 STEPS = "luong.steps"  # the step-by-step tab
+GRIDS = (*INPUTS, *ALL_PARAMETERS)  # each grid is a fragment of its own (`grid_key`)
 # The steps that read fewer matrices than all: every other step reads all of them but V, and
 # the output reads V too (tests/pages/luong/test_reruns.py checks this against the engine).
 _READS = {
@@ -29,6 +34,10 @@ _READS = {
     "queries_projected": {"Q", "Wa_concat"},
     "keys_projected": {"K", "Wa_concat"},
 }
+
+
+def grid_key(name: str) -> str:
+    return f"luong.grid.{name}"
 
 
 def step_reads(step: str, matrix: str) -> bool:
@@ -46,20 +55,24 @@ def steps_follow(matrix: str, open_step: str | None, steps_open: bool) -> bool:
 
 
 def after_edit(state_key: str) -> None:
-    """A grid's callback, once its edit is kept (kit.grids.cell_grid): rerun the step tab's
-    fragment along with the results' when the open step reads the edited matrix."""
-    follow_edit(state_key.removeprefix("luong.").removesuffix(".cells"))
+    """A grid's callback, once its edit is kept (kit.grids.cell_grid): rerun the grid's own
+    fragment, the results' and, when the open step reads the edited matrix, the step tab's."""
+    matrix = state_key.removeprefix("luong.").removesuffix(".cells")
+    follow_edit(matrix, [grid_key(matrix)] if matrix in GRIDS else [])
 
 
-def follow_edit(matrix: str) -> None:
-    """In a callback of a widget of the results' fragment that changes `matrix`."""
+def follow_edit(matrix: str, own: Sequence[str] = ()) -> None:
+    """In a callback of a widget that changes `matrix`, drawn by its fragment `own` (none:
+    by the results' fragment): the fragments the edit reruns."""
     ctx = get_script_run_ctx()
     if ctx is None or not ctx.fragment_ids_this_run:
-        return  # a whole run draws the step tab anyway (a keyed rerun would replace it)
+        return  # a whole run draws everything anyway (a keyed rerun would replace it)
     steps_open = state.results_shown() and st.session_state.get(state.TAB_INDEX, 0) == 0
     open_step = st.session_state.get(state.STEP, kept(state.STEP))
-    if steps_follow(matrix, open_step, steps_open):
-        # The step tab's fragment is known once a whole run drew it; if not, the default
-        # rerun (the results' fragment) is what there is to run.
+    follows = steps_follow(matrix, open_step, steps_open)
+    if not (own or follows):
+        return  # the widget's own fragment, the results', is what the edit reruns
+    # The step tab's fragment is known once a whole run drew it; without it, the rest.
+    for keys in ([*own, RESULTS, STEPS], [*own, RESULTS]) if follows else ([*own, RESULTS],):
         with contextlib.suppress(StreamlitAPIException):
-            st.rerun([RESULTS, STEPS])
+            st.rerun(keys)

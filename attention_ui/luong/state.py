@@ -8,7 +8,7 @@ Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -120,9 +120,15 @@ def restore() -> None:
         load_preset()
 
 
-def remember() -> None:
+# The settings the results' fragment draws (pages/luong.py): a run of it alone keeps these;
+# the others are drawn by the whole run, and a callback in the fragment that changes one of
+# them (a new random puzzle) reruns the whole page.
+FRAGMENT_SETTINGS = (MASK_LENGTH, FOLLOW_KEY, FOLLOW_QUERY)
+
+
+def remember(keys: Iterable[str] = tuple(DEFAULTS)) -> None:
     """After the widgets are drawn: keep the settings (they survive runs that hide them)."""
-    keep_widgets(DEFAULTS)
+    keep_widgets(keys)
 
 
 def open_tab(labels: list[str]) -> None:
@@ -312,6 +318,16 @@ def matrix(
         cols,
         help=help,
         after_edit=after_edit,
+    )
+
+
+def entered(name: str, sizes: Sizes, layout: str) -> MatrixInput:
+    """The matrix as its grid holds it (`matrix` drew it, in this run or an earlier one, at
+    these sizes), checked cell by cell as the grid checks it."""
+    rows, cols = labels(name, sizes, layout)
+    values = latest(name)
+    return MatrixInput(
+        DISPLAY_NAMES[name], values, check_matrix(DISPLAY_NAMES[name], values, rows, cols)
     )
 
 

@@ -284,19 +284,27 @@ def grid_places(score: str, sizes: Sizes, layout: str) -> dict[str, Any]:
     return places
 
 
-def input_grids(places: Mapping[str, Any], sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
-    """The grids, each in its place of `grid_places` and checked cell by cell."""
-    entered = {}
+def _grid(name: str, sizes: Sizes, layout: str) -> None:
+    state.matrix(
+        name, sizes, layout, help=t(f"luong.inputs.{name}_help"), after_edit=reruns.after_edit
+    )
+
+
+# Each grid a fragment of its own: an edit of Q reruns Q's grid and the results, not K's and
+# V's (their draws were a third of an edit's work each; reruns.after_edit names the fragments).
+_GRID_FRAGMENTS = {name: st.fragment(key=reruns.grid_key(name))(_grid) for name in reruns.GRIDS}
+
+
+def input_grids(places: Mapping[str, Any], sizes: Sizes, layout: str) -> None:
+    """The grids, each in its place of `grid_places` (drawn by the whole run)."""
     for name, place in places.items():
         with place:
-            entered[name] = state.matrix(
-                name,
-                sizes,
-                layout,
-                help=t(f"luong.inputs.{name}_help"),
-                after_edit=reruns.after_edit,
-            )
-    return entered
+            _GRID_FRAGMENTS[name](name, sizes, layout)
+
+
+def entered_grids(places: Mapping[str, Any], sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
+    """What the grids of `places` hold, edits included, checked cell by cell."""
+    return {name: state.entered(name, sizes, layout) for name in places}
 
 
 def mask_input(kind: str, sizes: Sizes, layout: str) -> np.ndarray | None:

@@ -114,6 +114,17 @@ def test_several_queries_give_a_queries_by_keys_heatmap(at):
     assert len(at.tabs) == 3
 
 
+def test_each_querys_numbers_table_is_built_when_opened_with_the_engines_weights(at):
+    at.text_input(key="database.query").set_value("Li, Smola").run()
+    assert not at.dataframe  # folded: not built on the page's first view
+    at.session_state["database.numbers.2"] = True
+    at.run()
+    assert not at.exception and len(at.dataframe) == 1
+    table = at.dataframe[0].value
+    expected = lookup(D2L_RECORDS, "Smola", "exact", 0.1)
+    assert list(table.iloc[:, -1]) == [fmt(w) for w in expected.weights]
+
+
 def test_an_empty_table_says_so(at):
     at.button(key="database.preset.empty").click().run()
     assert not at.exception

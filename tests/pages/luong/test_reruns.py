@@ -9,6 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 
 from attention_core import SCORES
 from attention_ui.luong import reruns, state
@@ -80,17 +82,48 @@ def test_the_step_tab_reruns_with_an_edit_only_when_it_shows_what_changed(
     assert reruns.steps_follow(matrix, step, steps_open) is follows
 
 
-def test_the_grids_callback_names_both_fragments_only_in_a_fragment_run(monkeypatch):
-    """The callback itself (AppTest calls no callback): st.rerun with the two keys when the
-    open step reads the edited matrix, and nothing in a whole run, which draws both."""
+def test_the_grids_callback_names_the_fragments_only_in_a_fragment_run(monkeypatch):
+    """The callback itself (AppTest calls no callback): st.rerun with the grid's own fragment,
+    the results' and, when the open step reads the edited matrix, the step tab's; nothing in
+    a whole run, which draws them all."""
     monkeypatch.setattr(st, "session_state", {state.STEP: "weights_softmax", state.TAB_INDEX: 0})
     reruns_asked = []
-    monkeypatch.setattr(st, "rerun", reruns_asked.append)
+
+    def rerun(scope):  # as st.rerun does in a callback: ends it
+        reruns_asked.append(scope)
+        raise RerunException(None)
+
+    monkeypatch.setattr(st, "rerun", rerun)
     run = SimpleNamespace(fragment_ids_this_run=["the results' fragment"])
     monkeypatch.setattr(reruns, "get_script_run_ctx", lambda: run)
     for key in ("luong.Q", "luong.V", "luong.mask.cells"):
-        reruns.after_edit(key)
-    assert reruns_asked == [[reruns.RESULTS, reruns.STEPS]] * 2  # Q and the mask, not V
+        with pytest.raises(RerunException):
+            reruns.after_edit(key)
+    assert reruns_asked == [
+        ["luong.grid.Q", reruns.RESULTS, reruns.STEPS],
+        ["luong.grid.V", reruns.RESULTS],  # the weights do not read V
+        [reruns.RESULTS, reruns.STEPS],  # the mask's grid is drawn by the results' fragment
+    ]
     run.fragment_ids_this_run = []
     reruns.after_edit("luong.Q")
-    assert len(reruns_asked) == 2
+    assert len(reruns_asked) == 3
+
+
+def test_without_a_drawn_step_tab_the_edit_still_reruns_its_grid_and_the_results(monkeypatch):
+    """The step tab's fragment is unknown until a whole run drew it: st.rerun refuses the
+    key, and the grid and the results still rerun."""
+    monkeypatch.setattr(st, "session_state", {state.STEP: "weights_softmax", state.TAB_INDEX: 0})
+    reruns_asked = []
+
+    def rerun(scope):
+        if reruns.STEPS in scope:
+            raise StreamlitAPIException("No fragment found for target 'luong.steps'")
+        reruns_asked.append(scope)
+        raise RerunException(None)
+
+    monkeypatch.setattr(st, "rerun", rerun)
+    run = SimpleNamespace(fragment_ids_this_run=["the grid's fragment"])
+    monkeypatch.setattr(reruns, "get_script_run_ctx", lambda: run)
+    with pytest.raises(RerunException):
+        reruns.after_edit("luong.Q")
+    assert reruns_asked == [["luong.grid.Q", reruns.RESULTS]]
