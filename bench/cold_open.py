@@ -17,6 +17,7 @@ Per page and kind (app, specs page), medians over `--opens`:
     python bench/cold_open.py --pages luong,regression --opens 3
     python bench/cold_open.py --pages luong --save /tmp/profiles   # .cpuprofile for DevTools
     python bench/cold_open.py --py-spy /tmp/spy.txt                # the app server's stacks
+    python bench/cold_open.py --baseline /tmp/baseline --opens 1   # another checkout as well
 
 With `--py-spy FILE`, py-spy records the app server while the opens run (raw collapsed stacks
 in FILE) and the share of its samples under each line of the page scripts is printed.
@@ -221,9 +222,11 @@ def report(page: str, kinds: list[Kind], top: int) -> None:
             f"{median([x.browser_cpu_ms.get('gpu', 0) for x in o]):7.0f}",
         ] + [f"{median([x.metrics[m] for x in o]):12.0f}" for m in METRICS]
         print(f"  {kind.name:10}" + "".join(cells))
-    app, specs = kinds
-    ratio = median([x.drawn for x in app.opens]) / median([x.drawn for x in specs.opens])
-    print(f"  ratio app / specs page: {ratio:.2f}× (load {load_average():.1f})")
+    specs = next(kind for kind in kinds if kind.name == "specs")
+    for kind in kinds:
+        if kind is not specs:
+            ratio = median([x.drawn for x in kind.opens]) / median([x.drawn for x in specs.opens])
+            print(f"  ratio {kind.name} / specs page: {ratio:.2f}× (load {load_average():.1f})")
     for kind in kinds:
         files = summed([x.by_file for x in kind.opens])
         shown = ", ".join(f"{name} {ms:.0f}" for name, ms in files.most_common(top))
@@ -244,7 +247,7 @@ def spy_shares(path: Path, top: int) -> None:
             continue
         total += int(count)
         frames = stack.split(";")
-        page_frames = [i for i, f in enumerate(frames) if re.search(r"/pages/\w+\.py:", f)]
+        page_frames = [i for i, f in enumerate(frames) if re.search(r"[(/]pages/\w+\.py:", f)]
         if not page_frames:
             key = "run " if any("exec_func_with_error_handling" in f for f in frames) else ""
             under[key + "outside a page script"] += int(count)
@@ -279,6 +282,12 @@ def run(args) -> int:
         specs_url, specs_pid = servers.start(
             "specs", script="bench/specs_app.py", args=(str(folder / "specs.json"),)
         )
+        baseline = []
+        if args.baseline is not None:
+            baseline = [Kind("baseline", *servers.start("baseline", cwd=args.baseline))]
+            with ThreadPoolExecutor(1) as pool:  # each page run once, as the app's server was
+                for page in args.pages:
+                    pool.submit(asyncio.run, opening_specs(baseline[0].url, page)).result()
         if args.py_spy:
             record = ("py-spy", "record", "--pid", str(app_pid), "--format", "raw")
             spy = subprocess.Popen(
@@ -289,14 +298,17 @@ def run(args) -> int:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
             for page in args.pages:
-                kinds = [Kind("app", app_url, app_pid), Kind("specs", specs_url, specs_pid)]
-                addresses = {"app": f"{app_url}/{page}", "specs": f"{specs_url}/?page={page}"}
+                kinds = [
+                    Kind("app", app_url, app_pid),
+                    *(Kind(k.name, k.url, k.pid) for k in baseline),  # its own opens
+                    Kind("specs", specs_url, specs_pid),
+                ]
                 for _ in range(args.opens):
                     for kind in kinds:
+                        address = f"{kind.url}/?page={page}" if kind.name == "specs" else ""
+                        address = address or f"{kind.url}/{page}"
                         kind.opens.append(
-                            open_once(
-                                browser, kind, addresses[kind.name], len(specs[page]), args.save
-                            )
+                            open_once(browser, kind, address, len(specs[page]), args.save)
                         )
                 report(page, kinds, args.top)
             browser.close()
@@ -319,6 +331,9 @@ def main() -> int:
     parser.add_argument("--save", type=Path, default=None, help="write .cpuprofile files here")
     parser.add_argument("--py-spy", type=Path, default=None, help="record the app server here")
     parser.add_argument("--port", type=int, default=None, metavar="FIRST")
+    parser.add_argument(
+        "--baseline", type=Path, default=None, metavar="DIR", help="another checkout, opened too"
+    )
     args = parser.parse_args()
     args.pages = [p.strip() for p in args.pages.split(",") if p.strip()]
     args.opens = max(1, min(args.opens, 20))

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from attention_core import MultiHeadResult, Step
 from attention_ui.kit.figures.blocks import colour_bar_below, column_blocks
-from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, heatmap
+from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, cell_texts, heatmap
 
 # What the rows and columns of each step's matrix are, as the page shows it (row layout).
 # Kinds: query (a token asking), key (a token asked), dim (an entry), sum.
@@ -104,12 +104,28 @@ def matrix_figure(
 # labels beside it; Streamlit cannot scroll a chart sideways, so the columns are cut instead.
 ONE_BLOCK_MAX_KEYS = 6
 BLOCK_MAX_KEYS = 5
+# A step's cells on a phone: about 222 px for them in all (6 columns of 37 px), and plotly sizes
+# every cell's text to fit the longest, at about 0.65 of its font size per character: for 9 px
+# text a cell needs 5.85 px per character. One head's exp() step printed "0.000856" at 6 px
+# in 6 columns; its columns are cut into more blocks when their text is that long.
+PHONE_CELLS_PX = 222
+LEGIBLE_CHAR_PX = 5.85
 
 
 def key_blocks(n: int) -> list[range]:
     """The key columns 0 … n−1 of a head, as drawn: all of them while they fit a phone, else
     as few blocks of at most BLOCK_MAX_KEYS as hold them, as equal as can be (10: 5 + 5)."""
     return column_blocks(n, BLOCK_MAX_KEYS, ONE_BLOCK_MAX_KEYS)
+
+
+def step_key_blocks(step: Step) -> list[range]:
+    """`key_blocks` of a step's columns, with fewer columns a block where the step prints long
+    numbers, so that each cell's number stays at 9 px or more on a phone."""
+    printed = cell_texts(step.value, weights=step.key in WEIGHT_STEPS)
+    longest = max((len(text) for row in printed for text in row), default=1)
+    fit = max(2, int(PHONE_CELLS_PX // (longest * LEGIBLE_CHAR_PX + 1)))
+    n = step.value.shape[1]
+    return column_blocks(n, min(BLOCK_MAX_KEYS, fit), min(ONE_BLOCK_MAX_KEYS, fit))
 
 
 def step_blocks(
@@ -121,7 +137,7 @@ def step_blocks(
     """`step_figure` of one step, its columns cut into `key_blocks` as the heads are (Kᵀ and S
     of a 10-token sentence: 10 columns of about 30 px on a phone, too narrow for "−0.0812"),
     the colour bar under the last block."""
-    blocks = key_blocks(step.value.shape[1])
+    blocks = step_key_blocks(step)
     if len(blocks) == 1:
         # the colour bar under the cells too: beside them it took a sixth of a phone's width,
         # and a 10 × 4 projection's numbers shrank to about 7 px

@@ -118,3 +118,20 @@ def test_step_figures_label_tokens_and_entries():
     assert list(weights.data[0].x) == ["1 · a", "2 · b"]
     assert weights.layout.xaxis.title.text == "token (key)"
     assert weights.data[0].zmin == 0 and weights.data[0].zmax == 1
+
+
+def test_a_steps_long_numbers_cut_its_columns_into_narrower_blocks():
+    """Plotly sizes a chart's cell text to fit its longest number: one head's exp() step, six
+    columns printing "0.000856", was 6 px high on a phone. A step's columns go in blocks narrow
+    enough for 9 px text (six columns of 7 or 8 characters: two blocks of 3); short numbers and
+    weights (at most "0.0116" with the "<0.01" rule) keep six columns in one chart."""
+    from types import SimpleNamespace
+
+    from attention_ui.transformer.figures import step_key_blocks
+
+    long = SimpleNamespace(key="exp", value=np.full((6, 6), 0.000856))
+    assert step_key_blocks(long) == [range(0, 3), range(3, 6)]
+    short = SimpleNamespace(key="exp", value=np.full((6, 6), 0.5))
+    assert step_key_blocks(short) == [range(0, 6)]
+    weights = SimpleNamespace(key="weights_softmax", value=np.full((6, 6), 0.000856))
+    assert step_key_blocks(weights) == [range(0, 6)]  # printed "<0.01"
