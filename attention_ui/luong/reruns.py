@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attention_ui.kit.state.page_state import kept
 from attention_ui.luong import state
@@ -64,9 +63,10 @@ def after_edit(state_key: str) -> None:
 def follow_edit(matrix: str, own: Sequence[str] = ()) -> None:
     """In a callback of a widget that changes `matrix`, drawn by its fragment `own` (none:
     by the results' fragment): the fragments the edit reruns."""
-    ctx = get_script_run_ctx()
-    if ctx is None or not ctx.fragment_ids_this_run:
-        return  # a whole run draws everything anyway (a keyed rerun would replace it)
+    # A keyed rerun replaces the interaction's own rerun. When the same interaction changed a
+    # widget outside these fragments, the page still reruns whole: such a widget has a callback
+    # of its own (language, example, layout, tabs: st.rerun's documented escalation), or it is
+    # a setting above the grids, which the results' fragment sees and reruns the page for.
     steps_open = state.results_shown() and st.session_state.get(state.TAB_INDEX, 0) == 0
     open_step = st.session_state.get(state.STEP, kept(state.STEP))
     follows = steps_follow(matrix, open_step, steps_open)

@@ -418,3 +418,7 @@ def shared_shapes(values: dict[str, Any]) -> dict[str, tuple[int, int]]:
 
 
 TAB_INDEX = _TAB_INDEX
+
+
+def tab_switched() -> None:
+    """The tabs' callback: nothing to do (the page reruns whole), see `view.tabs`."""

@@ -409,7 +409,9 @@ def tabs() -> dict[str, Any]:
     """The three tabs, of which only the open one is drawn (switching tabs reruns the page)."""
     labels = [t(f"luong.tabs.{name}") for name in TAB_NAMES]
     state.open_tab(labels)
-    containers = st.tabs(labels, key=state.TAB, on_change="rerun")
+    # a callback, not "rerun": a grid's edit sent in the same interaction then reruns the
+    # whole page too, not only its fragments (attention_ui/luong/reruns.py)
+    containers = st.tabs(labels, key=state.TAB, on_change=state.tab_switched)
     return dict(zip(TAB_NAMES, containers, strict=True))
 
 

@@ -4,8 +4,6 @@ that matrix changes), and the decision taken from it."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 import streamlit as st
@@ -82,10 +80,9 @@ def test_the_step_tab_reruns_with_an_edit_only_when_it_shows_what_changed(
     assert reruns.steps_follow(matrix, step, steps_open) is follows
 
 
-def test_the_grids_callback_names_the_fragments_only_in_a_fragment_run(monkeypatch):
+def test_the_grids_callback_names_the_fragments(monkeypatch):
     """The callback itself (AppTest calls no callback): st.rerun with the grid's own fragment,
-    the results' and, when the open step reads the edited matrix, the step tab's; nothing in
-    a whole run, which draws them all."""
+    the results' and, when the open step reads the edited matrix, the step tab's."""
     monkeypatch.setattr(st, "session_state", {state.STEP: "weights_softmax", state.TAB_INDEX: 0})
     reruns_asked = []
 
@@ -94,8 +91,6 @@ def test_the_grids_callback_names_the_fragments_only_in_a_fragment_run(monkeypat
         raise RerunException(None)
 
     monkeypatch.setattr(st, "rerun", rerun)
-    run = SimpleNamespace(fragment_ids_this_run=["the results' fragment"])
-    monkeypatch.setattr(reruns, "get_script_run_ctx", lambda: run)
     for key in ("luong.Q", "luong.V", "luong.mask.cells"):
         with pytest.raises(RerunException):
             reruns.after_edit(key)
@@ -104,9 +99,6 @@ def test_the_grids_callback_names_the_fragments_only_in_a_fragment_run(monkeypat
         ["luong.grid.V", reruns.RESULTS],  # the weights do not read V
         [reruns.RESULTS, reruns.STEPS],  # the mask's grid is drawn by the results' fragment
     ]
-    run.fragment_ids_this_run = []
-    reruns.after_edit("luong.Q")
-    assert len(reruns_asked) == 3
 
 
 def test_without_a_drawn_step_tab_the_edit_still_reruns_its_grid_and_the_results(monkeypatch):
@@ -122,8 +114,6 @@ def test_without_a_drawn_step_tab_the_edit_still_reruns_its_grid_and_the_results
         raise RerunException(None)
 
     monkeypatch.setattr(st, "rerun", rerun)
-    run = SimpleNamespace(fragment_ids_this_run=["the grid's fragment"])
-    monkeypatch.setattr(reruns, "get_script_run_ctx", lambda: run)
     with pytest.raises(RerunException):
         reruns.after_edit("luong.Q")
     assert reruns_asked == [["luong.grid.Q", reruns.RESULTS]]
