@@ -6,10 +6,13 @@ requirements.txt, pyproject.toml), installs it into a clean Python and runs the 
 - the fast checks: requirements.txt is that file, every line an exact pin, and every third-party
   module the app imports is pinned there;
 - the deploy test: a copy of the repository's files (tracked, or new and not ignored), a fresh
-  virtual environment with requirements.txt alone, `streamlit run app.py` on loopback, a healthy
-  server, and every page opened in Chromium with no exception box and no console error. A
-  dependency that only the dev requirements bring makes it fail. It takes one to three minutes
-  (less with pip's cache warm).
+  virtual environment with requirements.txt alone, every page run by Streamlit's own AppTest
+  inside it with no exception, then `streamlit run app.py` on loopback, a healthy server, and the
+  bare address (the home page, through the app's router) opened in Chromium with no exception
+  box and no console error. A dependency that only the dev requirements bring makes it fail. It
+  takes one to three minutes (less with pip's cache warm). Every page's frontend is opened in
+  Chromium by tests/browser/test_accessibility.py (the same Streamlit, so the same frontend):
+  here, a page opened in Chromium costs 10-20 s of CPU, an AppTest run about 1 s.
 """
 
 from __future__ import annotations
@@ -59,11 +62,27 @@ def requirement_lines() -> list[str]:
     return [line.split("#")[0].strip() for line in lines if line.split("#")[0].strip()]
 
 
-def page_paths() -> list[str]:
-    """The URL path of every page of the menu, and '' (the bare address opens the home page)."""
+def page_names() -> list[str]:
+    """The name (pages/<name>.py, served at /<name>) of every page of the menu."""
     from attention_ui.page_list import PAGES
 
-    return ["", *(page.name for page in PAGES)]
+    return [page.name for page in PAGES]
+
+
+# Run in the fresh environment: the app's router, then each page, as a new session would.
+_RUN_EVERY_PAGE = """
+import os
+import sys
+from streamlit.testing.v1 import AppTest
+failed = []
+for name in sys.argv[1:]:
+    at = AppTest.from_file(os.path.abspath("app.py"), default_timeout=120).run()
+    at.switch_page(f"pages/{name}.py").run()
+    if at.exception or not at.title:
+        failed.append((name, [e.value for e in at.exception], len(at.title)))
+print(failed)
+sys.exit(1 if failed else 0)
+"""
 
 
 def test_requirements_txt_is_the_one_dependency_file_community_cloud_reads():
@@ -126,7 +145,7 @@ def _copy_tracked_files(target: Path) -> None:
 
 
 def _open_every_page(url: str, paths: list[str]) -> list[str]:
-    """Open each page in a fresh Chromium context; return what went wrong (empty: all good).
+    """Open each path in a fresh Chromium context; return what went wrong (empty: all good).
     Runs in its own thread: Playwright's sync API allows one instance per thread, and the
     browser tests may hold one in the main thread."""
     from playwright.sync_api import sync_playwright
@@ -213,6 +232,15 @@ def test_requirements_txt_alone_runs_every_page(tmp_path):
         [str(python), "-c", "import pytest"], cwd=app_dir, env=env, capture_output=True, timeout=60
     )
     assert leaked.returncode != 0, "the fresh environment sees the test requirements"
+    pages = subprocess.run(
+        [str(python), "-c", _RUN_EVERY_PAGE, *page_names()],
+        cwd=app_dir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert pages.returncode == 0, f"{pages.stdout[-3000:]}\n{pages.stderr[-3000:]}"
 
     process, url = start_app(python=str(python), cwd=app_dir, env=env)
     try:
@@ -222,7 +250,7 @@ def test_requirements_txt_alone_runs_every_page(tmp_path):
             cookies = response.headers.get_all("Set-Cookie") or []
             assert any(cookie.startswith("_streamlit_xsrf=") for cookie in cookies), cookies
         with ThreadPoolExecutor(max_workers=1) as worker:
-            problems = worker.submit(_open_every_page, url, page_paths()).result(timeout=300)
+            problems = worker.submit(_open_every_page, url, [""]).result(timeout=300)
     finally:
         stop_app(process)
     log = server_log(process)
