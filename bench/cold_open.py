@@ -86,6 +86,7 @@ class Kind:
     url: str
     pid: int
     opens: list[Open] = field(default_factory=list)
+    charts: dict[str, int] = field(default_factory=dict)  # a checkout's own, by page
 
 
 def browser_cpu() -> Counter:
@@ -286,8 +287,9 @@ def run(args) -> int:
         if args.baseline is not None:
             baseline = [Kind("baseline", *servers.start("baseline", cwd=args.baseline))]
             with ThreadPoolExecutor(1) as pool:  # each page run once, as the app's server was
-                for page in args.pages:
-                    pool.submit(asyncio.run, opening_specs(baseline[0].url, page)).result()
+                for page in args.pages:  # it may draw more or fewer charts than the app
+                    drawn = pool.submit(asyncio.run, opening_specs(baseline[0].url, page)).result()
+                    baseline[0].charts[page] = len(drawn)
         if args.py_spy:
             record = ("py-spy", "record", "--pid", str(app_pid), "--format", "raw")
             spy = subprocess.Popen(
@@ -300,7 +302,7 @@ def run(args) -> int:
             for page in args.pages:
                 kinds = [
                     Kind("app", app_url, app_pid),
-                    *(Kind(k.name, k.url, k.pid) for k in baseline),  # its own opens
+                    *(Kind(k.name, k.url, k.pid, charts=k.charts) for k in baseline),
                     Kind("specs", specs_url, specs_pid),
                 ]
                 for _ in range(args.opens):
@@ -308,7 +310,13 @@ def run(args) -> int:
                         address = f"{kind.url}/?page={page}" if kind.name == "specs" else ""
                         address = address or f"{kind.url}/{page}"
                         kind.opens.append(
-                            open_once(browser, kind, address, len(specs[page]), args.save)
+                            open_once(
+                                browser,
+                                kind,
+                                address,
+                                kind.charts.get(page, len(specs[page])),
+                                args.save,
+                            )
                         )
                 report(page, kinds, args.top)
             browser.close()
