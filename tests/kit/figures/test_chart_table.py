@@ -77,11 +77,13 @@ def test_the_text_alternative_and_the_table_speak_japanese():
 
 def test_a_bar_charts_table_has_one_row_per_bar_with_its_height():
     at = open_app_page("database")
+    # an element's id is "$$ID-<hash>-<key>": the chart's own key is what its table's is built on
     key = next(
-        c.proto.id.split("-", 1)[1]
+        c.proto.id.split("-", 2)[2]
         for c in at.get("plotly_chart")
         if ".chart.weights." in c.proto.id
     )
+    assert not at.dataframe  # every table folded: none built on the first view
     at.session_state[key + TABLE_SUFFIX] = True
     at.run()
     assert not at.exception
@@ -91,6 +93,7 @@ def test_a_bar_charts_table_has_one_row_per_bar_with_its_height():
         if c.proto.id.endswith(key)
     )
     bars = spec["data"][0]
+    assert len(at.dataframe) == 1  # the chart's table, opened
     table = at.dataframe[0].value
     assert table.iloc[:, -1].tolist() == [fmt(v) for v in bars["y"]]
     assert len(table) == len(bars["x"])
