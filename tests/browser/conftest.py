@@ -61,6 +61,15 @@ def console_error(message) -> str | None:
     return message.text
 
 
+def collect_errors(page) -> list[str]:
+    """The list the page's console errors (see `console_error`) and uncaught exceptions are
+    appended to from now on."""
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.extend(filter(None, [console_error(msg)])))
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     process, url = start_app()
@@ -91,9 +100,7 @@ def page(browser, request):
     """A new page at 1280×900. Console errors are collected and fail the test at the end."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.extend(filter(None, [console_error(msg)])))
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = collect_errors(page)
     yield page
     if getattr(request.node, "failed_call", False):
         ARTIFACTS.mkdir(exist_ok=True)

@@ -25,7 +25,7 @@ import pytest
 from attention_ui.kit.text.i18n import catalog
 from tests.browser.conftest import (
     ARTIFACTS,
-    console_error,
+    collect_errors,
     open_page,
     wait_charts_settled,
     wait_idle,
@@ -143,12 +143,7 @@ def tabs(browser) -> Iterator[dict[int, tuple]]:
     for width in WIDTHS:
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
-        errors: list[str] = []
-        page.on(
-            "console", lambda msg, errors=errors: errors.extend(filter(None, [console_error(msg)]))
-        )
-        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
-        opened[width] = (page, errors)
+        opened[width] = (page, collect_errors(page))
     yield opened
     for page, _ in opened.values():
         page.context.close()

@@ -27,7 +27,7 @@ from attention_ui.kit.text.i18n import t
 from attention_ui.luong.presets import PRESETS
 from tests.browser.conftest import (
     ARTIFACTS,
-    console_error,
+    collect_errors,
     open_page,
     pick_option,
     wait_for_plot,
@@ -59,9 +59,7 @@ def shared_page(browser) -> Iterator[dict]:
     context = browser.new_context(viewport={"width": 1400, "height": 2400})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
-    shared = {"page": page, "sent": [], "errors": [], "opened": False}
-    page.on("console", lambda msg: shared["errors"].extend(filter(None, [console_error(msg)])))
-    page.on("pageerror", lambda exc: shared["errors"].append(str(exc)))
+    shared = {"page": page, "sent": [], "errors": collect_errors(page), "opened": False}
     # (a lambda: Playwright cannot take a built-in method as a listener)
     page.on(
         "websocket",

@@ -197,9 +197,20 @@ def test_requirements_txt_alone_runs_every_page(tmp_path):
         if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "PYTHONSTARTUP"}
     }
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    install = subprocess.run(
+
+    def in_app_env(arguments: list[str], timeout: float) -> subprocess.CompletedProcess:
+        """The fresh environment's Python with `arguments`, in the copy, its output kept."""
+        return subprocess.run(
+            [str(python), *arguments],
+            cwd=app_dir,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    install = in_app_env(
         [
-            str(python),
             "-m",
             "pip",
             "install",
@@ -211,35 +222,15 @@ def test_requirements_txt_alone_runs_every_page(tmp_path):
             "-r",
             "requirements.txt",
         ],
-        cwd=app_dir,
-        env=env,
-        capture_output=True,
-        text=True,
         timeout=420,
     )
     assert install.returncode == 0, install.stderr[-3000:]
-    check = subprocess.run(
-        [str(python), "-m", "pip", "check"],
-        cwd=app_dir,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    check = in_app_env(["-m", "pip", "check"], timeout=60)
     assert check.returncode == 0, f"inconsistent environment: {check.stdout}"
     # Nothing from the test environment may be importable in the app's environment.
-    leaked = subprocess.run(
-        [str(python), "-c", "import pytest"], cwd=app_dir, env=env, capture_output=True, timeout=60
-    )
+    leaked = in_app_env(["-c", "import pytest"], timeout=60)
     assert leaked.returncode != 0, "the fresh environment sees the test requirements"
-    pages = subprocess.run(
-        [str(python), "-c", _RUN_EVERY_PAGE, *page_names()],
-        cwd=app_dir,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    pages = in_app_env(["-c", _RUN_EVERY_PAGE, *page_names()], timeout=300)
     assert pages.returncode == 0, f"{pages.stdout[-3000:]}\n{pages.stderr[-3000:]}"
 
     process, url = start_app(python=str(python), cwd=app_dir, env=env)

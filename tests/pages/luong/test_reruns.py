@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
-from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 
 from attention_core import SCORES
 from attention_ui.luong import reruns, state
@@ -80,6 +79,10 @@ def test_the_step_tab_reruns_with_an_edit_only_when_it_shows_what_changed(
     assert reruns.steps_follow(matrix, step, steps_open) is follows
 
 
+class RerunAskedError(Exception):
+    """What the stand-in for st.rerun raises: like Streamlit's own, it ends the callback."""
+
+
 def test_the_grids_callback_names_the_fragments(monkeypatch):
     """The callback itself (AppTest calls no callback): st.rerun with the grid's own fragment,
     the results' and, when the open step reads the edited matrix, the step tab's."""
@@ -88,11 +91,11 @@ def test_the_grids_callback_names_the_fragments(monkeypatch):
 
     def rerun(scope):  # as st.rerun does in a callback: ends it
         reruns_asked.append(scope)
-        raise RerunException(None)
+        raise RerunAskedError()
 
     monkeypatch.setattr(st, "rerun", rerun)
     for key in ("luong.Q", "luong.V", "luong.mask.cells"):
-        with pytest.raises(RerunException):
+        with pytest.raises(RerunAskedError):
             reruns.after_edit(key)
     assert reruns_asked == [
         ["luong.grid.Q", reruns.RESULTS, reruns.STEPS],
@@ -111,9 +114,9 @@ def test_without_a_drawn_step_tab_the_edit_still_reruns_its_grid_and_the_results
         if reruns.STEPS in scope:
             raise StreamlitAPIException("No fragment found for target 'luong.steps'")
         reruns_asked.append(scope)
-        raise RerunException(None)
+        raise RerunAskedError()
 
     monkeypatch.setattr(st, "rerun", rerun)
-    with pytest.raises(RerunException):
+    with pytest.raises(RerunAskedError):
         reruns.after_edit("luong.Q")
     assert reruns_asked == [["luong.grid.Q", reruns.RESULTS]]
