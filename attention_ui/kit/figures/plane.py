@@ -97,8 +97,12 @@ def plane_figure(
         figure.add_trace(_path_trace(scene.path, captions, drawn_lines))
     if scene.query is not None:
         drawn_lines.append(np.vstack([[0.0, 0.0], scene.query]))
-    values_trace, box, query_side = _values_trace(scene, box, captions, drawn_lines, height)
+    values_trace, leaders, box, query_side = _values_trace(
+        scene, box, captions, drawn_lines, height
+    )
     figure.add_trace(values_trace)
+    for leader in leaders:
+        figure.add_annotation(leader)
     if scene.query is not None:
         q = np.asarray(scene.query, dtype=float).reshape(2)
         figure.add_annotation(_query_arrow(q))
@@ -160,9 +164,10 @@ def _path_trace(path: np.ndarray, captions: PlaneCaptions, drawn_lines: list) ->
 
 def _values_trace(
     scene: PlaneScene, box, captions: PlaneCaptions, drawn_lines: list, height: int
-) -> tuple[go.Scatter, tuple[float, float, float, float], str]:
+) -> tuple[go.Scatter, list[dict], tuple[float, float, float, float], str]:
     """The values as points, each labelled with its name over its weight in two short lines
-    placed where they cross no drawn line and cover no mark; the view grown to hold them; and
+    placed where they cross no drawn line and cover no mark (beside the point, or apart with a
+    leader line: the annotations returned); the view grown to hold them; and
     the side of the query's "q", placed last (on a value's point, "q" and "v1" were drawn
     over each other)."""
     values, weights = np.asarray(scene.values, dtype=float), scene.weights
@@ -182,33 +187,82 @@ def _values_trace(
     if scene.query is not None:
         points = np.vstack([values, np.asarray(scene.query, dtype=float).reshape(1, 2)])
         placed_lines = [*lines_of, ["q"]]
-    sides, rects = label_positions(
-        points,
-        placed_lines,
-        box,
-        # a phone's plot is about 300 px wide (358 px less the y axis): taken as 290, the view
-        # grows enough that a label on the right ("α=0.662") is not cut at the edge
-        plot_px=min(290.0, height - 130.0),
-        lines=drawn_lines,
-        marks=[scene.output] if scene.output is not None else [],
-    )
-    x0, x1, y0, y1 = box
-    x0, x1 = min(x0, *(r[0] for r in rects)), max(x1, *(r[1] for r in rects))
-    y0, y1 = min(y0, *(r[2] for r in rects)), max(y1, *(r[3] for r in rects))
+    view = box
+    for _ in range(3):  # the view grown for the labels shrinks them in data units: place again
+        places = label_positions(
+            points,
+            placed_lines,
+            view,
+            # a phone's plot is about 300 px wide (358 px less the y axis): taken as 290, the
+            # view grows enough that a label on the right ("α=0.662") is not cut at the edge
+            plot_px=min(290.0, height - 130.0),
+            lines=drawn_lines,
+            marks=[scene.output] if scene.output is not None else [],
+        )
+        grown = _grown(box, [place.rect for place in places])
+        if _span(grown) <= _span(view) * 1.01:
+            break
+        view = grown
+    x0, x1, y0, y1 = grown
+    beside = [place.side != LEADER for place in places[: len(values)]]
     trace = go.Scatter(
         x=values[:, 0],
         y=values[:, 1],
         mode="markers+text",
         name=plotly_text(captions.values),
-        text=labels,
-        textposition=sides[: len(values)],
+        # a label set apart is drawn by its leader annotation (leader_annotations)
+        text=[label if near else "" for label, near in zip(labels, beside, strict=True)],
+        textposition=[p.side if p.side != LEADER else "top center" for p in places[: len(values)]],
         customdata=hover,
         hovertemplate="%{customdata}<extra></extra>",
         marker={"color": VALUE_COLOUR, "size": 11, "symbol": "circle"},
         textfont={"shadow": LABEL_HALO},
         cliponaxis=False,  # a label just past the axis is still drawn in the margin
     )
-    return trace, (x0, x1, y0, y1), sides[-1] if scene.query is not None else ""
+    leaders = [
+        _leader(point, label, place.centre)
+        for point, label, place in zip(values, labels, places, strict=False)
+        if place.side == LEADER
+    ]
+    query_side = places[-1].side if scene.query is not None else ""
+    return trace, leaders, (x0, x1, y0, y1), "top center" if query_side == LEADER else query_side
+
+
+def _grown(box, rects) -> tuple[float, float, float, float]:
+    """The view `box` grown to hold every rectangle (left, right, bottom, top)."""
+    x0, x1, y0, y1 = box
+    x0, x1 = min(x0, *(r[0] for r in rects)), max(x1, *(r[1] for r in rects))
+    y0, y1 = min(y0, *(r[2] for r in rects)), max(y1, *(r[3] for r in rects))
+    return x0, x1, y0, y1
+
+
+def _span(box) -> float:
+    return max(box[1] - box[0], box[3] - box[2])
+
+
+def _leader(point: np.ndarray, label: str, centre: tuple[float, float]) -> dict:
+    """A value's label set apart from its point, centred at `centre`, with a thin grey line to
+    the point."""
+    return {
+        "x": float(point[0]),
+        "y": float(point[1]),
+        "xref": "x",
+        "yref": "y",
+        "ax": centre[0],
+        "ay": centre[1],
+        "axref": "x",
+        "ayref": "y",
+        "text": label,
+        "showarrow": True,
+        "arrowhead": 0,
+        "arrowwidth": 1,
+        "arrowcolor": PATH_COLOUR,
+        "standoff": 6,  # the line stops short of the point's marker
+        "font": {"size": 12, "shadow": LABEL_HALO},
+        "bgcolor": "rgba(255, 255, 255, 0.85)",
+        "borderpad": 0,
+        "name": LEADER,
+    }
 
 
 def _query_arrow(q: np.ndarray) -> dict:
@@ -307,6 +361,32 @@ LABEL_HALO = "0 0 2px white, 0 0 2px white, 0 0 3px white"
 _DESKTOP_SCALE = 1.6
 
 
+@dataclass(frozen=True)
+class LabelPlace:
+    """Where a value's label goes: beside its point (`side`, a plotly textposition), or, where
+    every side would cross a line or cover a mark, apart from it with a leader line (`side` is
+    LEADER and `centre` the label's centre in data units). `rect` is the label's (left, right,
+    bottom, top) in data units on the phone's plot."""
+
+    side: str
+    rect: tuple[float, float, float, float]
+    centre: tuple[float, float] | None = None
+
+
+LEADER = "leader"
+# A label drawn apart: its centre this many pixels from its point, in 16 directions.
+_LEADER_PX = (34.0, 46.0, 60.0, 76.0, 92.0)
+_LEADER_ANGLES = np.linspace(0.0, 2 * np.pi, 16, endpoint=False)
+# A label set apart is centred at a point of the data, so on a wider plot it is smaller around
+# the same centre and stays clear of what it cleared on the phone's plot; it is checked on a
+# smaller plot as well (a gallery case's at 1400 px is about 130 px across, not 170), drawn as
+# an annotation (lines of about 16 px, not 14) and kept further from lines.
+_APART_SCALES = (0.75, 1.0)
+_APART_PAD_PX = (6.0, 6.0)  # added to the label's width and height
+_APART_LINE_PX = 16.0
+_MARK_PX = 10.0  # a mark's reach (the output's 16 px star, and a little room) from its centre
+
+
 def label_positions(
     points: np.ndarray,
     labels: Sequence[Sequence[str]],
@@ -314,37 +394,99 @@ def label_positions(
     plot_px: float,
     lines: Sequence[np.ndarray] = (),
     marks: Sequence[np.ndarray] = (),
-) -> tuple[list[str], list[tuple[float, ...]]]:
-    """A side for each point's label (given as its lines) where it covers the least: no line
+) -> list[LabelPlace]:
+    """A place for each point's label (given as its lines) where it covers the least: no line
     of `lines` (the hull, the cone's edges, paths: polylines of shape (k, 2)), no mark of
     `marks` (the output star, the query), no other point or label, nothing past the view `box`.
     The plot is taken as `plot_px` pixels across its wider axis (x and y keep one scale) and,
-    for lines, also as a desktop's wider plot: there a label is drawn smaller in data units and
-    closer to its point, and a line between the two places ran through it ('p=0.662' on
-    exercise 2's hull at 1400 px). Returns the sides and the labels' rectangles (left, right,
-    bottom, top) in data units, on the `plot_px` plot."""
+    for lines and marks, also as a desktop's wider plot: there a label is drawn smaller in data
+    units and closer to its point, and a line between the two places ran through it ('p=0.662'
+    on exercise 2's hull at 1400 px). Where every side of the point crosses something (exercise
+    2's v3 sits on the hull's corner and on the covariance ellipse; gallery case 3's output star
+    sits on v3), the label is set apart at the clearest of 48 places with a leader line."""
     x0, x1, y0, y1 = box
-    units = [max(x1 - x0, y1 - y0) / px for px in (plot_px, plot_px * _DESKTOP_SCALE)]
+    span = max(x1 - x0, y1 - y0)
+    units = [span / px for px in (plot_px, plot_px * _DESKTOP_SCALE)]
+    apart_units = [span / (plot_px * scale) for scale in _APART_SCALES]
     polylines = [list(itertools.pairwise(np.asarray(line, dtype=float))) for line in lines]
     points = np.asarray(points, dtype=float)
     marked = [np.asarray(m, dtype=float).reshape(2) for m in marks]
     placed: list[tuple[float, float, float, float]] = []
-    sides = []
+
+    def clash(rects, scales, dots, own: int = 0) -> float:
+        """What a label's rectangles (one per scale of `scales`) run into: lines, marks, and,
+        on its `own` scale, dots (points, marks) and the labels already placed."""
+        pairs = list(zip(rects, scales, strict=True))
+        crossed = max(_crossings(r, u, polylines) for r, u in pairs)
+        touched = max(sum(_within(r, m, _MARK_PX * u) for m in marked) for r, u in pairs)
+        return _cost(rects[own], None, dots, placed) + 3.0 * crossed + 4.0 * touched
+
+    places = []
     for i, (point, label) in enumerate(zip(points, labels, strict=True)):
         size = (_CHAR_PX * max(len(line) for line in label), len(label) * _LINE_PX)  # px
-        dots = marked + [other for j, other in enumerate(points) if j != i]
-
-        def cost(side: str, point=point, size=size, dots=dots) -> float:
-            rects = [_label_box(point, _SIDES[side], _scaled(size, u), u) for u in units]
-            crossed = max(
-                _crossings(rect, unit, polylines) for rect, unit in zip(rects, units, strict=True)
+        others = [other for j, other in enumerate(points) if j != i]
+        beside = {
+            side: [_label_box(point, _SIDES[side], _scaled(size, u), u) for u in units]
+            for side in _SIDES
+        }
+        costs = {
+            side: (clash(rects, units, others), _cost(rects[0], box, [], []))
+            for side, rects in beside.items()
+        }
+        best = min(_SIDES, key=lambda side, costs=costs: sum(costs[side]))
+        if costs[best][0] == 0:
+            places.append(LabelPlace(best, beside[best][0]))
+        else:
+            apart_size = (
+                size[0] + _APART_PAD_PX[0],
+                len(label) * _APART_LINE_PX + _APART_PAD_PX[1],
             )
-            return _cost(rects[0], box, dots, placed) + 3.0 * crossed
+            dots = [point, *others]
+            places.append(
+                _apart(
+                    point,
+                    apart_size,
+                    apart_units,
+                    box,
+                    lambda rects, dots=dots: clash(rects, apart_units, dots, own=1),
+                )
+            )
+        placed.append(places[-1].rect)
+    return places
 
-        best = min(_SIDES, key=cost)
-        placed.append(_label_box(point, _SIDES[best], _scaled(size, units[0]), units[0]))
-        sides.append(best)
-    return sides, placed
+
+def _apart(point, size, units, box, clash) -> LabelPlace:
+    """The label set apart from its point: the nearest of the leader's places that runs into
+    the least (inside the view if it can be); `units` are the scales it is checked on, the
+    second the plot's own, on which the places lie `_LEADER_PX` from the point."""
+    candidates = []
+    for radius in _LEADER_PX:
+        for angle in _LEADER_ANGLES:
+            centre = (
+                float(point[0] + radius * np.cos(angle) * units[1]),
+                float(point[1] + radius * np.sin(angle) * units[1]),
+            )
+            rects = [_centred_box(centre, size, u) for u in units]
+            candidates.append(
+                (clash(rects), _cost(rects[1], box, [], []), radius, centre, rects[1])
+            )
+    best = min(candidates, key=lambda c: c[:3])
+    return LabelPlace(LEADER, best[4], best[3])
+
+
+def _centred_box(centre, size, unit: float) -> tuple[float, ...]:
+    """(left, right, bottom, top) of a label of `size` px centred at `centre` (data units)."""
+    cx, cy = centre
+    half_w, half_h = size[0] * unit / 2, size[1] * unit / 2
+    return cx - half_w, cx + half_w, cy - half_h, cy + half_h
+
+
+def _within(rect, mark, reach: float) -> bool:
+    """Whether `mark` lies within `reach` of the rectangle."""
+    left, right, bottom, top = rect
+    dx = max(left - mark[0], 0.0, mark[0] - right)
+    dy = max(bottom - mark[1], 0.0, mark[1] - top)
+    return dx * dx + dy * dy < reach * reach
 
 
 def _label_box(point, side, size: tuple[float, float], unit: float) -> tuple[float, ...]:
@@ -370,8 +512,12 @@ def _crossings(rect, unit: float, polylines) -> int:
 
 
 def _cost(rect, box, dots, placed) -> float:
+    """What a label's rectangle costs: past the view `box` (None: not counted), over a dot
+    (a point or a mark) or over a label already placed."""
     left, right, bottom, top = rect
-    outside = left < box[0] or right > box[1] or bottom < box[2] or top > box[3]
+    outside = box is not None and (
+        left < box[0] or right > box[1] or bottom < box[2] or top > box[3]
+    )
     covered = sum(left <= d[0] <= right and bottom <= d[1] <= top for d in dots)
     overlaps = sum(left < o[1] and o[0] < right and bottom < o[3] and o[2] < top for o in placed)
     # past the view costs least: the figure then widens its view to hold the label

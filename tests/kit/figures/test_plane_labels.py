@@ -54,5 +54,6 @@ def test_a_label_moves_off_a_line_that_runs_through_its_usual_place():
     point = np.array([[0.0, 0.0]])
     box = (-1.0, 1.0, -1.0, 1.0)
     line = np.array([[-1.0, 0.1], [1.0, 0.1]])  # just above the point
-    assert label_positions(point, [["v1"]], box, 300.0)[0] == ["top center"]
-    assert label_positions(point, [["v1"]], box, 300.0, lines=[line])[0] != ["top center"]
+    assert [p.side for p in label_positions(point, [["v1"]], box, 300.0)] == ["top center"]
+    moved = label_positions(point, [["v1"]], box, 300.0, lines=[line])
+    assert [p.side for p in moved] != ["top center"]

@@ -1,5 +1,6 @@
 """One name for one thing across the catalogs: the transformer page's menu entry is its
-title, the Japanese catalog names the (scaled) dot-product attention as the seed does, and
+title, the Japanese catalog names the (scaled) dot-product attention as the seed does, names
+every score function in Japanese (an English name only as a gloss in brackets or quotes), and
 writes a numeric range one way ("2 から 12 まで")."""
 
 from __future__ import annotations
@@ -30,3 +31,22 @@ def test_japanese_writes_numeric_ranges_as_kara_made():
     other_forms = re.compile(rf"{number} ?[〜～~] ?{number}|{number} から {number} の間")
     said = {key: text for key, text in JA.items() if other_forms.search(text)}
     assert not said, said
+
+
+# An English score function's name, as a word of its own (not inside a key such as scaled_dot).
+ENGLISH_SCORE = re.compile(
+    r"(?<![A-Za-z_])(general|concat|location|dot|scaled|additive|multiplicative)(?![A-Za-z_])",
+    re.IGNORECASE,
+)
+GLOSS = re.compile(r"\([^()]*\)|「[^」]*」|\{[^}]*\}|`[^`]*`")  # (concat), 「concat」, {names}
+
+
+def test_japanese_names_every_score_function_in_japanese():
+    """「general スコア」 left the Luong score's name in English where the select box offers
+    「ルオン一般アテンション」; an English name is kept only as a gloss, 「連結 (concat)」."""
+    said = {key: text for key, text in JA.items() if ENGLISH_SCORE.search(GLOSS.sub("", text))}
+    assert not said, said
+
+
+def test_the_task_that_needs_the_general_score_names_the_select_boxs_option():
+    assert f"「{JA['luong.score_name.general']}」" in JA["tasks.reason.needs_general"]
