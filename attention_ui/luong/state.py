@@ -8,6 +8,7 @@ Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -392,10 +393,24 @@ def shared_baseline(values: dict[str, Any]) -> dict[str, Any]:
     """The matrices `prepare_shared` gives for these values: the address leaves them out."""
     try:
         current = Sizes(**{name: int(values[key]) for name, key in SIZE_KEYS.items()})
-        chosen = preset_state(values[PRESET], int(values[SEED]), values[LAYOUT], current)
+        return dict(_baseline(values[PRESET], int(values[SEED]), values[LAYOUT], current))
     except (KeyError, TypeError, ValueError):
         return {}
-    return {key: value for key, value in chosen.items() if key in MATRIX_KEYS}
+
+
+@functools.lru_cache(maxsize=64)
+def _baseline(preset: str, seed: int, layout: str, sizes: Sizes) -> tuple[tuple[str, Any], ...]:
+    """`shared_baseline`'s matrices, made once per example, seed, layout and sizes: the address
+    is written after every edit, and making the example's matrices again was a quarter of it
+    (bench/load.py's py-spy). Read-only, since every session shares them."""
+    chosen = preset_state(preset, seed, layout, sizes)
+    matrices = []
+    for key, value in chosen.items():
+        if key in MATRIX_KEYS:
+            value = np.array(value, dtype=float)
+            value.flags.writeable = False
+            matrices.append((key, value))
+    return tuple(matrices)
 
 
 def shared_shapes(values: dict[str, Any]) -> dict[str, tuple[int, int]]:
