@@ -18,6 +18,15 @@ Per page and kind (app, specs page), medians over `--opens`:
     python bench/cold_open.py --pages luong --save /tmp/profiles   # .cpuprofile for DevTools
     python bench/cold_open.py --py-spy /tmp/spy.txt                # the app server's stacks
     python bench/cold_open.py --baseline /tmp/baseline --opens 1   # another checkout as well
+    python bench/cold_open.py --reduced-motion                    # what the skeletons' pulse costs
+
+With `--reduced-motion`, the app and the specs page are also opened as a browser that prefers
+reduced motion (rows app-rm, specs-rm). Until an element's code has loaded, Streamlit draws it
+as a skeleton that pulses (an opacity animation without end) unless the browser prefers
+reduced motion; headless Chromium composites every frame of that pulse in software, in its GPU
+process, over the box of all the skeletons on screen: with a page's dozens of widgets, that is
+most of the screen, 60 times a second, on a machine whose cores the renderer needs. The rows
+say how much of the app's ratio is that pulse; the target's ratio stays app / specs.
 
 With `--py-spy FILE`, py-spy records the app server while the opens run (raw collapsed stacks
 in FILE) and the share of its samples under each line of the page scripts is printed.
@@ -87,6 +96,7 @@ class Kind:
     pid: int
     opens: list[Open] = field(default_factory=list)
     charts: dict[str, int] = field(default_factory=dict)  # a checkout's own, by page
+    motion: str = "no-preference"  # the browser's prefers-reduced-motion
 
 
 def browser_cpu() -> Counter:
@@ -152,7 +162,9 @@ def page_times(frames) -> tuple[float, float, float, int, int]:
 def open_once(browser, kind: Kind, url: str, charts: int, save: Path | None) -> Open:
     """A fresh context; the profiler starts on a page of the same server (so the renderer
     that opens the page is the profiled one), then the page opens."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1600})
+    context = browser.new_context(
+        viewport={"width": 1400, "height": 1600}, reduced_motion=kind.motion
+    )
     try:
         context.add_init_script(PAGE_SCRIPT)
         page = context.new_page()
@@ -224,10 +236,17 @@ def report(page: str, kinds: list[Kind], top: int) -> None:
         ] + [f"{median([x.metrics[m] for x in o]):12.0f}" for m in METRICS]
         print(f"  {kind.name:10}" + "".join(cells))
     specs = next(kind for kind in kinds if kind.name == "specs")
+    still = next((kind for kind in kinds if kind.name == "specs-rm"), None)
     for kind in kinds:
-        if kind is not specs:
-            ratio = median([x.drawn for x in kind.opens]) / median([x.drawn for x in specs.opens])
-            print(f"  ratio {kind.name} / specs page: {ratio:.2f}× (load {load_average():.1f})")
+        for against in (specs, still) if kind.motion == "reduce" else (specs,):
+            if kind is not against and not (kind is specs and against is still):
+                ratio = median([x.drawn for x in kind.opens]) / median(
+                    [x.drawn for x in against.opens]
+                )
+                print(
+                    f"  ratio {kind.name} / {against.name} page: {ratio:.2f}×"
+                    f" (load {load_average():.1f})"
+                )
     for kind in kinds:
         files = summed([x.by_file for x in kind.opens])
         shown = ", ".join(f"{name} {ms:.0f}" for name, ms in files.most_common(top))
@@ -305,9 +324,15 @@ def run(args) -> int:
                     *(Kind(k.name, k.url, k.pid, charts=k.charts) for k in baseline),
                     Kind("specs", specs_url, specs_pid),
                 ]
+                if args.reduced_motion:
+                    kinds += [
+                        Kind("app-rm", app_url, app_pid, motion="reduce"),
+                        Kind("specs-rm", specs_url, specs_pid, motion="reduce"),
+                    ]
                 for _ in range(args.opens):
                     for kind in kinds:
-                        address = f"{kind.url}/?page={page}" if kind.name == "specs" else ""
+                        specs_page = kind.url == specs_url
+                        address = f"{kind.url}/?page={page}" if specs_page else ""
                         address = address or f"{kind.url}/{page}"
                         kind.opens.append(
                             open_once(
@@ -341,6 +366,11 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=None, metavar="FIRST")
     parser.add_argument(
         "--baseline", type=Path, default=None, metavar="DIR", help="another checkout, opened too"
+    )
+    parser.add_argument(
+        "--reduced-motion",
+        action="store_true",
+        help="also open the app and the specs page preferring reduced motion (no pulse)",
     )
     args = parser.parse_args()
     args.pages = [p.strip() for p in args.pages.split(",") if p.strip()]
