@@ -41,7 +41,7 @@ BOUNDED_KERNELS = ("boxcar", "triangular", "epanechnikov")
 # κ(u) in LaTeX (d2l writes the triangular one and names it "Epanechikov").
 KERNEL_LATEX: dict[str, str] = {
     "gaussian": r"\kappa(u) = \exp\!\left(-\tfrac{u^2}{2}\right)",
-    "boxcar": r"\kappa(u) = \begin{cases} 1 & |u| < 1 \\ 0 & \text{otherwise} \end{cases}",
+    "boxcar": r"\kappa(u) = \begin{cases} 1 & |u| < 1 \\ 0 & |u| \ge 1 \end{cases}",
     "constant": r"\kappa(u) = 1",
     "triangular": r"\kappa(u) = \max(0,\ 1 - |u|)",
     "epanechnikov": r"\kappa(u) = \tfrac{3}{4} \max(0,\ 1 - u^2)",

@@ -410,8 +410,11 @@ def _masked(b: _Recorder, mask: np.ndarray, masked: np.ndarray, fill_tex: str) -
 
     b.add(
         "masked",
-        rf"s_{{ij}} \leftarrow {fill_tex}\ \text{{where masked}}",
-        rf"s_{{ji}} \leftarrow {fill_tex}\ \text{{where masked}}",
+        # no words in a formula: the interface owns them (the mask's entry m is 1 where kept)
+        rf"s_{{ij}} \leftarrow \begin{{cases}} s_{{ij}} & m_{{ij}} = 1 \\ {fill_tex} & m_{{ij}} = 0"
+        r" \end{cases}",
+        rf"s_{{ji}} \leftarrow \begin{{cases}} s_{{ji}} & m_{{ji}} = 1 \\ {fill_tex} & m_{{ji}} = 0"
+        r" \end{cases}",
         masked,
         explain,
     )

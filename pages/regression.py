@@ -31,9 +31,12 @@ with data_column:
     points = view.training_data()
 with control_column:
     settings = view.controls()
-runs = view.engine_runs(points, settings) if points.ok else None
+    runs = view.engine_runs(points, settings) if points.ok else None
+    # beside the 40-row table: under the controls, at 1400 px, the column was empty for its
+    # whole height (about 1,000 px); a phone stacks the columns, so its order is unchanged
+    if runs is not None:
+        view.prediction_chart(points, settings, runs, st.session_state[state.PRESET])
 if runs is not None:
-    view.prediction_chart(points, settings, runs, st.session_state[state.PRESET])
     view.weights_map(points, runs)
     view.temperature(points, settings, runs)
     view.learned_sigma(points, settings)

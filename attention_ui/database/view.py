@@ -98,13 +98,24 @@ def story_notice(place: Any, answers_shown: bool) -> None:
 
 
 def table_and_query() -> tuple[RecordsInput, Query]:
-    """The database (left) and the query with its similarity and normalization (right)."""
+    """The database (left) and the query with its similarity (right); under both, τ and k
+    (left) and the normalization with its formula (right). With τ, the normalization and k
+    in the query's column, a desktop left about 350 px empty under the table."""
     table_column, query_column = st.columns([3, 2], gap="large")
     with table_column:
         records_in = records_table()
     with query_column:
-        query = query_controls()
-    return records_in, query
+        similarity = query_and_similarity()
+    settings_column, normalization_column = st.columns(2, gap="large")
+    with settings_column:
+        temperature, k = temperature_and_top_k(similarity)
+    with normalization_column:
+        normalization = normalization_controls(similarity, temperature)
+    queries, query_notes = parse_queries(st.session_state[state.QUERY])
+    for note in query_notes:
+        st.warning(note, icon=":material/edit:")
+    # checked by the frame
+    return records_in, Query(queries, similarity, temperature, normalization, k)
 
 
 def records_table() -> RecordsInput:
@@ -131,8 +142,8 @@ def records_table() -> RecordsInput:
     return records_in
 
 
-def query_controls() -> Query:
-    """The query box, the similarity a(q, k), τ and the normalization, each with its formula."""
+def query_and_similarity() -> str:
+    """The query box and the similarity a(q, k) with its formula."""
     st.header(t("database.query.title"))
     st.text_input(
         t("database.query.label"),
@@ -151,6 +162,11 @@ def query_controls() -> Query:
     for part in SIMILARITY_LATEX[similarity].split(r",\quad "):  # narrow column: one per line
         st.latex(part)
     st.caption(t(f"database.similarity.{similarity}_help"))
+    return similarity
+
+
+def temperature_and_top_k(similarity: str) -> tuple[float, int]:
+    """τ (no part in exact matching) and the k of top-k retrieval."""
     temperature = st.select_slider(
         t("database.temperature.label"),
         TEMPERATURES,
@@ -159,6 +175,19 @@ def query_controls() -> Query:
         disabled=similarity == "exact",
         help=t("database.temperature.help"),
     )
+    k = st.number_input(
+        t("database.topk.label"),
+        min_value=1,
+        max_value=RECORD_LIMIT,
+        step=1,
+        key=state.TOP_K,
+        help=t("database.topk.help"),
+    )
+    return temperature, int(k)
+
+
+def normalization_controls(similarity: str, temperature: float) -> str:
+    """The normalization (no part in exact matching) and its formula."""
     normalization = st.radio(
         t("database.normalization.label"),
         ["softmax", "sum"],
@@ -182,18 +211,7 @@ def query_controls() -> Query:
             power = fmt(1 / temperature)
             st.caption(t("database.normalization.power_note", tau=fmt(temperature), power=power))
         st.caption(t("database.normalization.sum_note"))
-    k = st.number_input(
-        t("database.topk.label"),
-        min_value=1,
-        max_value=RECORD_LIMIT,
-        step=1,
-        key=state.TOP_K,
-        help=t("database.topk.help"),
-    )
-    queries, query_notes = parse_queries(st.session_state[state.QUERY])
-    for note in query_notes:
-        st.warning(note, icon=":material/edit:")
-    return Query(queries, similarity, temperature, normalization, int(k))  # checked by the frame
+    return normalization
 
 
 def divide_by_sum_latex(temperature: float) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from attention_core import (
     leave_one_out,
     nadaraya_watson,
 )
+from attention_core.regression import KERNEL_LATEX
 from attention_ui.kit.text.i18n import error_text, step_sentence
 
 PROPERTY = settings(max_examples=60, deadline=None)
@@ -434,3 +435,10 @@ def test_every_regression_error_code_is_reached_by_the_table():
             raised.add(error.code)
     assert raised >= REGRESSION_CODES
     assert set(ERROR_CODES) >= REGRESSION_CODES
+
+
+def test_no_kernels_formula_carries_a_word():
+    """The boxcar's formula said "otherwise" in English on the Japanese page; the interface
+    owns every word, so the engine's formulas have none (it now reads |u| ≥ 1)."""
+    for kernel, latex in KERNEL_LATEX.items():
+        assert not re.search(r"\\text\{[^}]*[A-Za-z]{2,}", latex), kernel

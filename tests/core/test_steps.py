@@ -262,3 +262,16 @@ def test_steps_recorded_when_first_read_show_the_results_own_numbers(score):
     assert result.step("output").value.tobytes() == result.output.tobytes()
     scores_key = SCORE_STEPS[score][-1]
     assert result.step(scores_key).value.tobytes() == result.scores.tobytes()
+
+
+WORD_IN_FORMULA = re.compile(r"\\text\{[^}]*[A-Za-z]{2,}")  # \text{where masked}
+
+
+def test_no_steps_formula_carries_a_word():
+    """The engine returns codes and numbers, the interface every word: the mask step's
+    formula said "where masked" in English on the Japanese page. It is written with the mask's
+    entries instead (m = 1 kept, m = 0 masked)."""
+    for _, score, options, non_negative in CONFIGS:
+        for layout in ("column", "row"):
+            for step in run(score, options, non_negative, layout).steps:
+                assert not WORD_IN_FORMULA.search(step.latex), (step.key, step.latex)
