@@ -26,6 +26,7 @@ from attention_ui.kit.text.i18n import catalog
 from tests.browser.conftest import (
     ARTIFACTS,
     collect_errors,
+    new_context,
     open_page,
     wait_charts_settled,
     wait_idle,
@@ -141,7 +142,7 @@ def tabs(browser) -> Iterator[dict[int, tuple]]:
     """One tab per width, reused by every page visit; console errors collected per tab."""
     opened = {}
     for width in WIDTHS:
-        context = browser.new_context(viewport={"width": width, "height": 900})
+        context = new_context(browser, viewport={"width": width, "height": 900})
         page = context.new_page()
         opened[width] = (page, collect_errors(page))
     yield opened

@@ -17,7 +17,7 @@ import pytest
 
 from attention_ui.kit.text.i18n import catalog
 from tests.app_server import start_app, stop_app
-from tests.browser.conftest import assert_no_exception, open_page, wait_idle
+from tests.browser.conftest import assert_no_exception, new_context, open_page, wait_idle
 
 EN = catalog("en")
 # How long a student's screen may take to follow here: generous, since the machine may be
@@ -59,7 +59,7 @@ def wait_for_param(page, name: str, value: str) -> float:
 
 
 def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(3)]
+    contexts = [new_context(browser, viewport={"width": 1280, "height": 900}) for _ in range(3)]
     teacher, *students = [context.new_page() for context in contexts]
     errors: list[str] = []
     for page in (teacher, *students):

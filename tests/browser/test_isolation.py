@@ -14,6 +14,7 @@ from tests.browser.conftest import (
     assert_no_exception,
     grid,
     move_slider,
+    new_context,
     open_page,
     type_into_cell,
     wait_for_plot,
@@ -41,7 +42,7 @@ def test_two_students_editing_the_same_cell_see_only_their_own(browser, server, 
     type_into_cell(alice, grid(alice, 0), 0, 0, "3", columns=2)
     wait_for_plot(alice, S, scores(first_preset(3.0)).scores.tolist())
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
     try:
         bob = context.new_page()
         open_page(bob, server, "luong")

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlparse
 
 from attention_ui.kit.text.i18n import catalog
 from tests.app_server import start_app, stop_app
-from tests.browser.conftest import IDLE, wait_idle
+from tests.browser.conftest import IDLE, new_context, wait_idle
 
 JA = catalog("ja")
 NAV_LABELS = [
@@ -20,7 +20,7 @@ NAV_LABELS = [
 
 
 def test_a_japanese_browser_gets_japanese_without_asking(browser, server):
-    context = browser.new_context(locale="ja-JP", viewport={"width": 1280, "height": 900})
+    context = new_context(browser, locale="ja-JP", viewport={"width": 1280, "height": 900})
     try:
         page = context.new_page()
         errors: list[str] = []
@@ -41,7 +41,7 @@ def test_a_shared_japanese_link_opened_first_on_a_fresh_server_is_japanese_with_
     and the page's frame must still give it Japanese, the translated menu and the language
     switch, and no file-name menu."""
     process, url = start_app()
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
     try:
         page = context.new_page()
         page.goto(f"{url}/luong?lang=ja")

@@ -28,6 +28,7 @@ from attention_ui.luong.presets import PRESETS
 from tests.browser.conftest import (
     ARTIFACTS,
     collect_errors,
+    new_context,
     open_page,
     pick_option,
     wait_for_plot,
@@ -56,7 +57,7 @@ def typed(trial: int) -> str:
 @pytest.fixture(scope="module")
 def shared_page(browser) -> Iterator[dict]:
     """One tab for the module, its WebSocket frames sent and its console errors collected."""
-    context = browser.new_context(viewport={"width": 1400, "height": 2400})
+    context = new_context(browser, viewport={"width": 1400, "height": 2400})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
     shared = {"page": page, "sent": [], "errors": collect_errors(page), "opened": False}

@@ -14,6 +14,7 @@ from tests.browser.conftest import (
     HEAD_GRID,
     assert_no_exception,
     move_slider,
+    new_context,
     open_page,
     pick_option,
     plot_data,
@@ -40,7 +41,7 @@ def copied_link(page, server: str, path: str) -> str:
 def in_new_browser(browser, link: str, read):
     """`read(page)` on the link opened in a new browser context, with no warning in the
     sidebar (nothing of the address was ignored) and no exception."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
     try:
         other = context.new_page()
         other.goto(link)
