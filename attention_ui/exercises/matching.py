@@ -94,8 +94,11 @@ def matching() -> None:
             disabled=similarity == "exact",  # the exact lookup has no τ
             help=t("exercises.match.tau_exact") if similarity == "exact" else None,
         )
-    # one part a line, as the database page writes them
-    st.latex(stacked(*SIMILARITY_LATEX[similarity].split(r",\quad "), weights_latex(similarity)))
+        # one part a line, as the database page writes them; under its controls, where at
+        # 1400 px the column was empty beside the ranking and its chart
+        st.latex(
+            stacked(*SIMILARITY_LATEX[similarity].split(r",\quad "), weights_latex(similarity))
+        )
     with result_column:
         try:
             result = compute.match(compute.MatchInputs(records, query, similarity, tau))
