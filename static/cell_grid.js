@@ -116,10 +116,9 @@ class CellGrid {
     const head = el("thead");
     const headRow = el("tr");
     headRow.setAttribute("role", "row");
-    const corner = el("th", "cg-corner");
-    corner.setAttribute("role", "columnheader");
-    corner.textContent = text.corner || "";
-    headRow.appendChild(corner);
+    // A header cell with no text reads as an unnamed column to a screen reader: the empty
+    // corners are plain cells (axe's empty-table-header).
+    headRow.appendChild(this.corner(text.corner));
     (d.cols || []).forEach((col) => {
       const th = el("th", "cg-colhead");
       th.setAttribute("role", "columnheader");
@@ -127,7 +126,7 @@ class CellGrid {
       th.textContent = col.label;
       headRow.appendChild(th);
     });
-    if (d.addRows) headRow.appendChild(el("th", "cg-corner"));
+    if (d.addRows) headRow.appendChild(this.corner(""));
     head.appendChild(headRow);
     table.appendChild(head);
     const body = el("tbody");
@@ -184,6 +183,13 @@ class CellGrid {
     }
     input.addEventListener("keydown", (event) => this.key(event, input));
     return input;
+  }
+
+  corner(label) {
+    const cell = el(label ? "th" : "td", "cg-corner");
+    cell.setAttribute("role", label ? "columnheader" : "gridcell");
+    cell.textContent = label || "";
+    return cell;
   }
 
   deleteButton(i, rowLabel) {
