@@ -334,13 +334,13 @@ async def vote(browser: Browser, round_: int, pick) -> tuple[int, ...]:
             await browser.wait_for(lambda: receipt in browser.screen(), "the vote's receipt", 30)
             return tuple(answer)
         except TimeoutError as error:
-            # What the tab shows instead says why (a warning, another round, another page).
-            shown = str(error)  # it ends with what the tab shows instead
+            # Its message ends with what the tab shows instead, which says why (a warning,
+            # another round, another page).
             if attempt:
-                raise TimeoutError(shown) from None
+                raise
             # A student whose click showed nothing clicks again (the store counts one vote
             # per seat and round, so this cannot count twice); the report says how often.
-            browser.errors_retried.append(shown)
+            browser.errors_retried.append(str(error))
     raise AssertionError("unreachable")
 
 
