@@ -121,7 +121,9 @@ def table_and_query() -> tuple[RecordsInput, Query]:
 def records_table() -> RecordsInput:
     """The editable records, the preset buttons, and what is wrong with the table."""
     st.header(t("database.table.title"))
-    records_in = records_editor(state.RECORDS, D2L_RECORDS, help=t("database.table.help"))
+    records_in = records_editor(
+        state.RECORDS, D2L_RECORDS, help=t("database.table.help", add=t("editor.grid.add_row"))
+    )
     for column, (name, records) in zip(
         st.columns(len(state.PRESETS)), state.PRESETS.items(), strict=True
     ):

@@ -96,7 +96,7 @@ def training_data() -> PointsInput:
         )
     )
     st.latex(data.TRUE_FUNCTIONS[preset][1])
-    st.caption(t("regression.data.table_help", limit=50))
+    st.caption(t("regression.data.table_help", add=t("editor.grid.add_row"), limit=50))
     points = points_editor(state.POINTS, state.default_points())
     for problem in points.problems:
         st.error(problem)

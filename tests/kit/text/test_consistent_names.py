@@ -50,3 +50,19 @@ def test_japanese_names_every_score_function_in_japanese():
 
 def test_the_task_that_needs_the_general_score_names_the_select_boxs_option():
     assert f"「{JA['luong.score_name.general']}」" in JA["tasks.reason.needs_general"]
+
+
+# The grid editor's buttons as it draws them (static/cell_grid.js): the add-row button's label
+# from the catalog, and "−" on each row's delete button. The sentences telling a learner how to
+# add and delete rows name those buttons (they spoke of a tick and a bin: st.data_editor's).
+GRID_HELPS = ("database.table.help", "regression.data.table_help")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("key", GRID_HELPS)
+def test_the_grids_help_names_its_add_and_delete_buttons(lang, key):
+    words = catalog(lang)
+    add = words["editor.grid.add_row"]
+    shown = words[key].format(add=add, limit=50)
+    assert add in shown and "−" in shown, shown
+    assert not re.search(r"\b(tick|bin|select)|チェック|ごみ箱|選択|選ん", shown), shown
