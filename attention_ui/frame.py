@@ -17,6 +17,7 @@ from attention_ui.kit.share.address import (
     start_run,
     update_address,
 )
+from attention_ui.kit.state.long_lived import freeze_after_first_run
 from attention_ui.kit.state.navigation import follow_clicked_link, link_params, page_started
 from attention_ui.kit.text.i18n import (
     DEFAULT_LANGUAGE,
@@ -138,7 +139,10 @@ def page_header(namespace: str) -> None:
 def page_footer(name: str) -> None:
     """What every page ends with: the address is rewritten with the page's state (so a reload
     or a copied link shows it; no save step), the sidebar's Share box is drawn and the
-    document is marked with the page's language (`<html lang>`)."""
+    document is marked with the page's language (`<html lang>`). After the page's first run
+    in this process, what exists then is set apart from the garbage collector
+    (attention_ui/kit/state/long_lived.py)."""
     update_address(name)
     share_panel(name)
     set_document_language()
+    freeze_after_first_run(name)
