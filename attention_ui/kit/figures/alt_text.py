@@ -41,7 +41,10 @@ def plain(text: object) -> str:
     """Plotly text as plain text: tags dropped (a <br> becomes a space), entities decoded."""
     if text is None:
         return ""
-    return html.unescape(_TAG.sub(" ", str(text))).strip().replace("  ", " ")
+    text = str(text)
+    if "<" in text or "&" in text:  # else neither a tag nor an entity: as it is (faster)
+        text = html.unescape(_TAG.sub(" ", text))
+    return text.strip().replace("  ", " ")
 
 
 @dataclass(frozen=True)
@@ -112,23 +115,27 @@ def _axis_title(layout: dict, name: str) -> str:
 
 
 def _heatmap_facts(figure, heatmaps, title, x_title, y_title) -> ChartFacts:
-    names = panel_names(figure, heatmaps)
     best = None  # (value, panel, row, col)
+    size = None
     for index, trace in enumerate(heatmaps):
-        z = np.asarray(values_of(trace.z), dtype=float)
-        if not np.isfinite(z).any():
+        z = np.asarray(values_of(trace.z), dtype=float)  # each trace's z read once
+        if size is None:
+            size = (z.shape[0], z.shape[1] if z.ndim == 2 else 1)
+        finite = np.isfinite(z)
+        if not finite.any():
             continue
-        i, j = np.unravel_index(np.nanargmax(np.where(np.isfinite(z), z, np.nan)), z.shape)
+        # the first largest finite entry (NaN and ±∞ left out), as np.nanargmax finds it
+        i, j = np.unravel_index(int(np.argmax(np.where(finite, z, -np.inf))), z.shape)
         if best is None or z[i, j] > best[0]:
-            best = (float(z[i, j]), index, int(i), int(j))
-    first = np.asarray(values_of(heatmaps[0].z))
-    size = (first.shape[0], first.shape[1] if first.ndim == 2 else 1)
+            best = (float(z[i, j]), index, int(i), int(j), z.shape)
     if best is None:
         return ChartFacts(
             "heatmap", title, x_title, y_title, size, len(heatmaps), "", ("", ""), "", ()
         )
-    value, index, i, j = best
-    rows, cols = _labels(heatmaps[index])
+    value, index, i, j, shape = best
+    rows, cols = _labels(heatmaps[index], shape)
+    # a panel's name only in a grid of several (a lone chart's facts name none)
+    panel = panel_names(figure, heatmaps)[index] if len(heatmaps) > 1 else ""
     return ChartFacts(
         "heatmap",
         title,
@@ -138,7 +145,7 @@ def _heatmap_facts(figure, heatmaps, title, x_title, y_title) -> ChartFacts:
         len(heatmaps),
         fmt(value),
         (rows[i], cols[j]),
-        names[index] if len(heatmaps) > 1 else "",
+        panel,
         (),
     )
 
@@ -187,11 +194,15 @@ def panel_names(figure: go.Figure, heatmaps: Sequence) -> list[str]:
     return names
 
 
-def _labels(trace) -> tuple[list[str], list[str]]:
-    z = np.asarray(values_of(trace.z))
-    rows = [plain(s) for s in values_of(trace.y)] if values_of(trace.y) is not None else []
-    cols = [plain(s) for s in values_of(trace.x)] if values_of(trace.x) is not None else []
-    n_rows, n_cols = z.shape[0], z.shape[1] if z.ndim == 2 else 1
+def _labels(trace, shape: tuple[int, ...] | None = None) -> tuple[list[str], list[str]]:
+    """The trace's row and column labels as plain text (1, 2, … where they do not fit its z,
+    of `shape` when the caller has read it)."""
+    if shape is None:
+        shape = np.shape(values_of(trace.z))
+    y, x = values_of(trace.y), values_of(trace.x)
+    rows = [plain(s) for s in y] if y is not None else []
+    cols = [plain(s) for s in x] if x is not None else []
+    n_rows, n_cols = shape[0], shape[1] if len(shape) == 2 else 1
     rows = rows if len(rows) == n_rows else [str(i + 1) for i in range(n_rows)]
     cols = cols if len(cols) == n_cols else [str(j + 1) for j in range(n_cols)]
     return rows, cols

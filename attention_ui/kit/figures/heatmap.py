@@ -10,6 +10,7 @@ alone.
 
 from __future__ import annotations
 
+import base64
 import copy
 import functools
 import html
@@ -21,7 +22,8 @@ from typing import TypeVar
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
-from _plotly_utils.utils import convert_to_base64
+from _plotly_utils.basevalidators import is_homogeneous_array
+from _plotly_utils.utils import convert_to_base64, to_typed_array_spec
 
 from attention_core import Step, fmt
 
@@ -185,21 +187,81 @@ class DrawnFigure(go.Figure):
             if template is None or self._frame_objs:
                 self._drawn = super().to_dict()
             else:
+                # plotly's to_dict deep-copies the figure, then walks the copy to turn arrays
+                # into typed arrays (convert_to_base64); `_drawn_copy` does both in one walk,
+                # with the same result (tests/kit/figures/test_heatmap.py: the same JSON).
                 own = {
-                    "data": copy.deepcopy(self._data),
+                    "data": _drawn_copy(self._data),
                     "layout": {
-                        key: copy.deepcopy(value)
+                        key: _drawn_value(key, value)
                         for key, value in self._layout.items()
                         if key != "template"
                     },
                 }
-                convert_to_base64(own)  # what plotly's to_dict does to arrays (z)
                 shared = {"template": template} if "template" in self._layout else {}
                 own["layout"] = {  # plotly's key order, for the same JSON
                     key: shared.get(key, own["layout"].get(key)) for key in self._layout
                 }
                 self._drawn = own
         return self._drawn
+
+
+# What plotly's to_dict makes of a figure's part: a deep copy in which every value of a dict
+# that is an array (but under "range", "geojson", "layer" or "layers") is a typed array spec
+# (_plotly_utils.utils.convert_to_base64, which walks dicts, lists and tuples). Plain values
+# and containers are copied here in one walk; anything else goes plotly's way.
+_LEAVES = (str, int, float, bool, type(None))
+_SKIPPED_KEYS = frozenset(("geojson", "layer", "layers", "range"))
+_SHORT_TYPES = {
+    np.dtype(name): short
+    for name, short in (
+        ("int8", "i1"),
+        ("uint8", "u1"),
+        ("int16", "i2"),
+        ("uint16", "u2"),
+        ("int32", "i4"),
+        ("uint32", "u4"),
+        ("float32", "f4"),
+        ("float64", "f8"),
+    )
+}
+
+
+def _drawn_copy(value):
+    """A copy of a value that sits in a list or tuple (or at the top): arrays there stay
+    arrays, as plotly leaves them."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is dict:
+        return {key: _drawn_value(key, item) for key, item in value.items()}
+    if kind is list:
+        return [_drawn_copy(item) for item in value]
+    if kind is tuple:
+        return tuple(_drawn_copy(item) for item in value)
+    copied = copy.deepcopy(value)
+    convert_to_base64(copied)
+    return copied
+
+
+def _drawn_value(key, value):
+    """A copy of a dict's value `key`: an array becomes plotly's typed array spec."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if key in _SKIPPED_KEYS:
+        return copy.deepcopy(value)
+    if kind is np.ndarray and value.size and value.dtype in _SHORT_TYPES:
+        spec = {
+            "dtype": _SHORT_TYPES[value.dtype],
+            "bdata": base64.b64encode(np.ascontiguousarray(value)).decode("ascii"),
+        }
+        if value.ndim > 1:
+            spec["shape"] = str(value.shape)[1:-1]
+        return spec
+    if kind not in (dict, list, tuple) and is_homogeneous_array(value):
+        return to_typed_array_spec(copy.deepcopy(value))
+    return _drawn_copy(value)
 
 
 @functools.cache
