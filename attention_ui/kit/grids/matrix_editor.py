@@ -54,11 +54,11 @@ def forget_matrix(state_key: str, session: Session = None) -> None:
 def matrix_values(state_key: str, session: Session = None) -> np.ndarray | None:
     """The matrix as the learner last saw it, edits included, even while its grid is hidden
     (None before it was first set)."""
-    cells = store.visible(state_key, session)
-    if cells is None:
+    grid = store.record(state_key, session)  # read once (store.visible reads it again)
+    if grid is None:
         return None
-    grid = store.record(state_key, session)
-    return np.array(cells, dtype=float).reshape(grid["shape"])
+    rows, cols = grid["shape"]
+    return np.array([row[:cols] for row in grid["cells"][:rows]], dtype=float).reshape(rows, cols)
 
 
 def transpose_matrix(state_key: str, session: Session = None) -> None:

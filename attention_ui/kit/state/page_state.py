@@ -63,7 +63,10 @@ def widget_value(
 ) -> Any:
     """A widget's value now: the widget's own state if it was drawn, else the kept copy."""
     state = _state(session)
-    return state[key] if key in state else kept(key, default, session)
+    try:  # one read of the session, not two (`key in state` reads the value too)
+        return state[key]
+    except KeyError:
+        return kept(key, default, session)
 
 
 def set_widget(key: str, value: Any, session: MutableMapping[str, Any] | None = None) -> None:
