@@ -480,10 +480,17 @@ def top_k_lines(result: TopK, rows: list[int], lang: str | None = None) -> list[
     return lines
 
 
+LESSONS_BOX = "database.lessons"  # the lessons' expander (open or not)
+
+
 def lessons(records_in: RecordsInput, answers_shown: bool = True, lang: str | None = None) -> None:
     """d2l's lessons of the database example, each with this page's numbers where it has any
     (the story's answers only once the page shows its answers: they may be the puzzle's)."""
-    with st.expander(t("database.lessons.title", lang)):
+    # Folded: built only once opened (a page's first view builds only what it shows).
+    box = st.expander(t("database.lessons.title", lang), key=LESSONS_BOX, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         m = len(records_in.records) if records_in.ok else 0
         for text in lesson_lines(m, lang, answers=answers_shown):
             st.markdown("- " + text)
