@@ -41,7 +41,7 @@ from attention_ui.kit.grids.records_editor import (
     RecordsInput,
     records_editor,
 )
-from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.state.page_state import open_tab, option_labels
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown
 
@@ -279,10 +279,14 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
             key="database.chart.heatmap",
         )
         st.caption(t("database.chart.heatmap_caption"))
-    tabs = st.tabs(
-        [f"q{i + 1}: {escape_markdown(text, 24)}" for i, text in enumerate(query.queries)]
-    )
+    labels = [f"q{i + 1}: {escape_markdown(text, 24)}" for i, text in enumerate(query.queries)]
+    # Only the open query's tab is built (switching reruns the page): a first view builds only
+    # what it shows, and ten queries made ten tabs' answers, lists and tables on every run.
+    open_tab(state.ANSWER_TAB, state.ANSWER_TAB_INDEX, labels)
+    tabs = st.tabs(labels, key=state.ANSWER_TAB, on_change="rerun")
     for number, (tab, result) in enumerate(zip(tabs, table.results, strict=True), start=1):
+        if not tab.open:
+            continue
         with tab:
             show_answer(number, result, rows, query.temperature, query.normalization)
             st.markdown(t("database.topk.title", k=query.top_k))
