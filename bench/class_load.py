@@ -119,6 +119,15 @@ class Browser:
         self.running = True
         await self.socket.send(message.SerializeToString())
 
+    async def open_box(self, key: str) -> WidgetState:
+        """Open the expander `key`, as a click on it does (Streamlit reruns the page); its
+        state, to send along with what is clicked in it."""
+        await self.wait_for(lambda: key in self.widgets, f"expander {key}")
+        await self.wait_idle()
+        opened = WidgetState(id=self.widgets[key].id, bool_value=True)
+        await self.rerun([opened])
+        return opened
+
     async def click(self, key: str, *others) -> None:
         """Press the button `key` (with other widget states sent along)."""
         await self.wait_for(lambda: key in self.widgets, f"button {key}")
@@ -156,8 +165,12 @@ class Browser:
             path, delta = tuple(msg.metadata.delta_path), msg.delta
             if delta.WhichOneof("type") == "new_element":
                 self._element(path, delta.fragment_id, delta.new_element)
-            elif delta.WhichOneof("type") == "add_block" and delta.fragment_id in self.run[1]:
-                self.resent.add(path)
+            elif delta.WhichOneof("type") == "add_block":
+                block_id = delta.add_block.id  # a keyed expander is a widget too
+                if block_id.startswith("$$ID") and "-" in block_id:
+                    self.widgets[block_id.split("-", 2)[-1]] = delta.add_block
+                if delta.fragment_id in self.run[1]:
+                    self.resent.add(path)
         elif kind == "script_finished":
             status = msg.script_finished
             if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
@@ -266,7 +279,8 @@ async def start_class(base: str) -> tuple[Browser, str]:
     teacher = Browser(base, "luong", "")
     await teacher.open()
     await teacher.wait_idle()
-    await teacher.click("classroom.start")
+    box = await teacher.open_box("classroom.box")  # out of a class its buttons are built once open
+    await teacher.click("classroom.start", box)
     await teacher.wait_for(lambda: "teacher" in teacher.params(), "the teacher's address")
     return teacher, teacher.params()["class"]
 

@@ -41,7 +41,7 @@ from attention_ui.kit.grids.records_editor import (
     RecordsInput,
     records_editor,
 )
-from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.state.page_state import open_tab, option_labels
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown
 
@@ -279,10 +279,14 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
             key="database.chart.heatmap",
         )
         st.caption(t("database.chart.heatmap_caption"))
-    tabs = st.tabs(
-        [f"q{i + 1}: {escape_markdown(text, 24)}" for i, text in enumerate(query.queries)]
-    )
+    labels = [f"q{i + 1}: {escape_markdown(text, 24)}" for i, text in enumerate(query.queries)]
+    # Only the open query's tab is built (switching reruns the page): a first view builds only
+    # what it shows, and ten queries made ten tabs' answers, lists and tables on every run.
+    open_tab(state.ANSWER_TAB, state.ANSWER_TAB_INDEX, labels)
+    tabs = st.tabs(labels, key=state.ANSWER_TAB, on_change="rerun")
     for number, (tab, result) in enumerate(zip(tabs, table.results, strict=True), start=1):
+        if not tab.open:
+            continue
         with tab:
             show_answer(number, result, rows, query.temperature, query.normalization)
             st.markdown(t("database.topk.title", k=query.top_k))
@@ -480,10 +484,17 @@ def top_k_lines(result: TopK, rows: list[int], lang: str | None = None) -> list[
     return lines
 
 
+LESSONS_BOX = "database.lessons"  # the lessons' expander (open or not)
+
+
 def lessons(records_in: RecordsInput, answers_shown: bool = True, lang: str | None = None) -> None:
     """d2l's lessons of the database example, each with this page's numbers where it has any
     (the story's answers only once the page shows its answers: they may be the puzzle's)."""
-    with st.expander(t("database.lessons.title", lang)):
+    # Folded: built only once opened (a page's first view builds only what it shows).
+    box = st.expander(t("database.lessons.title", lang), key=LESSONS_BOX, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         m = len(records_in.records) if records_in.ok else 0
         for text in lesson_lines(m, lang, answers=answers_shown):
             st.markdown("- " + text)

@@ -26,6 +26,7 @@ from attention_ui.kit.grids.matrix_editor import (
     transpose_matrix,
 )
 from attention_ui.kit.share.codec import MAX_INT, Choice, Integer
+from attention_ui.kit.state import page_state
 from attention_ui.kit.state.page_state import (
     changed_since_kept,
     keep,
@@ -135,10 +136,7 @@ def remember(keys: Iterable[str] = tuple(DEFAULTS)) -> None:
 def open_tab(labels: list[str]) -> None:
     """Before st.tabs: remember which tab is open by position, and put it back by position
     when the labels are in another language than the one it was chosen in."""
-    if st.session_state.get(TAB) in labels:
-        st.session_state[_TAB_INDEX] = labels.index(st.session_state[TAB])
-    else:
-        st.session_state[TAB] = labels[min(st.session_state.get(_TAB_INDEX, 0), len(labels) - 1)]
+    page_state.open_tab(TAB, _TAB_INDEX, labels)
 
 
 def open_step(step_keys: Sequence[str]) -> str:

@@ -20,8 +20,19 @@ def by_address(**params: str) -> AppTest:
     return at.run()
 
 
+def open_class_box(at: AppTest) -> AppTest:
+    """Open the sidebar's Class box, as a click on it does: out of a class, what it holds
+    (start, code, join) is built only once it is open."""
+    if not any(b.key == "classroom.start" for b in at.sidebar.button):
+        at.session_state["classroom.box"] = True
+        at.run()
+    return at
+
+
 def button(at: AppTest, key: str):
     found = [b for b in [*at.button, *at.sidebar.button] if b.key == key]
+    if not found and key in ("classroom.start", "classroom.join"):
+        found = [b for b in open_class_box(at).sidebar.button if b.key == key]
     assert found, f"no button {key}"
     return found[0]
 

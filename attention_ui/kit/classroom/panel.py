@@ -28,6 +28,7 @@ from .rounds import NO_WINNER, Question, RoundTally, changed, tally
 
 POLL_SECONDS = 2.0
 _SEEN = "classroom.seen"  # the question's place (number, round, revealed) this screen drew
+_BOX = "classroom.box"  # the Class box while not in a class (open or not)
 _JOIN_BOX = "classroom.join_code"
 _DRAWN_FOLLOWING = "classroom.drawn_following"  # what the sidebar said of following
 
@@ -61,9 +62,17 @@ def _class_box(page: str, access: PageAccess, state_now) -> bool:
         st.session_state[follow.NOTICE] = "ended"
         found = None
     notice = st.session_state.pop(follow.NOTICE, None)
-    box = st.expander(
-        t("classroom.title"), icon=":material/groups:", expanded=found is not None or bool(notice)
-    )
+    if found is None and not notice:
+        # Folded on a page's first view: what it holds (start, code, join) is built only once
+        # it is opened, as opening it reruns the page (issue 25: a first view builds only what
+        # it shows). In a class, or with a notice, it opens by itself and is built as before.
+        box = st.expander(
+            t("classroom.title"), icon=":material/groups:", key=_BOX, on_change="rerun"
+        )
+        if not box.open:
+            return True
+    else:
+        box = st.expander(t("classroom.title"), icon=":material/groups:", expanded=True)
     with box:
         if notice in ("unknown", "limited", "ended"):
             st.warning(

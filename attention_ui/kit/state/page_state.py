@@ -16,7 +16,7 @@ value under `<key>.kept` (a plain session key, which survives every run):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -103,3 +103,17 @@ def option_labels(prefix: str) -> Callable[[str], str]:
         if key.startswith(prefix)
     }
     return lambda option: texts.get(str(option), str(option))
+
+
+def open_tab(key: str, index_key: str, labels: Sequence[str]) -> int:
+    """Before `st.tabs(labels, key=key)`: the open tab's position. While the open tab's label is
+    among `labels` it stays open and its position is kept under `index_key` (a plain session
+    key); when the labels changed (another language, another query's text) or the tabs were not
+    drawn for a while, the tab at the kept position opens again."""
+    state = st.session_state
+    if state.get(key) in labels:
+        state[index_key] = list(labels).index(state[key])
+    else:
+        state[key] = labels[min(state.get(index_key, 0), len(labels) - 1)]
+        state[index_key] = list(labels).index(state[key])
+    return state[index_key]

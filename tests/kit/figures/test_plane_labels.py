@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attention_core import convex_hull
 from attention_ui.kit.figures.plane import (
@@ -13,7 +15,9 @@ from attention_ui.kit.figures.plane import (
     PlaneCaptions,
     PlaneScene,
     _crosses,
+    _crossings,
     _label_box,
+    _Polyline,
     label_positions,
     plane_figure,
     view_box,
@@ -57,3 +61,34 @@ def test_a_label_moves_off_a_line_that_runs_through_its_usual_place():
     assert [p.side for p in label_positions(point, [["v1"]], box, 300.0)] == ["top center"]
     moved = label_positions(point, [["v1"]], box, 300.0, lines=[line])
     assert [p.side for p in moved] != ["top center"]
+
+
+def _brute_crossings(rect, unit, lines) -> int:
+    """_crossings as it was: every segment of every line clipped against the grown rectangle."""
+    from attention_ui.kit.figures.plane import _CLEAR_PX
+
+    pad = _CLEAR_PX * unit
+    grown = (rect[0] - pad, rect[1] + pad, rect[2] - pad, rect[3] + pad)
+    return sum(
+        any(_crosses(a, b, grown) for a, b in itertools.pairwise(np.asarray(line, float)))
+        for line in lines
+    )
+
+
+coordinate = st.floats(-5, 5, allow_nan=False).map(lambda x: round(x, 2))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.lists(st.tuples(coordinate, coordinate), min_size=1, max_size=6), max_size=4),
+    corner=st.tuples(coordinate, coordinate),
+    size=st.tuples(st.floats(0, 3), st.floats(0, 3)),
+    unit=st.sampled_from([0.0, 0.01, 0.05]),
+)
+def test_a_line_counts_as_crossing_a_label_exactly_when_one_of_its_segments_does(
+    lines, corner, size, unit
+):
+    # the lines' boxes only skip the clipping of lines that cannot cross: the same count
+    rect = (corner[0], corner[0] + size[0], corner[1], corner[1] + size[1])
+    polylines = [_Polyline.of(np.array(line)) for line in lines]
+    assert _crossings(rect, unit, polylines) == _brute_crossings(rect, unit, lines)

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from attention_ui.kit.classroom import follow
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from tests.conftest import APP
-from tests.support.classroom import button, param, teacher_page
+from tests.support.classroom import button, open_class_box, param, teacher_page
 from tests.support.classroom import by_address as student_by_address
 
 
@@ -35,7 +35,7 @@ def test_students_join_follow_and_leave_follow_with_their_own_edit():
     assert teacher.sidebar.get("image"), "the join address QR code"
     first = student_by_address(**{"class": code})  # the join address opens the home page
     assert not first.exception and first.title[0].value == teacher.title[0].value
-    second = AppTest.from_file(str(APP), default_timeout=30).run()
+    second = open_class_box(AppTest.from_file(str(APP), default_timeout=30).run())
     second.sidebar.text_input(key="classroom.join_code").input(code.lower())
     button(second, "classroom.join").click().run()
     second.run()

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 from attention_ui.kit.classroom import store
 from attention_ui.kit.classroom.follow import engine
 from tests.conftest import APP, open_app_page
-from tests.support.classroom import by_address, param
+from tests.support.classroom import by_address, open_class_box, param
 
 TEACHER_WIDGETS = {
     "classroom.ask",
@@ -26,7 +26,7 @@ def everything_shown(at: AppTest) -> str:
 
 
 def start_class() -> tuple[AppTest, str, str]:
-    teacher = open_app_page("luong")
+    teacher = open_class_box(open_app_page("luong"))
     next(b for b in teacher.sidebar.button if b.key == "classroom.start").click().run()
     teacher.toggle(key="luong.predict").set_value(True).run()
     next(b for b in teacher.button if b.key == "classroom.ask").click().run()
@@ -59,7 +59,7 @@ def test_a_wrong_teacher_key_in_the_address_is_refused():
 
 def test_wrong_codes_in_the_join_box_are_rate_limited():
     _, code, _ = start_class()
-    at = AppTest.from_file(str(APP), default_timeout=30).run()
+    at = open_class_box(AppTest.from_file(str(APP), default_timeout=30).run())
     for guess in ("ACDEFG", "HJKMNP", "QRTUVW", "XY3467", "9ACDEF"):
         for _ in range(2):
             at.sidebar.text_input(key="classroom.join_code").input(guess)

@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core import fmt, lookup, lookup_many
+from attention_ui.database import state
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, current_records
 from tests.conftest import open_app_page
 from tests.plotly_json import figures
@@ -114,9 +115,29 @@ def test_several_queries_give_a_queries_by_keys_heatmap(at):
     assert len(at.tabs) == 3
 
 
+def open_answer_tab(at: AppTest, label: str) -> AppTest:
+    """Open one query's tab, as a click on it does (only the open tab is built)."""
+    at.session_state[state.ANSWER_TAB] = label
+    return at.run()
+
+
+def test_only_the_open_querys_tab_is_built_and_it_stays_open_by_position(at):
+    at.text_input(key="database.query").set_value("Li, Smola, Hu").run()
+    assert [tab.label for tab in at.tabs] == ["q1: Li", "q2: Smola", "q3: Hu"]
+    built = [bool(tab.children) for tab in at.tabs]
+    assert built == [True, False, False]  # the first view shows q1 only
+    open_answer_tab(at, "q3: Hu")
+    assert not at.exception and [bool(tab.children) for tab in at.tabs] == [False, False, True]
+    assert "**Hu → Rachel** (row 5)" in texts(at.success)  # q3's answer, not q1's
+    assert "**Li → Mu**" not in texts(at.success)
+    at.text_input(key="database.query").set_value("Li, Smola, Zhang").run()  # q3's text changed
+    assert [bool(tab.children) for tab in at.tabs] == [False, False, True]
+
+
 def test_each_querys_numbers_table_is_built_when_opened_with_the_engines_weights(at):
     at.text_input(key="database.query").set_value("Li, Smola").run()
     assert not at.dataframe  # folded: not built on the page's first view
+    open_answer_tab(at, "q2: Smola")
     at.session_state["database.numbers.2"] = True
     at.run()
     assert not at.exception and len(at.dataframe) == 1
@@ -170,7 +191,9 @@ def test_emoji_and_right_to_left_names_work(at):
     edit_table(at, added=[{"key": "محمد", "value": "علي"}, {"key": "😀", "value": "כהן"}])
     at.text_input(key="database.query").set_value("محمد, 😀").run()
     assert not at.exception
-    assert "**محمد → علي**" in texts(at.success) and "**😀 → כהן**" in texts(at.success)
+    assert "**محمد → علي**" in texts(at.success)
+    open_answer_tab(at, "q2: 😀")
+    assert "**😀 → כהן**" in texts(at.success)
     assert "These rows have no number: 7, 8." in texts(at.info)
 
 

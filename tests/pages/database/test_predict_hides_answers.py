@@ -29,6 +29,7 @@ def said(at: AppTest) -> str:
 def test_the_story_and_the_lessons_keep_the_answer_until_the_reveal(lang):
     words = catalog(lang)
     at = open_page(lang)
+    at.session_state["database.lessons"] = True  # the lessons open (built only then)
     at.button(key="database.story.1").click().run()
     notice = words["database.story.step1.notice"]
     assert notice in said(at)  # predict off: the step says what it shows

@@ -170,10 +170,12 @@ def test_the_lessons_of_the_example_are_shown_with_the_engines_answers(lang):
     assert t("database.lessons.size", lang, m=6) in lesson_lines(6, lang)
     assert t("database.lessons.size", lang, m=6) not in lesson_lines(0, lang)
     at = open_page("database", lang)
-    text = shown(at)
+    assert t("database.lessons.title", lang) in [e.label for e in at.expander]
+    assert not any(line in shown(at) for line in lesson_lines(6, lang))  # folded: not built
+    at.session_state["database.lessons"] = True
+    text = shown(at.run())
     for line in lesson_lines(6, lang):
         assert line in text
-    assert t("database.lessons.title", lang) in [e.label for e in at.expander]
 
 
 @pytest.mark.parametrize(
