@@ -29,9 +29,12 @@ Grids: state key luong.<M> for M in Q, K, V, W, Wa_concat, va, Wa_location, and
 luong.mask.cells for the per-cell mask; each grid's widget key is
 "<state key>.editor.<version>" with the version in session_state["<state key>.version"].
 In column layout Q's columns are q1…qn and its rows 1…d_q; in row layout the reverse.
-Fragment keys (st.rerun): luong.results (grids, S, A, O, the other tabs, the verdicts) and
-luong.steps (the step-by-step tab); attention_ui/luong/reruns.py says which an edit reruns.
+Fragment keys (st.rerun): luong.results (grids, S, A, O, the other tabs, the verdicts),
+luong.steps (the step-by-step tab) and luong.export.panel (the export); attention_ui/luong/
+reruns.py says which an edit reruns.
 """
+
+import contextlib
 
 import streamlit as st
 
@@ -62,14 +65,23 @@ view.inputs_heading(settings.layout)
 # the grid's callback then sends the learner on to the page they clicked instead
 # (attention_ui/kit/state/navigation.py).
 # What an edit does not change is drawn by the whole run around this fragment's place: the
-# grids' columns and headings (`places`), the tabs and the task panel's frame (`below`); this
-# fragment writes only the open tab and the tasks' verdicts into them, so an edit does not
-# re-send the rest (bench/browser.py counts messages per edit). The export stays in the
-# fragment: its deferred downloads did not download when a fragment wrote them into a
-# container drawn outside it (tests/browser/test_export_predict.py).
+# grids' columns and headings (`places`), the results' heading, columns, table expanders and
+# weight sums (`frame`), the tabs and the task panel's frame (`below`); this fragment writes
+# only the charts, an open table, the open tab and the tasks' verdicts into them, so an edit
+# does not re-send the rest (bench/browser.py counts messages per edit; each container written
+# so costs a wrapper message per run). The export is a fragment of its own (`export_panel`),
+# which an edit reruns only while it is open: its deferred downloads did not download when a
+# fragment wrote them into a container drawn outside it (tests/browser/test_export_predict.py).
 @st.fragment(key=reruns.RESULTS)
 def grids_and_results(
-    settings: view.Settings, sizes: Sizes, above: tuple, places: dict, below: view.Below
+    settings: view.Settings,
+    sizes: Sizes,
+    above: tuple,
+    places: dict,
+    mask_place: object,
+    switch_drawn: bool,
+    frame: view.ResultsFrame | None,
+    below: view.Below,
 ) -> None:
     """Everything an edit of a grid changes but the grid itself and the step tab: an edit of a
     grid (or of the mask's length, the open tab's widgets, the followed entry, a prediction)
@@ -77,7 +89,8 @@ def grids_and_results(
     if view.settings_above() != above:  # a callback in here changed a setting above
         st.rerun()
     entered = view.entered_grids(places, sizes, settings.layout)
-    mask = view.mask_input(settings.mask_kind, sizes, settings.layout)
+    with mask_place:  # above the switch, which the whole run draws
+        mask = view.mask_input(settings.mask_kind, sizes, settings.layout)
 
     # Compute once per set of inputs: every chart and table below reads this result, and reruns
     # that change none of the inputs (another tab, another followed entry) reuse it and its charts.
@@ -93,16 +106,16 @@ def grids_and_results(
     if error is not None:
         show_error(error)
     # predict-then-reveal hides what follows, the example's story included (it states the answer)
-    shown = result is not None and teaching.reveal(result)
+    shown = result is not None and teaching.reveal(result, switch_drawn)
     if shown != below.shown:  # the tabs appear or go: the whole run draws them
         state.results_shown(shown)
         st.rerun()
-    if shown:
+    if shown and frame is not None:
         story = view.preset_story(settings.preset, result, values, learner, sizes, mask)
         st.info(story, icon=":material/lightbulb:")
         titles = view.axis_titles()
-        view.results(result, titles, cache)
-        teaching.export(result, values, sizes, mask, titles)
+        view.results(result, titles, cache, frame)
+        cache["export"] = (values, sizes, mask, titles)  # what the export panel reads
         if below.tabs["follow"].open:
             with below.tabs["follow"]:
                 view.follow_tab(result, values, sizes)
@@ -129,12 +142,32 @@ def steps_tab() -> None:
         follow_address("luong")
 
 
+@st.fragment(key=reruns.EXPORT)
+def export_panel() -> None:
+    """The export, from the result the grids' fragment computed last: opening or closing it
+    reruns this alone; an edit reruns it with the results while it is open. Nothing in it is
+    in the address (no follow_address)."""
+    cache = state.last_cache()
+    result, _ = cache.get("outcome", (None, None))
+    if result is not None and "export" in cache:
+        teaching.export(result, *cache["export"])
+
+
 places = view.grid_places(settings.score, sizes, settings.layout)
 view.input_grids(places, sizes, settings.layout)  # each a fragment of its own
+# The mask's controls sit above the switch: the fragment writes them into this place (no place
+# for no mask, which has no controls: a place costs a wrapper message per edit once written).
+mask_place = st.container() if settings.mask_kind != "none" else contextlib.nullcontext()
+switch_drawn = teaching.switch()
 fragment_place = st.container()
+frame = view.results_frame(sizes) if state.results_shown() else None
+export_place = st.container()
 below = view.below_results(state.results_shown(), luong_tasks.TASKS)
 with fragment_place:
-    grids_and_results(settings, sizes, above, places, below)
+    grids_and_results(settings, sizes, above, places, mask_place, switch_drawn, frame, below)
+if below.shown:
+    with export_place:
+        export_panel()
 if below.shown and below.tabs["steps"].open:
     with below.tabs["steps"]:
         steps_tab()

@@ -1,11 +1,13 @@
-"""What an edit on the Luong page reruns: the edited grid, the results, and the step tab only
-when the edit changes the step it shows.
+"""What an edit on the Luong page reruns: the edited grid, the results, the step tab only
+when the edit changes the step it shows, and the export only while it is open.
 
 pages/luong.py draws each grid in a fragment of its own (`grid_key`), the results in another
-(`RESULTS`) and the step-by-step tab in a third (`STEPS`). An edit of Q then reruns Q's grid
-and the results, not K's and V's grids, and the step tab only when the open step reads Q (an
-edit of Q while Kᵀ is open does not send the tab's caption, picker and chart again;
-bench/browser.py counts the messages per edit, bench/load.py the server's work). The grid's
+(`RESULTS`), the step-by-step tab in a third (`STEPS`) and the export in a fourth (`EXPORT`).
+An edit of Q then reruns Q's grid and the results, not K's and V's grids, the step tab only
+when the open step reads Q (an edit of Q while Kᵀ is open does not send the tab's caption,
+picker and chart again; bench/browser.py counts the messages per edit, bench/load.py the
+server's work) and the export only while it is open (closed, it shows nothing an edit
+changes, and an edit does not send it again). The grid's
 callback names these fragments (`after_edit`): Streamlit takes fragment keys in st.rerun only
 from a widget's callback.
 """
@@ -13,6 +15,7 @@ from a widget's callback.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Sequence
 
 import streamlit as st
@@ -24,6 +27,8 @@ from attention_ui.luong.model import ALL_PARAMETERS, INPUTS
 
 RESULTS = "luong.results"  # S, A, O, the open tab but the steps, the verdicts
 STEPS = "luong.steps"  # the step-by-step tab
+EXPORT = "luong.export.panel"  # the export panel (its expander's widget key is luong.export)
+EXPORT_OPEN = "luong.export"  # the export expander's widget key: True while it is open
 GRIDS = (*INPUTS, *ALL_PARAMETERS)  # each grid is a fragment of its own (`grid_key`)
 # The steps that read fewer matrices than all: every other step reads all of them but V, and
 # the output reads V too (tests/pages/luong/test_reruns.py checks this against the engine).
@@ -67,12 +72,18 @@ def follow_edit(matrix: str, own: Sequence[str] = ()) -> None:
     # widget outside these fragments, the page still reruns whole: such a widget has a callback
     # of its own (language, example, layout, tabs: st.rerun's documented escalation), or it is
     # a setting above the grids, which the results' fragment sees and reruns the page for.
-    steps_open = state.results_shown() and st.session_state.get(state.TAB_INDEX, 0) == 0
+    shown = state.results_shown()
+    steps_open = shown and st.session_state.get(state.TAB_INDEX, 0) == 0
     open_step = st.session_state.get(state.STEP, kept(state.STEP))
-    follows = steps_follow(matrix, open_step, steps_open)
+    follows = [STEPS] if steps_follow(matrix, open_step, steps_open) else []
+    # the export panel, a fragment of its own, builds its files only while open (a closed one
+    # shows nothing an edit changes)
+    follows += [EXPORT] if shown and st.session_state.get(EXPORT_OPEN) else []
     if not (own or follows):
         return  # the widget's own fragment, the results', is what the edit reruns
-    # The step tab's fragment is known once a whole run drew it; without it, the rest.
-    for keys in ([*own, RESULTS, STEPS], [*own, RESULTS]) if follows else ([*own, RESULTS],):
-        with contextlib.suppress(StreamlitAPIException):
-            st.rerun(keys)
+    # The step tab's and the export's fragments are known once a whole run drew them; without
+    # one, the rest.
+    for count in range(len(follows), -1, -1):
+        for extra in itertools.combinations(follows, count):
+            with contextlib.suppress(StreamlitAPIException):
+                st.rerun([*own, RESULTS, *extra])

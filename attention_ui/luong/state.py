@@ -75,6 +75,7 @@ PREDICT = "luong.predict"  # attention_ui.kit.teaching.predict_view's switch
 _TAB_INDEX = "luong.tab.index"  # which tab is open, whatever the language of its label
 _CACHE = "luong.cache"
 _SHOWN = "luong.results.shown"  # whether the last run showed the results (and the tabs)
+_SUMS = "luong.results.sums"  # the weight sums the last run printed (view.results_frame)
 _STEP_FIGURE = "luong.steps.figure"  # (what the open step's figure shows, the figure)
 T = TypeVar("T")
 SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
@@ -166,6 +167,15 @@ def results_shown(shown: bool | None = None) -> bool:
     if shown is not None:
         st.session_state[_SHOWN] = shown
     return bool(st.session_state.get(_SHOWN, True))
+
+
+def sums_measured(measured: tuple[str, ...] | None = None) -> tuple[str, ...] | None:
+    """The queries' weight sums, printed, as the results' fragment last measured them (None
+    before it has): the whole run draws them before the fragment computes (see
+    view.results_frame); `measured` records them."""
+    if measured is not None:
+        st.session_state[_SUMS] = measured
+    return st.session_state.get(_SUMS)
 
 
 def run_cache(fingerprint: tuple) -> dict:

@@ -1,7 +1,7 @@
 """The Luong explorer's export panel and its predict-then-reveal puzzle.
 
-pages/luong.py calls `reveal(...)` before drawing the results (False: keep them hidden) and
-`export(...)` after them.
+pages/luong.py draws the switch in its whole run (`switch`), calls `reveal(...)` in the grids'
+fragment before drawing the results (False: keep them hidden) and `export(...)` after them.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core import AttentionResult
+from attention_ui.kit.classroom.panel import question_here
 from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import result_script
@@ -46,10 +47,23 @@ def new_random_puzzle() -> None:
         state.redraw()
 
 
-def reveal(result: AttentionResult) -> bool:
-    """The switch and, when it is on, one question per query. True when the page may show
-    its scores, weights, output, tabs and exports (switch off, or answers revealed)."""
-    if not predict_switch(PAGE):
+def switch() -> bool:
+    """The switch, drawn by the whole run above the grids' fragment (no edit changes it), so
+    that an edit does not send it again; False when a class question about this page takes
+    its place (no switch drawn)."""
+    if question_here(PAGE):
+        return False
+    predict_switch(PAGE)
+    return True
+
+
+def reveal(result: AttentionResult, switch_drawn: bool) -> bool:
+    """When the switch is on (`switch` drew it: `switch_drawn`), one question per query.
+    True when the page may show its scores, weights, output, tabs and exports (switch off,
+    or answers revealed)."""
+    if question_here(PAGE) == switch_drawn:  # a class question came or went: the whole run
+        st.rerun()  # draws the switch (or not)
+    if switch_drawn and not st.session_state.get(state.PREDICT):
         return True
     st.header(t("predict.luong.title"))
     st.caption(t("predict.luong.ask"))

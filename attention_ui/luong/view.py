@@ -27,7 +27,7 @@ from attention_core import (
     fmt,
     scaling_demo,
 )
-from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.charts import TABLE_SUFFIX, show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput
 from attention_ui.kit.share.codec import MAX_INT
@@ -436,31 +436,84 @@ def axis_titles() -> dict[str, str]:
     return {kind: t(f"luong.axis.{kind}") for kind in AXIS_KINDS}
 
 
-def results(
-    result: AttentionResult, titles: Mapping[str, str], cache: dict
-) -> dict[str, go.Figure]:
-    """S, A and O side by side, with each query's weight sum; returns the figures by step key
-    so that the steps tab draws them without building them again."""
-    layout = result.layout
-    s_step, a_step, o_step = score_step(result), weight_step(result), result.step("output")
-    names = {name: t(f"luong.results.{name}") for name in "SAO"}
-    figures = memo(cache, "results", lambda: result_figures(result, titles, names))
+RESULT_NAMES = ("S", "A", "O")
+
+
+@dataclass(frozen=True)
+class ResultsFrame:
+    """What the whole run draws of S, A and O under the grids' fragment, for the fragment to
+    write into: a place for each chart (by name, "S", "A", "O"), each chart's "numbers as a
+    table" expander, and the weight sums as drawn (`sums`, one printed number per query)."""
+
+    charts: dict[str, Any]
+    tables: dict[str, Any]
+    sums: tuple[str, ...]
+
+
+def results_frame(sizes: Sizes) -> ResultsFrame:
+    """The results' heading, their three columns, each chart's table expander and the weight
+    sums under A: no edit changes them, so the whole run draws them and the grids' fragment
+    writes only the charts (and an open expander's table) into them; an edit then does not
+    send the heading, the columns, the expanders and the sums again (bench/browser.py counts
+    messages per edit). The sums are drawn as the fragment last measured them, or as 1 for
+    each query before it has; the fragment reruns the page when it measures other ones."""
     st.header(t("luong.results.title"))
-    s_col, a_col, o_col = st.columns(3)
-    for column, step, name in ((s_col, s_step, "S"), (a_col, a_step, "A"), (o_col, o_step, "O")):
+    charts, tables = {}, {}
+    columns = st.columns(3)
+    for column, name in zip(columns, RESULT_NAMES, strict=True):
+        with column:
+            charts[name] = st.empty()
+            # as kit/figures/charts.show_chart draws it, which `results` hands it to (_Placed)
+            tables[name] = st.expander(
+                t("figures.table.label"),
+                key=f"luong.chart.{name}{TABLE_SUFFIX}",
+                on_change="rerun",
+                type="compact",
+            )
+    measured = state.sums_measured()
+    sums = measured if measured and len(measured) == sizes.n else (fmt(1.0),) * sizes.n
+    columns[1].markdown(
+        t("luong.results.sums", sums=" · ".join(f"q{j + 1}: {s}" for j, s in enumerate(sums)))
+    )
+    return ResultsFrame(charts, tables, sums)
+
+
+class _Placed:
+    """show_chart's `container` for a chart whose place and table expander the whole run drew
+    (`results_frame`): the chart goes into its place, the table (while open) into that
+    expander, so the chart's text alternative and table stay show_chart's."""
+
+    def __init__(self, place: Any, table: Any) -> None:
+        self._place, self._table = place, table
+
+    def __getattr__(self, name: str) -> Any:  # the chart itself: into its place
+        return getattr(self._place, name)
+
+    def expander(self, *_args: Any, **_kwargs: Any) -> Any:
+        return self._table
+
+
+def results(
+    result: AttentionResult, titles: Mapping[str, str], cache: dict, frame: ResultsFrame
+) -> dict[str, go.Figure]:
+    """S, A and O into the places of `results_frame`; returns the figures by step key so that
+    the steps tab draws them without building them again. When the weight sums differ from
+    the line the frame drew, the page reruns with the measured ones."""
+    layout = result.layout
+    sums = tuple(map(fmt, result.weights.sum(axis=0 if layout == "column" else 1)))
+    if sums != frame.sums:
+        state.sums_measured(sums)
+        st.rerun()
+    steps = (score_step(result), weight_step(result), result.step("output"))
+    names = {name: t(f"luong.results.{name}") for name in RESULT_NAMES}
+    figures = memo(cache, "results", lambda: result_figures(result, titles, names))
+    for name, step in zip(RESULT_NAMES, steps, strict=True):
         show_chart(
             figures[step.key],
             f"luong.chart.{name}",
             details=(result.score, layout),
-            container=column,
+            container=_Placed(frame.charts[name], frame.tables[name]),
         )
-    sums = result.weights.sum(axis=0 if layout == "column" else 1)
-    a_col.markdown(
-        t(
-            "luong.results.sums",
-            sums=" · ".join(f"q{j + 1}: {fmt(total)}" for j, total in enumerate(sums)),
-        )
-    )
     return figures
 
 

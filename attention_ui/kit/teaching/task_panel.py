@@ -5,8 +5,9 @@ Each page's package has its tasks and the snapshot of its inputs they read
 (`<page>/tasks.py`); this module checks them (kit/teaching/tasks.py) and words the verdict.
 
 `panel` draws the whole panel in one run. A page whose inputs sit in an `st.fragment` draws the
-panel's frame in its whole run (`panel_frame`: goals, hints, buttons, the solution toggles) and
-only the verdicts from the fragment (`fill`), so an edit re-sends two lines, not the panel.
+panel's frame in its whole run (`panel_frame`: goals, hints, buttons, the solution toggles, the
+solved list) and only the verdicts from the fragment (`fill`), so an edit re-sends two lines,
+not the panel; an edit that solves a task reruns the page, which draws the solved list anew.
 """
 
 from __future__ import annotations
@@ -25,40 +26,42 @@ SOLVED = "tasks.solved"  # the ids of the tasks solved in this session, in the o
 
 @dataclass(frozen=True)
 class TaskSlots:
-    """Where `fill` writes: one placeholder per task for its verdict, one for the solved list."""
+    """Where `fill` writes: one placeholder per task for its verdict; and the solved list as
+    the frame drew it (task ids)."""
 
     verdicts: dict[str, Any]
-    solved: Any
+    solved: tuple[str, ...]
 
 
 def panel(tasks: Sequence[Task], snapshot_of: Callable[[], dict | None]) -> None:
     """A page's tasks, checked against what the learner has entered right now (the page's
     `snapshot_of()`: its inputs as a plain dict, None while they are not usable)."""
     progress = _check_all(tasks, snapshot_of)
-    _draw(tasks, lambda task: _verdict(task, progress[task.id]), lambda: _solved_list(False))
+    _draw(tasks, lambda task: _verdict(task, progress[task.id]), _solved_list)
 
 
 def panel_frame(tasks: Sequence[Task]) -> TaskSlots:
     """The panel without its verdicts: a placeholder for each, which `fill` writes (it must
-    write them in every whole run of the page, as Streamlit requires of a fragment)."""
+    write them in every whole run of the page, as Streamlit requires of a fragment), and the
+    tasks solved so far: no edit changes them but one that solves a task (`fill`)."""
     verdicts: dict[str, Any] = {}
-    solved: list[Any] = []
 
     def slot(task: Task) -> None:
         verdicts[task.id] = st.empty()
 
-    _draw(tasks, slot, lambda: solved.append(st.empty()))
-    return TaskSlots(verdicts, solved[0])
+    _draw(tasks, slot, _solved_list)
+    return TaskSlots(verdicts, tuple(st.session_state.get(SOLVED, [])))
 
 
 def fill(slots: TaskSlots, tasks: Sequence[Task], snapshot_of: Callable[[], dict | None]) -> None:
-    """The verdicts of `tasks` and the solved list, into the placeholders of `panel_frame`."""
+    """The verdicts of `tasks`, into the placeholders of `panel_frame`; when a task is solved
+    now, the page reruns, whose frame then lists it."""
     progress = _check_all(tasks, snapshot_of)
+    if tuple(st.session_state.get(SOLVED, [])) != slots.solved:
+        st.rerun()
     for task in tasks:
         with slots.verdicts[task.id]:
             _verdict(task, progress[task.id])
-    with slots.solved:
-        _solved_list(True)
 
 
 def _check_all(tasks: Sequence[Task], snapshot_of: Callable[[], dict | None]) -> dict:
@@ -97,15 +100,12 @@ def _verdict(task: Task, progress: Progress) -> None:
         st.info(t(f"tasks.{task.id}.progress", **progress.params))
 
 
-def _solved_list(always: bool) -> None:
-    """The tasks solved in this session; with `always`, an empty element while there are none
-    (a placeholder a fragment fills must be written on every run)."""
+def _solved_list() -> None:
+    """The tasks solved in this session (nothing while there are none)."""
     solved = st.session_state.get(SOLVED, [])
     if solved:
         names = ", ".join(t(f"tasks.{task_id}.name") for task_id in solved)
         st.markdown(t("tasks.solved_list", tasks=names))
-    elif always:
-        st.empty()
 
 
 def _help(task: Task) -> None:

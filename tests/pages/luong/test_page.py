@@ -353,3 +353,14 @@ def test_japanese_page_has_every_text(at):
     assert not at.exception
     texts = [e.value for kind in ("markdown", "caption", "info", "header") for e in at.get(kind)]
     assert not [text for text in texts if "luong." in str(text)]
+
+
+def test_the_weight_sums_under_a_are_the_measured_ones(at):
+    """The whole run draws the line under A before the results' fragment computes (from what
+    it measured last): a line that is not the engine's reruns the page with the measured one."""
+    text = catalog("en")["luong.results.sums"]
+    at.session_state["luong.results.sums"] = ("0.5", "2")  # not what the engine gives
+    at.run()
+    lines = [m.value for m in at.markdown]
+    assert text.format(sums="q1: 1 · q2: 1") in lines
+    assert text.format(sums="q1: 0.5 · q2: 2") not in lines

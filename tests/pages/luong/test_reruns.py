@@ -120,3 +120,33 @@ def test_without_a_drawn_step_tab_the_edit_still_reruns_its_grid_and_the_results
     with pytest.raises(RerunAskedError):
         reruns.after_edit("luong.Q")
     assert reruns_asked == [["luong.grid.Q", reruns.RESULTS]]
+
+
+def test_an_open_export_reruns_with_the_edit_and_a_closed_one_does_not(monkeypatch):
+    """The export is a fragment of its own: an edit reruns it only while it is open (a closed
+    one shows nothing an edit changes); a key st.rerun refuses is left out, the others kept."""
+    session = {state.STEP: "keys_transposed", state.TAB_INDEX: 0, reruns.EXPORT_OPEN: True}
+    monkeypatch.setattr(st, "session_state", session)
+    reruns_asked = []
+    unknown = set()
+
+    def rerun(scope):
+        if unknown & set(scope):
+            raise StreamlitAPIException("No fragment found")
+        reruns_asked.append(scope)
+        raise RerunAskedError()
+
+    monkeypatch.setattr(st, "rerun", rerun)
+    for key in ("luong.Q", "luong.mask.cells"):
+        with pytest.raises(RerunAskedError):
+            reruns.after_edit(key)
+    unknown.add(reruns.EXPORT)
+    with pytest.raises(RerunAskedError):
+        reruns.after_edit("luong.K")  # Kᵀ is open: the step tab too, not the unknown export
+    session[reruns.EXPORT_OPEN] = False
+    reruns.after_edit("luong.mask.cells")  # the mask's own fragment, the results', reruns
+    assert reruns_asked == [
+        ["luong.grid.Q", reruns.RESULTS, reruns.EXPORT],
+        [reruns.RESULTS, reruns.EXPORT],
+        ["luong.grid.K", reruns.RESULTS, reruns.STEPS],
+    ]
