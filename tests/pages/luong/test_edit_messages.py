@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -56,7 +57,9 @@ async def edit_deltas(url: str) -> Counter:
 def test_an_edit_sends_only_what_it_changes():
     process, url = start_app()
     try:
-        kinds = asyncio.run(edit_deltas(url))
+        # in a thread of its own: a browser test in the same worker may hold a running loop
+        with ThreadPoolExecutor(1) as pool:
+            kinds = pool.submit(asyncio.run, edit_deltas(url)).result()
     finally:
         stop_app(process)
     assert kinds["plotly_chart"] == 3  # S, A and O
