@@ -6,6 +6,7 @@
     res = lookup([("Zhang", "Aston"), ("Lipton", "Zachary")], "Li")   # res.weights, res.best
     nw = nadaraya_watson([0.5], [0.0, 1.0], [2.0, 4.0])   # nw.weights, nw.prediction
     mh = multi_head(X, W_q, W_k, W_v, W_o, heads=2, causal=True)   # mh.weights, mh.output
+    run = train_attention(toy_task("reverse"), score="general")   # run.loss, run.snapshots
 
 No Streamlit and no Plotly in here: the app draws what this package computes.
 """
@@ -86,10 +87,30 @@ from .search import (
 )
 from .squeeze_excitation import GATES, SqueezeExcitation, squeeze_excitation
 from .steps import STEP_KEYS, Step
+from .tiny_model import ForwardPass, LayerPass
+from .toy_tasks import TASK_SIZE_RANGE, TASKS, ToyTask, toy_task
+from .training import (
+    BATCH,
+    D_MODEL_RANGE,
+    MAX_HEADS,
+    MAX_TRAINING_RATE,
+    MAX_TRAINING_STEPS,
+    TRAINING_SCORES,
+    Snapshot,
+    TrainingProgress,
+    TrainingRun,
+    model_forward,
+    model_gradients,
+    model_loss,
+    train_attention,
+    train_attention_steps,
+)
 
 __all__ = [
+    "BATCH",
     "BOUNDED_KERNELS",
     "DEFAULT_SIMILARITY",
+    "D_MODEL_RANGE",
     "ERROR_CODES",
     "GATES",
     "GRADIENT_SCORES",
@@ -97,8 +118,11 @@ __all__ = [
     "KERNEL_LATEX",
     "LAYOUTS",
     "MAX_DEMO_SIZE",
+    "MAX_HEADS",
     "MAX_LEARNING_RATE",
     "MAX_SEARCH_STEPS",
+    "MAX_TRAINING_RATE",
+    "MAX_TRAINING_STEPS",
     "MULTI_HEAD_STEP_KEYS",
     "NORMALIZATIONS",
     "NW_STEP_KEYS",
@@ -107,10 +131,15 @@ __all__ = [
     "SIMILARITY_LATEX",
     "SMALL_GRADIENT",
     "STEP_KEYS",
+    "TASKS",
+    "TASK_SIZE_RANGE",
+    "TRAINING_SCORES",
     "AttentionInputError",
     "AttentionResult",
     "Cone",
+    "ForwardPass",
     "HardLookup",
+    "LayerPass",
     "LeaveOneOut",
     "LookupResult",
     "LookupTable",
@@ -122,10 +151,14 @@ __all__ = [
     "RegressionStep",
     "ScalingDemo",
     "SearchPath",
+    "Snapshot",
     "SphereBridge",
     "SqueezeExcitation",
     "Step",
     "TopK",
+    "ToyTask",
+    "TrainingProgress",
+    "TrainingRun",
     "WeightCases",
     "attention",
     "bandwidth_range",
@@ -146,6 +179,9 @@ __all__ = [
     "letter_pair_vectors",
     "lookup",
     "lookup_many",
+    "model_forward",
+    "model_gradients",
+    "model_loss",
     "multi_head",
     "nadaraya_watson",
     "nadaraya_watson_classes",
@@ -162,6 +198,9 @@ __all__ = [
     "sphere_bridge",
     "squeeze_excitation",
     "top_k",
+    "toy_task",
+    "train_attention",
+    "train_attention_steps",
     "weight_cases",
     "weighted_covariance",
 ]

@@ -57,6 +57,13 @@ ERROR_CODES: frozenset[str] = frozenset(
         "heads_not_dividing",
         "projection_shape",
         "bad_count",
+        "unknown_task",
+        "out_of_bounds",
+        "training_rate_too_large",
+        "bad_tokens",
+        "token_count",
+        "token_out_of_range",
+        "targets_shape",
     }
 )
 

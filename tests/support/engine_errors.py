@@ -15,12 +15,15 @@ from attention_core import (
     leave_one_out,
     lookup,
     lookup_many,
+    model_loss,
     multi_head,
     nadaraya_watson,
     positional_encoding,
     scaling_demo,
     similarity_score,
     squeeze_excitation,
+    toy_task,
+    train_attention,
 )
 
 NAN, INF = math.nan, math.inf
@@ -34,6 +37,17 @@ WA_CONCAT = [[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]]  
 VA = [1.0, -1.0, 0.5]
 WA_LOCATION = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]  # m × d_q
 NAMES = [("Zhang", "Aston"), ("Lipton", "Zachary"), ("Li", "Mu")]
+# a trained model's shapes: vocab 3, L = 2 positions, d_model = 4 (the values do not matter)
+TINY = {
+    "E": np.zeros((3, 4)),
+    "P": np.zeros((2, 4)),
+    **{name: np.eye(4) for name in ("W_Q", "W_K", "W_V", "W_O")},
+    "W_U": np.zeros((4, 3)),
+}
+
+
+def reverse_task():
+    return toy_task("reverse", size=16)
 
 
 def tr(matrix):
@@ -609,4 +623,82 @@ ERROR_CASES = [
         "Query 2",
     ),
     case("positions-none", lambda: positional_encoding(0, 4), "bad_count", "n must be", "not 0"),
+    case("task-unknown", lambda: toy_task("sort"), "unknown_task", "'sort'", "lookup, reverse"),
+    case(
+        "task-size-big",
+        lambda: toy_task("lookup", size=10**6),
+        "out_of_bounds",
+        "must be a whole number from 16 to 2048",
+    ),
+    case(
+        "train-steps-big",
+        lambda: train_attention(reverse_task(), steps=5000),
+        "out_of_bounds",
+        "steps must be a whole number from 1 to 3000",
+        "not 5000",
+    ),
+    case(
+        "train-d_model-big",
+        lambda: train_attention(reverse_task(), d_model=128),
+        "out_of_bounds",
+        "d_model must be a whole number from 4 to 64",
+    ),
+    case(
+        "train-heads-not-dividing",
+        lambda: train_attention(reverse_task(), heads=3, d_model=16),
+        "heads_not_dividing",
+        "3 heads do not divide d_model = 16",
+    ),
+    case(
+        "train-heads-zero", lambda: train_attention(reverse_task(), heads=0), "bad_heads", "not 0"
+    ),
+    case(
+        "train-score-unknown",
+        lambda: train_attention(reverse_task(), score="cosine"),
+        "unknown_score",
+        "'cosine'",
+    ),
+    case(
+        "train-rate-negative",
+        lambda: train_attention(reverse_task(), learning_rate=-1.0),
+        "bad_learning_rate",
+        "−1",
+    ),
+    case(
+        "train-rate-big",
+        lambda: train_attention(reverse_task(), learning_rate=0.5),
+        "training_rate_too_large",
+        "0.5",
+        "at most 0.1",
+    ),
+    case(
+        "model-tokens-float",
+        lambda: model_loss(TINY, [[0.5, 1.0]], [[0]]),
+        "bad_tokens",
+        "inputs must be whole-number token ids from 0 to 2",
+        matrix="inputs",
+    ),
+    case(
+        "model-tokens-length",
+        lambda: model_loss(TINY, [[0, 1, 2]], [[0]]),
+        "token_count",
+        "3 token(s) per example",
+        "reads 2",
+        matrix="inputs",
+    ),
+    case(
+        "model-token-out-of-range",
+        lambda: model_loss(TINY, [[0, 7]], [[0]]),
+        "token_out_of_range",
+        "inputs, example 1, position 2: token id 7",
+        "0 to 2",
+        matrix="inputs",
+        cell=(0, 1),
+    ),
+    case(
+        "model-targets-rows",
+        lambda: model_loss(TINY, [[0, 1]], [[0], [1]]),
+        "targets_shape",
+        "shape 2 × 1",
+    ),
 ]

@@ -282,11 +282,17 @@ KEPT_IN_LATIN = {
     "LOO",
     "model",  # d_model
     "seed",  # the scaling demo's
+    "lookup",  # the toy tasks' names, as the engine takes them
+    "reverse",
+    "previous",
+    "induction",
+    "inputs",  # a trained model's token arrays, named as the engine names them
+    "targets",
     *KERNELS,
 }  # x_train, y_train, x_query: engine names
 CASE_IDS = [case.id for case in ERROR_CASES]
 # What the error table types where a name or a number belongs: shown back as typed.
-TYPED_IN_THE_TABLE = {"abc", "cosine", "hot", "Smola", "relu"}
+TYPED_IN_THE_TABLE = {"abc", "cosine", "hot", "Smola", "relu", "sort"}
 # The table's rows of entries that are not numbers, not finite, ragged, of the wrong number of
 # axes or empty: their English names the matrix and the cell.
 ENTRY_CODES = {"not_numeric", "not_finite", "ragged", "bad_ndim", "empty"}

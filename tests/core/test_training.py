@@ -1,0 +1,164 @@
+"""The tiny attention model of attention_core/tiny_model.py and its training (training.py).
+
+Its gradients, written by hand, against central finite differences on every parameter; its
+attention against the engine's own attention() and multi_head() on the same matrices; the
+toy tasks against their definitions; and a run's determinism and shapes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attention_core import (
+    TASKS,
+    TRAINING_SCORES,
+    attention,
+    model_forward,
+    model_gradients,
+    model_loss,
+    multi_head,
+    toy_task,
+    train_attention,
+    train_attention_steps,
+)
+from attention_core.tiny_model import init_params
+
+RELATIVE_ERROR = 1e-6
+
+
+def finite_difference_error(params, inputs, targets, score, heads, causal, h=1e-3):
+    """The largest relative error ‖g − ĝ‖ / (‖g‖ + ‖ĝ‖) over the parameters, between
+    model_gradients g and central differences ĝ of model_loss on every entry; each entry must
+    also agree within 1e-6 of its size plus 1e-11.
+
+    ĝ is the fourth-order central difference (f(−2h) − 8 f(−h) + 8 f(h) − f(2h)) / 12h: its
+    truncation error (h⁴) and its rounding error (ε·loss/h) both stay near 1e-12.
+    """
+    grads = model_gradients(params, inputs, targets, score, heads, causal=causal)
+    assert set(grads) == set(params)
+
+    def loss_at(p, index, value):
+        p[index] = value
+        return model_loss(params, inputs, targets, score, heads, causal=causal)
+
+    worst = 0.0
+    for name, p in params.items():
+        numeric = np.zeros_like(p)
+        for index in np.ndindex(p.shape):
+            kept = p[index]
+            f = [loss_at(p, index, kept + k * h) for k in (-2, -1, 1, 2)]
+            p[index] = kept
+            numeric[index] = (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h)
+        exact = grads[name]
+        assert exact.shape == p.shape, name
+        assert np.allclose(exact, numeric, rtol=1e-6, atol=1e-11), name
+        scale = np.linalg.norm(exact) + np.linalg.norm(numeric)
+        worst = max(worst, np.linalg.norm(exact - numeric) / scale if scale else 0.0)
+    return worst
+
+
+def small_problem(task_name, score, heads=2, d_model=4, examples=3, seed=0):
+    task = toy_task(task_name, size=16, seed=seed)
+    rng = np.random.default_rng(seed)
+    params = init_params(rng, task.vocab, task.length, d_model, heads, score, task.layers)
+    return params, task.inputs[:examples], task.targets[:examples], task.causal
+
+
+@pytest.mark.parametrize("score", TRAINING_SCORES)
+@pytest.mark.parametrize("task_name", TASKS)
+def test_hand_written_gradients_match_finite_differences_on_every_parameter(task_name, score):
+    params, inputs, targets, causal = small_problem(task_name, score)
+    assert finite_difference_error(params, inputs, targets, score, 2, causal) <= RELATIVE_ERROR
+
+
+def test_a_training_run_is_a_pure_function_of_its_settings():
+    task = toy_task("reverse", size=32, seed=3)
+    first = train_attention(task, steps=30, seed=5, record_every=10)
+    again = train_attention(toy_task("reverse", size=32, seed=3), steps=30, seed=5, record_every=10)
+    assert np.array_equal(first.loss, again.loss)
+    for a, b in zip(first.snapshots, again.snapshots, strict=True):
+        assert a.step == b.step
+        assert np.array_equal(a.weights, b.weights)
+        for name in a.params:
+            assert np.array_equal(a.params[name], b.params[name])
+
+
+def test_the_progress_reports_end_with_the_same_run_as_a_plain_call():
+    task = toy_task("previous", size=32)
+    reports = list(train_attention_steps(task, steps=25, record_every=10))
+    assert [r.step for r in reports] == [0, 10, 20, 25]
+    assert all(r.run is None for r in reports[:-1])
+    plain = train_attention(task, steps=25, record_every=10)
+    assert np.array_equal(reports[-1].run.loss, plain.loss)
+    assert np.array_equal(reports[-1].run.params["W_Q"], plain.params["W_Q"])
+    assert np.array_equal(reports[2].loss, plain.loss[:20])
+
+
+def test_a_run_keeps_the_curves_and_snapshots_the_page_draws():
+    task = toy_task("lookup", size=64)
+    run = train_attention(task, heads=2, d_model=8, steps=20, record_every=5)
+    assert run.loss.shape == (20,)
+    assert list(run.snapshot_steps) == [0, 5, 10, 15, 20]
+    assert run.accuracy.shape == run.on_target.shape == (5,)
+    snapshot = run.snapshots[-1]
+    assert snapshot.weights.shape == (8, 2, task.outputs, task.length)  # probe × H × T × L
+    assert np.allclose(snapshot.weights.sum(axis=-1), 1.0)
+    assert snapshot.on_target_by_head.shape == (2,)
+    assert run.params is snapshot.params
+
+
+def test_the_models_attention_is_multi_head_self_attention_of_the_engine():
+    task = toy_task("previous", size=16)
+    params = init_params(np.random.default_rng(1), task.vocab, task.length, 8, 2, "scaled_dot")
+    run = model_forward(params, task.inputs[:1], task.length, "scaled_dot", 2, causal=True)
+    X = params["E"][task.inputs[0]] + params["P"]  # L × d
+    reference = multi_head(
+        X, params["W_Q"], params["W_K"], params["W_V"], params["W_O"], heads=2, causal=True
+    )
+    assert np.allclose(run.weights[0], reference.weights, atol=1e-12, rtol=0)
+    assert np.allclose(run.layers[0].out[0], reference.output, atol=1e-12, rtol=0)
+
+
+@pytest.mark.parametrize("score", ["dot", "general", "concat", "location"])
+def test_each_heads_weights_are_attention_with_that_score(score):
+    task = toy_task("reverse", size=16)
+    heads, d = 2, 8
+    params = init_params(np.random.default_rng(2), task.vocab, task.length, d, heads, score)
+    run = model_forward(params, task.inputs[:1], task.length, score, heads)
+    X = params["E"][task.inputs[0]] + params["P"]  # L × d
+    d_h = d // heads
+    for i in range(heads):
+        cols = slice(i * d_h, (i + 1) * d_h)
+        Q, V = (X @ params["W_Q"])[:, cols], (X @ params["W_V"])[:, cols]
+        K = (X @ params["W_K"])[:, cols] if "W_K" in params else V
+        extra = {
+            "dot": {},
+            "general": {"W": params.get("W", np.zeros((heads, 1, 1)))[i]},
+            "concat": {"Wa": params.get("W_a", np.zeros((heads, 1, 1)))[i], "va": None},
+            "location": {"Wa": params.get("W_a", np.zeros((heads, 1, 1)))[i]},
+        }[score]
+        if score == "concat":
+            extra["va"] = params["v_a"][i]
+        reference = attention(Q, K, V, score, layout="row", **extra)
+        assert np.allclose(run.weights[0, i], reference.weights, atol=1e-12, rtol=0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    score=st.sampled_from(TRAINING_SCORES),
+    heads=st.sampled_from([1, 2]),
+    d_head=st.integers(1, 3),
+    examples=st.integers(1, 3),
+    task_name=st.sampled_from(TASKS),
+    seed=st.integers(0, 1000),
+)
+def test_gradients_match_finite_differences_for_any_small_size(
+    score, heads, d_head, examples, task_name, seed
+):
+    params, inputs, targets, causal = small_problem(
+        task_name, score, heads, heads * d_head, examples, seed
+    )
+    assert finite_difference_error(params, inputs, targets, score, heads, causal) <= RELATIVE_ERROR
