@@ -1,6 +1,7 @@
 """A tiny attention model, its loss and its gradients written out by hand.
 
     X = E[tokens] + P                              token and position embeddings, B × L × d
+                                                   (F[tokens] E when tokens are made of features)
     Q = X_read W_Q,  K = X W_K,  V = X W_V         X_read: the T positions that answer
     head i: S_i = f(Q_i, K_i)                      scores.py's own f, one query per column
             A_i = Softmax(S_i) down each column    causal: key j only for a query at t ≥ j
@@ -16,6 +17,10 @@ reads the layer whose weights are shown.
 The backward pass runs the forward in reverse, one line per line (micrograd's idea, by hand):
 each gradient has the shape of what it is the gradient of. tests/core/test_training.py checks
 every parameter against central finite differences.
+
+A task may build its tokens from features (key lookup's pair "C→5" is the key C and the value
+5): `features` (vocab × F, 0/1) says which, E has one row per feature, and a token's embedding
+is the sum of its features' rows. Without features, each token has its own row.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from .scores import SCORE_FUNCTIONS, swap
 Params = dict[str, np.ndarray]
 
 LAYER_NAMES = ("W_Q", "W_K", "W_V", "W_O")
+EMBEDDING_SCALE = 0.5
 SCORE_PARAMETERS = {  # what each score function learns beyond W_Q, W_K, W_V, W_O
     "dot": (),
     "scaled_dot": (),
@@ -87,11 +93,17 @@ def init_params(
     heads: int,
     score: str,
     layers: int = 1,
+    features: np.ndarray | None = None,
 ) -> Params:
-    """Small random parameters: the scores start near 0, so attention starts near uniform."""
+    """Random parameters: embeddings of standard deviation 1/2, matrices scaled by 1/√(fan-in).
+
+    The scores then start small, so attention starts near uniform and no position is favoured
+    before training has seen why (with unit embeddings, one seed in ten of key lookup settled
+    on a wrong match it never left)."""
     d, d_h = d_model, d_model // heads
     normal = rng.standard_normal
-    params = {"E": normal((vocab, d)), "P": normal((length, d))}
+    rows = vocab if features is None else features.shape[1]
+    params = {"E": normal((rows, d)) * EMBEDDING_SCALE, "P": normal((length, d)) * EMBEDDING_SCALE}
     for layer in range(layers):
         prefix = "" if layer == layers - 1 else f"{layer + 1}."
         for name in LAYER_NAMES:
@@ -167,6 +179,13 @@ def attention_layer(
     return LayerPass(x, read, q, k, v, parts, weights, heads_out, out)
 
 
+def embed(params: Params, inputs: np.ndarray, features: np.ndarray | None) -> np.ndarray:
+    """X = E[tokens] + P, or F[tokens] E + P when tokens are made of features: B × L × d."""
+    if features is None:
+        return params["E"][inputs] + params["P"]
+    return features[inputs] @ params["E"] + params["P"]  # (B × L × F)(F × d)
+
+
 def forward(
     params: Params,
     inputs: np.ndarray,
@@ -175,12 +194,13 @@ def forward(
     heads: int,
     causal: bool,
     outputs: int | None = None,
+    features: np.ndarray | None = None,
 ) -> ForwardPass:
     """The model on a batch of token rows (B × L); outputs at the last T positions, where T is
     the targets' width (or `outputs` without targets)."""
     L = inputs.shape[1]
     T = targets.shape[1] if targets is not None else (outputs or L)
-    x = params["E"][inputs] + params["P"]  # B × L × d
+    x = embed(params, inputs, features)  # B × L × d
     passes = []
     for layer in range(layer_count(params)):
         last = layer == layer_count(params) - 1
@@ -259,7 +279,12 @@ def attention_layer_backward(
 
 
 def backward(
-    params: Params, inputs: np.ndarray, targets: np.ndarray, run: ForwardPass, score: str
+    params: Params,
+    inputs: np.ndarray,
+    targets: np.ndarray,
+    run: ForwardPass,
+    score: str,
+    features: np.ndarray | None = None,
 ) -> Params:
     """∂(mean cross-entropy)/∂ every parameter, from the forward pass `run`."""
     B, T = targets.shape
@@ -281,15 +306,25 @@ def backward(
         grads.update({prefix + name: g for name, g in grads_layer.items()})
         dx += dx_layer
         dout = dx  # the residual: the layer below made x, and its out flows into x
-    dE = np.zeros_like(params["E"])
-    np.add.at(dE, inputs, dx)  # every use of a token's row adds its gradient
+    if features is None:
+        dE = np.zeros_like(params["E"])
+        np.add.at(dE, inputs, dx)  # every use of a token's row adds its gradient
+    else:
+        F = features.shape[1]
+        dE = features[inputs].reshape(-1, F).T @ dx.reshape(-1, d)  # F × d
     grads["E"], grads["P"] = dE, dx.sum(axis=0)
     return {name: grads[name] for name in params}
 
 
 def gradients(
-    params: Params, inputs: np.ndarray, targets: np.ndarray, score: str, heads: int, causal: bool
+    params: Params,
+    inputs: np.ndarray,
+    targets: np.ndarray,
+    score: str,
+    heads: int,
+    causal: bool,
+    features: np.ndarray | None = None,
 ) -> tuple[float, Params]:
     """The loss and its gradient for every parameter."""
-    run = forward(params, inputs, targets, score, heads, causal)
-    return run.loss, backward(params, inputs, targets, run, score)
+    run = forward(params, inputs, targets, score, heads, causal, features=features)
+    return run.loss, backward(params, inputs, targets, run, score, features)

@@ -29,7 +29,7 @@ from attention_core.tiny_model import init_params
 RELATIVE_ERROR = 1e-6
 
 
-def finite_difference_error(params, inputs, targets, score, heads, causal, h=1e-3):
+def finite_difference_error(params, inputs, targets, score, heads, options, h=1e-3):
     """The largest relative error ‖g − ĝ‖ / (‖g‖ + ‖ĝ‖) over the parameters, between
     model_gradients g and central differences ĝ of model_loss on every entry; each entry must
     also agree within 1e-6 of its size plus 1e-11.
@@ -37,12 +37,12 @@ def finite_difference_error(params, inputs, targets, score, heads, causal, h=1e-
     ĝ is the fourth-order central difference (f(−2h) − 8 f(−h) + 8 f(h) − f(2h)) / 12h: its
     truncation error (h⁴) and its rounding error (ε·loss/h) both stay near 1e-12.
     """
-    grads = model_gradients(params, inputs, targets, score, heads, causal=causal)
+    grads = model_gradients(params, inputs, targets, score, heads, **options)
     assert set(grads) == set(params)
 
     def loss_at(p, index, value):
         p[index] = value
-        return model_loss(params, inputs, targets, score, heads, causal=causal)
+        return model_loss(params, inputs, targets, score, heads, **options)
 
     worst = 0.0
     for name, p in params.items():
@@ -63,15 +63,18 @@ def finite_difference_error(params, inputs, targets, score, heads, causal, h=1e-
 def small_problem(task_name, score, heads=2, d_model=4, examples=3, seed=0):
     task = toy_task(task_name, size=16, seed=seed)
     rng = np.random.default_rng(seed)
-    params = init_params(rng, task.vocab, task.length, d_model, heads, score, task.layers)
-    return params, task.inputs[:examples], task.targets[:examples], task.causal
+    params = init_params(
+        rng, task.vocab, task.length, d_model, heads, score, task.layers, task.features
+    )
+    options = {"causal": task.causal, "features": task.features}
+    return params, task.inputs[:examples], task.targets[:examples], options
 
 
 @pytest.mark.parametrize("score", TRAINING_SCORES)
 @pytest.mark.parametrize("task_name", TASKS)
 def test_hand_written_gradients_match_finite_differences_on_every_parameter(task_name, score):
-    params, inputs, targets, causal = small_problem(task_name, score)
-    assert finite_difference_error(params, inputs, targets, score, 2, causal) <= RELATIVE_ERROR
+    params, inputs, targets, options = small_problem(task_name, score)
+    assert finite_difference_error(params, inputs, targets, score, 2, options) <= RELATIVE_ERROR
 
 
 def test_a_training_run_is_a_pure_function_of_its_settings():
@@ -158,7 +161,7 @@ def test_each_heads_weights_are_attention_with_that_score(score):
 def test_gradients_match_finite_differences_for_any_small_size(
     score, heads, d_head, examples, task_name, seed
 ):
-    params, inputs, targets, causal = small_problem(
+    params, inputs, targets, options = small_problem(
         task_name, score, heads, heads * d_head, examples, seed
     )
-    assert finite_difference_error(params, inputs, targets, score, heads, causal) <= RELATIVE_ERROR
+    assert finite_difference_error(params, inputs, targets, score, heads, options) <= RELATIVE_ERROR
