@@ -65,6 +65,8 @@ class ToyTask:
     chance : the held-out accuracy of guessing among the answers the input offers (for
         lookup, one of the four values present), the floor a model that cannot do the task
         stays near
+    suggested_steps, suggested_learning_rate : settings with which the default model learns
+        the task (induction's two layers need more steps, and larger ones, than one layer)
     """
 
     name: str
@@ -80,6 +82,8 @@ class ToyTask:
     seed: int
     features: np.ndarray | None = field(default=None, repr=False)
     feature_names: tuple[str, ...] = ()
+    suggested_steps: int = 600
+    suggested_learning_rate: float = 5e-3
     held_out: ToyTask | None = field(default=None, repr=False)
 
     @property
@@ -109,6 +113,7 @@ def toy_task(name: str, size: int = 256, seed: int = 0) -> ToyTask:
     seed = whole_number("seed", seed, *SEED_RANGE)
     make, tokens, causal, layers, chance = _TASKS[name]
     features, feature_names = _FEATURES.get(name, (None, tokens))
+    steps, learning_rate = _SUGGESTED.get(name, (600, 5e-3))
     rng = np.random.default_rng([seed, TASKS.index(name)])
     inputs = _distinct_rows(lambda count: make(rng, count)[0], 2 * size, rng)  # 2·size × L
     _, targets, attend = make(None, 0, inputs)
@@ -128,6 +133,8 @@ def toy_task(name: str, size: int = 256, seed: int = 0) -> ToyTask:
             seed,
             features,
             feature_names,
+            steps,
+            learning_rate,
             held_out,
         )
 
@@ -240,3 +247,4 @@ def _lookup_features() -> tuple[np.ndarray, tuple[str, ...]]:
 
 
 _FEATURES = {"lookup": _lookup_features()}
+_SUGGESTED = {"induction": (1000, 1e-2)}  # (steps, learning rate) where the defaults fall short
