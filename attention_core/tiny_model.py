@@ -51,7 +51,8 @@ class LayerPass:
     """One attention layer's intermediate arrays (H heads, B examples, T answering positions)."""
 
     x: np.ndarray  # B × L × d: the layer's input
-    read: np.ndarray  # T positions whose queries are asked
+    read: slice  # the T positions whose queries are asked
+    params: Params  # the layer's parameters under their plain names
     q: np.ndarray  # H × B × d_h × T: one query per column
     k: np.ndarray | None  # H × B × d_h × L (None for location, which uses no keys)
     v: np.ndarray  # H × B × d_h × L
@@ -126,6 +127,8 @@ def layer_count(params: Params) -> int:
 
 def layer_params(params: Params, layer: int) -> Params:
     """Layer `layer`'s (0-based) attention parameters under their plain names."""
+    if layer_count(params) == 1:
+        return params  # already plain; the embeddings beside them are never read as a layer's
     prefix = "" if layer == layer_count(params) - 1 else f"{layer + 1}."
     return {
         name[len(prefix) :]: array
@@ -163,7 +166,7 @@ def score_arguments(p: Params, score: str) -> dict[str, np.ndarray]:
 
 
 def attention_layer(
-    p: Params, x: np.ndarray, read: np.ndarray, score: str, heads: int, causal: bool
+    p: Params, x: np.ndarray, read: slice, score: str, heads: int, causal: bool
 ) -> LayerPass:
     """One multi-head attention layer whose queries are asked at positions `read`."""
     q = split_heads(x[:, read] @ p["W_Q"], heads)  # H × B × d_h × T
@@ -172,11 +175,12 @@ def attention_layer(
     parts = SCORE_FUNCTIONS[score](q, k, **score_arguments(p, score))  # S: H × B × L × T
     mask = None
     if causal:  # key j is visible to the query at position t when j ≤ t
-        mask = np.arange(x.shape[1])[:, None] <= read[None, :]  # L × T
+        positions = np.arange(x.shape[1])
+        mask = positions[:, None] <= positions[read][None, :]  # L × T
     weights = softmax(parts["S"], axis=-2, mask=mask)  # H × B × L × T, columns sum to 1
     heads_out = merge_heads(v @ weights)  # O_i = V_i A_i, side by side: B × T × d
     out = heads_out @ p["W_O"]  # B × T × d
-    return LayerPass(x, read, q, k, v, parts, weights, heads_out, out)
+    return LayerPass(x, read, p, q, k, v, parts, weights, heads_out, out)
 
 
 def embed(params: Params, inputs: np.ndarray, features: np.ndarray | None) -> np.ndarray:
@@ -204,17 +208,24 @@ def forward(
     passes = []
     for layer in range(layer_count(params)):
         last = layer == layer_count(params) - 1
-        read = np.arange(L - T, L) if last else np.arange(L)
+        read = slice(L - T, L) if last else slice(0, L)
         passes.append(attention_layer(layer_params(params, layer), x, read, score, heads, causal))
         if not last:
             x = x + passes[-1].out  # the residual stream: B × L × d
     logits = passes[-1].out @ params["W_U"]  # B × T × vocab
     shifted = logits - logits.max(axis=-1, keepdims=True)  # exp cannot overflow
-    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # B × T × vocab
+    exponentials = np.exp(shifted)
+    sums = exponentials.sum(axis=-1)  # B × T
     loss = math.nan
-    if targets is not None:
-        loss = -float(np.take_along_axis(log_p, targets[..., None], axis=-1).mean())
-    return ForwardPass(tuple(passes), logits, np.exp(log_p), loss)
+    if targets is not None:  # −log p(target) = log Σ exp − shifted logit of the target
+        loss = float((np.log(sums) - shifted[_at(targets)]).mean())
+    return ForwardPass(tuple(passes), logits, exponentials / sums[..., None], loss)
+
+
+def _at(targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The index [b, t, targets[b, t]] of each output's target in a B × T × vocab array."""
+    B, T = targets.shape
+    return np.arange(B)[:, None], np.arange(T)[None, :], targets
 
 
 # ---------------------------------------------------------------------------------------------
@@ -289,9 +300,7 @@ def backward(
     """∂(mean cross-entropy)/∂ every parameter, from the forward pass `run`."""
     B, T = targets.shape
     dlogits = run.probabilities.copy()  # softmax − one-hot, averaged: B × T × vocab
-    np.put_along_axis(
-        dlogits, targets[..., None], np.take_along_axis(dlogits, targets[..., None], -1) - 1, -1
-    )
+    dlogits[_at(targets)] -= 1
     dlogits /= B * T
     d = params["W_U"].shape[0]
     grads = {"W_U": run.layers[-1].out.reshape(-1, d).T @ dlogits.reshape(B * T, -1)}
@@ -301,17 +310,14 @@ def backward(
     for layer in reversed(range(layers)):
         prefix = "" if layer == layers - 1 else f"{layer + 1}."
         dx_layer, grads_layer = attention_layer_backward(
-            dout, run.layers[layer], layer_params(params, layer), score
+            dout, run.layers[layer], run.layers[layer].params, score
         )
         grads.update({prefix + name: g for name, g in grads_layer.items()})
         dx += dx_layer
         dout = dx  # the residual: the layer below made x, and its out flows into x
-    if features is None:
-        dE = np.zeros_like(params["E"])
-        np.add.at(dE, inputs, dx)  # every use of a token's row adds its gradient
-    else:
-        F = features.shape[1]
-        dE = features[inputs].reshape(-1, F).T @ dx.reshape(-1, d)  # F × d
+    # every use of a token (or of a feature) adds its gradient to that row of E
+    used = np.eye(len(params["E"]))[inputs] if features is None else features[inputs]
+    dE = used.reshape(B * len(inputs[0]), -1).T @ dx.reshape(-1, d)  # rows of E × d
     grads["E"], grads["P"] = dE, dx.sum(axis=0)
     return {name: grads[name] for name in params}
 

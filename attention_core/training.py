@@ -332,10 +332,8 @@ class Adam:
         step = self.learning_rate * math.sqrt(1 - beta2**self.t) / (1 - beta1**self.t)
         for name, g in grads.items():
             m, v = self.m[name], self.v[name]
-            m *= beta1
-            m += (1 - beta1) * g  # m ← β₁ m + (1 − β₁) g
-            v *= beta2
-            v += (1 - beta2) * g * g  # v ← β₂ v + (1 − β₂) g²
+            m += (1 - beta1) * (g - m)  # m ← β₁ m + (1 − β₁) g
+            v += (1 - beta2) * (g * g - v)  # v ← β₂ v + (1 − β₂) g²
             params[name] -= step * m / (np.sqrt(v) + ADAM_EPS)
 
 
