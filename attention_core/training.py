@@ -49,6 +49,9 @@ class Snapshot:
     on_target : held-out mean weight on the right position (task.attend), of the head that
         puts most there; on_target_by_head : the same for each head (heads,)
     held_out_loss : the held-out mean cross-entropy
+    layer_weights : each layer's attention on the probe, first layer first (probe × heads ×
+        T × L for the last, probe × heads × L × L for a first layer that answers everywhere);
+        the last is `weights`
     """
 
     step: int
@@ -58,6 +61,7 @@ class Snapshot:
     on_target: float
     on_target_by_head: np.ndarray
     held_out_loss: float
+    layer_weights: tuple[np.ndarray, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -312,6 +316,7 @@ def _snapshot(
         on_target=float(by_head.max()),
         on_target_by_head=by_head,
         held_out_loss=run.loss,
+        layer_weights=tuple(layer.weights.transpose(1, 0, 3, 2) for layer in probe_run.layers),
     )
 
 

@@ -165,3 +165,13 @@ def test_gradients_match_finite_differences_for_any_small_size(
         task_name, score, heads, heads * d_head, examples, seed
     )
     assert finite_difference_error(params, inputs, targets, score, heads, options) <= RELATIVE_ERROR
+
+
+def test_a_two_layer_snapshot_keeps_both_layers_attention():
+    task = toy_task("induction", size=32)
+    run = train_attention(task, d_model=8, heads=2, steps=3, record_every=3)
+    first, last = run.snapshots[-1].layer_weights
+    assert first.shape == (8, 2, task.length, task.length)  # the first layer answers everywhere
+    assert np.array_equal(last, run.snapshots[-1].weights)
+    assert last.shape == (8, 2, task.outputs, task.length)
+    assert np.allclose(np.triu(first[0, 0], k=1), 0)  # causal: nothing after the position
