@@ -218,7 +218,7 @@ def check_settings(
         "steps": steps,
         "learning_rate": float(learning_rate),
         "seed": whole_number("seed", seed, *SEED_RANGE),
-        "record_every": whole_number("record_every", record_every, 1, steps),
+        "record_every": whole_number("record_every", record_every, 1, MAX_TRAINING_STEPS),
     }
 
 

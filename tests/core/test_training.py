@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from attention_core import (
     TASKS,
     TRAINING_SCORES,
+    AttentionInputError,
     attention,
     model_forward,
     model_gradients,
@@ -175,3 +176,16 @@ def test_a_two_layer_snapshot_keeps_both_layers_attention():
     assert np.array_equal(last, run.snapshots[-1].weights)
     assert last.shape == (8, 2, task.outputs, task.length)
     assert np.allclose(np.triu(first[0, 0], k=1), 0)  # causal: nothing after the position
+
+
+def test_settings_at_the_bounds_are_accepted_and_checked_before_the_first_report():
+    task = toy_task("reverse", size=16)  # the smallest task
+    run = train_attention(task, heads=4, d_model=4, steps=1, learning_rate=0.1, record_every=1)
+    assert run.loss.shape == (1,) and [s.step for s in run.snapshots] == [0, 1]
+    run = train_attention(task, heads=8, d_model=64, steps=5)  # record_every=10 > steps
+    assert [s.step for s in run.snapshots] == [0, 5]
+    with pytest.raises(AttentionInputError) as caught:
+        train_attention_steps(task, record_every=3001)  # raises here, not when iterated
+    assert (
+        caught.value.code == "out_of_bounds" and caught.value.params["parameter"] == "record_every"
+    )
