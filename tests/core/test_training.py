@@ -150,21 +150,31 @@ def test_each_heads_weights_are_attention_with_that_score(score):
         assert np.allclose(run.weights[0, i], reference.weights, atol=1e-12, rtol=0)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     score=st.sampled_from(TRAINING_SCORES),
     heads=st.sampled_from([1, 2]),
     d_head=st.integers(1, 3),
-    examples=st.integers(1, 3),
-    task_name=st.sampled_from(TASKS),
-    seed=st.integers(0, 1000),
+    vocab=st.integers(2, 5),
+    length=st.integers(2, 5),
+    data=st.data(),
 )
 def test_gradients_match_finite_differences_for_any_small_size(
-    score, heads, d_head, examples, task_name, seed
+    score, heads, d_head, vocab, length, data
 ):
-    params, inputs, targets, options = small_problem(
-        task_name, score, heads, heads * d_head, examples, seed
-    )
+    examples = data.draw(st.integers(1, 3), label="examples")
+    outputs = data.draw(st.integers(1, length), label="T")
+    layers = data.draw(st.sampled_from([1, 2]), label="layers")
+    causal = data.draw(st.booleans(), label="causal")
+    seed = data.draw(st.integers(0, 2**16), label="seed")
+    rng = np.random.default_rng(seed)
+    features = None
+    if data.draw(st.booleans(), label="made of features"):
+        features = (rng.random((vocab, vocab + 1)) < 0.5).astype(float)
+    params = init_params(rng, vocab, length, heads * d_head, heads, score, layers, features)
+    inputs = rng.integers(0, vocab, (examples, length))
+    targets = rng.integers(0, vocab, (examples, outputs))
+    options = {"causal": causal, "features": features}
     assert finite_difference_error(params, inputs, targets, score, heads, options) <= RELATIVE_ERROR
 
 
