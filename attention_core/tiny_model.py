@@ -306,15 +306,16 @@ def backward(
     grads = {"W_U": run.layers[-1].out.reshape(-1, d).T @ dlogits.reshape(B * T, -1)}
     dout = dlogits @ params["W_U"].T  # B × T × d
     layers = len(run.layers)
-    dx = np.zeros(run.layers[0].x.shape)
+    dx = None  # ∂loss/∂x of the layer below the one being walked back: B × L × d
     for layer in reversed(range(layers)):
         prefix = "" if layer == layers - 1 else f"{layer + 1}."
         dx_layer, grads_layer = attention_layer_backward(
             dout, run.layers[layer], run.layers[layer].params, score
         )
         grads.update({prefix + name: g for name, g in grads_layer.items()})
-        dx += dx_layer
-        dout = dx  # the residual: the layer below made x, and its out flows into x
+        # the residual x₂ = x + out: x's gradient is x₂'s plus what flows back through out
+        dx = dx_layer if dx is None else dx + dx_layer
+        dout = dx
     # every use of a token (or of a feature) adds its gradient to that row of E
     used = np.eye(len(params["E"]))[inputs] if features is None else features[inputs]
     dE = used.reshape(B * len(inputs[0]), -1).T @ dx.reshape(-1, d)  # rows of E × d
