@@ -14,6 +14,7 @@ from attention_core import (
     fmt,
     gradient_search,
     hard_lookup,
+    letter_pair_vectors,
     lookup,
     query_gradient,
     squeeze_excitation,
@@ -21,7 +22,7 @@ from attention_core import (
 from attention_ui.exercises import state
 from attention_ui.exercises.gradient import NUMERICALLY_GONE, gradient_notes, tau_notes
 from attention_ui.exercises.matching import SOFTMAX_LATEX, SUM_LATEX
-from attention_ui.exercises.search import hard_notes
+from attention_ui.exercises.search import hard_notes, search_notes
 from attention_ui.exercises.squeeze import gate_notes
 from attention_ui.exercises.tasks import exercise_open_gates
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
@@ -361,3 +362,17 @@ def test_the_largest_weight_reads_in_the_sentence_as_on_its_chart(lang):
     assert cells[0][best] == fmt(weights[best])  # the chart's "0.662" ...
     said = re.search(rf"p\(k{best + 1}\) = ([\d.]+)", shown(at))
     assert said and said.group(1).rstrip(".") == fmt(weights[best])  # ... is the sentence's
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("rate", [0.5, 2.0])
+@pytest.mark.parametrize("steps", [1, 30, 200])
+def test_a_name_halfway_between_two_others_is_said_never_to_come_first(lang, rate, steps):
+    """Lili's letter pairs are half Li's plus half Lilili's (7 dimensions, not a plane): no query
+    puts it first, so the page must not send the learner to more steps or a larger η."""
+    names = ["Li", "Lilili", "Lili", "Hu"]
+    keys, _ = letter_pair_vectors(names)
+    path = gradient_search(np.zeros(keys.shape[0]), keys, 2, learning_rate=rate, steps=steps)
+    verdict = search_notes(path, keys, 2, names, lang)[1][1]
+    mix = "0.5 × **Li** + 0.5 × **Lilili**"
+    assert verdict == t("exercises.search.cannot_win", lang, target="Lili", mix=mix)
