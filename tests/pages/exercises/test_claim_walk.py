@@ -121,6 +121,7 @@ def test_every_gradient_sentence_holds_for_the_engines_numbers():
         "exactly_zero_underflow",
         "gone",
         "gone_close_keys",
+        "faint",
         "alive",
     )
     for (name, points), q, tau in itertools.product(
@@ -138,7 +139,12 @@ def test_every_gradient_sentence_holds_for_the_engines_numbers():
                 "。", ";"
             ).replace("、", ";")
             best = labels[int(np.argmax(p))]
-            params = {"norm": fmt(norm, 3), "limit": fmt(NUMERICALLY_GONE), "best": best}
+            # One step (0.1) of the slider that moves the output most, to first order, against
+            # a thousandth of the keys' size.
+            move = 0.1 * max(np.hypot(*result.jacobian[:, i]) for i in range(2))
+            scale = np.abs(keys).max()
+            params = {"norm": fmt(norm, 3), "limit": fmt(NUMERICALLY_GONE), "best": best,
+                      "step": "0.1", "move": fmt(move, 3), "scale": fmt(scale)}  # fmt: skip
             shown = {
                 key for key in sentences if t(f"exercises.grad.{key}", lang, **params) in texts
             }
@@ -161,7 +167,9 @@ def test_every_gradient_sentence_holds_for_the_engines_numbers():
                 spread = np.ptp(keys[p > 1e-3], axis=0).max()
                 assert 0 < norm < NUMERICALLY_GONE and spread < 1e-5, state
             if said == "alive":
-                assert norm >= NUMERICALLY_GONE, state
+                assert norm >= NUMERICALLY_GONE and move >= 1e-3 * scale, state
+            if said == "faint":  # not gone, but a slider's step barely moves the output
+                assert norm >= NUMERICALLY_GONE and move < 1e-3 * scale, state
             seen.add(said)
     assert seen == set(sentences)
 

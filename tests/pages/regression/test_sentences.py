@@ -171,3 +171,21 @@ def test_classification_with_one_hot_values_is_computed(at):
     figure = chart(at, "regression.chart.classes")
     assert [trace["name"] for trace in figure["data"]] == ["class 0", "class 2"]
     assert any("The predicted class is **" in m.value for m in at.markdown)
+
+
+def test_leave_one_out_credits_d2l_with_the_questions_its_exercise_asks_and_answers_itself():
+    """d2l's exercise 2.1 asks what happens if (f(xᵢ) − yᵢ)² is minimised directly (with a
+    hint); the answer is the page's, and it holds: with distinct xᵢ each point predicts itself
+    as σ → 0, so the in-sample error falls towards 0."""
+    en, ja = catalog("en")["regression.loo.text"], catalog("ja")["regression.loo.text"]
+    assert "2.1 asks what happens if you minimise (f(xᵢ) − yᵢ)² directly" in en
+    assert "Our answer:" in en and "shows why" not in en
+    assert "何が起きるかを問います" in ja and "このアプリの答え:" in ja and "示します" not in ja
+    assert "whether you still observe overfitting" in en and "過剰適合" in ja
+    x, y = data.preset_points("noisy")
+    assert len(set(x)) == len(x)
+    errors = [
+        np.mean((nadaraya_watson(x, x, y, "gaussian", sigma).prediction - y) ** 2)
+        for sigma in (1.0, 0.1, 0.01, 1e-4)  # the closest two points are 0.001 apart
+    ]
+    assert errors[0] > errors[1] > errors[2] > errors[3] and errors[3] < 1e-12
