@@ -501,13 +501,15 @@ def lessons(records_in: RecordsInput, answers_shown: bool = True, lang: str | No
 
 
 def lesson_lines(m: int, lang: str | None = None, *, answers: bool = True) -> list[str]:
-    """The four lessons; the table's size and the story's answers are the engine's, and each
-    sentence about them is said only when they bear it out (and `answers` allows them)."""
+    """The four lessons and d2l's two remarks after them; the table's size and the story's
+    answers are the engine's, and each sentence about them is said only when they bear it out
+    (and `answers` allows them)."""
     lines = []
     if m:
         lines.append(t("database.lessons.size", lang, m=m))
     if not answers:
-        return [*lines, t("database.lessons.simple", lang), t("database.lessons.whole", lang)]
+        simple, whole = t("database.lessons.simple", lang), t("database.lessons.whole", lang)
+        return [*lines, simple, whole, *closing_lessons(lang)]
     first = lookup(state.STORY[1][0], "Li", "exact")
     without = lookup(state.WITHOUT_LI, "Li", "exact")
     second = lookup(state.WITHOUT_LI, "Li", "ngram", temperature=state.STORY[3][3])
@@ -523,4 +525,9 @@ def lesson_lines(m: int, lang: str | None = None, *, answers: bool = True) -> li
         )
     lines.append(t("database.lessons.simple", lang))
     lines.append(t("database.lessons.whole", lang))
-    return lines
+    return [*lines, *closing_lessons(lang)]
+
+
+def closing_lessons(lang: str | None = None) -> list[str]:
+    """What d2l draws from the example for networks: few parameters, a differentiable choice."""
+    return [t("database.lessons.concise", lang), t("database.lessons.select", lang)]

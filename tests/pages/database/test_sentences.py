@@ -200,3 +200,17 @@ def test_top_k_leaving_out_zero_scores_is_said_to_be_this_pages_convention(lang,
     assert convention in said
     title = catalog(lang)["database.topk.title"]
     assert ("This page's convention" if lang == "en" else "このページの約束") in title
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lessons_end_with_d2ls_few_parameters_and_differentiable_selection(lang):
+    """d2l after the example: the query can be concise however large the space ("not too many
+    parameters to learn"), and its summary: a differentiable means to select from a set."""
+    lines = lesson_lines(6, lang)
+    assert lines[-2:] == [t("database.lessons.concise", lang), t("database.lessons.select", lang)]
+    assert lesson_lines(6, lang, answers=False)[-2:] == lines[-2:]
+    concise, select = lines[-2:]
+    if lang == "en":
+        assert "too many parameters to learn" in concise and "*differentiable*" in select
+    else:
+        assert "学習すべきパラメータは多すぎず" in concise and "*微分可能*" in select

@@ -189,3 +189,16 @@ def test_leave_one_out_credits_d2l_with_the_questions_its_exercise_asks_and_answ
         for sigma in (1.0, 0.1, 0.01, 1e-4)  # the closest two points are 0.001 apart
     ]
     assert errors[0] > errors[1] > errors[2] > errors[3] and errors[3] < 1e-12
+
+
+def test_the_boxcar_says_it_follows_d2ls_code_and_a_point_one_sigma_away_gets_no_weight(at):
+    """d2l's text: 1 if ‖q − k‖ ≤ 1; its code: |u| < 1. The page says it follows the code, and
+    the engine does: at x* = 1 with σ = 1, the point at x = 0 (|u| = 1) gets weight 0."""
+    at.radio(key=state.KERNEL).set_value("boxcar").run()
+    assert not at.exception
+    assert EN["regression.kernel_note.boxcar"] in texts(at)
+    for lang in LANGUAGES:
+        note = catalog(lang)["regression.kernel_note.boxcar"]
+        assert "‖q − k‖ ≤ 1" in note and "|u| < 1" in note
+    weights = nadaraya_watson([1.0], [0.0, 0.5], [1.0, 2.0], "boxcar", 1.0).weights[0]
+    assert weights.tolist() == [0.0, 1.0]
