@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -167,15 +167,28 @@ def query_and_similarity() -> str:
     return similarity
 
 
+def inactive_label(label: str, inactive: bool) -> Literal["visible", "collapsed"]:
+    """A control with no part in exact matching is disabled, and Streamlit draws a disabled
+    control's label in a faded grey (2.6:1 on white, below WCAG's 4.5:1): its label is then
+    written as ordinary text saying why, and the control's own label only names it for screen
+    readers."""
+    if not inactive:
+        return "visible"
+    st.markdown(t("database.inactive", label=label))
+    return "collapsed"
+
+
 def temperature_and_top_k(similarity: str) -> tuple[float, int]:
     """τ (no part in exact matching) and the k of top-k retrieval."""
+    label = t("database.temperature.label")
     temperature = st.select_slider(
-        t("database.temperature.label"),
+        label,
         TEMPERATURES,
         key=state.TEMPERATURE,
         format_func=fmt,
         disabled=similarity == "exact",
         help=t("database.temperature.help"),
+        label_visibility=inactive_label(label, similarity == "exact"),
     )
     k = st.number_input(
         t("database.topk.label"),
@@ -190,13 +203,15 @@ def temperature_and_top_k(similarity: str) -> tuple[float, int]:
 
 def normalization_controls(similarity: str, temperature: float) -> str:
     """The normalization (no part in exact matching) and its formula."""
+    label = t("database.normalization.label")
     normalization = st.radio(
-        t("database.normalization.label"),
+        label,
         ["softmax", "sum"],
         key=state.NORMALIZATION,
         horizontal=True,
         format_func=option_labels("database.normalization."),
         disabled=similarity == "exact",
+        label_visibility=inactive_label(label, similarity == "exact"),
     )
     if similarity == "exact":
         st.latex(r"\alpha_i = \frac{a(q, k_i)}{\sum_j a(q, k_j)}")
