@@ -208,7 +208,8 @@ def _non_negative_least_squares(A: np.ndarray, b: np.ndarray) -> np.ndarray:
                 break
             # Step from x towards the trial as far as x stays ≥ 0, then drop what hit 0.
             blocked = free & (trial <= 0)
-            step = np.min(x[blocked] / (x[blocked] - trial[blocked]))
+            gap = x[blocked] - trial[blocked]  # ≥ 0; 0 only for an entry at 0 in both
+            step = np.min(np.divide(x[blocked], gap, out=np.zeros_like(gap), where=gap > 0))
             x = x + step * (trial - x)
             free &= x > tolerance
             x[~free] = 0.0

@@ -198,3 +198,14 @@ def test_a_mix_rebuilds_the_key_and_a_corner_has_none(d):
 def test_a_lone_key_or_a_copy():
     assert outranking_mix([[1.0], [2.0]], 0) is None
     np.testing.assert_array_equal(outranking_mix([[1.0, 1.0, 0.0], [0.0, 0.0, 1.0]], 0), [0, 1, 0])
+
+
+def test_the_mix_is_found_for_keys_on_a_grid_with_exact_ties():
+    """Integer keys where the active-set steps meet entries at exactly 0 (no 0/0 on the way)."""
+    keys = np.array([[0.0, 2.0, 0.0, 1.0, 1.0, 2.0], [0.0, 0.0, 2.0, 1.0, 0.0, 2.0]])
+    for target, inside in [(3, True), (4, True), (0, False), (5, False)]:
+        mix = outranking_mix(keys, target)
+        assert (mix is not None) == inside, target
+        if inside:
+            assert np.isfinite(mix).all()
+            np.testing.assert_allclose(keys @ mix, keys[:, target], atol=1e-12)
