@@ -82,6 +82,7 @@ from .search import (
     gradient_search,
     hard_lookup,
     letter_pair_vectors,
+    outranking_mix,
     plane_projection,
     search_loss,
 )
@@ -186,6 +187,7 @@ __all__ = [
     "nadaraya_watson",
     "nadaraya_watson_classes",
     "normalize_by_sum",
+    "outranking_mix",
     "plane_projection",
     "positional_encoding",
     "positional_encoding_entry",

@@ -156,6 +156,67 @@ def hard_lookup(q: Any, K: Any, target: int, score: str = "dot", *, W: Any = Non
     return HardLookup(scores=scores, weights=weights, best=best, gradient=np.zeros(query.size))
 
 
+def outranking_mix(K: Any, target: int) -> np.ndarray | None:
+    """Weights that rebuild the target's key from the other keys, if any: why it can never win.
+
+    For the dot score, key t can score above every other key for some query q exactly when no
+    convex combination of the other keys equals k_t (Gordan's alternative: either some q has
+    q·(k_t − k_j) > 0 for every j ≠ t, or some λ ≥ 0, not all 0, has Σ λ_j (k_t − k_j) = 0).
+    When k_t = Σ μ_j k_j with μ ≥ 0, Σ μ = 1, then q·k_t = Σ μ_j q·k_j ≤ max_j q·k_j for every
+    q: some other key always scores at least as high, in any dimension.
+
+    K : array_like, d × m (keys as columns). Returns μ, (m,), with μ_t = 0, μ ≥ 0, Σ μ = 1 and
+    K μ = k_t within a tolerance relative to the keys' size; None when the target can come
+    first alone (it is a corner of the keys' hull and no other key equals it).
+    """
+    keys = as_matrix("K", K)
+    target = _checked_target(target, keys.shape[1])
+    others = [j for j in range(keys.shape[1]) if j != target]
+    if not others:
+        return None
+    scale = max(float(np.abs(keys).max()), 1.0)
+    # k_t = Σ μ_j k_j and Σ μ_j = 1, μ ≥ 0: a non-negative least-squares problem whose residual
+    # is 0 exactly when the target's key lies in the hull of the others.
+    A = np.vstack([keys[:, others], np.full((1, len(others)), scale)])  # (d + 1) × (m − 1)
+    b = np.append(keys[:, target], scale)  # d + 1
+    mu = _non_negative_least_squares(A, b)
+    mu[mu < 1e-12] = 0.0  # rounding's leftovers on keys the mix does not use
+    if not mu.any() or np.linalg.norm(A @ mu - b) > 1e-9 * scale * math.sqrt(len(b)):
+        return None
+    mix = np.zeros(keys.shape[1])
+    mix[others] = mu / mu.sum()
+    return mix
+
+
+def _non_negative_least_squares(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """argmin ‖A x − b‖ over x ≥ 0 (Lawson and Hanson's active-set method, finite steps)."""
+    n = A.shape[1]
+    x = np.zeros(n)
+    free = np.zeros(n, dtype=bool)  # the passive set: entries allowed to be positive
+    tolerance = 10 * np.finfo(float).eps * max(A.shape) * max(float(np.abs(A).sum(axis=0).max()), 1)
+    for _ in range(3 * n + 10):
+        slope = A.T @ (b - A @ x)  # minus the gradient of ½‖A x − b‖²
+        if free.all() or slope[~free].max() <= tolerance:
+            break
+        free[int(np.argmax(np.where(free, -np.inf, slope)))] = True
+        while True:
+            trial = np.zeros(n)
+            if not free.any():
+                break
+            trial[free] = np.linalg.lstsq(A[:, free], b, rcond=None)[0]
+            if trial[free].min() > 0:
+                break
+            # Step from x towards the trial as far as x stays ≥ 0, then drop what hit 0.
+            blocked = free & (trial <= 0)
+            gap = x[blocked] - trial[blocked]  # ≥ 0; 0 only for an entry at 0 in both
+            step = np.min(np.divide(x[blocked], gap, out=np.zeros_like(gap), where=gap > 0))
+            x = x + step * (trial - x)
+            free &= x > tolerance
+            x[~free] = 0.0
+        x = trial
+    return x
+
+
 def letter_pair_vectors(names: Sequence[str]) -> tuple[np.ndarray, tuple[str, ...]]:
     """Each name as counts of its letter pairs (lower case, padded with spaces at both ends).
 

@@ -59,6 +59,10 @@ else:
             )
         )
 
+with st.expander(t("home.why.title")):
+    for part in ("fixed", "concise", "select"):
+        st.markdown(t(f"home.why.{part}"))
+
 st.header(t("home.pages.title"))
 for listed in PAGES[1:]:  # every page but this one, in menu order
     st.page_link(

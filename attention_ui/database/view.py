@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -167,15 +167,28 @@ def query_and_similarity() -> str:
     return similarity
 
 
+def inactive_label(label: str, inactive: bool) -> Literal["visible", "collapsed"]:
+    """A control with no part in exact matching is disabled, and Streamlit draws a disabled
+    control's label in a faded grey (2.6:1 on white, below WCAG's 4.5:1): its label is then
+    written as ordinary text saying why, and the control's own label only names it for screen
+    readers."""
+    if not inactive:
+        return "visible"
+    st.markdown(t("database.inactive", label=label))
+    return "collapsed"
+
+
 def temperature_and_top_k(similarity: str) -> tuple[float, int]:
     """τ (no part in exact matching) and the k of top-k retrieval."""
+    label = t("database.temperature.label")
     temperature = st.select_slider(
-        t("database.temperature.label"),
+        label,
         TEMPERATURES,
         key=state.TEMPERATURE,
         format_func=fmt,
         disabled=similarity == "exact",
         help=t("database.temperature.help"),
+        label_visibility=inactive_label(label, similarity == "exact"),
     )
     k = st.number_input(
         t("database.topk.label"),
@@ -190,13 +203,15 @@ def temperature_and_top_k(similarity: str) -> tuple[float, int]:
 
 def normalization_controls(similarity: str, temperature: float) -> str:
     """The normalization (no part in exact matching) and its formula."""
+    label = t("database.normalization.label")
     normalization = st.radio(
-        t("database.normalization.label"),
+        label,
         ["softmax", "sum"],
         key=state.NORMALIZATION,
         horizontal=True,
         format_func=option_labels("database.normalization."),
         disabled=similarity == "exact",
+        label_visibility=inactive_label(label, similarity == "exact"),
     )
     if similarity == "exact":
         st.latex(r"\alpha_i = \frac{a(q, k_i)}{\sum_j a(q, k_j)}")
@@ -501,13 +516,15 @@ def lessons(records_in: RecordsInput, answers_shown: bool = True, lang: str | No
 
 
 def lesson_lines(m: int, lang: str | None = None, *, answers: bool = True) -> list[str]:
-    """The four lessons; the table's size and the story's answers are the engine's, and each
-    sentence about them is said only when they bear it out (and `answers` allows them)."""
+    """The four lessons and d2l's two remarks after them; the table's size and the story's
+    answers are the engine's, and each sentence about them is said only when they bear it out
+    (and `answers` allows them)."""
     lines = []
     if m:
         lines.append(t("database.lessons.size", lang, m=m))
     if not answers:
-        return [*lines, t("database.lessons.simple", lang), t("database.lessons.whole", lang)]
+        simple, whole = t("database.lessons.simple", lang), t("database.lessons.whole", lang)
+        return [*lines, simple, whole, *closing_lessons(lang)]
     first = lookup(state.STORY[1][0], "Li", "exact")
     without = lookup(state.WITHOUT_LI, "Li", "exact")
     second = lookup(state.WITHOUT_LI, "Li", "ngram", temperature=state.STORY[3][3])
@@ -523,4 +540,9 @@ def lesson_lines(m: int, lang: str | None = None, *, answers: bool = True) -> li
         )
     lines.append(t("database.lessons.simple", lang))
     lines.append(t("database.lessons.whole", lang))
-    return lines
+    return [*lines, *closing_lessons(lang)]
+
+
+def closing_lessons(lang: str | None = None) -> list[str]:
+    """What d2l draws from the example for networks: few parameters, a differentiable choice."""
+    return [t("database.lessons.concise", lang), t("database.lessons.select", lang)]

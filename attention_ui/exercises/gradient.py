@@ -28,6 +28,9 @@ from .figures import EllipseCaptions, gradient_figure
 # Below this norm a change of q no longer moves the output by anything double precision shows
 # next to the output's own size (its relative precision is about 2e-16).
 NUMERICALLY_GONE = 1e-12
+# A q slider's step, and the part of the keys' size the page's three digits still show: a
+# gradient whose step moves the output by less is alive but too faint to see.
+Q_STEP, VISIBLE = 0.1, 1e-3
 # "One weight is so close to 1": all but a millionth of the weight on one key.
 ONE_WEIGHT = 1 - 1e-6
 
@@ -101,8 +104,8 @@ def _controls() -> tuple[str, np.ndarray, float]:
         key="exercises.grad.huge",
         on_click=state.load_huge_score,
     )
-    q1 = st.slider(t("exercises.grad.q1"), *state.GRAD_Q_RANGE, step=0.1, key=state.GRAD_Q1)
-    q2 = st.slider(t("exercises.grad.q2"), *state.GRAD_Q_RANGE, step=0.1, key=state.GRAD_Q2)
+    q1 = st.slider(t("exercises.grad.q1"), *state.GRAD_Q_RANGE, step=Q_STEP, key=state.GRAD_Q1)
+    q2 = st.slider(t("exercises.grad.q2"), *state.GRAD_Q_RANGE, step=Q_STEP, key=state.GRAD_Q2)
     tau = st.slider(t("exercises.grad.tau"), *state.GRAD_TAU_RANGE, step=0.05, key=state.GRAD_TAU)
     return points, np.array([q1, q2]), tau
 
@@ -214,8 +217,29 @@ def gradient_notes(
             ("warning", t("exercises.grad.gone_close_keys", lang, norm=fmt(norm, 3), limit=limit))
         )
     else:
-        notes.append(("markdown", t("exercises.grad.alive", lang, limit=limit)))
+        move, scale = slider_move(jacobian), float(np.abs(keys).max())
+        word = "alive" if move >= VISIBLE * scale else "faint"
+        notes.append(
+            (
+                "markdown" if word == "alive" else "warning",
+                t(
+                    f"exercises.grad.{word}",
+                    lang,
+                    norm=fmt(norm, 3),
+                    limit=limit,
+                    step=fmt(Q_STEP),
+                    move=fmt(move, 3),
+                    scale=fmt(scale),
+                ),
+            )
+        )
     return notes
+
+
+def slider_move(jacobian: np.ndarray) -> float:
+    """How far one step of the q slider that moves it most changes the output, to first order:
+    the largest column of ∂o/∂q times the step."""
+    return float(np.linalg.norm(jacobian, axis=0).max()) * Q_STEP
 
 
 def lower_tau(tau: float) -> float | None:

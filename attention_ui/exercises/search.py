@@ -15,8 +15,8 @@ from attention_core import (
     HardLookup,
     SearchPath,
     fmt,
-    in_hull,
     letter_pair_vectors,
+    outranking_mix,
     plane_projection,
 )
 from attention_ui.kit.figures.charts import below_floor_note, show_chart
@@ -220,7 +220,7 @@ def search_notes(
 ) -> list[tuple[str, str]]:
     """What the page says after the descent, as (how it is drawn, text): whether the loss fell,
     rose or stayed, and whether the target now ranks first (alone or tied), cannot ever come
-    first (its key is another's, or, in the plane, inside the other keys' hull), or not yet.
+    first (its key is another's, or a weighted average of others), or not yet.
     `keys` is d × m, one key per column."""
     losses, weights = path.losses, path.weights
     first, last = float(losses[0]), float(losses[-1])
@@ -248,23 +248,28 @@ def search_notes(
     elif target in top:
         others = ", ".join(escape_markdown(labels[i]) for i in top if i != target)
         notes.append(("info", t("exercises.search.found_tied", lang, target=name, others=others)))
-    elif never_first(keys, target):
-        notes.append(("info", t("exercises.search.cannot_win", lang, target=name)))
+    elif (mix := outranking_mix(keys, target)) is not None:
+        notes.append(("info", cannot_win(mix, target, labels, lang)))
     else:
         best = escape_markdown(labels[top[0]])
         notes.append(("info", t("exercises.search.not_yet", lang, target=name, best=best)))
     return notes
 
 
-def never_first(keys: np.ndarray, target: int) -> bool:
-    """Whether no query can give the target key the largest score alone: its key equals
-    another's, or (in the plane) lies in the convex hull of the other keys, since a linear
-    score k·q is largest at a corner of the hull. Beyond the plane nothing is claimed."""
-    points = np.asarray(keys, dtype=float).T  # m × d
-    others = np.delete(points, target, axis=0)
-    if others.size and (others == points[target]).all(axis=1).any():
-        return True
-    return points.shape[1] == 2 and len(others) > 0 and bool(in_hull(points[target], others))
+def cannot_win(mix: np.ndarray, target: int, labels: list[str], lang: str | None = None) -> str:
+    """Why the target can never come first: its key equals another's, or is the weighted
+    average `mix` of other keys (the engine's `outranking_mix`), in any dimension."""
+    name = escape_markdown(labels[target])
+    used = [int(i) for i in np.flatnonzero(mix > 0)]
+    if len(used) == 1:
+        return t(
+            "exercises.search.cannot_win_same",
+            lang,
+            target=name,
+            other=escape_markdown(labels[used[0]]),
+        )
+    terms = " + ".join(f"{fmt(mix[i], 3)} × **{escape_markdown(labels[i])}**" for i in used)
+    return t("exercises.search.cannot_win", lang, target=name, mix=terms)
 
 
 def _vector_records():

@@ -24,7 +24,7 @@ from attention_core import (
 )
 from attention_ui.gallery import state
 from attention_ui.gallery.cases import Case, holds, outside_hull_but_in_cone, special_cases
-from attention_ui.gallery.compute import Inputs, compute, output_path
+from attention_ui.gallery.compute import PATH_TEMPERATURES, Inputs, compute, output_path
 from attention_ui.gallery.state import GRID_TEMPERATURES, TEMPERATURES
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.grid import GridSettings, grid_columns, heatmap_grid
@@ -187,6 +187,8 @@ def plane_chart(
             tau=fmt(inputs.temperature),
         )
     )
+    if path is not None:
+        st.markdown(" ".join(path_ends(inputs, value_labels)))
     weight_step = result.step(f"weights_{inputs.normalization}")
     show_chart(
         step_heatmap(
@@ -199,6 +201,38 @@ def plane_chart(
         ),
         key="gallery.chart.weights",
     )
+
+
+def path_ends(inputs: Inputs, labels: list[str], lang: str | None = None) -> list[str]:
+    """What the dotted line's two ends are, read from the engine at τ = 0.01 and τ = 100:
+    nearly one-hot (a weight ≥ 0.99, the one-hot task's rule), a tie of the top scores that no
+    τ breaks, or scores too close for one-hot; and how near uniform the weights are at 100."""
+    low = compute(inputs, float(PATH_TEMPERATURES[0]))
+    weights, scores = low.weights[:, 0], low.scores[:, 0]
+    top = [int(i) for i in np.flatnonzero(weights == weights.max())]
+    best = labels[top[0]]
+    if len(top) > 1:
+        tied = ", ".join(f"**{labels[i]}**" for i in top)
+        first = t(
+            "gallery.plane.low_tie", lang, tied=tied, score=fmt(scores[top[0]]),
+            weight=fmt(weights[top[0]], 3),
+        )  # fmt: skip
+    elif weights.max() >= 0.99:
+        first = t("gallery.plane.low_one_hot", lang, best=best, weight=fmt(weights.max(), 3))
+    else:
+        second = np.sort(scores)[-2]
+        first = t(
+            "gallery.plane.low_close", lang, best=best, weight=fmt(weights.max(), 3),
+            first=fmt(scores[top[0]]), second=fmt(second),
+        )  # fmt: skip
+    high = compute(inputs, float(PATH_TEMPERATURES[-1]))
+    spread = high.weights[:, 0]
+    gap = np.linalg.norm(high.output[:, 0] - np.asarray(inputs.values, dtype=float).mean(axis=0))
+    last = t(
+        "gallery.plane.high", lang, low=fmt(spread.min(), 3), high=fmt(spread.max(), 3),
+        uniform=fmt(1 / spread.size, 3), gap=fmt(gap, 3),
+    )  # fmt: skip
+    return [first, last]
 
 
 def cases(plane: Plane) -> None:

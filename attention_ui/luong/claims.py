@@ -18,8 +18,9 @@ from attention_ui.kit.teaching.predict import winners_of
 from attention_ui.luong.compute import Inputs, compute
 
 # "Mostly": more than half of the query's weight; "saturates": all but 1 %; "soft": no key
-# above 90 %; "splits": two keys of the same size, each with a real share.
-MOSTLY, SATURATED, SOFT, SPLIT_SHARE, SPLIT_GAP = 0.5, 0.99, 0.9, 0.2, 0.2
+# above 90 %; "splits": two keys of the same size, each with a real share; "far closer
+# together": a gap between the top two scores at most a tenth of the other query's.
+MOSTLY, SATURATED, SOFT, SPLIT_SHARE, SPLIT_GAP, FAR_CLOSER = 0.5, 0.99, 0.9, 0.2, 0.2, 0.1
 
 
 def column_weights(result: AttentionResult) -> np.ndarray:
@@ -96,11 +97,22 @@ def _near_equal(result, values, mask) -> bool:
     )
 
 
+def top_gap(scores: np.ndarray) -> float:
+    """How far a query's largest score lies above its second (0 with a single key)."""
+    ranked = np.sort(scores)
+    return float(ranked[-1] - ranked[-2]) if ranked.size > 1 else 0.0
+
+
 def _saturate(result, values, mask) -> bool:
-    # "k1 gets (almost exactly) all of q1's weight; q2's weights stay soft"
+    # "k1 gets (almost exactly) all of q1's weight; q2's top scores lie far closer together
+    # than q1's (a tenth of the gap at most), so its weights stay soft"
     weights = column_weights(result)
+    scores = result.scores if result.layout == "column" else result.scores.T
     return (
-        weights.shape[1] >= 2 and weights[0, 0] >= SATURATED and bool(weights[:, 1].max() <= SOFT)
+        weights.shape[1] >= 2
+        and weights[0, 0] >= SATURATED
+        and bool(weights[:, 1].max() <= SOFT)
+        and top_gap(scores[:, 1]) <= FAR_CLOSER * top_gap(scores[:, 0])
     )
 
 
@@ -117,13 +129,15 @@ def _rotation(result, values, mask) -> bool:
 
 
 def _large_d(result, values, mask) -> bool:
-    # "dot's weights approach one-hot; scaled dot keeps them soft"
+    # "dot gives most of the weight to one key; scaled dot keeps the weights softer"
     dot = _rerun(result, values, mask, "dot")
     scaled = _rerun(result, values, mask, "scaled_dot")
     if dot is None or scaled is None:
         return False
     dot_top, scaled_top = column_weights(dot).max(axis=0), column_weights(scaled).max(axis=0)
-    return bool(np.all(dot_top > scaled_top) and np.all(scaled_top <= SOFT))
+    return bool(
+        np.all(dot_top > MOSTLY) and np.all(dot_top > scaled_top) and np.all(scaled_top <= SOFT)
+    )
 
 
 def _concat(result, values, mask) -> bool:

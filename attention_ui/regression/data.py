@@ -123,13 +123,15 @@ def sigma_claim(
     points = tuple(int(i) for i in np.flatnonzero(weights == top))
     m, shared = weights.size, len(points) > 1
     together, their_y = float(top * len(points)), float(np.mean(y_train[list(points)]))
-    if np.max(np.abs(weights - 1 / m)) <= MEAN_SPREAD / m:
-        return SigmaClaim("mean", points, float(top), float(np.mean(y_train)))
     nearest = distances is None or bool(np.all(distances[list(points)] == np.min(distances)))
     if together >= NEAREST_SHARE and not shared:
         return SigmaClaim("nearest", points, together, their_y)
-    if together >= NEAREST_SHARE and nearest:
+    # Before the mean: when every point is nearest (all at one distance), their equal weights
+    # are a nearest-neighbour tie, not the large-σ limit, though they are 1/m each.
+    if together >= NEAREST_SHARE and shared and nearest:
         return SigmaClaim("nearest_shared", points, together, their_y)
+    if np.max(np.abs(weights - 1 / m)) <= MEAN_SPREAD / m:
+        return SigmaClaim("mean", points, float(top), float(np.mean(y_train)))
     return SigmaClaim("between_shared" if shared else "between", points, float(top), their_y)
 
 

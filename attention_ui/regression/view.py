@@ -128,7 +128,7 @@ def controls() -> Settings:
         horizontal=True,
     )
     st.latex(KERNEL_LATEX[kernel])
-    if kernel in ("triangular", "epanechnikov"):
+    if kernel in ("triangular", "epanechnikov", "boxcar"):
         st.caption(t(f"regression.kernel_note.{kernel}"))
     st.number_input(
         t("regression.controls.sigma"),

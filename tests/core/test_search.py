@@ -17,7 +17,9 @@ from attention_core import (
     AttentionInputError,
     gradient_search,
     hard_lookup,
+    in_hull,
     letter_pair_vectors,
+    outranking_mix,
     plane_projection,
     search_loss,
 )
@@ -154,3 +156,56 @@ def test_bad_settings_raise_a_coded_error(kwargs, code):
 
 def test_the_largest_allowed_learning_rate_runs():
     assert gradient_search([0.0, 0.0], K, 0, learning_rate=MAX_LEARNING_RATE, steps=3).steps == 3
+
+
+# Which keys can never come first: the target's key a convex combination of the others'.
+
+
+def test_a_name_halfway_between_two_others_is_their_mix_in_seven_dimensions():
+    keys, _ = letter_pair_vectors(["Li", "Lilili", "Lili", "Hu"])  # d = 7 letter pairs
+    np.testing.assert_allclose(outranking_mix(keys, 2), [0.5, 0.5, 0.0, 0.0], atol=1e-12)
+    for corner in (0, 1, 3):  # q = its key minus the others' mean makes Li, Lilili or Hu first
+        assert outranking_mix(keys, corner) is None
+        scores = keys.T @ (keys[:, corner] - np.delete(keys, corner, axis=1).mean(axis=1))
+        assert scores[corner] > np.delete(scores, corner).max()
+
+
+def test_the_mix_agrees_with_the_planes_hull_test():
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        m = int(rng.integers(2, 7))
+        points = rng.integers(-3, 4, size=(m, 2)) * float(rng.choice([1e-3, 1.0, 37.5]))
+        target = int(rng.integers(m))
+        inside = in_hull(points[target], np.delete(points, target, axis=0))
+        assert (outranking_mix(points.T, target) is not None) == inside, (points, target)
+
+
+@pytest.mark.parametrize("d", [3, 5, 12])
+def test_a_mix_rebuilds_the_key_and_a_corner_has_none(d):
+    rng = np.random.default_rng(d)
+    corners = rng.standard_normal((d, d + 2))
+    weights = rng.dirichlet(np.ones(d + 2))
+    keys = np.column_stack([corners, corners @ weights])  # the last key inside the others' hull
+    mix = outranking_mix(keys, d + 2)
+    assert mix is not None and mix[-1] == 0 and (mix >= 0).all()
+    np.testing.assert_allclose(mix.sum(), 1.0)
+    np.testing.assert_allclose(keys @ mix, keys[:, -1], atol=1e-9)
+    # Pushed outside along a direction where it already leads, the key becomes a corner.
+    lead = keys[:, -1] + 10 * corners[:, 0]
+    assert outranking_mix(np.column_stack([corners[:, 1:], lead]), d + 1) is None
+
+
+def test_a_lone_key_or_a_copy():
+    assert outranking_mix([[1.0], [2.0]], 0) is None
+    np.testing.assert_array_equal(outranking_mix([[1.0, 1.0, 0.0], [0.0, 0.0, 1.0]], 0), [0, 1, 0])
+
+
+def test_the_mix_is_found_for_keys_on_a_grid_with_exact_ties():
+    """Integer keys where the active-set steps meet entries at exactly 0 (no 0/0 on the way)."""
+    keys = np.array([[0.0, 2.0, 0.0, 1.0, 1.0, 2.0], [0.0, 0.0, 2.0, 1.0, 0.0, 2.0]])
+    for target, inside in [(3, True), (4, True), (0, False), (5, False)]:
+        mix = outranking_mix(keys, target)
+        assert (mix is not None) == inside, target
+        if inside:
+            assert np.isfinite(mix).all()
+            np.testing.assert_allclose(keys @ mix, keys[:, target], atol=1e-12)

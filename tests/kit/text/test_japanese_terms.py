@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
+import pytest
+
 from attention_ui.kit.text.i18n import catalog
 
 JA = catalog("ja")
+EN = catalog("en")
+
+# One word per idea: (a word the catalog must not use, the app's word, keys allowed the other).
+# The app's words follow the seeds' where a learner meets both: the home page's glossary says
+# that アテンション and バリュー are d2l's 注意機構 and 値.
+TERMS = [
+    ("注意モデル", "アテンションのモデル", ()),
+    ("注意機構", "アテンション", ("home.intro",)),
+    ("attention 研究", "アテンションの研究", ()),
+    ("(キー、値)", "(キー、バリュー)", ()),
+    ("average pooling", "平均プーリング", ()),
+    ("Vaswani et al.", "Vaswani ら", ()),
+    ("文字の組", "文字ペア", ()),
+    ("違いえます", "違うことがあります", ()),
+]
 
 
 def test_the_home_page_glossary_gives_d2ls_words_beside_ours():
@@ -23,9 +40,44 @@ def test_score_functions_carry_the_articles_names():
 
 def test_the_score_before_the_softmax_is_not_called_a_score_before_a_transformation():
     assert not [key for key, text in JA.items() if "変換前のスコア" in text]
-    assert "ソフトマックス前のスコア" in JA["luong.steps.raw_sum"]
+
+
+def test_the_raw_score_is_the_sum_before_any_division_by_root_dk_or_tau():
+    """The Σ row is k·q itself: before √d_k and τ, not merely before the softmax."""
+    assert "ソフトマックス前のスコア" not in JA["luong.steps.raw_sum"]
+    assert "√d_k や τ で割る前の生のスコア" in JA["luong.steps.raw_sum"]
+    assert "before any division by √d_k or τ" in EN["luong.steps.raw_sum"]
 
 
 def test_letter_pairs_have_one_name():
     assert not [key for key, text in JA.items() if "2 文字の組" in text]
     assert "文字ペア" in JA["database.similarity.ngram_help"]
+
+
+@pytest.mark.parametrize(("avoided", "used", "allowed"), TERMS)
+def test_one_japanese_word_per_idea(avoided, used, allowed):
+    stray = {key: text for key, text in JA.items() if avoided in text and key not in allowed}
+    assert not stray, f"write {used!r}: {stray}"
+
+
+def test_a_step_with_one_english_title_has_one_japanese_title():
+    """The Luong and regression steps share titles (exponentiate, divide by the sum, subtract
+    each query's largest score): the twins must read the same in Japanese."""
+    titles: dict[str, set[str]] = {}
+    for key, text in EN.items():
+        if key.startswith("engine.step.") and key.endswith(".title"):
+            titles.setdefault(text, set()).add(JA[key])
+    assert {text: ja for text, ja in titles.items() if len(ja) > 1} == {}
+
+
+def test_a_value_is_the_same_word_in_a_sentence_and_its_label():
+    """バリュー for the value vectors, as the tables and charts name them."""
+    for key in ("database.lessons.size", "exercises.grad.source_default"):
+        assert "バリュー" in JA[key] and "値" not in JA[key].replace("数値", ""), key
+
+
+def test_the_self_attention_page_is_called_self_attention_in_its_title_and_menu():
+    """The menu's box (200 px at 1400) cuts マルチヘッド・セルフアテンション (224 px), and the
+    menu says the page's title: both keep the idea, セルフアテンション."""
+    for key in ("transformer.title", "nav.transformer"):
+        assert "self-attention" in EN[key] and "セルフアテンション" in JA[key], key

@@ -10,11 +10,12 @@ import itertools
 import numpy as np
 import pytest
 
-from attention_core import AttentionInputError, fmt
+from attention_core import AttentionInputError, fmt, top_k
 from attention_ui.database.compute import Inputs, compute
-from attention_ui.database.view import answer_notes, pooled_formula, pooled_note
+from attention_ui.database.view import answer_notes, pooled_formula, pooled_note, top_k_lines
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
-from attention_ui.kit.text.i18n import LANGUAGES
+from attention_ui.kit.text.i18n import LANGUAGES, t
+from attention_ui.kit.text.markdown import escape_markdown
 
 D2L = D2L_RECORDS  # the page's own table, with its score column
 TABLES = {
@@ -84,3 +85,39 @@ def test_every_database_answer_sentence_holds_for_the_engines_numbers():
             else:
                 assert str(rows[numbers.index(None)]) in note
     assert seen == {"none", "best", "tie"}  # the walk reached every sentence
+
+
+def test_every_top_k_sentence_holds_for_the_engines_scores():
+    """Top-k's lines: the records taken (best first, each scoring above 0, none left out that
+    scores more), "nothing" only when no key scores above 0, "only n" when fewer than k do
+    (this page's convention: a key scoring 0 is left out), a tie only where the cut falls on
+    one."""
+    seen = set()
+    for (name, records), query, similarity, k, lang in itertools.product(
+        TABLES.items(), QUERIES, ("exact", "ngram", "edit"), (1, 2, 4), LANGUAGES
+    ):
+        result = top_k([r[:2] for r in records], query, k, similarity)
+        rows = list(range(1, len(records) + 1))
+        lines = top_k_lines(result, rows, lang)
+        state = (name, query, similarity, k, lang)
+        scores = np.asarray(result.scores)
+        positive = int((scores > 0).sum())
+        taken = list(result.indices)
+        assert len(taken) == min(k, positive), state
+        assert all(scores[i] > 0 for i in taken), state
+        assert list(scores[taken]) == sorted(scores[taken], reverse=True), state
+        left = [i for i in range(len(scores)) if i not in taken and scores[i] > 0]
+        assert all(scores[i] <= scores[taken[-1]] for i in left) if taken else not left, state
+        q = escape_markdown(query, 40)
+        none = t("database.topk.none", lang, query=q)
+        assert (none in lines) == (positive == 0), state
+        if 0 < positive < k:
+            key = "database.topk.fewer_one" if positive == 1 else "database.topk.fewer"
+            assert t(key, lang, query=q, found=positive, k=k) in lines, state
+            seen.add("fewer")
+        tie = any(line.startswith(t("database.topk.tie", lang, score="")[:12]) for line in lines)
+        cut_on_tie = bool(taken and left and scores[left].max() == scores[taken[-1]])
+        assert tie == cut_on_tie, state
+        seen |= {"none"} if positive == 0 else set()
+        seen |= {"tie"} if tie else set()
+    assert seen == {"none", "fewer", "tie"}

@@ -185,3 +185,32 @@ def test_the_page_says_a_large_weight_is_only_an_intuition(lang, words):
     at = open_page("database", lang)
     caution = t("database.answer.intuition", lang)
     assert words in caution and caution in shown(at)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(("query", "k"), [("xyz", 3), ("Li", 6)])
+def test_top_k_leaving_out_zero_scores_is_said_to_be_this_pages_convention(lang, query, k):
+    """d2l names top-k and no more; that a key scoring 0 is left out is the app's rule, and the
+    page says so where it shows (nothing found, or fewer than k)."""
+    records = [record[:2] for record in D2L_RECORDS]
+    result = top_k(records, query, k)
+    assert len(result.indices) < k and (result.scores[list(result.indices)] > 0).all()
+    said = " ".join(top_k_lines(result, list(range(1, len(records) + 1)), lang))
+    convention = "this page's top-k leaves out" if lang == "en" else "このページの top-k はスコア 0"
+    assert convention in said
+    title = catalog(lang)["database.topk.title"]
+    assert ("This page's convention" if lang == "en" else "このページの約束") in title
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lessons_end_with_d2ls_few_parameters_and_differentiable_selection(lang):
+    """d2l after the example: the query can be concise however large the space ("not too many
+    parameters to learn"), and its summary: a differentiable means to select from a set."""
+    lines = lesson_lines(6, lang)
+    assert lines[-2:] == [t("database.lessons.concise", lang), t("database.lessons.select", lang)]
+    assert lesson_lines(6, lang, answers=False)[-2:] == lines[-2:]
+    concise, select = lines[-2:]
+    if lang == "en":
+        assert "too many parameters to learn" in concise and "*differentiable*" in select
+    else:
+        assert "学習すべきパラメータは多すぎず" in concise and "*微分可能*" in select

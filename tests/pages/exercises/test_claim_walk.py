@@ -11,7 +11,7 @@ import itertools
 import numpy as np
 import pytest
 
-from attention_core import SIMILARITIES, fmt
+from attention_core import SIMILARITIES, fmt, letter_pair_vectors, outranking_mix
 from attention_ui.exercises import compute
 from attention_ui.exercises.gradient import NUMERICALLY_GONE, gradient_notes
 from attention_ui.exercises.matching import match_notes
@@ -121,6 +121,7 @@ def test_every_gradient_sentence_holds_for_the_engines_numbers():
         "exactly_zero_underflow",
         "gone",
         "gone_close_keys",
+        "faint",
         "alive",
     )
     for (name, points), q, tau in itertools.product(
@@ -138,7 +139,12 @@ def test_every_gradient_sentence_holds_for_the_engines_numbers():
                 "。", ";"
             ).replace("、", ";")
             best = labels[int(np.argmax(p))]
-            params = {"norm": fmt(norm, 3), "limit": fmt(NUMERICALLY_GONE), "best": best}
+            # One step (0.1) of the slider that moves the output most, to first order, against
+            # a thousandth of the keys' size.
+            move = 0.1 * max(np.hypot(*result.jacobian[:, i]) for i in range(2))
+            scale = np.abs(keys).max()
+            params = {"norm": fmt(norm, 3), "limit": fmt(NUMERICALLY_GONE), "best": best,
+                      "step": "0.1", "move": fmt(move, 3), "scale": fmt(scale)}  # fmt: skip
             shown = {
                 key for key in sentences if t(f"exercises.grad.{key}", lang, **params) in texts
             }
@@ -161,7 +167,9 @@ def test_every_gradient_sentence_holds_for_the_engines_numbers():
                 spread = np.ptp(keys[p > 1e-3], axis=0).max()
                 assert 0 < norm < NUMERICALLY_GONE and spread < 1e-5, state
             if said == "alive":
-                assert norm >= NUMERICALLY_GONE, state
+                assert norm >= NUMERICALLY_GONE and move >= 1e-3 * scale, state
+            if said == "faint":  # not gone, but a slider's step barely moves the output
+                assert norm >= NUMERICALLY_GONE and move < 1e-3 * scale, state
             seen.add(said)
     assert seen == set(sentences)
 
@@ -172,30 +180,71 @@ def test_every_gradient_sentence_holds_for_the_engines_numbers():
 SEARCH_KEYS = {
     "the page's keys": [[2.0, 0.0], [0.0, 2.0], [-2.0, 0.0], [1.0, 1.0]],  # r4 inside the hull
     "a repeated key": [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
+    "a repeated key behind another": [[1.0, 0.0], [1.0, 0.0], [2.0, 0.0], [0.0, 1.0]],
     "a line": [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]],
 }
 
 
+NAME_TABLES = {  # the database's names as letter-pair vectors: more dimensions than the plane
+    "Lili between Li and Lilili": ["Li", "Lilili", "Lili", "Hu"],  # Lili = ½ Li + ½ Lilili
+    "d2l": [record[0] for record in D2L_RECORDS],
+    "a repeated name": ["Hu", "Li", "Hu"],
+}
+
+
 def wins_somewhere(points: np.ndarray, target: int) -> bool:
-    """Whether some direction q gives the target the largest score alone (3,600 directions)."""
-    angles = np.linspace(0, 2 * np.pi, 3600, endpoint=False)
-    scores = points @ np.vstack([np.cos(angles), np.sin(angles)])  # m × directions
+    """Whether some direction q gives the target the largest score alone: in the plane, 3,600
+    directions; beyond it, the target's own key, its difference from the others' mean and
+    20,000 random directions."""
+    d = points.shape[1]
+    if d == 2:
+        angles = np.linspace(0, 2 * np.pi, 3600, endpoint=False)
+        directions = np.vstack([np.cos(angles), np.sin(angles)])
+    else:
+        rest = np.delete(points, target, axis=0)
+        tried = [points[target], points[target] - rest.mean(axis=0)]
+        directions = np.hstack(
+            [np.array(tried).T, np.random.default_rng(0).standard_normal((d, 20_000))]
+        )
+    scores = points @ directions  # m × directions
     others = np.delete(scores, target, axis=0).max(axis=0)
     return bool((scores[target] > others + 1e-12).any())
 
 
-def test_every_search_sentence_holds_for_the_engines_numbers():
-    seen: set[str] = set()
-    for (name, points), start, rate, steps in itertools.product(
-        SEARCH_KEYS.items(), ((-1.0, -1.0), (0.0, 0.0), (3.0, 3.0)), (0.05, 0.5, 5.0, 50.0), (1, 30)
-    ):
+def is_mix_of_others(points: np.ndarray, target: int, mix: np.ndarray) -> bool:
+    """Whether `mix` is a convex combination of the other keys that rebuilds the target's key:
+    then q·k_t is a weighted average of the others' scores for every q."""
+    return bool(
+        mix[target] == 0
+        and (mix >= 0).all()
+        and abs(mix.sum() - 1) < 1e-12
+        and np.allclose(mix @ points, points[target], atol=1e-9)
+    )
+
+
+def search_cases():
+    """(name, keys d × m, labels, start) for the plane's tables and the names' vectors."""
+    for name, points in SEARCH_KEYS.items():
         points = np.array(points)
         labels = [f"r{i + 1}" for i in range(len(points))]
+        for start in ((-1.0, -1.0), (0.0, 0.0), (3.0, 3.0)):
+            yield name, points.T, labels, np.array(start)
+    for name, names in NAME_TABLES.items():
+        keys, _ = letter_pair_vectors(names)
+        yield name, keys, names, np.zeros(keys.shape[0])
+
+
+def test_every_search_sentence_holds_for_the_engines_numbers():
+    seen: set[str] = set()
+    for (name, keys, labels, start), rate, steps in itertools.product(
+        search_cases(), (0.05, 0.5, 2.0, 5.0, 50.0), (1, 30)
+    ):
+        points = keys.T
         for target, lang in itertools.product(range(len(points)), LANGUAGES):
-            inputs = compute.SearchInputs(points.T, np.array(start), target, rate, steps)
+            inputs = compute.SearchInputs(keys, start, target, rate, steps)
             path = compute.search(inputs).path
-            texts = [text for _, text in search_notes(path, points.T, target, labels, lang)]
-            state = (name, start, rate, steps, target, lang)
+            texts = [text for _, text in search_notes(path, keys, target, labels, lang)]
+            state = (name, tuple(start[:2]), rate, steps, target, lang)
             first, last = path.losses[0], path.losses[-1]
             # the loss is −log p_target of the engine's own weights
             assert last == pytest.approx(-np.log(path.weights[-1, target]), rel=1e-9, abs=1e-12)
@@ -206,14 +255,18 @@ def test_every_search_sentence_holds_for_the_engines_numbers():
             ).split("**")[0], state  # fmt: skip
             final = path.weights[-1]
             top = np.flatnonzero(final == final.max())
-            target_name = f"r{target + 1}"
-            others = ", ".join(f"r{i + 1}" for i in top if i != target)
+            target_name = escape_markdown(labels[target])
+            others = ", ".join(escape_markdown(labels[i]) for i in top if i != target)
+            mix = outranking_mix(keys, target)
+            used = [] if mix is None else [int(i) for i in np.flatnonzero(mix > 0)]
+            terms = " + ".join(f"{fmt(mix[i], 3)} × **{escape_markdown(labels[i])}**" for i in used)
+            other = escape_markdown(labels[used[0]]) if used else ""
             said = {
                 key
-                for key in ("found", "found_tied", "cannot_win", "not_yet")
+                for key in ("found", "found_tied", "cannot_win", "cannot_win_same", "not_yet")
                 if texts[1]
                 == t(f"exercises.search.{key}", lang, target=target_name, others=others,
-                     best=f"r{top[0] + 1}")
+                     best=escape_markdown(labels[top[0]]), mix=terms, other=other)
             }  # fmt: skip
             assert len(said) == 1, (state, texts[1])
             (said,) = said
@@ -221,10 +274,14 @@ def test_every_search_sentence_holds_for_the_engines_numbers():
                 assert list(top) == [target], state
             if said == "found_tied":
                 assert target in top and len(top) > 1, state
-            if said == "cannot_win":  # no direction of q makes it first alone
+            if said in ("cannot_win", "cannot_win_same"):  # no direction of q makes it first alone
                 assert target not in top and not wins_somewhere(points, target), state
+                assert is_mix_of_others(points, target, mix), state
+            if said == "cannot_win_same":  # one other key equal to it
+                assert len(used) == 1 and (points[used[0]] == points[target]).all(), state
             if said == "not_yet":  # it can still come first, and another is first now
                 assert target not in top and wins_somewhere(points, target), state
-                assert f"r{top[0] + 1}" in texts[1]
-            seen |= {said, verb}
-    assert {"found", "cannot_win", "not_yet", "summary", "summary_rose"} <= seen
+                assert escape_markdown(labels[top[0]]) in texts[1]
+            seen |= {said, verb, name}
+    assert {"found", "cannot_win", "cannot_win_same", "not_yet", "summary", "summary_rose"} <= seen
+    assert set(NAME_TABLES) <= seen

@@ -14,6 +14,7 @@ from attention_core import (
     fmt,
     gradient_search,
     hard_lookup,
+    letter_pair_vectors,
     lookup,
     query_gradient,
     squeeze_excitation,
@@ -21,7 +22,7 @@ from attention_core import (
 from attention_ui.exercises import state
 from attention_ui.exercises.gradient import NUMERICALLY_GONE, gradient_notes, tau_notes
 from attention_ui.exercises.matching import SOFTMAX_LATEX, SUM_LATEX
-from attention_ui.exercises.search import hard_notes
+from attention_ui.exercises.search import hard_notes, search_notes
 from attention_ui.exercises.squeeze import gate_notes
 from attention_ui.exercises.tasks import exercise_open_gates
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
@@ -117,7 +118,7 @@ def test_lowering_tau_is_said_to_grow_the_gradient_where_it_does(lang):
     ((_, text),) = tau_notes(q, FIRST_QUADRANT, 1.0, lang)
     assert text.split("{")[0] == t("exercises.grad.tau_grows", lang, **tau_params(text, lang))
     assert fmt(at_half, 3) in text and fmt(at_one, 3) in text
-    alive = t("exercises.grad.alive", lang, limit=fmt(NUMERICALLY_GONE))
+    alive = t("exercises.grad.alive", lang, limit="", norm="", step="", move="", scale="")
     assert "τ" not in alive  # no general claim about τ is left in the "alive" sentence
     at = open_exercise(lang, "grad")
     at.slider(key=state.GRAD_Q1).set_value(1.0)
@@ -361,3 +362,32 @@ def test_the_largest_weight_reads_in_the_sentence_as_on_its_chart(lang):
     assert cells[0][best] == fmt(weights[best])  # the chart's "0.662" ...
     said = re.search(rf"p\(k{best + 1}\) = ([\d.]+)", shown(at))
     assert said and said.group(1).rstrip(".") == fmt(weights[best])  # ... is the sentence's
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("rate", [0.5, 2.0])
+@pytest.mark.parametrize("steps", [1, 30, 200])
+def test_a_name_halfway_between_two_others_is_said_never_to_come_first(lang, rate, steps):
+    """Lili's letter pairs are half Li's plus half Lilili's (7 dimensions, not a plane): no query
+    puts it first, so the page must not send the learner to more steps or a larger η."""
+    names = ["Li", "Lilili", "Lili", "Hu"]
+    keys, _ = letter_pair_vectors(names)
+    path = gradient_search(np.zeros(keys.shape[0]), keys, 2, learning_rate=rate, steps=steps)
+    verdict = search_notes(path, keys, 2, names, lang)[1][1]
+    mix = "0.5 × **Li** + 0.5 × **Lilili**"
+    assert verdict == t("exercises.search.cannot_win", lang, target="Lili", mix=mix)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("q", [(3.0, 0.0), (5.0, 0.0), (6.0, 0.0)])
+def test_a_gradient_too_small_to_move_the_output_is_not_called_clearly_alive(lang, q):
+    """Keys (5, 0), (1, 1), (0, 1): at q = (6, 0) ‖∂o/∂q‖ is 6×10⁻¹⁰, far above the 10⁻¹² at
+    which it counts as gone, yet a slider step moves the output by 6×10⁻¹¹ against keys of
+    size 5: alive in name only, and said to be faint."""
+    keys = np.array([[5.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    result = query_gradient(q, keys.T, keys.T)
+    assert NUMERICALLY_GONE < np.linalg.norm(result.jacobian) < 1e-3
+    said = gradient_notes(result.jacobian, result.weights, keys, ["k1", "k2", "k3"], lang)[-1]
+    assert said[0] == "warning" and said[1].startswith(t("exercises.grad.faint", lang)[:12])
+    move = 0.1 * np.linalg.norm(result.jacobian, axis=0).max()
+    assert move < 1e-3 * 5 and fmt(move, 3) in said[1]

@@ -9,6 +9,7 @@ from attention_ui.kit.text.i18n import t
 from attention_ui.page_list import PAGES
 from tests.conftest import APP, REPO
 from tests.plotly_json import figures
+from tests.support.pages import open_page
 
 KEYS = [[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]]
 VALUES = [[10.0, 20.0, 30.0]]
@@ -60,3 +61,33 @@ def test_moving_the_query_shows_the_engines_weights_and_output(home, q1, q2):
 def test_weight_hover_spells_out_the_softmax(home):
     hover = _weights_figure(home)["data"][0]["customdata"]
     assert hover[0][0].startswith("a₁₁<br>= e₁₁ / Σ")
+
+
+# d2l's reason for attention, in the seed's words (the Japanese d2l section, 003_*.txt).
+SEED_PHRASES = (
+    "入力が明確に定義されたサイズであることに本質的に依存",
+    "224 × 224 ピクセル",
+    "1 トークンずつ順に処理するか、特別に設計された畳み込みカーネル",
+    "情報量もさまざま",
+    "追跡し続けることが非常に難しくなり",
+    "学習すべきパラメータが多すぎない",
+    "任意に大きなデータベースに対して動作できる",
+    "集合から要素を選択し、それに対応する表現の重み付き和を構成するための *微分可能* な制御手段",
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_home_page_says_why_attention_as_d2l_does(lang):
+    at = open_page("home", lang)
+    (box,) = [e for e in at.expander if e.label == t("home.why.title", lang)]
+    said = "\n".join(m.value for m in box.markdown)
+    for part in ("fixed", "concise", "select"):
+        assert t(f"home.why.{part}", lang) in said
+    if lang == "ja":
+        for phrase in SEED_PHRASES:
+            assert phrase in said, phrase
+    else:
+        english = ("well-defined size", "varying information content", "long sequences")
+        english += ("too many parameters to learn", "*differentiable* means of control")
+        for phrase in english:
+            assert phrase in said, phrase

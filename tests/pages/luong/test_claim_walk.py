@@ -108,15 +108,17 @@ def story_oracle(key, score, kind, result, values, mask) -> bool:
         )
     if key == "near_equal":  # the weight splits between k1 and k2
         return bool((np.minimum(A[0], A[1]) >= 0.2).all() and (abs(A[0] - A[1]) <= 0.2).all())
-    if key == "saturate":  # q1: k1 has ≥ 99 %; q2: no key above 90 %
-        return n >= 2 and A[0, 0] >= 0.99 and A[:, 1].max() <= 0.9
+    if key == "saturate":  # q1: k1 has ≥ 99 %; q2: no key above 90 %, its top two scores
+        S = per_query(result.scores, result.layout)  # at most a tenth as far apart as q1's
+        gaps = [np.subtract(*sorted(S[:, j])[::-1][:2]) if m > 1 else 0.0 for j in range(n)]
+        return n >= 2 and A[0, 0] >= 0.99 and A[:, 1].max() <= 0.9 and gaps[1] <= gaps[0] / 10
     if key == "rotation":  # dot: q_j picks k_j; general: q_j picks k_{j+1}
         dot, general = winners_of(rerun("dot")), winners_of(rerun("general"))
         return m > n and all(dot[j] == (j,) and general[j] == (j + 1,) for j in range(n))
-    if key == "large_d":  # scaled dot's top weight is lower than dot's, and soft
+    if key == "large_d":  # dot gives one key most weight; scaled dot less, and soft
         dot = per_query(rerun("dot").weights, result.layout).max(axis=0)
         scaled = per_query(rerun("scaled_dot").weights, result.layout).max(axis=0)
-        return bool((dot > scaled).all() and (scaled <= 0.9).all())
+        return bool((dot > 0.5).all() and (dot > scaled).all() and (scaled <= 0.9).all())
     if key == "concat":  # a 2-entry query, 3-entry keys, h = 2
         return Q.shape[0] == 2 and K.shape[0] == 3 and values["va"].size == 2
     if key == "location":  # changing a key moves nothing, not even a score

@@ -5,8 +5,9 @@ import pytest
 
 from attention_core import SCORES, attention
 from attention_ui.kit.text.i18n import catalog
+from attention_ui.luong.claims import story_holds
 from attention_ui.luong.compare import compare_scores, largest_change, winner_table, winners
-from attention_ui.luong.compute import Inputs
+from attention_ui.luong.compute import Inputs, compute
 from attention_ui.luong.model import (
     ALL_PARAMETERS,
     INPUTS,
@@ -148,3 +149,29 @@ def test_winners_and_largest_change_read_either_layout():
     tie = np.array([[0.5, 0.2], [0.5, 0.8]])
     assert winners(tie, "column") == [(0, 1), (1,)]  # a tie names every tied key
     assert largest_change(weights, np.full((2, 2), 0.5)) == pytest.approx((0.45, 1, 0))
+
+
+def story_for(key: str, **changed) -> bool:
+    """Whether the preset's story holds once some of its matrices are replaced."""
+    values = {**PRESETS[key].column_matrices(), **changed}
+    result = compute(Inputs(values, PRESETS[key].score))
+    return story_holds(key, result, values, None)
+
+
+def test_the_saturate_story_needs_q2s_top_scores_far_closer_together_than_q1s():
+    """q1 = (1.6, 0) scores 8, 1.6, 0 (k1 takes 0.990); q2 = (0.4, 0.5) scores 2, 0.9, 0.5
+    (soft, 0.61 at most) but its gap 1.1 is no tenth of q1's 6.4: the story is not told."""
+    assert story_for("saturate")
+    assert not story_for("saturate", Q=np.array([[1.6, 0.4], [0.0, 0.5]]))
+
+
+def test_the_large_d_story_needs_dot_to_give_one_key_most_of_the_weight():
+    """Keys a tenth as long with k1's first entry lowered: dot scores 1.9, 1.8, 0.6 and k1 takes
+    0.45 (more than under scaled dot, yet not most of the weight): the story is not told."""
+    assert story_for("large_d")
+    keys = np.array(PRESETS["large_d"].matrices["K"], dtype=float) * 0.3
+    keys[0, 0] -= 0.5
+    dot = attention(np.ones((8, 1)), keys, np.ones((2, 3)), "dot").weights.max()
+    scaled = attention(np.ones((8, 1)), keys, np.ones((2, 3)), "scaled_dot").weights.max()
+    assert scaled < dot < 0.5
+    assert not story_for("large_d", K=keys)

@@ -95,3 +95,17 @@ def test_the_mean_task_is_solved_by_its_hint_and_not_by_tau_at_the_slider_top():
         assert "τ" not in words["tasks.luong_mean.hint1"] + words["tasks.luong_mean.hint2"]
         assert "Q" in words["tasks.luong_mean.hint2"]
         assert "20" in words["tasks.luong_mean.solution"]  # says where τ's slider stops
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_scaling_reason_says_what_vaswani_et_al_assume_and_nothing_unsourced(lang):
+    """The paper: "assume that the components of q and k are independent random variables with
+    mean 0 and variance 1. Then their dot product ... has mean 0 and variance d_k." It says
+    nothing about trained queries and keys being correlated."""
+    why = catalog(lang)["luong.scaling.why"]
+    if lang == "en":
+        assert "independent random variables with mean 0 and variance 1" in why
+        assert "mean 0 and variance d_k" in why and "correlated" not in why
+    else:
+        assert "平均 0・分散 1 の独立な確率変数" in why and "平均は 0、分散は d_k" in why
+        assert "相関" not in why and "違いえ" not in why and "Vaswani ら" in why

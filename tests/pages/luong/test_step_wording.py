@@ -64,3 +64,15 @@ def test_scaling_gives_the_variance_argument_and_the_demo_shows_it(lang):
     assert large.top_weight_unscaled > large.top_weight_scaled
     text = scaling_demo_text(large, lang)
     assert f"{large.std_unscaled:.3g}"[:3] in text.replace("−", "-")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_dot_score_says_that_length_counts_as_well_as_direction(lang):
+    """k·q = ‖k‖ ‖q‖ cos θ: for q = (1, 0), k1 = (3, 3) at 45° outscores k2 = (1, 0.1) at 6°."""
+    sentence = catalog(lang)["engine.step.scores_dot.sentence"]
+    assert "‖k‖ ‖q‖ cos θ" in sentence
+    assert ("lengths count as well as the direction" if lang == "en" else "長さも効く") in sentence
+    K = np.array([[3.0, 1.0], [3.0, 0.1]])  # k1 and k2 as columns
+    scores = attention([[1.0], [0.0]], K, np.eye(2), "dot").scores[:, 0]
+    angles = np.arctan2(K[1], K[0])
+    assert angles[1] < angles[0] and scores[0] > scores[1]

@@ -35,6 +35,7 @@ def regression_sets():
         yield preset, *data.preset_points(preset)
     yield "repeated x", np.array([0.0, 1.0, 1.0, 3.0]), np.array([1.0, 2.0, 4.0, 0.0])
     yield "far apart", np.array([0.0, 10.0]), np.array([-1.0, 1.0])
+    yield "a query halfway", np.array([0.0, 2.0]), np.array([1.0, 3.0])  # x* = 1: a tie
 
 
 def test_every_regression_sentence_holds_for_the_engines_numbers():
@@ -89,8 +90,11 @@ def test_every_regression_sentence_holds_for_the_engines_numbers():
                 assert weights[top] >= 0.99 and distance[top] == distance.min(), state
                 assert nw.prediction[chosen] == pytest.approx(y[top], abs=0.01 * np.ptp(y) + 1e-9)
                 assert f"{rows[top]}" in text
-            if kind == "mean":  # every weight within 1 % of 1/m; ŷ ≈ the mean of y
+            if kind == "mean":  # every weight within 1 % of 1/m; ŷ ≈ the mean of y; and
+                # not a tie of points all nearest to x* (that is the small-σ end)
                 assert np.abs(weights - 1 / x.size).max() <= 0.01 / x.size, state
+                distance = np.abs(x - queries[chosen])
+                assert not (distance == distance.min()).all(), state
                 assert nw.prediction[chosen] == pytest.approx(y.mean(), abs=0.01 * np.ptp(y) + 1e-9)
             if kind == "nearest_shared":  # equal top weights ≥ 99 % together; ŷ ≈ their mean y
                 group = np.flatnonzero(weights == weights.max())

@@ -171,3 +171,34 @@ def test_classification_with_one_hot_values_is_computed(at):
     figure = chart(at, "regression.chart.classes")
     assert [trace["name"] for trace in figure["data"]] == ["class 0", "class 2"]
     assert any("The predicted class is **" in m.value for m in at.markdown)
+
+
+def test_leave_one_out_credits_d2l_with_the_questions_its_exercise_asks_and_answers_itself():
+    """d2l's exercise 2.1 asks what happens if (f(xᵢ) − yᵢ)² is minimised directly (with a
+    hint); the answer is the page's, and it holds: with distinct xᵢ each point predicts itself
+    as σ → 0, so the in-sample error falls towards 0."""
+    en, ja = catalog("en")["regression.loo.text"], catalog("ja")["regression.loo.text"]
+    assert "2.1 asks what happens if you minimise (f(xᵢ) − yᵢ)² directly" in en
+    assert "Our answer:" in en and "shows why" not in en
+    assert "何が起きるかを問います" in ja and "このアプリの答え:" in ja and "示します" not in ja
+    assert "whether you still observe overfitting" in en and "過剰適合" in ja
+    x, y = data.preset_points("noisy")
+    assert len(set(x)) == len(x)
+    errors = [
+        np.mean((nadaraya_watson(x, x, y, "gaussian", sigma).prediction - y) ** 2)
+        for sigma in (1.0, 0.1, 0.01, 1e-4)  # the closest two points are 0.001 apart
+    ]
+    assert errors[0] > errors[1] > errors[2] > errors[3] and errors[3] < 1e-12
+
+
+def test_the_boxcar_says_it_follows_d2ls_code_and_a_point_one_sigma_away_gets_no_weight(at):
+    """d2l's text: 1 if ‖q − k‖ ≤ 1; its code: |u| < 1. The page says it follows the code, and
+    the engine does: at x* = 1 with σ = 1, the point at x = 0 (|u| = 1) gets weight 0."""
+    at.radio(key=state.KERNEL).set_value("boxcar").run()
+    assert not at.exception
+    assert EN["regression.kernel_note.boxcar"] in texts(at)
+    for lang in LANGUAGES:
+        note = catalog(lang)["regression.kernel_note.boxcar"]
+        assert "‖q − k‖ ≤ 1" in note and "|u| < 1" in note
+    weights = nadaraya_watson([1.0], [0.0, 0.5], [1.0, 2.0], "boxcar", 1.0).weights[0]
+    assert weights.tolist() == [0.0, 1.0]

@@ -164,3 +164,14 @@ def test_the_nearest_points_note_sits_at_the_right_away_from_the_mean(nearest, m
     assert note.xanchor == "right" and note.yanchor == ("top" if side == "bottom" else "bottom")
     right = figures.sigma_figure(sigmas, np.full(5, nearest), 30.0, nearest, mean, words)
     assert next(a for a in right.layout.annotations if a.text == "nearest").xanchor == "left"
+
+
+def test_two_points_equally_near_at_small_sigma_are_a_nearest_neighbour_tie_not_the_mean():
+    """x = 0 and 2, x* = 1, σ = 0.05: weights 0.5 and 0.5 are 1/m each, but they come from the
+    tie of the two nearest points (the small-σ end), not from σ large against the distances."""
+    x, y = np.array([0.0, 2.0]), np.array([1.0, 3.0])
+    weights = nadaraya_watson([1.0], x, y, "gaussian", 0.05).weights[0]
+    claim = data.sigma_claim(weights, y, np.abs(x - 1.0))
+    assert claim.kind == "nearest_shared" and claim.points == (0, 1)
+    far = nadaraya_watson([1.5], x, y, "gaussian", 1e3).weights[0]
+    assert data.sigma_claim(far, y, np.abs(x - 1.5)).kind == "mean"
