@@ -231,11 +231,43 @@ def class_puzzle(
         if question is None or (view.status.revealed and question.puzzle != puzzle_id):
             _ask_button(found, Question(page, puzzle_id, *_parts(options, per_query)))
             return None
-        _teacher_question(found.code, found.secret, questions, option_label)
+        if question.puzzle != puzzle_id:
+            st.warning(t("classroom.q.teacher_other_numbers"), icon=":material/sync_problem:")
+        labels = _labeller(question, puzzle_id, options, option_label)
+        _teacher_question(found.code, found.secret, _part_texts(question, questions), labels)
         return view.status.revealed
     if question is None:
         return None
     return _student_question(found, view, puzzle_id, questions, option_label, per_query, describe)
+
+
+def _labeller(
+    question: Question, puzzle_id: str, options: Sequence[int], option_label: Callable[[int], str]
+) -> Callable[[int], str]:
+    """Names for the stored question's options. The page's own names hold only for the numbers
+    the question was asked about: once the teacher changed them (m = 3 asked, then m = 2; other
+    records), a stored option may no longer exist, or name another key, so options are then
+    named by their place ("option 3"); "no winner" keeps its name."""
+    same = question.puzzle == puzzle_id
+    current = {int(o) for o in options}
+
+    def label(option: int) -> str:
+        if option == NO_WINNER and NO_WINNER in current:
+            return option_label(option)
+        if same and option in current:
+            return option_label(option)
+        return t("classroom.q.option", number=option + 1)
+
+    return label
+
+
+def _part_texts(question: Question, questions: Sequence[str]) -> list[str]:
+    """One text per stored part: the page's question where it still has one (fewer queries
+    now: the rest by number)."""
+    return [
+        questions[part] if part < len(questions) else t("classroom.q.part", number=part + 1)
+        for part in range(len(question.options))
+    ]
 
 
 def _parts(options: Sequence[int], per_query: Sequence[np.ndarray]):
@@ -285,7 +317,7 @@ def _teacher_view(code: str, key: str, questions, option_label) -> bool:
     st.markdown(
         t("classroom.q.answered", answered=tallies[status.round].answered, connected=connected)
     )
-    for part, text in enumerate(questions[: len(question.options)]):
+    for part, text in enumerate(questions):
         _histogram(question, part, text, tallies, option_label, status.revealed)
     if status.revealed:
         _round_summary(tallies, votes)
@@ -403,7 +435,7 @@ def _student_question(found, view, puzzle_id, questions, option_label, per_query
                 text,
                 question.options[part],
                 index=None,
-                format_func=option_label,
+                format_func=lambda option: escape_markdown(option_label(option), 60),
                 key=f"classroom.vote.{status.question_no}.{status.round}.{part}",
             )
         )
