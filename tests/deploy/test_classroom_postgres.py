@@ -15,10 +15,12 @@ no timed assertion here).
 from __future__ import annotations
 
 import asyncio
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from attention_ui.kit.classroom.follow import PROXY_HOPS_ENV
 from bench.class_load import report, run_class
 from tests.app_server import free_port, server_log, start_app, stop_app
 from tests.postgres_server import start_postgres, stop_postgres
@@ -34,6 +36,7 @@ def test_a_class_of_30_over_two_processes_on_postgresql_survives_a_restart(tmp_p
     secrets = tmp_path / "secrets.toml"
     secrets.write_text(f'[connections.classroom]\nurl = "{database.url}"\n', encoding="utf-8")
     args = ("--server.runOnSave", "false", "--secrets.files", str(secrets))
+    env = {**os.environ, PROXY_HOPS_ENV: "1"}  # behind nginx, as deploy/Dockerfile sets
     ports = [free_port(), free_port()]
     apps, logs, proxy = [], [], None
 
@@ -41,10 +44,10 @@ def test_a_class_of_30_over_two_processes_on_postgresql_survives_a_restart(tmp_p
         for process in apps:
             logs.append(server_log(process))
             stop_app(process)
-        apps[:] = [start_app(extra_args=args, port=port)[0] for port in ports]
+        apps[:] = [start_app(env=env, extra_args=args, port=port)[0] for port in ports]
 
     try:
-        apps += [start_app(extra_args=args, port=port)[0] for port in ports]
+        apps += [start_app(env=env, extra_args=args, port=port)[0] for port in ports]
         proxy = start_proxy([f"http://127.0.0.1:{port}" for port in ports])
         pids = tuple(process.pid for process in apps)
         # idle_s=0: 23 s of waiting that asserts nothing (bench/load.py --modes class measures it)

@@ -30,11 +30,18 @@ from . import codes, store
 CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM = "class", "teacher", "seat"
 CLASS_PARAMS = (CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM)
 DB_ENV = "ATTENTION_CLASSROOM_DB"  # a SQLite file to use instead of the default one
+# How many proxies of ours stand in front of the app, each appending the address it saw to
+# X-Forwarded-For (deploy/nginx.conf: 1). Unset or 0: the header is anyone's to write, so it is
+# ignored and the client is the connection's peer.
+PROXY_HOPS_ENV = "ATTENTION_PROXY_HOPS"
+SESSION_JOINS = 3  # new seats one browser session may take (a reload keeps its seat)
+PURGE_EVERY = 60.0  # seconds between a process's purges of expired classes and old attempts
 VIEW_TTL = 0.5  # seconds a class read is shared by the sessions of one process
 TOUCH_EVERY = 5.0  # seconds between a process's presence writes (all its students in one)
 CONFIG_TTL = 10.0  # seconds the secrets' answer (which store) is kept: every poll asks
 _MEMBER = "classroom.member"
 _TRIED = "classroom.tried"  # the address's class parameters already tried in this session
+_JOINS = "classroom.joins"  # new seats this session has taken
 _PENDING = "classroom.pending"  # the teacher's (page, state) to take at the next run's top
 _APPLIED = "classroom.applied"  # the teacher's change count this follower shows
 _BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
@@ -135,6 +142,21 @@ def engine() -> sa.Engine:
     return eng
 
 
+_purged = [float("-inf")]
+_purge_lock = threading.Lock()
+
+
+def purge_if_due(eng: sa.Engine) -> None:
+    """Expired classes and old attempts are deleted at most every PURGE_EVERY s per process,
+    whatever the traffic (a class being started is not needed for it)."""
+    now = time.monotonic()
+    with _purge_lock:
+        if now - _purged[0] < PURGE_EVERY:
+            return
+        _purged[0] = now
+    store.purge(eng, time.time())
+
+
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     # WAL: the followers' reads do not wait for the teacher's writes.
     cursor = dbapi_connection.cursor()
@@ -165,14 +187,27 @@ def forget_view(code: str) -> None:
         _views.pop(code, None)
 
 
+def proxy_hops() -> int:
+    text = os.environ.get(PROXY_HOPS_ENV, "").strip()
+    return int(text) if text.isdigit() and int(text) < 10 else 0
+
+
+def client_from(forwarded: object, peer: object, hops: int) -> str:
+    """Whom an attempt is counted against. Behind `hops` proxies of ours, the entry the first
+    of them wrote (the hops-th from the end of X-Forwarded-For: a client may put anything
+    before it); with none, the connection's peer, whatever the header says; "local" for a
+    browser on this machine."""
+    if hops > 0 and isinstance(forwarded, str):
+        entries = [entry.strip() for entry in forwarded.split(",")]
+        if len(entries) >= hops and entries[-hops]:
+            return entries[-hops][:80]
+    return peer[:80] if isinstance(peer, str) and peer else "local"
+
+
 def client_id() -> str:
-    """Whom a failed attempt is counted against: the address the proxy in front saw (the
-    last X-Forwarded-For entry, written by our nginx), else the peer's, else this session."""
-    forwarded = st.context.headers.get("X-Forwarded-For")
-    if isinstance(forwarded, str) and forwarded.strip():
-        return forwarded.split(",")[-1].strip()[:80]
-    peer = st.context.ip_address
-    return peer if isinstance(peer, str) and peer else "local"
+    return client_from(
+        st.context.headers.get("X-Forwarded-For"), st.context.ip_address, proxy_hops()
+    )
 
 
 # -- membership --------------------------------------------------------------------------------
@@ -211,10 +246,12 @@ def _address_to_try() -> dict[str, str | None] | None:
 
 
 def admit(eng: sa.Engine, client: str, code_text: object, teacher=None, seat=None) -> object:
-    """Check what an address or the join box brings: a Member, or a notice code
-    ("limited", "unknown"). Every failure counts against `client`."""
-    if store.limited(eng, client):
-        return "limited"
+    """Check what an address or the join box brings: a Member, or a notice code ("unknown",
+    "limited", "busy": too many joins from this client, "full": the class has MAX_SEATS).
+
+    A valid teacher key or seat is let in first, whatever the limits: a guess cannot lock the
+    teacher or a seated student out. Anything else is refused while its client, or the class
+    it names a key or seat of, has failed too often; every failure counts against both."""
     code = codes.normal_code(code_text)
     if code is not None and teacher is not None:
         if store.is_teacher(eng, code, teacher):
@@ -223,18 +260,43 @@ def admit(eng: sa.Engine, client: str, code_text: object, teacher=None, seat=Non
         following = store.seat_following(eng, code, seat)
         if following is not None:
             return Member(code, "student", str(seat), following)
-    elif code is not None:
+    secret = teacher is not None or seat is not None
+    parties = (client, store.class_party(code)) if code is not None and secret else (client,)
+    if any(store.limited(eng, party) for party in parties):
+        return "limited"
+    if code is not None and not secret:
+        if store.too_many(eng, "join", client):
+            return "busy"
+        if store.class_exists(eng, code) and store.seat_count(eng, code) >= store.MAX_SEATS:
+            return "full"
         new_seat = store.join(eng, code)
         if new_seat is not None:
+            store.note(eng, "join", client)
             return Member(code, "student", new_seat)
-    store.fail(eng, client)
+    store.fail(eng, *parties)
     return "unknown"
+
+
+def _session_may_join(secret: bool) -> bool:
+    """A new seat for this session, unless it has taken SESSION_JOINS already (a script
+    joining over and over on one connection)."""
+    return secret or st.session_state.get(_JOINS, 0) < SESSION_JOINS
+
+
+def _count_join(result: object, secret: bool) -> None:
+    if isinstance(result, Member) and not secret:
+        st.session_state[_JOINS] = st.session_state.get(_JOINS, 0) + 1
 
 
 @store_safe()
 def join(code_text: object, access: PageAccess, page: str) -> None:
     """The join box's or the address's code: a new seat, then the teacher's page."""
-    _enter(admit(engine(), client_id(), code_text), access, page)
+    if not _session_may_join(False):
+        st.session_state[NOTICE] = "busy"
+        return
+    result = admit(engine(), client_id(), code_text)
+    _count_join(result, False)
+    _enter(result, access, page)
 
 
 def _enter(result: object, access: PageAccess, page: str) -> None:
@@ -248,7 +310,12 @@ def _enter(result: object, access: PageAccess, page: str) -> None:
 
 @store_safe()
 def start_class(page: str, state: dict[str, str]) -> None:
-    code, key = store.create_class(engine(), page, _page_state(state))
+    eng, client = engine(), client_id()
+    if store.too_many(eng, "class", client):
+        st.session_state[NOTICE] = "too_many_classes"
+        return
+    code, key = store.create_class(eng, page, _page_state(state))
+    store.note(eng, "class", client)
     _set_member(Member(code, "teacher", key))
     st.session_state[_PUBLISHED] = (page, _page_state(state))
 
@@ -257,6 +324,8 @@ def leave() -> None:
     """This browser leaves its class (a teacher's class goes on: the teacher address
     resumes it)."""
     _set_member(None)
+    # The address still holds the class until this run's end: it is not to be taken again.
+    st.session_state[_TRIED] = {name: st.query_params.get(name) for name in CLASS_PARAMS}
 
 
 @store_safe()
@@ -281,16 +350,25 @@ def on_page_start(page: str, access: PageAccess) -> None:
     """At the top of a whole run, before the page's widgets: join or resume from the address
     (once per address), then take the teacher's state if it is waiting."""
     st.session_state.pop(STORE_DOWN, None)  # each run finds out afresh
+    purge_if_due(engine())
     params = _address_to_try()
     if params is not None and member() is None:
-        result = admit(
-            engine(),
-            client_id(),
-            params[CLASS_PARAM],
-            teacher=params[TEACHER_PARAM],
-            seat=params[SEAT_PARAM],
-        )
-        st.session_state[_TRIED] = params  # after the store answered: an outage tries again
+        secret = bool(params[TEACHER_PARAM] or params[SEAT_PARAM])
+        if _session_may_join(secret):
+            result = admit(
+                engine(),
+                client_id(),
+                params[CLASS_PARAM],
+                teacher=params[TEACHER_PARAM],
+                seat=params[SEAT_PARAM],
+            )
+        else:
+            result = "busy"
+        _count_join(result, secret)
+        # After the store answered (an outage tries again), and only for an answer that
+        # holds: a limited or busy client keeps its address (class and key) to try later.
+        if isinstance(result, Member) or result == "unknown":
+            st.session_state[_TRIED] = params
         _enter(result, access, page)
     pending = st.session_state.get(_PENDING)
     found = member()

@@ -74,11 +74,13 @@ def _class_box(page: str, access: PageAccess, state_now) -> bool:
     else:
         box = st.expander(t("classroom.title"), icon=":material/groups:", expanded=True)
     with box:
-        if notice in ("unknown", "limited", "ended"):
+        if notice in ("unknown", "limited", "ended", "busy", "full", "too_many_classes"):
             st.warning(
                 t(
                     f"classroom.notice.{notice}",
                     minutes=int(store.FAILURE_WINDOW_SECONDS // 60),
+                    seats=store.MAX_SEATS,
+                    classes=store.MAX_CLASSES,
                 )
             )
         if found is None:
