@@ -116,3 +116,41 @@ def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
         for context in contexts:
             context.close()
     assert not errors, errors
+
+
+def start_class_in(page, server: str) -> tuple[str, str]:
+    """The teacher starts a class on the Luong page: (its code, its join address)."""
+    open_page(page, server, "luong")
+    open_class_box(page)
+    page.get_by_role("button", name=EN["classroom.start"]).click()
+    wait_idle(page)
+    code = re.search(r"Class code: ([A-Z0-9]{6})", sidebar_text(page)).group(1)
+    return code, f"{server}/luong?class={code}"
+
+
+def seat_of(page) -> str:
+    page.wait_for_function(
+        "() => new URLSearchParams(location.search).get('seat')", timeout=WAIT_MS
+    )
+    return page.evaluate("() => new URLSearchParams(location.search).get('seat')")
+
+
+def test_two_tabs_and_a_reload_of_one_browser_keep_one_seat(browser, class_server):
+    teacher_context = new_context(browser, viewport={"width": 1280, "height": 900})
+    student_context = new_context(browser, viewport={"width": 390, "height": 844})
+    try:
+        _, address = start_class_in(teacher_context.new_page(), class_server)
+        first = student_context.new_page()
+        first.goto(address)
+        seat = seat_of(first)
+        wait_idle(first)
+        second = student_context.new_page()
+        second.goto(address)  # the join address again, as a second scan of the QR code
+        wait_for_param(second, "seat", seat)
+        third = student_context.new_page()
+        third.goto(address.replace("/luong", ""))  # the bare join address, a reload of it
+        wait_for_param(third, "seat", seat)
+        assert_no_exception(second)
+    finally:
+        teacher_context.close()
+        student_context.close()

@@ -25,7 +25,7 @@ from pathlib import Path
 import sqlalchemy as sa
 import streamlit as st
 
-from . import codes, store
+from . import codes, keeper, store
 
 CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM = "class", "teacher", "seat"
 CLASS_PARAMS = (CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM)
@@ -42,6 +42,7 @@ CONFIG_TTL = 10.0  # seconds the secrets' answer (which store) is kept: every po
 _MEMBER = "classroom.member"
 _TRIED = "classroom.tried"  # the address's class parameters already tried in this session
 _JOINS = "classroom.joins"  # new seats this session has taken
+_REFUSED_KEPT = "classroom.refused_kept"  # a seat the browser keeps that the store refused
 _PENDING = "classroom.pending"  # the teacher's (page, state) to take at the next run's top
 _APPLIED = "classroom.applied"  # the teacher's change count this follower shows
 _BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
@@ -291,6 +292,12 @@ def _count_join(result: object, secret: bool) -> None:
 @store_safe()
 def join(code_text: object, access: PageAccess, page: str) -> None:
     """The join box's or the address's code: a new seat, then the teacher's page."""
+    kept = keeper.kept_seat()
+    if kept is not None and kept[0] == codes.normal_code(code_text):
+        result = admit(engine(), client_id(), kept[0], seat=kept[1])
+        if isinstance(result, Member):  # this browser's seat, from another tab or before
+            _enter(result, access, page)
+            return
     if not _session_may_join(False):
         st.session_state[NOTICE] = "busy"
         return
@@ -370,6 +377,7 @@ def on_page_start(page: str, access: PageAccess) -> None:
         if isinstance(result, Member) or result == "unknown":
             st.session_state[_TRIED] = params
         _enter(result, access, page)
+    adopt_kept_seat(access, page)
     pending = st.session_state.get(_PENDING)
     found = member()
     if pending is None or found is None or not found.following:
@@ -384,6 +392,31 @@ def on_page_start(page: str, access: PageAccess) -> None:
     access.restore(page, dict(state))
     st.session_state[_APPLIED] = rev
     st.session_state[_BASELINE] = None  # taken at this run's end
+
+
+def adopt_kept_seat(access: PageAccess, page: str) -> None:
+    """This tab took a new seat, but the browser keeps another in the same class (another
+    tab's, or from before a reload that lost the address): take the kept one, checked like an
+    address, and give the new one back (unless it already voted). One seat per browser."""
+    found, kept = member(), keeper.kept_seat()
+    if found is None or found.teacher or kept is None:
+        return
+    code, seat = kept
+    if code != found.code or seat == found.secret or st.session_state.get(_REFUSED_KEPT) == seat:
+        return
+    result = admit(engine(), client_id(), code, seat=seat)
+    if not isinstance(result, Member):
+        st.session_state[_REFUSED_KEPT] = seat  # the browser is told to keep this tab's
+        return
+    store.give_back(engine(), found.code, found.secret)
+    _set_member(None)
+    _enter(result, access, page)
+
+
+def kept_refused() -> bool:
+    """The seat the browser keeps was refused: the piece is to keep this tab's instead."""
+    found, kept = member(), keeper.kept_seat()
+    return found is not None and kept is not None and st.session_state.get(_REFUSED_KEPT) == kept[1]
 
 
 @store_safe()

@@ -22,7 +22,7 @@ from attention_ui.kit.teaching.predict import grade, winners_of
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
 
-from . import follow, store
+from . import follow, keeper, store
 from .follow import Member, PageAccess
 from .rounds import NO_WINNER, Question, RoundTally, changed, tally
 
@@ -47,6 +47,13 @@ def sidebar(page: str, access: PageAccess, state_now: Callable[[], dict[str, str
         _store_down(slot)
     elif failed_before:
         _store_down(st.sidebar)
+    found = follow.member()
+    student = found is not None and not found.teacher
+    keeper.keep(
+        found.code if student else None,
+        found.secret if student else None,
+        replace=follow.kept_refused(),
+    )
 
 
 def _store_down(where=st) -> None:

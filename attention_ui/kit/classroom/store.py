@@ -401,6 +401,15 @@ def join(engine: sa.Engine, code: str, now: float | None = None) -> str | None:
     return seat
 
 
+def give_back(engine: sa.Engine, code: str, seat: str) -> None:
+    """A seat its browser no longer uses (it took the seat it keeps): deleted unless it voted."""
+    voted = sa.select(votes.c.seat).where(votes.c.code == code, votes.c.seat == seat)
+    with engine.begin() as conn:
+        conn.execute(
+            seats.delete().where(seats.c.code == code, seats.c.seat == seat, ~sa.exists(voted))
+        )
+
+
 def seat_following(engine: sa.Engine, code: str, seat: object) -> bool | None:
     """Whether the seat follows (None: not a seat of this class)."""
     if not codes.is_token(seat):
