@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sqlite3
 import tempfile
 import threading
 import time
@@ -36,6 +37,8 @@ DB_ENV = "ATTENTION_CLASSROOM_DB"  # a SQLite file to use instead of the default
 PROXY_HOPS_ENV = "ATTENTION_PROXY_HOPS"
 SESSION_JOINS = 3  # new seats one browser session may take (a reload keeps its seat)
 PURGE_EVERY = 60.0  # seconds between a process's purges of expired classes and old attempts
+HEALTH_EVERY = 2.0  # seconds between a process's checks that its store is there and writable
+RESTORED_SHOWN = 120.0  # seconds every screen says the store was restored
 VIEW_TTL = 0.5  # seconds a class read is shared by the sessions of one process
 TOUCH_EVERY = 5.0  # seconds between a process's presence writes (all its students in one)
 CONFIG_TTL = 10.0  # seconds the secrets' answer (which store) is kept: every poll asks
@@ -50,7 +53,7 @@ _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
 NOTICE = "classroom.notice"  # a message code for the sidebar (wrong code, limited, ended)
 STORE_DOWN = "classroom.store_down"  # set when a store call failed; the sidebar says so
 # A database that is down, refuses, times out or is full; a SQLite file that cannot be opened.
-STORE_ERRORS = (sa.exc.SQLAlchemyError, OSError)
+STORE_ERRORS = (sa.exc.SQLAlchemyError, sqlite3.Error, OSError)
 _log = logging.getLogger(__name__)
 
 
@@ -124,9 +127,22 @@ def _configured() -> bool:
 _engines: dict[str, sa.Engine] = {}
 
 
+class StoreUnavailableError(OSError):
+    """The store answers reads but takes no writes, or its file went away unrestorably."""
+
+
 def engine() -> sa.Engine:
-    """The classroom's engine: the configured connection, else the SQLite file (made once per
-    process and place: every follower's poll asks for it)."""
+    """The classroom's engine, checked (`_check`) at most every HEALTH_EVERY s: a store that
+    takes no writes raises StoreUnavailableError, which every way in turns into the paused
+    class's notice; a SQLite file deleted under the running process is restored."""
+    eng = _engine()
+    _check(eng)
+    return eng
+
+
+def _engine() -> sa.Engine:
+    """The configured connection, else the SQLite file (made once per process and place:
+    every follower's poll asks for it)."""
     where = "secrets" if _configured() else default_url()
     eng = _engines.get(where)
     if eng is not None:
@@ -140,7 +156,87 @@ def engine() -> sa.Engine:
         sa.event.listen(eng, "connect", _sqlite_pragmas)
     store.ensure_schema(eng)
     _engines[where] = eng
+    if eng.dialect.name == "sqlite" and eng.url.database:
+        _anchor(eng)
     return eng
+
+
+# Per SQLite file: a connection of this process's own, held open for as long as the process
+# runs, and the file it opened (device, inode). If the file is deleted, the connection still
+# reads it: what was counted is copied back into a new file at the same path.
+_anchors: dict[str, tuple[sqlite3.Connection, tuple[int, int]]] = {}
+_health: dict[str, tuple[float, bool]] = {}
+_health_lock = threading.Lock()
+restored_at = [float("-inf")]  # when this process last restored its store (time.time())
+
+
+def _file_id(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _anchor(eng: sa.Engine) -> None:
+    path = str(eng.url.database)
+    found = _file_id(path)
+    if found is not None:
+        old = _anchors.pop(path, None)
+        if old is not None:
+            old[0].close()
+        held = sqlite3.connect(path, check_same_thread=False)
+        held.execute("SELECT count(*) FROM classroom_meta").fetchone()  # opens its WAL too
+        _anchors[path] = (held, found)
+
+
+def _check(eng: sa.Engine) -> None:
+    name = eng.url.render_as_string(hide_password=True)
+    now = time.monotonic()
+    with _health_lock:
+        last = _health.get(name)
+        if last is not None and now - last[0] < HEALTH_EVERY:
+            if not last[1]:
+                raise StoreUnavailableError(name)
+            return
+        _health[name] = (now, False)  # one check at a time; the others wait for its answer
+        try:
+            if eng.dialect.name == "sqlite" and eng.url.database:
+                _restore_if_gone(eng)
+            store.probe(eng)
+        except STORE_ERRORS:
+            _log.warning("classroom store takes no writes")
+            raise
+        _health[name] = (now, True)
+
+
+def _restore_if_gone(eng: sa.Engine) -> None:
+    """The SQLite file was deleted (or replaced) under the running process: its connections
+    would go on writing to the deleted file, lost at restart. A deleted file is rebuilt from
+    the process's own open connection (sqlite3's backup), a replaced one is taken as it is."""
+    path = str(eng.url.database)
+    anchored = _anchors.get(path)
+    found = _file_id(path)
+    if anchored is None or found == anchored[1]:
+        return
+    if found is None:
+        target = sqlite3.connect(path)
+        try:
+            anchored[0].backup(target)
+        finally:
+            target.close()
+        restored_at[0] = time.time()
+        _log.warning("classroom store file was deleted: restored from this process's copy")
+    eng.dispose()  # the pool's connections hold the old file
+    store.forget_schema(eng)
+    store.ensure_schema(eng)
+    _anchor(eng)
+    with _views_lock:
+        _views.clear()
+
+
+def restored_recently() -> bool:
+    return time.time() - restored_at[0] < RESTORED_SHOWN
 
 
 _purged = [float("-inf")]

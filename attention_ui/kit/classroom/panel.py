@@ -47,6 +47,8 @@ def sidebar(page: str, access: PageAccess, state_now: Callable[[], dict[str, str
         _store_down(slot)
     elif failed_before:
         _store_down(st.sidebar)
+    if follow.member() is not None and follow.restored_recently():
+        st.sidebar.info(t("classroom.notice.restored"), icon=":material/restore:")
     found = follow.member()
     student = found is not None and not found.teacher
     keeper.keep(
@@ -219,7 +221,16 @@ def question_here(page: str) -> bool:
     return view is not None and view.question is not None and view.question.page == page
 
 
-@follow.store_safe()  # None: the page draws its own puzzle
+def _paused_question() -> bool | None:
+    """In a class whose store is down: the class question's place says so (the answers stay
+    hidden; nothing was sent), rather than the page's own puzzle taking it."""
+    if follow.member() is None:
+        return None
+    st.warning(t("classroom.q.paused"), icon=":material/cloud_off:")
+    return False
+
+
+@follow.store_safe(_paused_question)  # None: the page draws its own puzzle
 def class_puzzle(
     page: str,
     puzzle_id: str,
@@ -454,11 +465,23 @@ def _student_question(found, view, puzzle_id, questions, option_label, per_query
         answer = tuple(choices)
         if not question.accepts(answer):
             st.warning(t("classroom.q.choose_all"))
-        elif store.vote(
-            eng, found.code, found.secret, question, status.question_no, status.round, answer
-        ):
-            st.rerun()
         else:
-            st.warning(t("classroom.q.not_counted"))
+            _send(eng, found, question, status, answer)
     st.info(t("classroom.q.hidden"), icon=":material/visibility_off:")
     return False
+
+
+def _send(eng, found: Member, question: Question, status, answer: tuple[int, ...]) -> None:
+    """The vote, counted or said not to be: a store that cannot take it leaves the choices in
+    place and the Send button to press again."""
+    try:
+        counted = store.vote(
+            eng, found.code, found.secret, question, status.question_no, status.round, answer
+        )
+    except follow.STORE_ERRORS:
+        st.session_state[follow.STORE_DOWN] = True
+        st.error(t("classroom.q.not_sent"), icon=":material/cloud_off:")
+        return
+    if counted:
+        st.rerun()
+    st.warning(t("classroom.q.not_counted"))

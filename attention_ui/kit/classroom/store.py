@@ -138,6 +138,20 @@ def ensure_schema(engine: sa.Engine) -> None:
     _ready.add(name)
 
 
+def forget_schema(engine: sa.Engine) -> None:
+    """Check the schema again at the next ensure_schema (the file was replaced)."""
+    _ready.discard(engine.url.render_as_string(hide_password=True))
+
+
+def probe(engine: sa.Engine) -> None:
+    """A write that changes nothing: raises while the store takes no writes (a read-only
+    file or database), which reads alone would not show."""
+    with engine.begin() as conn:
+        conn.execute(
+            meta.update().where(meta.c.name == "schema_version").values(value=meta.c.value)
+        )
+
+
 def purge(engine: sa.Engine, now: float) -> None:
     """Delete expired classes with their seats and votes, and old failed attempts."""
     with engine.begin() as conn:
