@@ -50,6 +50,7 @@ _PENDING = "classroom.pending"  # the teacher's (page, state) to take at the nex
 _APPLIED = "classroom.applied"  # the teacher's change count this follower shows
 _BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
 _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
+PRESENT = "classroom.present"  # the teacher's present mode: the key stays out of the address
 NOTICE = "classroom.notice"  # a message code for the sidebar (wrong code, limited, ended)
 STORE_DOWN = "classroom.store_down"  # set when a store call failed; the sidebar says so
 # A database that is down, refuses, times out or is full; a SQLite file that cannot be opened.
@@ -330,6 +331,8 @@ def address_params() -> dict[str, str]:
         # A join or teacher address not tried yet (the store was down) stays for the next run.
         waiting = _address_to_try()
         return {name: str(value) for name, value in (waiting or {}).items() if value}
+    if found.teacher and st.session_state.get(PRESENT):
+        return {CLASS_PARAM: found.code}  # projected: the key is behind the teacher's button
     secret = TEACHER_PARAM if found.teacher else SEAT_PARAM
     return {CLASS_PARAM: found.code, secret: found.secret}
 

@@ -17,7 +17,7 @@ KEY = "classroom.keeper"
 _JS = """
 export default function (component) {
   const { data, setStateValue } = component;
-  const name = "attention-explorer.classroom.seat";
+  const name = "attention-explorer/class-seat";
   let kept = null;
   try {
     kept = JSON.parse(window.localStorage.getItem(name) || "null");
