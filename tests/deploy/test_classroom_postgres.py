@@ -27,6 +27,7 @@ from tests.postgres_server import start_postgres, stop_postgres
 from tests.proxy_server import start_proxy, stop_proxy, upstream_sessions
 
 STUDENTS, CHANGES = 30, 3
+SECOND_TABS, WRONG_CODES = 5, 10  # second tabs on a seat; wrong codes from the proxy address
 
 
 @pytest.mark.deploy
@@ -52,7 +53,15 @@ def test_a_class_of_30_over_two_processes_on_postgresql_survives_a_restart(tmp_p
         pids = tuple(process.pid for process in apps)
         # idle_s=0: 23 s of waiting that asserts nothing (bench/load.py --modes class measures it)
         load = run_class(
-            proxy.url, pids, STUDENTS, CHANGES, database.url, restart=restart, idle_s=0
+            proxy.url,
+            pids,
+            STUDENTS,
+            CHANGES,
+            database.url,
+            restart=restart,
+            idle_s=0,
+            wrong_codes=WRONG_CODES,
+            tabs=SECOND_TABS,
         )
         # Its own thread: Playwright may hold an event loop in this one (see test_proxy.py).
         with ThreadPoolExecutor(max_workers=1) as pool:
@@ -69,6 +78,10 @@ def test_a_class_of_30_over_two_processes_on_postgresql_survives_a_restart(tmp_p
     store_down = [line for log in logs for line in log.splitlines() if "store unavailable" in line]
     assert not result.errors, (result.errors[:5], store_down[:5])
     assert len(result.follow) == STUDENTS * CHANGES  # every student followed every change
+    # every wrong code refused as unknown, and still every student got a seat: nobody locked out
+    assert result.wrong_codes == WRONG_CODES
+    assert result.second_tabs == SECOND_TABS
+    # 30 votes per round, the first tabs' answers: the second tabs' answers were not counted
     assert result.counted == {1: STUDENTS, 2: STUDENTS} and result.votes_match
     assert result.histogram_matches
     assert result.survived_restart is True
