@@ -214,6 +214,7 @@ def test_present_mode_and_the_students_notice(browser, class_server, lang):
         assert largest_font(teacher, ".st-key-classroom-join-panel h1") >= 48
         code_box = panel.locator("[data-testid=stCode] code").first
         assert code_box.evaluate("(e) => e.scrollHeight <= e.clientHeight + 4"), "one line"
+        panel.screenshot(path=str(ARTIFACTS / f"class-join-panel-{lang}-1400.png"))
         teacher.get_by_text(words["predict.switch"], exact=True).click()
         wait_idle(teacher)
         teacher.get_by_role("button", name=words["classroom.q.ask"]).click()

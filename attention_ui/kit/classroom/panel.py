@@ -35,13 +35,14 @@ _DRAWN_FOLLOWING = "classroom.drawn_following"  # what the sidebar said of follo
 PRESENT = follow.PRESENT  # the teacher's present mode (a toggle)
 # Present mode's sizes, for the back of a hall (static rules, no user text): the class code,
 # the join address on one line clear of its copy button, and every chart's text.
-_PRESENT_CSS = """<style>
+_PRESENT_CSS = """
 .st-key-classroom-join-panel h1 { font-size: 72px !important; letter-spacing: 0.12em; }
 .st-key-classroom-join-panel [data-testid="stCode"] pre { padding-right: 3.5rem; }
 .st-key-classroom-join-panel [data-testid="stCode"] code {
   font-size: 26px !important; white-space: pre !important; word-break: keep-all; }
 .stPlotlyChart .main-svg text { font-size: 18px !important; }
-</style>"""
+"""
+_present_style = []  # the components-v2 piece that carries them (made once)
 
 
 # -- the sidebar -------------------------------------------------------------------------------
@@ -96,8 +97,33 @@ def student_question_here(page: str, view=None) -> bool:
     return view is not None and view.question is not None and view.question.page == page
 
 
+@follow.store_safe(lambda: False)
+def student_question_open() -> bool:
+    """This browser is a student's, and the class has a question open (not yet revealed)."""
+    found = follow.member()
+    if found is None or found.teacher:
+        return False
+    view = follow.class_view(found.code)
+    return view is not None and view.question is not None and not view.status.revealed
+
+
+def _present_css() -> None:
+    """Present mode's stylesheet, through a components-v2 piece mounted in the page itself
+    (not isolated, so its rules reach the page); it draws nothing."""
+    if not _present_style:
+        _present_style.append(
+            st.components.v2.component(
+                "attention_present_style",
+                html="<span></span>",
+                css=_PRESENT_CSS,
+                isolate_styles=False,
+            )
+        )
+    _present_style[0](key="classroom.present_style", height=0)
+
+
 def _join_panel(code: str) -> None:
-    st.html(_PRESENT_CSS)
+    _present_css()
     address = _join_address(code)
     with st.container(key="classroom-join-panel", border=True):
         words, picture = st.columns([3, 1], vertical_alignment="center")

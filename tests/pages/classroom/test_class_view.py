@@ -69,3 +69,18 @@ def test_present_mode_keeps_the_key_out_of_the_address_and_shows_a_large_join_pa
     assert any(key in c.value for c in teacher.sidebar.code), "behind the teacher's button"
     teacher.sidebar.toggle(key=follow.PRESENT).set_value(False).run()
     assert param(teacher, "teacher") == key
+
+
+def test_task_hints_and_solutions_are_hidden_from_students_while_a_question_is_open():
+    teacher, student, _ = asked()
+
+    def task_controls(at) -> set[str]:
+        keys = {w.key for w in [*at.button, *at.toggle]}
+        return {k for k in keys if str(k).startswith("tasks.")}
+
+    assert task_controls(teacher), "the teacher's page keeps its tasks' hints"
+    assert not task_controls(student)
+    assert any(EN["classroom.q.tasks_hidden"] == c.value for c in student.caption)
+    button(teacher, "classroom.reveal").click().run()
+    student.run()
+    assert task_controls(student), "back after the reveal"
