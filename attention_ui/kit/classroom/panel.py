@@ -39,7 +39,7 @@ _PRESENT_CSS = """
 .st-key-classroom-join-panel h1 { font-size: 72px !important; letter-spacing: 0.12em; }
 .st-key-classroom-join-panel [data-testid="stCode"] pre { padding-right: 3.5rem; }
 .st-key-classroom-join-panel [data-testid="stCode"] code {
-  font-size: 26px !important; white-space: pre !important; word-break: keep-all; }
+  font-size: 24px !important; white-space: pre !important; word-break: keep-all; }
 .stPlotlyChart .main-svg text { font-size: 18px !important; }
 """
 _present_style = []  # the components-v2 piece that carries them (made once)
@@ -126,12 +126,12 @@ def _join_panel(code: str) -> None:
     _present_css()
     address = _join_address(code)
     with st.container(key="classroom-join-panel", border=True):
-        words, picture = st.columns([3, 1], vertical_alignment="center")
+        words, picture = st.columns([2, 1], vertical_alignment="center")
         with words:
             st.caption(t("classroom.join_address"))
             st.markdown(f"# {code}")
-            st.code(address, language=None, wrap_lines=False)
-        picture.image(qr_png(address), caption=t("classroom.qr_caption", code=code), width=260)
+        picture.image(qr_png(address), caption=t("classroom.qr_caption", code=code), width=220)
+        st.code(address, language=None, wrap_lines=False)  # the whole width, one line
 
 
 def _store_down(where=st) -> None:
