@@ -32,7 +32,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from attention_ui.kit.classroom import store
+from attention_ui.kit.classroom import codes, store
 from tests.app_server import start_app
 
 TIMEOUT = 60.0
@@ -262,6 +262,8 @@ class ClassResult:
     histogram_matches: bool = False
     survived_restart: bool | None = None
     labels: list[str] = field(default_factory=list)  # the options' labels, as students saw them
+    wrong_codes: int = 0  # wrong codes typed from the students' own (proxy) address first
+    second_tabs: int = 0  # students with a second tab on their seat (its votes: not again)
     errors: list[str] = field(default_factory=list)
     repeated_clicks: list[str] = field(default_factory=list)  # what the tab showed instead
 
@@ -294,6 +296,42 @@ async def join(base: str, code: str, count: int) -> list[Browser]:
         *(f.wait_for(lambda f=f: "seat" in f.params(), "a seat") for f in followers)
     )
     return followers
+
+
+async def type_wrong_codes(base: str, code: str, count: int) -> int:
+    """A browser on the students' address types `count` wrong class codes into the join box;
+    how many were refused as unknown (not as limited)."""
+    guesser = Browser(base, "luong", "")
+    await guesser.open()
+    await guesser.wait_idle()
+    box = await guesser.open_box("classroom.box")
+    refused = 0
+    guesses = (g for g in iter(codes.new_code, None) if g != code)
+    try:
+        for _ in range(count):
+            await guesser.wait_for(lambda: "classroom.join" in guesser.widgets, "the join box")
+            await guesser.wait_idle()
+            typed = WidgetState(
+                id=guesser.widgets["classroom.join_code"].id, string_value=next(guesses)
+            )
+            await guesser.click("classroom.join", box, typed)
+            await guesser.wait_for(lambda: "No class has this code" in guesser.screen(), "no")
+            refused += "Too many wrong" not in guesser.screen()
+    finally:
+        await guesser.close()
+    return refused
+
+
+async def second_tabs(followers: list[Browser], count: int) -> list[Browser]:
+    """`count` students open a second tab on their seat (what the browser's kept seat gives a
+    real browser; these WebSocket tabs have no localStorage, so they open the seat's address)."""
+    tabs = [Browser(f.base, f.page, f.query) for f in followers[:count]]
+    await asyncio.gather(*(t.open() for t in tabs))
+    code = followers[0].params()["class"]
+    await asyncio.gather(
+        *(t.wait_for(lambda t=t: f"class **{code}**" in t.screen(), "in the class") for t in tabs)
+    )
+    return tabs
 
 
 async def change(teacher: Browser, followers: list[Browser], score: str, label: str):
@@ -384,7 +422,9 @@ def counted_votes(store_url: str, code: str) -> dict[int, dict[str, tuple[int, .
         engine.dispose()
 
 
-async def two_rounds(teacher: Browser, followers: list[Browser], result: ClassResult) -> None:
+async def two_rounds(
+    teacher: Browser, followers: list[Browser], result: ClassResult, extra_tabs=()
+) -> None:
     await ask(teacher)
     result.sent[1] = dict(
         enumerate(
@@ -393,6 +433,8 @@ async def two_rounds(teacher: Browser, followers: list[Browser], result: ClassRe
             )
         )
     )
+    # Each second tab then sends another answer on the same seat: never counted a second time.
+    await asyncio.gather(*(vote(t, 1, lambda part, n: (part + 1) % n) for t in extra_tabs))
     result.labels = list(followers[0].widgets["classroom.vote.1.1.0"].options)
     await teacher.click("classroom.vote_again")
     result.sent[2] = dict(
@@ -427,12 +469,23 @@ async def restart_class(teacher, followers, restart) -> bool:
 
 
 async def run_class(
-    base: str, pids, students: int, changes: int, store_url: str, restart=None, idle_s=20.0
+    base: str,
+    pids,
+    students: int,
+    changes: int,
+    store_url: str,
+    restart=None,
+    idle_s=20.0,
+    wrong_codes: int = 0,
+    tabs: int = 0,
 ) -> ClassResult:
     """The whole class; `restart` (a function) restarts the app processes between the second
-    round's votes and the reveal."""
+    round's votes and the reveal; first `wrong_codes` wrong codes from the students' address,
+    and `tabs` students with a second tab on their seat."""
     result = ClassResult()
     teacher, code = await start_class(base)
+    if wrong_codes:
+        result.wrong_codes = await type_wrong_codes(base, code, wrong_codes)
     followers = await join(base, code, students)
     browsers = [teacher, *followers]
     try:
@@ -442,7 +495,12 @@ async def run_class(
         if idle_s:  # 0: not measured (the deploy test; bench/load.py --modes class measures it)
             await asyncio.sleep(3)  # the last change's reruns are over
             result.idle_cpu_percent = await idle_cpu(pids, idle_s)
-        await two_rounds(teacher, followers, result)
+        extra = await second_tabs(followers, tabs) if tabs else []
+        browsers += extra
+        result.second_tabs = len(extra)
+        await two_rounds(teacher, followers, result, extra)
+        for tab in extra:  # closed before the restart: only the first tabs reconnect
+            await tab.close()
         if restart is not None:
             result.survived_restart = await restart_class(teacher, followers, restart)
         counted = counted_votes(store_url, code)
@@ -493,6 +551,11 @@ def report(result: ClassResult, students: int, where: str) -> list[str]:
         f"  votes sent {sent}, counted {counted}, lost {sent - counted}, exactly the votes sent: "
         f"{result.votes_match}; teacher's histogram equals the votes: {result.histogram_matches}",
     ]
+    if result.wrong_codes or result.second_tabs:
+        lines.append(
+            f"  wrong codes first typed from the students' address: {result.wrong_codes} refused "
+            f"as unknown; second tabs on a seat: {result.second_tabs}"
+        )
     if result.survived_restart is not None:
         lines.append(
             f"  after the app processes restarted: class, question, votes there: "

@@ -12,6 +12,7 @@ import streamlit as st
 from attention_core import LookupTable
 from attention_ui.database import state
 from attention_ui.database.view import Query
+from attention_ui.kit.classroom.panel import student_question_here
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import table_script
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, current_records
@@ -55,6 +56,14 @@ def reveal(records_in: RecordsInput, table: LookupTable | None) -> bool:
     revealed, or nothing to guess)."""
     if not predict_switch(PAGE):
         return True
+    if not student_question_here(PAGE):  # a student answers the teacher's records
+        _puzzle_controls()
+    if table is None:
+        return True  # the answers section says what is missing or wrong
+    return _puzzle(records_in, table)
+
+
+def _puzzle_controls() -> None:
     st.header(t("predict.database.title"))
     st.caption(t("predict.database.ask"))
     seed_col, button_col = st.columns([1, 2], vertical_alignment="bottom")
@@ -74,8 +83,9 @@ def reveal(records_in: RecordsInput, table: LookupTable | None) -> bool:
         on_click=make_puzzle,
         icon=":material/casino:",
     )
-    if table is None:
-        return True  # the answers section says what is missing or wrong
+
+
+def _puzzle(records_in: RecordsInput, table: LookupTable) -> bool:
     records = table.records
     names = [
         escape_markdown(f"{row} · {r.key} → {r.value}", 60)

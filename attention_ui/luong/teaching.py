@@ -12,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core import AttentionResult
-from attention_ui.kit.classroom.panel import question_here
+from attention_ui.kit.classroom.panel import question_here, student_question_here
 from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import result_script
@@ -57,14 +57,7 @@ def switch() -> bool:
     return True
 
 
-def reveal(result: AttentionResult, switch_drawn: bool) -> bool:
-    """When the switch is on (`switch` drew it: `switch_drawn`), one question per query.
-    True when the page may show its scores, weights, output, tabs and exports (switch off,
-    or answers revealed)."""
-    if question_here(PAGE) == switch_drawn:  # a class question came or went: the whole run
-        st.rerun()  # draws the switch (or not)
-    if switch_drawn and not st.session_state.get(state.PREDICT):
-        return True
+def _puzzle_controls() -> None:
     st.header(t("predict.luong.title"))
     st.caption(t("predict.luong.ask"))
     seed_col, button_col = st.columns([3, 1], vertical_alignment="center")
@@ -78,6 +71,18 @@ def reveal(result: AttentionResult, switch_drawn: bool) -> bool:
         on_click=new_random_puzzle,
         icon=":material/casino:",
     )
+
+
+def reveal(result: AttentionResult, switch_drawn: bool) -> bool:
+    """When the switch is on (`switch` drew it: `switch_drawn`), one question per query.
+    True when the page may show its scores, weights, output, tabs and exports (switch off,
+    or answers revealed)."""
+    if question_here(PAGE) == switch_drawn:  # a class question came or went: the whole run
+        st.rerun()  # draws the switch (or not)
+    if switch_drawn and not st.session_state.get(state.PREDICT):
+        return True
+    if not student_question_here(PAGE):  # a student answers the teacher's numbers
+        _puzzle_controls()
     per_query = query_weights(result.weights, result.layout)
     n, m = len(per_query), len(per_query[0])
     key_names, query_names = keys(m), queries(n)

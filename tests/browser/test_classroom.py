@@ -14,10 +14,17 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from attention_ui.kit.text.i18n import catalog
 from tests.app_server import start_app, stop_app
-from tests.browser.conftest import assert_no_exception, new_context, open_page, wait_idle
+from tests.browser.conftest import (
+    ARTIFACTS,
+    assert_no_exception,
+    new_context,
+    open_page,
+    wait_idle,
+)
 
 EN = catalog("en")
 # How long a student's screen may take to follow here: generous, since the machine may be
@@ -72,7 +79,7 @@ def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
         code = re.search(r"Class code: ([A-Z0-9]{6})", sidebar_text(teacher)).group(1)
         join = teacher.locator("[data-testid=stSidebar] [data-testid=stCode] code").first
         address = join.inner_text().strip()
-        assert address == f"{class_server}/luong?class={code}"
+        assert address == f"{class_server}/luong?class={code}&lang=en"  # the class's language
         assert teacher.locator("[data-testid=stSidebar] img").count() >= 1  # the QR code
         for student in students:
             student.goto(address)
@@ -116,3 +123,128 @@ def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
         for context in contexts:
             context.close()
     assert not errors, errors
+
+
+def start_class_in(page, server: str) -> tuple[str, str]:
+    """The teacher starts a class on the Luong page: (its code, its join address)."""
+    open_page(page, server, "luong")
+    open_class_box(page)
+    page.get_by_role("button", name=EN["classroom.start"]).click()
+    wait_idle(page)
+    code = re.search(r"Class code: ([A-Z0-9]{6})", sidebar_text(page)).group(1)
+    return code, f"{server}/luong?class={code}&lang=en"
+
+
+def seat_of(page) -> str:
+    page.wait_for_function(
+        "() => new URLSearchParams(location.search).get('seat')", timeout=WAIT_MS
+    )
+    return page.evaluate("() => new URLSearchParams(location.search).get('seat')")
+
+
+def test_two_tabs_and_a_reload_of_one_browser_keep_one_seat(browser, class_server):
+    teacher_context = new_context(browser, viewport={"width": 1280, "height": 900})
+    student_context = new_context(browser, viewport={"width": 390, "height": 844})
+    try:
+        _, address = start_class_in(teacher_context.new_page(), class_server)
+        first = student_context.new_page()
+        first.goto(address)
+        seat = seat_of(first)
+        wait_idle(first)
+        second = student_context.new_page()
+        second.goto(address)  # the join address again, as a second scan of the QR code
+        wait_for_param(second, "seat", seat)
+        third = student_context.new_page()
+        third.goto(address.replace("/luong", ""))  # the bare join address, a reload of it
+        wait_for_param(third, "seat", seat)
+        assert_no_exception(second)
+    finally:
+        teacher_context.close()
+        student_context.close()
+
+
+def largest_font(page, selector: str) -> float:
+    """The largest computed font size (px) among the visible elements matching `selector`."""
+    return page.evaluate(
+        """(sel) => Math.max(0, ...[...document.querySelectorAll(sel)]
+            .filter((e) => e.getBoundingClientRect().width > 0)
+            .map((e) => parseFloat(getComputedStyle(e).fontSize)))""",
+        selector,
+    )
+
+
+def smallest_font(page, selector: str) -> float:
+    return page.evaluate(
+        """(sel) => Math.min(...[...document.querySelectorAll(sel)]
+            .filter((e) => e.getBoundingClientRect().width > 0 && e.textContent.trim())
+            .map((e) => parseFloat(getComputedStyle(e).fontSize)))""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_present_mode_and_the_students_notice(browser, class_server, lang):
+    """A projected teacher at 1400 px and two students at 390 and 1400 px, in `lang`; the
+    screenshots are left in test-artifacts/ to be looked at."""
+    words = catalog(lang)
+    ARTIFACTS.mkdir(exist_ok=True)
+    teacher_context = new_context(browser, viewport={"width": 1400, "height": 900})
+    phone = new_context(browser, viewport={"width": 390, "height": 844})
+    laptop = new_context(browser, viewport={"width": 1400, "height": 900})
+    try:
+        teacher = teacher_context.new_page()
+        open_page(teacher, class_server, "luong", f"lang={lang}")
+        box = teacher.locator("[data-testid=stSidebar] [data-testid=stExpander]").filter(
+            has_text=words["classroom.title"]
+        )
+        if not box.get_by_role("button", name=words["classroom.start"]).is_visible():
+            box.locator("summary").first.click()
+        teacher.get_by_role("button", name=words["classroom.start"]).click()
+        wait_idle(teacher)
+        address = teacher.locator("[data-testid=stSidebar] [data-testid=stCode] code").first
+        join = address.inner_text().strip()
+        assert f"lang={lang}" in join
+        teacher.get_by_text(words["classroom.present"], exact=True).click()
+        wait_idle(teacher)
+        teacher.wait_for_function(
+            "() => !new URLSearchParams(location.search).get('teacher')", timeout=WAIT_MS
+        )
+        panel = teacher.locator(".st-key-classroom-join-panel")
+        panel.wait_for(timeout=WAIT_MS)
+        assert largest_font(teacher, ".st-key-classroom-join-panel h1") >= 48
+        code_box = panel.locator("[data-testid=stCode] code").first
+        assert code_box.evaluate("(e) => e.scrollHeight <= e.clientHeight + 4"), "one line"
+        panel.screenshot(path=str(ARTIFACTS / f"class-join-panel-{lang}-1400.png"))
+        teacher.get_by_text(words["predict.switch"], exact=True).click()
+        wait_idle(teacher)
+        teacher.get_by_role("button", name=words["classroom.q.ask"]).click()
+        wait_idle(teacher)
+        students = []
+        for context in (phone, laptop):
+            student = context.new_page()
+            student.goto(join)
+            student.get_by_text(words["classroom.q.title"].format(round=1)).first.wait_for(
+                timeout=WAIT_MS
+            )
+            wait_idle(student)
+            students.append(student)
+        for student, width in zip(students, (390, 1400), strict=True):
+            notice = student.locator("[data-testid=stAlert]").first
+            title = student.locator("h1").first
+            assert notice.bounding_box()["y"] < title.bounding_box()["y"], "above the title"
+            assert student.get_by_role("button", name=words["predict.luong.new"]).count() == 0
+            student.screenshot(path=str(ARTIFACTS / f"class-notice-{lang}-{width}.png"))
+            notice.get_by_role("link").click()
+            question = student.locator("#class-question")
+            expect(question).to_be_in_viewport(timeout=10_000)
+            student.screenshot(path=str(ARTIFACTS / f"class-question-{lang}-{width}.png"))
+            assert_no_exception(student)
+        wait_idle(teacher)
+        teacher.wait_for_timeout(2500)  # the live view's next poll
+        assert smallest_font(teacher, ".stPlotlyChart .main-svg text") >= 18
+        assert smallest_font(teacher, "[data-testid=stVegaLiteChart] text") >= 18
+        teacher.screenshot(path=str(ARTIFACTS / f"class-present-{lang}-1400.png"), full_page=True)
+        assert_no_exception(teacher)
+    finally:
+        for context in (teacher_context, phone, laptop):
+            context.close()

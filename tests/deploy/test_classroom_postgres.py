@@ -15,16 +15,19 @@ no timed assertion here).
 from __future__ import annotations
 
 import asyncio
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from attention_ui.kit.classroom.follow import PROXY_HOPS_ENV
 from bench.class_load import report, run_class
 from tests.app_server import free_port, server_log, start_app, stop_app
 from tests.postgres_server import start_postgres, stop_postgres
 from tests.proxy_server import start_proxy, stop_proxy, upstream_sessions
 
 STUDENTS, CHANGES = 30, 3
+SECOND_TABS, WRONG_CODES = 5, 10  # second tabs on a seat; wrong codes from the proxy address
 
 
 @pytest.mark.deploy
@@ -34,6 +37,7 @@ def test_a_class_of_30_over_two_processes_on_postgresql_survives_a_restart(tmp_p
     secrets = tmp_path / "secrets.toml"
     secrets.write_text(f'[connections.classroom]\nurl = "{database.url}"\n', encoding="utf-8")
     args = ("--server.runOnSave", "false", "--secrets.files", str(secrets))
+    env = {**os.environ, PROXY_HOPS_ENV: "1"}  # behind nginx, as deploy/Dockerfile sets
     ports = [free_port(), free_port()]
     apps, logs, proxy = [], [], None
 
@@ -41,15 +45,23 @@ def test_a_class_of_30_over_two_processes_on_postgresql_survives_a_restart(tmp_p
         for process in apps:
             logs.append(server_log(process))
             stop_app(process)
-        apps[:] = [start_app(extra_args=args, port=port)[0] for port in ports]
+        apps[:] = [start_app(env=env, extra_args=args, port=port)[0] for port in ports]
 
     try:
-        apps += [start_app(extra_args=args, port=port)[0] for port in ports]
+        apps += [start_app(env=env, extra_args=args, port=port)[0] for port in ports]
         proxy = start_proxy([f"http://127.0.0.1:{port}" for port in ports])
         pids = tuple(process.pid for process in apps)
         # idle_s=0: 23 s of waiting that asserts nothing (bench/load.py --modes class measures it)
         load = run_class(
-            proxy.url, pids, STUDENTS, CHANGES, database.url, restart=restart, idle_s=0
+            proxy.url,
+            pids,
+            STUDENTS,
+            CHANGES,
+            database.url,
+            restart=restart,
+            idle_s=0,
+            wrong_codes=WRONG_CODES,
+            tabs=SECOND_TABS,
         )
         # Its own thread: Playwright may hold an event loop in this one (see test_proxy.py).
         with ThreadPoolExecutor(max_workers=1) as pool:
@@ -66,6 +78,10 @@ def test_a_class_of_30_over_two_processes_on_postgresql_survives_a_restart(tmp_p
     store_down = [line for log in logs for line in log.splitlines() if "store unavailable" in line]
     assert not result.errors, (result.errors[:5], store_down[:5])
     assert len(result.follow) == STUDENTS * CHANGES  # every student followed every change
+    # every wrong code refused as unknown, and still every student got a seat: nobody locked out
+    assert result.wrong_codes == WRONG_CODES
+    assert result.second_tabs == SECOND_TABS
+    # 30 votes per round, the first tabs' answers: the second tabs' answers were not counted
     assert result.counted == {1: STUDENTS, 2: STUDENTS} and result.votes_match
     assert result.histogram_matches
     assert result.survived_restart is True

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sqlite3
 import tempfile
 import threading
 import time
@@ -25,24 +26,35 @@ from pathlib import Path
 import sqlalchemy as sa
 import streamlit as st
 
-from . import codes, store
+from . import codes, keeper, store
 
 CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM = "class", "teacher", "seat"
 CLASS_PARAMS = (CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM)
 DB_ENV = "ATTENTION_CLASSROOM_DB"  # a SQLite file to use instead of the default one
+# How many proxies of ours stand in front of the app, each appending the address it saw to
+# X-Forwarded-For (deploy/nginx.conf: 1). Unset or 0: the header is anyone's to write, so it is
+# ignored and the client is the connection's peer.
+PROXY_HOPS_ENV = "ATTENTION_PROXY_HOPS"
+SESSION_JOINS = 3  # new seats one browser session may take (a reload keeps its seat)
+PURGE_EVERY = 60.0  # seconds between a process's purges of expired classes and old attempts
+HEALTH_EVERY = 2.0  # seconds between a process's checks that its store is there and writable
+RESTORED_SHOWN = 120.0  # seconds every screen says the store was restored
 VIEW_TTL = 0.5  # seconds a class read is shared by the sessions of one process
 TOUCH_EVERY = 5.0  # seconds between a process's presence writes (all its students in one)
 CONFIG_TTL = 10.0  # seconds the secrets' answer (which store) is kept: every poll asks
 _MEMBER = "classroom.member"
 _TRIED = "classroom.tried"  # the address's class parameters already tried in this session
+_JOINS = "classroom.joins"  # new seats this session has taken
+_REFUSED_KEPT = "classroom.refused_kept"  # a seat the browser keeps that the store refused
 _PENDING = "classroom.pending"  # the teacher's (page, state) to take at the next run's top
 _APPLIED = "classroom.applied"  # the teacher's change count this follower shows
 _BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
 _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
+PRESENT = "classroom.present"  # the teacher's present mode: the key stays out of the address
 NOTICE = "classroom.notice"  # a message code for the sidebar (wrong code, limited, ended)
 STORE_DOWN = "classroom.store_down"  # set when a store call failed; the sidebar says so
 # A database that is down, refuses, times out or is full; a SQLite file that cannot be opened.
-STORE_ERRORS = (sa.exc.SQLAlchemyError, OSError)
+STORE_ERRORS = (sa.exc.SQLAlchemyError, sqlite3.Error, OSError)
 _log = logging.getLogger(__name__)
 
 
@@ -116,9 +128,22 @@ def _configured() -> bool:
 _engines: dict[str, sa.Engine] = {}
 
 
+class StoreUnavailableError(OSError):
+    """The store answers reads but takes no writes, or its file went away unrestorably."""
+
+
 def engine() -> sa.Engine:
-    """The classroom's engine: the configured connection, else the SQLite file (made once per
-    process and place: every follower's poll asks for it)."""
+    """The classroom's engine, checked (`_check`) at most every HEALTH_EVERY s: a store that
+    takes no writes raises StoreUnavailableError, which every way in turns into the paused
+    class's notice; a SQLite file deleted under the running process is restored."""
+    eng = _engine()
+    _check(eng)
+    return eng
+
+
+def _engine() -> sa.Engine:
+    """The configured connection, else the SQLite file (made once per process and place:
+    every follower's poll asks for it)."""
     where = "secrets" if _configured() else default_url()
     eng = _engines.get(where)
     if eng is not None:
@@ -132,7 +157,102 @@ def engine() -> sa.Engine:
         sa.event.listen(eng, "connect", _sqlite_pragmas)
     store.ensure_schema(eng)
     _engines[where] = eng
+    if eng.dialect.name == "sqlite" and eng.url.database:
+        _anchor(eng)
     return eng
+
+
+# Per SQLite file: a connection of this process's own, held open for as long as the process
+# runs, and the file it opened (device, inode). If the file is deleted, the connection still
+# reads it: what was counted is copied back into a new file at the same path.
+_anchors: dict[str, tuple[sqlite3.Connection, tuple[int, int]]] = {}
+_health: dict[str, tuple[float, bool]] = {}
+_health_lock = threading.Lock()
+restored_at = [float("-inf")]  # when this process last restored its store (time.time())
+
+
+def _file_id(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _anchor(eng: sa.Engine) -> None:
+    path = str(eng.url.database)
+    found = _file_id(path)
+    if found is not None:
+        old = _anchors.pop(path, None)
+        if old is not None:
+            old[0].close()
+        held = sqlite3.connect(path, check_same_thread=False)
+        held.execute("SELECT count(*) FROM classroom_meta").fetchone()  # opens its WAL too
+        _anchors[path] = (held, found)
+
+
+def _check(eng: sa.Engine) -> None:
+    name = eng.url.render_as_string(hide_password=True)
+    now = time.monotonic()
+    with _health_lock:
+        last = _health.get(name)
+        if last is not None and now - last[0] < HEALTH_EVERY:
+            if not last[1]:
+                raise StoreUnavailableError(name)
+            return
+        _health[name] = (now, False)  # one check at a time; the others wait for its answer
+        try:
+            if eng.dialect.name == "sqlite" and eng.url.database:
+                _restore_if_gone(eng)
+            store.probe(eng)
+        except STORE_ERRORS:
+            _log.warning("classroom store takes no writes")
+            raise
+        _health[name] = (now, True)
+
+
+def _restore_if_gone(eng: sa.Engine) -> None:
+    """The SQLite file was deleted (or replaced) under the running process: its connections
+    would go on writing to the deleted file, lost at restart. A deleted file is rebuilt from
+    the process's own open connection (sqlite3's backup), a replaced one is taken as it is."""
+    path = str(eng.url.database)
+    anchored = _anchors.get(path)
+    found = _file_id(path)
+    if anchored is None or found == anchored[1]:
+        return
+    if found is None:
+        target = sqlite3.connect(path)
+        try:
+            anchored[0].backup(target)
+        finally:
+            target.close()
+        restored_at[0] = time.time()
+        _log.warning("classroom store file was deleted: restored from this process's copy")
+    eng.dispose()  # the pool's connections hold the old file
+    store.forget_schema(eng)
+    store.ensure_schema(eng)
+    _anchor(eng)
+    with _views_lock:
+        _views.clear()
+
+
+def restored_recently() -> bool:
+    return time.time() - restored_at[0] < RESTORED_SHOWN
+
+
+_purged = [float("-inf")]
+_purge_lock = threading.Lock()
+
+
+def purge_if_due(eng: sa.Engine) -> None:
+    """Expired classes and old attempts are deleted at most every PURGE_EVERY s per process,
+    whatever the traffic (a class being started is not needed for it)."""
+    now = time.monotonic()
+    with _purge_lock:
+        if now - _purged[0] < PURGE_EVERY:
+            return
+        _purged[0] = now
+    store.purge(eng, time.time())
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -165,14 +285,27 @@ def forget_view(code: str) -> None:
         _views.pop(code, None)
 
 
+def proxy_hops() -> int:
+    text = os.environ.get(PROXY_HOPS_ENV, "").strip()
+    return int(text) if text.isdigit() and int(text) < 10 else 0
+
+
+def client_from(forwarded: object, peer: object, hops: int) -> str:
+    """Whom an attempt is counted against. Behind `hops` proxies of ours, the entry the first
+    of them wrote (the hops-th from the end of X-Forwarded-For: a client may put anything
+    before it); with none, the connection's peer, whatever the header says; "local" for a
+    browser on this machine."""
+    if hops > 0 and isinstance(forwarded, str):
+        entries = [entry.strip() for entry in forwarded.split(",")]
+        if len(entries) >= hops and entries[-hops]:
+            return entries[-hops][:80]
+    return peer[:80] if isinstance(peer, str) and peer else "local"
+
+
 def client_id() -> str:
-    """Whom a failed attempt is counted against: the address the proxy in front saw (the
-    last X-Forwarded-For entry, written by our nginx), else the peer's, else this session."""
-    forwarded = st.context.headers.get("X-Forwarded-For")
-    if isinstance(forwarded, str) and forwarded.strip():
-        return forwarded.split(",")[-1].strip()[:80]
-    peer = st.context.ip_address
-    return peer if isinstance(peer, str) and peer else "local"
+    return client_from(
+        st.context.headers.get("X-Forwarded-For"), st.context.ip_address, proxy_hops()
+    )
 
 
 # -- membership --------------------------------------------------------------------------------
@@ -198,6 +331,8 @@ def address_params() -> dict[str, str]:
         # A join or teacher address not tried yet (the store was down) stays for the next run.
         waiting = _address_to_try()
         return {name: str(value) for name, value in (waiting or {}).items() if value}
+    if found.teacher and st.session_state.get(PRESENT):
+        return {CLASS_PARAM: found.code}  # projected: the key is behind the teacher's button
     secret = TEACHER_PARAM if found.teacher else SEAT_PARAM
     return {CLASS_PARAM: found.code, secret: found.secret}
 
@@ -211,10 +346,12 @@ def _address_to_try() -> dict[str, str | None] | None:
 
 
 def admit(eng: sa.Engine, client: str, code_text: object, teacher=None, seat=None) -> object:
-    """Check what an address or the join box brings: a Member, or a notice code
-    ("limited", "unknown"). Every failure counts against `client`."""
-    if store.limited(eng, client):
-        return "limited"
+    """Check what an address or the join box brings: a Member, or a notice code ("unknown",
+    "limited", "busy": too many joins from this client, "full": the class has MAX_SEATS).
+
+    A valid teacher key or seat is let in first, whatever the limits: a guess cannot lock the
+    teacher or a seated student out. Anything else is refused while its client, or the class
+    it names a key or seat of, has failed too often; every failure counts against both."""
     code = codes.normal_code(code_text)
     if code is not None and teacher is not None:
         if store.is_teacher(eng, code, teacher):
@@ -223,18 +360,49 @@ def admit(eng: sa.Engine, client: str, code_text: object, teacher=None, seat=Non
         following = store.seat_following(eng, code, seat)
         if following is not None:
             return Member(code, "student", str(seat), following)
-    elif code is not None:
+    secret = teacher is not None or seat is not None
+    parties = (client, store.class_party(code)) if code is not None and secret else (client,)
+    if any(store.limited(eng, party) for party in parties):
+        return "limited"
+    if code is not None and not secret:
+        if store.too_many(eng, "join", client):
+            return "busy"
+        if store.class_exists(eng, code) and store.seat_count(eng, code) >= store.MAX_SEATS:
+            return "full"
         new_seat = store.join(eng, code)
         if new_seat is not None:
+            store.note(eng, "join", client)
             return Member(code, "student", new_seat)
-    store.fail(eng, client)
+    store.fail(eng, *parties)
     return "unknown"
+
+
+def _session_may_join(secret: bool) -> bool:
+    """A new seat for this session, unless it has taken SESSION_JOINS already (a script
+    joining over and over on one connection)."""
+    return secret or st.session_state.get(_JOINS, 0) < SESSION_JOINS
+
+
+def _count_join(result: object, secret: bool) -> None:
+    if isinstance(result, Member) and not secret:
+        st.session_state[_JOINS] = st.session_state.get(_JOINS, 0) + 1
 
 
 @store_safe()
 def join(code_text: object, access: PageAccess, page: str) -> None:
     """The join box's or the address's code: a new seat, then the teacher's page."""
-    _enter(admit(engine(), client_id(), code_text), access, page)
+    kept = keeper.kept_seat()
+    if kept is not None and kept[0] == codes.normal_code(code_text):
+        result = admit(engine(), client_id(), kept[0], seat=kept[1])
+        if isinstance(result, Member):  # this browser's seat, from another tab or before
+            _enter(result, access, page)
+            return
+    if not _session_may_join(False):
+        st.session_state[NOTICE] = "busy"
+        return
+    result = admit(engine(), client_id(), code_text)
+    _count_join(result, False)
+    _enter(result, access, page)
 
 
 def _enter(result: object, access: PageAccess, page: str) -> None:
@@ -248,7 +416,12 @@ def _enter(result: object, access: PageAccess, page: str) -> None:
 
 @store_safe()
 def start_class(page: str, state: dict[str, str]) -> None:
-    code, key = store.create_class(engine(), page, _page_state(state))
+    eng, client = engine(), client_id()
+    if store.too_many(eng, "class", client):
+        st.session_state[NOTICE] = "too_many_classes"
+        return
+    code, key = store.create_class(eng, page, _page_state(state))
+    store.note(eng, "class", client)
     _set_member(Member(code, "teacher", key))
     st.session_state[_PUBLISHED] = (page, _page_state(state))
 
@@ -257,6 +430,8 @@ def leave() -> None:
     """This browser leaves its class (a teacher's class goes on: the teacher address
     resumes it)."""
     _set_member(None)
+    # The address still holds the class until this run's end: it is not to be taken again.
+    st.session_state[_TRIED] = {name: st.query_params.get(name) for name in CLASS_PARAMS}
 
 
 @store_safe()
@@ -281,17 +456,27 @@ def on_page_start(page: str, access: PageAccess) -> None:
     """At the top of a whole run, before the page's widgets: join or resume from the address
     (once per address), then take the teacher's state if it is waiting."""
     st.session_state.pop(STORE_DOWN, None)  # each run finds out afresh
+    purge_if_due(engine())
     params = _address_to_try()
     if params is not None and member() is None:
-        result = admit(
-            engine(),
-            client_id(),
-            params[CLASS_PARAM],
-            teacher=params[TEACHER_PARAM],
-            seat=params[SEAT_PARAM],
-        )
-        st.session_state[_TRIED] = params  # after the store answered: an outage tries again
+        secret = bool(params[TEACHER_PARAM] or params[SEAT_PARAM])
+        if _session_may_join(secret):
+            result = admit(
+                engine(),
+                client_id(),
+                params[CLASS_PARAM],
+                teacher=params[TEACHER_PARAM],
+                seat=params[SEAT_PARAM],
+            )
+        else:
+            result = "busy"
+        _count_join(result, secret)
+        # After the store answered (an outage tries again), and only for an answer that
+        # holds: a limited or busy client keeps its address (class and key) to try later.
+        if isinstance(result, Member) or result == "unknown":
+            st.session_state[_TRIED] = params
         _enter(result, access, page)
+    adopt_kept_seat(access, page)
     pending = st.session_state.get(_PENDING)
     found = member()
     if pending is None or found is None or not found.following:
@@ -306,6 +491,31 @@ def on_page_start(page: str, access: PageAccess) -> None:
     access.restore(page, dict(state))
     st.session_state[_APPLIED] = rev
     st.session_state[_BASELINE] = None  # taken at this run's end
+
+
+def adopt_kept_seat(access: PageAccess, page: str) -> None:
+    """This tab took a new seat, but the browser keeps another in the same class (another
+    tab's, or from before a reload that lost the address): take the kept one, checked like an
+    address, and give the new one back (unless it already voted). One seat per browser."""
+    found, kept = member(), keeper.kept_seat()
+    if found is None or found.teacher or kept is None:
+        return
+    code, seat = kept
+    if code != found.code or seat == found.secret or st.session_state.get(_REFUSED_KEPT) == seat:
+        return
+    result = admit(engine(), client_id(), code, seat=seat)
+    if not isinstance(result, Member):
+        st.session_state[_REFUSED_KEPT] = seat  # the browser is told to keep this tab's
+        return
+    store.give_back(engine(), found.code, found.secret)
+    _set_member(None)
+    _enter(result, access, page)
+
+
+def kept_refused() -> bool:
+    """The seat the browser keeps was refused: the piece is to keep this tab's instead."""
+    found, kept = member(), keeper.kept_seat()
+    return found is not None and kept is not None and st.session_state.get(_REFUSED_KEPT) == kept[1]
 
 
 @store_safe()

@@ -13,16 +13,17 @@ import io
 from collections.abc import Callable, Sequence
 from urllib.parse import urlencode
 
+import altair as alt
 import numpy as np
 import pandas as pd
 import segno
 import streamlit as st
 
 from attention_ui.kit.teaching.predict import grade, winners_of
-from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.i18n import current_language, t
 from attention_ui.kit.text.markdown import escape_markdown
 
-from . import follow, store
+from . import follow, keeper, store
 from .follow import Member, PageAccess
 from .rounds import NO_WINNER, Question, RoundTally, changed, tally
 
@@ -31,6 +32,17 @@ _SEEN = "classroom.seen"  # the question's place (number, round, revealed) this 
 _BOX = "classroom.box"  # the Class box while not in a class (open or not)
 _JOIN_BOX = "classroom.join_code"
 _DRAWN_FOLLOWING = "classroom.drawn_following"  # what the sidebar said of following
+PRESENT = follow.PRESENT  # the teacher's present mode (a toggle)
+# Present mode's sizes, for the back of a hall (static rules, no user text): the class code,
+# the join address on one line clear of its copy button, and every chart's text.
+_PRESENT_CSS = """
+.st-key-classroom-join-panel h1 { font-size: 72px !important; letter-spacing: 0.12em; }
+.st-key-classroom-join-panel [data-testid="stCode"] pre { padding-right: 3.5rem; }
+.st-key-classroom-join-panel [data-testid="stCode"] code {
+  font-size: 24px !important; white-space: pre !important; word-break: keep-all; }
+.stPlotlyChart .main-svg text { font-size: 18px !important; }
+"""
+_present_style = []  # the components-v2 piece that carries them (made once)
 
 
 # -- the sidebar -------------------------------------------------------------------------------
@@ -47,6 +59,79 @@ def sidebar(page: str, access: PageAccess, state_now: Callable[[], dict[str, str
         _store_down(slot)
     elif failed_before:
         _store_down(st.sidebar)
+    if follow.member() is not None and follow.restored_recently():
+        st.sidebar.info(t("classroom.notice.restored"), icon=":material/restore:")
+    _top_of_page(page)
+    found = follow.member()
+    student = found is not None and not found.teacher
+    keeper.keep(
+        found.code if student else None,
+        found.secret if student else None,
+        replace=follow.kept_refused(),
+    )
+
+
+@follow.store_safe()
+def _top_of_page(page: str) -> None:
+    """Above the page's title: a student's notice of an open class question on this page (a
+    link down to it), or the teacher's join panel in present mode."""
+    found = follow.member()
+    if found is None:
+        return
+    if found.teacher:
+        if presenting():
+            _join_panel(found.code)
+        return
+    view = follow.class_view(found.code)
+    if view is not None and student_question_here(page, view) and not view.status.revealed:
+        st.info(t("classroom.q.notice", round=view.status.round), icon=":material/campaign:")
+
+
+def student_question_here(page: str, view=None) -> bool:
+    """A student's class question about this page is open: the page hides its own puzzle's
+    controls and anything that would give the answer."""
+    found = follow.member()
+    if found is None or found.teacher:
+        return False
+    view = view or follow.class_view(found.code)
+    return view is not None and view.question is not None and view.question.page == page
+
+
+@follow.store_safe(lambda: False)
+def student_question_open() -> bool:
+    """This browser is a student's, and the class has a question open (not yet revealed)."""
+    found = follow.member()
+    if found is None or found.teacher:
+        return False
+    view = follow.class_view(found.code)
+    return view is not None and view.question is not None and not view.status.revealed
+
+
+def _present_css() -> None:
+    """Present mode's stylesheet, through a components-v2 piece mounted in the page itself
+    (not isolated, so its rules reach the page); it draws nothing."""
+    if not _present_style:
+        _present_style.append(
+            st.components.v2.component(
+                "attention_present_style",
+                html="<span></span>",
+                css=_PRESENT_CSS,
+                isolate_styles=False,
+            )
+        )
+    _present_style[0](key="classroom.present_style", height=0)
+
+
+def _join_panel(code: str) -> None:
+    _present_css()
+    address = _join_address(code)
+    with st.container(key="classroom-join-panel", border=True):
+        words, picture = st.columns([2, 1], vertical_alignment="center")
+        with words:
+            st.caption(t("classroom.join_address"))
+            st.markdown(f"# {code}")
+        picture.image(qr_png(address), caption=t("classroom.qr_caption", code=code), width=220)
+        st.code(address, language=None, wrap_lines=False)  # the whole width, one line
 
 
 def _store_down(where=st) -> None:
@@ -74,11 +159,13 @@ def _class_box(page: str, access: PageAccess, state_now) -> bool:
     else:
         box = st.expander(t("classroom.title"), icon=":material/groups:", expanded=True)
     with box:
-        if notice in ("unknown", "limited", "ended"):
+        if notice in ("unknown", "limited", "ended", "busy", "full", "too_many_classes"):
             st.warning(
                 t(
                     f"classroom.notice.{notice}",
                     minutes=int(store.FAILURE_WINDOW_SECONDS // 60),
+                    seats=store.MAX_SEATS,
+                    classes=store.MAX_CLASSES,
                 )
             )
         if found is None:
@@ -112,7 +199,9 @@ def _start_or_join(page: str, access: PageAccess, state_now) -> None:
 
 def _join_address(code: str, **extra: str) -> str:
     base = st.context.url or "/"
-    return f"{base}?{urlencode({follow.CLASS_PARAM: code, **extra})}"
+    # The class's language: a student's screen starts in it (the switch changes it).
+    params = {follow.CLASS_PARAM: code, **extra, "lang": current_language()}
+    return f"{base}?{urlencode(params)}"
 
 
 def qr_png(text: str) -> bytes:
@@ -123,6 +212,7 @@ def qr_png(text: str) -> bytes:
 
 
 def _teacher_box(found: Member) -> None:
+    st.toggle(t("classroom.present"), key=PRESENT, help=t("classroom.present_help"))
     st.markdown(t("classroom.code_is", code=found.code))
     address = _join_address(found.code)
     st.caption(t("classroom.join_address"))
@@ -150,7 +240,15 @@ def _teacher_counts(code: str) -> None:
 @follow.store_safe(lambda: False)
 def _draw_counts(code: str) -> bool:
     connected, following = store.presence(follow.engine(), code)
-    st.markdown(t("classroom.counts", connected=connected, following=following))
+    st.markdown(
+        _counted(
+            "classroom.counts",
+            "classroom.counts_one",
+            connected,
+            connected=connected,
+            following=following,
+        )
+    )
     return True
 
 
@@ -210,7 +308,16 @@ def question_here(page: str) -> bool:
     return view is not None and view.question is not None and view.question.page == page
 
 
-@follow.store_safe()  # None: the page draws its own puzzle
+def _paused_question() -> bool | None:
+    """In a class whose store is down: the class question's place says so (the answers stay
+    hidden; nothing was sent), rather than the page's own puzzle taking it."""
+    if follow.member() is None:
+        return None
+    st.warning(t("classroom.q.paused"), icon=":material/cloud_off:")
+    return False
+
+
+@follow.store_safe(_paused_question)  # None: the page draws its own puzzle
 def class_puzzle(
     page: str,
     puzzle_id: str,
@@ -231,11 +338,43 @@ def class_puzzle(
         if question is None or (view.status.revealed and question.puzzle != puzzle_id):
             _ask_button(found, Question(page, puzzle_id, *_parts(options, per_query)))
             return None
-        _teacher_question(found.code, found.secret, questions, option_label)
+        if question.puzzle != puzzle_id:
+            st.warning(t("classroom.q.teacher_other_numbers"), icon=":material/sync_problem:")
+        labels = _labeller(question, puzzle_id, options, option_label)
+        _teacher_question(found.code, found.secret, _part_texts(question, questions), labels)
         return view.status.revealed
     if question is None:
         return None
     return _student_question(found, view, puzzle_id, questions, option_label, per_query, describe)
+
+
+def _labeller(
+    question: Question, puzzle_id: str, options: Sequence[int], option_label: Callable[[int], str]
+) -> Callable[[int], str]:
+    """Names for the stored question's options. The page's own names hold only for the numbers
+    the question was asked about: once the teacher changed them (m = 3 asked, then m = 2; other
+    records), a stored option may no longer exist, or name another key, so options are then
+    named by their place ("option 3"); "no winner" keeps its name."""
+    same = question.puzzle == puzzle_id
+    current = {int(o) for o in options}
+
+    def label(option: int) -> str:
+        if option == NO_WINNER and NO_WINNER in current:
+            return option_label(option)
+        if same and option in current:
+            return option_label(option)
+        return t("classroom.q.option", number=option + 1)
+
+    return label
+
+
+def _part_texts(question: Question, questions: Sequence[str]) -> list[str]:
+    """One text per stored part: the page's question where it still has one (fewer queries
+    now: the rest by number)."""
+    return [
+        questions[part] if part < len(questions) else t("classroom.q.part", number=part + 1)
+        for part in range(len(question.options))
+    ]
 
 
 def _parts(options: Sequence[int], per_query: Sequence[np.ndarray]):
@@ -283,9 +422,15 @@ def _teacher_view(code: str, key: str, questions, option_label) -> bool:
     rounds = [1, 2] if status.round == 2 else [1]
     tallies = {r: tally(question, votes[r]) for r in rounds}
     st.markdown(
-        t("classroom.q.answered", answered=tallies[status.round].answered, connected=connected)
+        _counted(
+            "classroom.q.answered",
+            "classroom.q.answered_one",
+            connected,
+            answered=tallies[status.round].answered,
+            connected=connected,
+        )
     )
-    for part, text in enumerate(questions[: len(question.options)]):
+    for part, text in enumerate(questions):
         _histogram(question, part, text, tallies, option_label, status.revealed)
     if status.revealed:
         _round_summary(tallies, votes)
@@ -319,17 +464,20 @@ def _teacher_buttons(code: str, key: str, status: store.Status) -> None:
 
 def _histogram(question, part, text, tallies, option_label, revealed) -> None:
     labels = [option_label(o) for o in question.options[part]]
-    data = pd.DataFrame(
-        {
-            t("classroom.q.round", round=r): [
-                tallies[r].counts[part][o] for o in question.options[part]
-            ]
-            for r in tallies
-        },
-        index=pd.Index(labels, name=t("classroom.q.answer_axis")),
-    )
     st.markdown(text)
-    st.bar_chart(data, stack=False, sort=False, height=180, y_label=t("classroom.q.count_axis"))
+    st.altair_chart(
+        histogram_chart(
+            labels,
+            {
+                t("classroom.q.round", round=r): [
+                    tallies[r].counts[part][o] for o in question.options[part]
+                ]
+                for r in tallies
+            },
+            large=presenting(),
+        ),
+        width="stretch",
+    )
     counts = ", ".join(
         t(
             "classroom.q.count_of",
@@ -347,6 +495,54 @@ def _histogram(question, part, text, tallies, option_label, revealed) -> None:
         st.success(t("classroom.q.right_answer", best=t("predict.and").join(best), right=right))
 
 
+def histogram_chart(labels: Sequence[str], rounds: dict[str, list[int]], large: bool):
+    """Students per answer, a bar per round side by side. The count axis has whole steps and
+    reaches at least 1, so an empty round reads 0 and 1, not 0.000000; `large` (present mode):
+    every text 18 px or more, for the back of a hall."""
+    rows = [
+        {"answer": label, "round": name, "students": int(count), "order": place}
+        for name, counts in rounds.items()
+        for place, (label, count) in enumerate(zip(labels, counts, strict=True))
+    ]
+    top = max([1, *(row["students"] for row in rows)])
+    size = 20 if large else 12
+    chart = (
+        alt.Chart(pd.DataFrame(rows))
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "answer:N",
+                sort=list(dict.fromkeys(labels)),
+                title=t("classroom.q.answer_axis"),
+                axis=alt.Axis(labelAngle=0, labelLimit=240),
+            ),
+            xOffset=alt.XOffset("round:N"),
+            y=alt.Y(
+                "students:Q",
+                title=t("classroom.q.count_axis"),
+                scale=alt.Scale(domain=[0, top]),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+            ),
+            color=alt.Color("round:N", title=None, legend=alt.Legend(orient="top")),
+            tooltip=["answer:N", "round:N", "students:Q"],
+        )
+        .properties(height=300 if large else 180)
+        .configure_axis(labelFontSize=size, titleFontSize=size)
+        .configure_legend(labelFontSize=size)
+    )
+    return chart
+
+
+def presenting() -> bool:
+    """The teacher's present mode is on in this session."""
+    return bool(st.session_state.get(PRESENT))
+
+
+def _counted(many: str, one: str, number: int, **params) -> str:
+    """The catalog's sentence for `number` things: its form for exactly one, or for many."""
+    return t(one if number == 1 else many, **params)
+
+
 def _percent(share: float) -> str:
     return t("classroom.q.percent", value=round(100 * share))
 
@@ -354,8 +550,10 @@ def _percent(share: float) -> str:
 def _round_summary(tallies: dict[int, RoundTally], votes) -> None:
     for r, found in tallies.items():
         st.markdown(
-            t(
+            _counted(
                 "classroom.q.round_result",
+                "classroom.q.round_result_one",
+                found.answered,
                 round=r,
                 right=found.all_right,
                 answered=found.answered,
@@ -363,14 +561,15 @@ def _round_summary(tallies: dict[int, RoundTally], votes) -> None:
             )
         )
     if 2 in tallies:
-        st.markdown(t("classroom.q.changed", count=changed(votes[1], votes[2])))
+        count = changed(votes[1], votes[2])
+        st.markdown(_counted("classroom.q.changed", "classroom.q.changed_one", count, count=count))
 
 
 def _student_question(found, view, puzzle_id, questions, option_label, per_query, describe):
     """The student's answer form, their answer once sent, and after the reveal their verdict
     (the page's own feedback sentences) and the class's figures. True once revealed."""
     question, status = view.question, view.status
-    st.header(t("classroom.q.title", round=status.round))
+    st.header(t("classroom.q.title", round=status.round), anchor="class-question")
     if question.puzzle != puzzle_id:
         st.warning(t("classroom.q.other_numbers"), icon=":material/sync_problem:")
         return False
@@ -403,7 +602,7 @@ def _student_question(found, view, puzzle_id, questions, option_label, per_query
                 text,
                 question.options[part],
                 index=None,
-                format_func=option_label,
+                format_func=lambda option: escape_markdown(option_label(option), 60),
                 key=f"classroom.vote.{status.question_no}.{status.round}.{part}",
             )
         )
@@ -413,11 +612,23 @@ def _student_question(found, view, puzzle_id, questions, option_label, per_query
         answer = tuple(choices)
         if not question.accepts(answer):
             st.warning(t("classroom.q.choose_all"))
-        elif store.vote(
-            eng, found.code, found.secret, question, status.question_no, status.round, answer
-        ):
-            st.rerun()
         else:
-            st.warning(t("classroom.q.not_counted"))
+            _send(eng, found, question, status, answer)
     st.info(t("classroom.q.hidden"), icon=":material/visibility_off:")
     return False
+
+
+def _send(eng, found: Member, question: Question, status, answer: tuple[int, ...]) -> None:
+    """The vote, counted or said not to be: a store that cannot take it leaves the choices in
+    place and the Send button to press again."""
+    try:
+        counted = store.vote(
+            eng, found.code, found.secret, question, status.question_no, status.round, answer
+        )
+    except follow.STORE_ERRORS:
+        st.session_state[follow.STORE_DOWN] = True
+        st.error(t("classroom.q.not_sent"), icon=":material/cloud_off:")
+        return
+    if counted:
+        st.rerun()
+    st.warning(t("classroom.q.not_counted"))

@@ -25,7 +25,12 @@ from .rounds import Question, answer_from, answer_json, question_from
 SCHEMA_VERSION = 1
 CLASS_HOURS = 12
 PRESENCE_SECONDS = 15.0  # a student seen this recently is connected
-FAILURE_WINDOW_SECONDS, MAX_FAILURES = 600.0, 10  # per client: wrong codes, seats or keys
+FAILURE_WINDOW_SECONDS = 600.0  # wrong codes, seats or keys are counted this long
+MAX_FAILURES = 30  # per client (a school's NAT or proxy is one client for a whole class)
+MAX_CLASS_FAILURES = 30  # wrong teacher keys or seats naming one class
+JOIN_WINDOW_SECONDS, MAX_JOINS = 600.0, 100  # new seats per client
+MAX_SEATS = 200  # per class
+CLASS_WINDOW_SECONDS, MAX_CLASSES = 3600.0, 5  # classes started per client
 MAX_STATE_PARAMS, MAX_STATE_CHARS = 60, 200_000
 _PAGE = re.compile(r"[a-z]{1,20}")
 _PARAM = re.compile(r"[A-Za-z0-9_]{1,40}")
@@ -77,6 +82,16 @@ failures = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+# What a client did that is bounded (kind "join" or "class"), kept for the longest window.
+events = sa.Table(
+    "classroom_event",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("client", sa.String(80), nullable=False, index=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
 
 class SchemaTooNewError(RuntimeError):
     """The database was written by a later version of the app."""
@@ -123,6 +138,20 @@ def ensure_schema(engine: sa.Engine) -> None:
     _ready.add(name)
 
 
+def forget_schema(engine: sa.Engine) -> None:
+    """Check the schema again at the next ensure_schema (the file was replaced)."""
+    _ready.discard(engine.url.render_as_string(hide_password=True))
+
+
+def probe(engine: sa.Engine) -> None:
+    """A write that changes nothing: raises while the store takes no writes (a read-only
+    file or database), which reads alone would not show."""
+    with engine.begin() as conn:
+        conn.execute(
+            meta.update().where(meta.c.name == "schema_version").values(value=meta.c.value)
+        )
+
+
 def purge(engine: sa.Engine, now: float) -> None:
     """Delete expired classes with their seats and votes, and old failed attempts."""
     with engine.begin() as conn:
@@ -131,6 +160,8 @@ def purge(engine: sa.Engine, now: float) -> None:
         conn.execute(seats.delete().where(seats.c.code.in_(gone)))
         conn.execute(classes.delete().where(classes.c.expires < now))
         conn.execute(failures.delete().where(failures.c.at < now - FAILURE_WINDOW_SECONDS))
+        longest = max(JOIN_WINDOW_SECONDS, CLASS_WINDOW_SECONDS)
+        conn.execute(events.delete().where(events.c.at < now - longest))
 
 
 def create_class(
@@ -304,9 +335,16 @@ def end_class(engine: sa.Engine, code: str, key: object) -> bool:
 # -- students ----------------------------------------------------------------------------------
 
 
+def class_party(code: str) -> str:
+    """Whom the wrong keys and seats naming a class are counted against, besides the client."""
+    return f"class:{code}"
+
+
 def limited(engine: sa.Engine, client: str, now: float | None = None) -> bool:
-    """True while `client` has failed MAX_FAILURES times within the window: every attempt
-    (a right code too) is refused until then, so guesses teach nothing."""
+    """True while `client` (an address, or `class_party(code)`) has failed MAX_FAILURES
+    (a class: MAX_CLASS_FAILURES) times within the window: every guess (a right code too) is
+    refused until then, so guesses teach nothing. A valid teacher key or seat is checked
+    before this (follow.admit): it is never refused."""
     now = time.time() if now is None else now
     with engine.connect() as conn:
         count = conn.scalar(
@@ -315,24 +353,75 @@ def limited(engine: sa.Engine, client: str, now: float | None = None) -> bool:
                 failures.c.at >= now - FAILURE_WINDOW_SECONDS,
             )
         )
-    return int(count or 0) >= MAX_FAILURES
+    limit = MAX_CLASS_FAILURES if client.startswith("class:") else MAX_FAILURES
+    return int(count or 0) >= limit
 
 
-def fail(engine: sa.Engine, client: str, now: float | None = None) -> None:
+def fail(engine: sa.Engine, *parties: str, now: float | None = None) -> None:
+    """A failed attempt, counted against each of `parties` (the client, and the class whose
+    key or seat was wrong)."""
     now = time.time() if now is None else now
     with engine.begin() as conn:
-        conn.execute(failures.insert().values(client=client[:80], at=now))
+        for party in parties:
+            conn.execute(failures.insert().values(client=party[:80], at=now))
+
+
+def note(engine: sa.Engine, kind: str, client: str, now: float | None = None) -> None:
+    """`client` joined ("join") or started a class ("class")."""
+    now = time.time() if now is None else now
+    with engine.begin() as conn:
+        conn.execute(events.insert().values(kind=kind, client=client[:80], at=now))
+
+
+def too_many(engine: sa.Engine, kind: str, client: str, now: float | None = None) -> bool:
+    """`client` has reached its bound of joins (MAX_JOINS per JOIN_WINDOW_SECONDS) or of
+    classes started (MAX_CLASSES per CLASS_WINDOW_SECONDS)."""
+    now = time.time() if now is None else now
+    window, limit = (
+        (JOIN_WINDOW_SECONDS, MAX_JOINS) if kind == "join" else (CLASS_WINDOW_SECONDS, MAX_CLASSES)
+    )
+    with engine.connect() as conn:
+        count = conn.scalar(
+            sa.select(sa.func.count()).where(
+                events.c.kind == kind, events.c.client == client[:80], events.c.at >= now - window
+            )
+        )
+    return int(count or 0) >= limit
+
+
+def seat_count(engine: sa.Engine, code: str) -> int:
+    with engine.connect() as conn:
+        return int(conn.scalar(sa.select(sa.func.count()).where(seats.c.code == code)) or 0)
+
+
+def class_exists(engine: sa.Engine, code: str, now: float | None = None) -> bool:
+    now = time.time() if now is None else now
+    with engine.connect() as conn:
+        return _row(conn, code, now) is not None
 
 
 def join(engine: sa.Engine, code: str, now: float | None = None) -> str | None:
-    """A new seat in the class (None: no such class). The caller rate-limits."""
+    """A new seat in the class (None: no such class, or it has MAX_SEATS). The caller
+    rate-limits."""
     now = time.time() if now is None else now
     seat = codes.new_key()
     with engine.begin() as conn:
         if _row(conn, code, now) is None:
             return None
+        taken = conn.scalar(sa.select(sa.func.count()).where(seats.c.code == code))
+        if int(taken or 0) >= MAX_SEATS:
+            return None
         conn.execute(seats.insert().values(code=code, seat=seat, seen=now, following=True))
     return seat
+
+
+def give_back(engine: sa.Engine, code: str, seat: str) -> None:
+    """A seat its browser no longer uses (it took the seat it keeps): deleted unless it voted."""
+    voted = sa.select(votes.c.seat).where(votes.c.code == code, votes.c.seat == seat)
+    with engine.begin() as conn:
+        conn.execute(
+            seats.delete().where(seats.c.code == code, seats.c.seat == seat, ~sa.exists(voted))
+        )
 
 
 def seat_following(engine: sa.Engine, code: str, seat: object) -> bool | None:

@@ -94,7 +94,9 @@ def puzzle(
             icon=":material/visibility:",
         )
         if missing:
-            st.caption(t("predict.missing", count=missing))
+            st.caption(
+                t("predict.missing_one" if missing == 1 else "predict.missing", count=missing)
+            )
         st.info(t("predict.hidden"), icon=":material/visibility_off:")
         return False
     verdicts = grade(guesses, per_query)

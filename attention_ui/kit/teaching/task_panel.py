@@ -18,6 +18,7 @@ from typing import Any
 
 import streamlit as st
 
+from attention_ui.kit.classroom.panel import student_question_open
 from attention_ui.kit.teaching.tasks import Progress, Task, check
 from attention_ui.kit.text.i18n import t
 
@@ -109,7 +110,11 @@ def _solved_list() -> None:
 
 
 def _help(task: Task) -> None:
-    """The hints asked for so far, the next-hint button and the solution toggle."""
+    """The hints asked for so far, the next-hint button and the solution toggle (hidden from
+    a student while a class question is open: a hint may state what the hidden charts show)."""
+    if student_question_open():
+        st.caption(t("classroom.q.tasks_hidden"))
+        return
     hints_key = f"tasks.{task.id}.hints"
     shown = min(int(st.session_state.get(hints_key, 0)), task.hints)
     for number in range(1, shown + 1):

@@ -110,7 +110,7 @@ def test_a_question_in_two_rounds_then_the_reveal():
     shown = texts(teacher)
     assert "Round 1: 1 of 2 students got every query right (50 %)." in shown
     assert "Round 2: 2 of 2 students got every query right (100 %)." in shown
-    assert "1 students changed their answer in round 2." in shown
+    assert "1 student changed their answer in round 2." in shown
     assert "Share right (round 1 / round 2): 50 % / 100 %" in shown
     assert teacher.get("plotly_chart"), "the page's answers after the reveal"
     for student in (first, second):

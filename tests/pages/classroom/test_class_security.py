@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from attention_ui.kit.classroom import store
+from attention_ui.kit.classroom import follow, store
 from attention_ui.kit.classroom.follow import engine
 from tests.conftest import APP, open_app_page
 from tests.support.classroom import by_address, open_class_box, param
@@ -60,10 +60,10 @@ def test_a_wrong_teacher_key_in_the_address_is_refused():
 def test_wrong_codes_in_the_join_box_are_rate_limited():
     _, code, _ = start_class()
     at = open_class_box(AppTest.from_file(str(APP), default_timeout=30).run())
-    for guess in ("ACDEFG", "HJKMNP", "QRTUVW", "XY3467", "9ACDEF"):
-        for _ in range(2):
-            at.sidebar.text_input(key="classroom.join_code").input(guess)
-            next(b for b in at.sidebar.button if b.key == "classroom.join").click().run()
+    guesses = ("ACDEFG", "HJKMNP", "QRTUVW", "XY3467", "9ACDEF")
+    for number in range(store.MAX_FAILURES):
+        at.sidebar.text_input(key="classroom.join_code").input(guesses[number % 5])
+        next(b for b in at.sidebar.button if b.key == "classroom.join").click().run()
     assert "No class has this code" in everything_shown(at)
     at.sidebar.text_input(key="classroom.join_code").input(code)
     next(b for b in at.sidebar.button if b.key == "classroom.join").click().run()
@@ -81,3 +81,49 @@ def test_a_seat_of_one_class_cannot_sit_in_another():
     assert other_code not in everything_shown(crafted)
     view = store.view(engine(), other_code)
     assert store.answers(engine(), other_code, view.question, 1) == {1: {}, 2: {}}
+
+
+def limit_this_machine() -> None:
+    """AppTest's browsers are all "local": as behind one NAT."""
+    store.fail(engine(), *["local"] * store.MAX_FAILURES)
+    assert store.limited(engine(), "local")
+
+
+def test_a_limited_connection_keeps_the_teacher_and_the_address():
+    _, code, key = start_class()
+    student = by_address(**{"class": code})
+    seat = param(student, "seat")
+    limit_this_machine()
+    reloaded = by_address(**{"class": code, "teacher": key})
+    assert param(reloaded, "teacher") == key and param(reloaded, "class") == code
+    assert {b.key for b in [*reloaded.button, *reloaded.sidebar.button]} & TEACHER_WIDGETS
+    seated = by_address(**{"class": code, "seat": seat})
+    assert param(seated, "seat") == seat
+    newcomer = by_address(**{"class": code})
+    assert "Too many wrong class codes" in everything_shown(newcomer)
+    assert param(newcomer, "class") == code, "the join address stays, to try again later"
+
+
+def test_one_session_cannot_take_seat_after_seat():
+    _, code, _ = start_class()
+    at = open_class_box(AppTest.from_file(str(APP), default_timeout=30).run())
+    seats = []
+    for _ in range(5):
+        at.sidebar.text_input(key="classroom.join_code").input(code)
+        next(b for b in at.sidebar.button if b.key == "classroom.join").click().run()
+        if param(at, "seat"):
+            seats.append(param(at, "seat"))
+            next(b for b in at.sidebar.button if b.key == "classroom.leave").click().run()
+            open_class_box(at)
+    assert len(seats) == follow.SESSION_JOINS
+    assert "Too many students have joined" in everything_shown(at)
+    assert store.seat_count(engine(), code) == follow.SESSION_JOINS
+
+
+def test_classes_per_connection_are_bounded(monkeypatch):
+    monkeypatch.setattr(store, "MAX_CLASSES", 1)
+    start_class()
+    at = open_class_box(AppTest.from_file(str(APP), default_timeout=30).run())
+    next(b for b in at.sidebar.button if b.key == "classroom.start").click().run()
+    assert param(at, "class") is None
+    assert "the most it may" in everything_shown(at)
