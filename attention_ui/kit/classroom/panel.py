@@ -13,12 +13,12 @@ import io
 from collections.abc import Callable, Sequence
 from urllib.parse import urlencode
 
-import altair as alt
 import numpy as np
-import pandas as pd
+import plotly.graph_objects as go
 import segno
 import streamlit as st
 
+from attention_ui.kit.figures.heatmap import plotly_text
 from attention_ui.kit.teaching.predict import grade, winners_of
 from attention_ui.kit.text.i18n import current_language, t
 from attention_ui.kit.text.markdown import escape_markdown
@@ -465,7 +465,7 @@ def _teacher_buttons(code: str, key: str, status: store.Status) -> None:
 def _histogram(question, part, text, tallies, option_label, revealed) -> None:
     labels = [option_label(o) for o in question.options[part]]
     st.markdown(text)
-    st.altair_chart(
+    st.plotly_chart(
         histogram_chart(
             labels,
             {
@@ -476,7 +476,9 @@ def _histogram(question, part, text, tallies, option_label, revealed) -> None:
             },
             large=presenting(),
         ),
+        key=f"classroom.histogram.{part}",
         width="stretch",
+        config={"displayModeBar": False},
     )
     counts = ", ".join(
         t(
@@ -495,42 +497,45 @@ def _histogram(question, part, text, tallies, option_label, revealed) -> None:
         st.success(t("classroom.q.right_answer", best=t("predict.and").join(best), right=right))
 
 
-def histogram_chart(labels: Sequence[str], rounds: dict[str, list[int]], large: bool):
+def histogram_chart(labels: Sequence[str], rounds: dict[str, list[int]], large: bool) -> go.Figure:
     """Students per answer, a bar per round side by side. The count axis has whole steps and
     reaches at least 1, so an empty round reads 0 and 1, not 0.000000; `large` (present mode):
     every text 18 px or more, for the back of a hall."""
-    rows = [
-        {"answer": label, "round": name, "students": int(count), "order": place}
-        for name, counts in rounds.items()
-        for place, (label, count) in enumerate(zip(labels, counts, strict=True))
-    ]
-    top = max([1, *(row["students"] for row in rows)])
+    top = max([1, *(count for counts in rounds.values() for count in counts)])
+    names = [plotly_text(label) for label in labels]  # a record's name is the student's text
     size = 20 if large else 12
-    chart = (
-        alt.Chart(pd.DataFrame(rows))
-        .mark_bar()
-        .encode(
-            x=alt.X(
-                "answer:N",
-                sort=list(dict.fromkeys(labels)),
-                title=t("classroom.q.answer_axis"),
-                axis=alt.Axis(labelAngle=0, labelLimit=240),
-            ),
-            xOffset=alt.XOffset("round:N"),
-            y=alt.Y(
-                "students:Q",
-                title=t("classroom.q.count_axis"),
-                scale=alt.Scale(domain=[0, top]),
-                axis=alt.Axis(tickMinStep=1, format="d"),
-            ),
-            color=alt.Color("round:N", title=None, legend=alt.Legend(orient="top")),
-            tooltip=["answer:N", "round:N", "students:Q"],
-        )
-        .properties(height=300 if large else 180)
-        .configure_axis(labelFontSize=size, titleFontSize=size)
-        .configure_legend(labelFontSize=size)
+    figure = go.Figure(
+        [
+            go.Bar(
+                x=list(range(len(labels))),
+                y=[int(count) for count in counts],
+                customdata=names,
+                name=name,
+                hovertemplate="%{customdata}: %{y}<extra>" + plotly_text(name) + "</extra>",
+            )
+            for name, counts in rounds.items()
+        ]
     )
-    return chart
+    figure.update_layout(
+        barmode="group",
+        height=300 if large else 200,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        font={"size": size},
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
+    )
+    figure.update_xaxes(
+        title_text=t("classroom.q.answer_axis"),
+        tickvals=list(range(len(labels))),
+        ticktext=names,
+        tickangle=0,
+    )
+    figure.update_yaxes(
+        title_text=t("classroom.q.count_axis"),
+        range=[0, top],
+        tickformat="d",
+        dtick=max(1, round(top / 5)),
+    )
+    return figure
 
 
 def presenting() -> bool:

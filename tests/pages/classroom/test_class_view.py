@@ -40,10 +40,11 @@ def test_plural_forms_and_an_empty_histograms_axis():
     shown = "\n".join(str(m.value) for m in [*teacher.markdown, *teacher.sidebar.markdown])
     assert "**1** student connected" in shown and "1 students" not in shown
     assert "**0** of 1 connected student has answered." in shown
-    charts = [json.loads(c.proto.spec) for c in teacher.get("vega_lite_chart")]
-    assert charts, "the live histogram"
-    axis = charts[0]["encoding"]["y"]
-    assert axis["axis"]["format"] == "d" and axis["scale"]["domain"] == [0, 1]
+    charts = [json.loads(c.proto.spec) for c in teacher.get("plotly_chart")]
+    histogram = [c for c in charts if c["data"] and c["data"][0]["type"] == "bar"]
+    assert histogram, "the live histogram"
+    axis = histogram[0]["layout"]["yaxis"]
+    assert axis["tickformat"] == "d" and axis["range"] == [0, 1] and axis["dtick"] == 1
     assert JA["predict.missing_one"] != JA["predict.missing"]
     assert "(s)" not in EN["predict.missing"] + EN["predict.missing_one"]
 
