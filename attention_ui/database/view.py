@@ -71,7 +71,7 @@ def story() -> Any:
     """The section's story, one click per step. Returns the place under the buttons where
     `story_notice` says what the step shows, once the page knows whether it may."""
     with st.container(border=True):
-        st.header(t("database.story.title"))
+        st.subheader(t("database.story.title"))
         st.caption(t("database.story.intro"))
         for column, step in zip(st.columns(len(state.STORY)), state.STORY, strict=True):
             column.button(
@@ -251,7 +251,7 @@ def lookup_of(records_in: RecordsInput, query: Query) -> Answer:
 
 def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
     """What the engine computes: all queries as one heatmap, then one tab per query."""
-    st.header(t("database.answer.title"))
+    st.subheader(t("database.answer.title"))
     if not records_in.ok:
         st.info(t("database.check.empty_table"), icon=":material/folder_open:")
         return
@@ -264,7 +264,6 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
             st.caption(t("database.normalization.zero_sum_hint"))
         return
     table = looked_up.table
-    st.caption(t("database.answer.intuition"))
     rows = records_in.rows
     if len(query.queries) > 1:
         show_chart(
@@ -301,6 +300,8 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
             if numbers.open:
                 headers = [t(key) for key in SIMILARITY_COLUMNS]
                 numbers.dataframe(similarity_table(result, rows, headers), hide_index=True)
+    # under the answers it is about: above them it pushed the weights off the first screen
+    st.caption(t("database.answer.intuition"))
 
 
 def show_answer(
