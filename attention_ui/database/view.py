@@ -71,7 +71,7 @@ def story() -> Any:
     """The section's story, one click per step. Returns the place under the buttons where
     `story_notice` says what the step shows, once the page knows whether it may."""
     with st.container(border=True):
-        st.subheader(t("database.story.title"))
+        st.header(t("database.story.title"))
         st.caption(t("database.story.intro"))
         for column, step in zip(st.columns(len(state.STORY)), state.STORY, strict=True):
             column.button(
@@ -251,7 +251,7 @@ def lookup_of(records_in: RecordsInput, query: Query) -> Answer:
 
 def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
     """What the engine computes: all queries as one heatmap, then one tab per query."""
-    st.subheader(t("database.answer.title"))
+    st.header(t("database.answer.title"))
     if not records_in.ok:
         st.info(t("database.check.empty_table"), icon=":material/folder_open:")
         return

@@ -196,7 +196,7 @@ def results_heading(score: str, layout: str, shown: bool) -> None:
     feeds (a wrapping row: on one line on a desktop, one under the other on a phone)."""
     row = st.container(horizontal=True, gap="medium", vertical_alignment="center")
     if shown:
-        row.subheader(t("luong.results.title"), width="content")
+        row.header(t("luong.results.title"), width="content")
     row.latex(formulas.PAIR[score] + r"\qquad " + formulas.MATRIX[(score, layout)], width="content")
     row.latex(formulas.ATTENTION[layout], width="content")
 
@@ -273,7 +273,7 @@ def inputs_heading(layout: str) -> Any:
     goes at its end): drawn above the grids' st.fragment, since no edit in there changes them
     (two elements fewer to send per edit)."""
     row = st.container(horizontal=True, vertical_alignment="center")
-    row.subheader(t("luong.inputs.title"), width="content")
+    row.header(t("luong.inputs.title"), width="content")
     row.caption(t(f"luong.inputs.intro_{layout}"), width=560)
     return row
 

@@ -56,7 +56,7 @@ def formula() -> None:
 
 def training_data() -> PointsInput:
     """The preset, its seed and size, and the editable table of (x, y)."""
-    st.subheader(t("regression.data.title"))
+    st.header(t("regression.data.title"))
     st.caption(t("regression.data.preset"))
     buttons = st.columns(3)
     for index, name in enumerate(data.PRESETS):
@@ -122,7 +122,7 @@ def controls() -> tuple[Settings, Any]:
     """Kernel, σ (checked on the server), a place for the prediction chart (`prediction_chart`,
     drawn once the engine has run), then the number of queries and the chosen query, which
     the chart's lower panel shows."""
-    st.subheader(t("regression.controls.title"))
+    st.header(t("regression.controls.title"))
     kernel = st.radio(
         t("regression.controls.kernel"),
         KERNELS,
@@ -188,7 +188,7 @@ def engine_runs(points: PointsInput, settings: Settings) -> Runs | None:
 
 def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset: str) -> None:
     """Data, true function, prediction curve with its gaps; the chosen query's weights."""
-    st.subheader(t("regression.chart.title"))
+    st.header(t("regression.chart.title"))
     curve, queries = runs.curve, runs.queries
     chosen_x = float(queries.x_query[settings.chosen])
     weights = queries.weights[settings.chosen]
