@@ -130,7 +130,8 @@ def settings(more: Any) -> Settings:
     # The preset's story is drawn with the results (`preset_story`): whether it holds depends
     # on the numbers the engine computes from everything set below.
 
-    # The score on this row: its Japanese names (the article's) need the width.
+    # The score on this row, as wide as its longest Japanese name (the article's, 21
+    # characters) needs: sharing the row's width it cut "スケールド・ドットプロダクト・…".
     score = preset_row.selectbox(
         t("luong.score.label"),
         SCORES,
@@ -138,6 +139,7 @@ def settings(more: Any) -> Settings:
         format_func=labels_of("score_name", SCORES).get,
         on_change=state.keep_dot_sizes,
         help=t("luong.score.help"),
+        width=360,
     )
     lower = more.container(horizontal=True)
     layout = lower.radio(
@@ -161,7 +163,7 @@ def settings(more: Any) -> Settings:
         key=state.TEMPERATURE,
         format_func=fmt,
         help=t("luong.tau.help"),
-        width=260,
+        width=220,
     )
     return Settings(preset, score, layout, float(tau), mask_kind)
 
