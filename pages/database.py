@@ -29,6 +29,8 @@ Main session-state keys (for tests and the browser tour):
 - "database.numbers.<i>": query i's "every number" expander (its table is built only while open).
 """
 
+import streamlit as st
+
 from attention_ui.database import state, teaching, view
 from attention_ui.database import tasks as database_tasks
 from attention_ui.frame import page_footer, page_header
@@ -36,16 +38,21 @@ from attention_ui.kit.teaching.task_panel import panel as task_panel
 
 page_header("database")
 state.restore()
-view.formula()
 notice = view.story()
+# The answers (or the prediction they wait for) right under the story's buttons, on the first
+# screen; the formula, the table, the query and the controls that make them follow.
+answers_place = st.container()
+view.formula()
 records_in, query = view.table_and_query()
 state.remember(query.queries)
 looked_up = view.lookup_of(records_in, query)
-shown = teaching.reveal(records_in, looked_up.table)  # predict-then-reveal hides the answers
+with answers_place:
+    shown = teaching.reveal(records_in, looked_up.table)  # predict-then-reveal hides them
 view.story_notice(notice, shown)  # a step's notice states its answer: only with the answers
 if shown:
-    view.answers(records_in, query, looked_up)
-    teaching.export(records_in, query, looked_up.table)
+    with answers_place:
+        view.answers(records_in, query, looked_up)
+        teaching.export(records_in, query, looked_up.table)
 view.lessons(records_in, answers_shown=shown)
 task_panel(database_tasks.TASKS, database_tasks.snapshot)
 

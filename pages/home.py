@@ -16,12 +16,6 @@ from attention_ui.page_list import PAGES
 
 page_header("home")
 restore_widgets(state.DEFAULTS)
-st.markdown(t("home.analogy"))
-st.latex(
-    r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
-    r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i"
-)
-
 st.header(t("home.example.title"))
 st.markdown(t("home.example.intro"))
 controls, chart = st.columns([1, 2])
@@ -58,6 +52,13 @@ else:
                 best=int(np.argmax(result.weights[:, 0])) + 1,
             )
         )
+
+# The picture in words under the example, which the first screen shows (touch, then read)
+st.markdown(t("home.analogy"))
+st.latex(
+    r"\operatorname{Attention}(\mathbf{q}, \mathcal{D}) = \sum_{i=1}^{m} "
+    r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i"
+)
 
 with st.expander(t("home.why.title")):
     for part in ("fixed", "concise", "select"):

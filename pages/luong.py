@@ -49,11 +49,19 @@ from attention_ui.luong.model import Sizes
 page_header("luong")
 state.restore()
 
-settings = view.settings()
-sizes = view.size_controls(settings.score)
-view.formula_panel(settings.score, settings.layout)
+# The first screen holds what the learner touches and what it does: the example, the score
+# and τ with the formula, then the grids and S, A, O; the layout, the mask, the sizes and the
+# formula's notes follow the results (`more`, drawn into from here, is placed under them).
+top, work, more = st.container(), st.container(), st.container()
+with top:
+    settings = view.settings(more)
+with more:
+    # The mask's controls sit under its selector: the fragment writes them into this place (no
+    # place for no mask, which has no controls: a place costs a wrapper message per edit).
+    mask_place = st.container() if settings.mask_kind != "none" else contextlib.nullcontext()
+    sizes = view.size_controls(settings.score)
+    view.formula_panel(settings.score, settings.layout)
 above = view.settings_above()
-view.inputs_heading(settings.layout)
 
 
 # Fragments: an edit of a grid reruns that grid's fragment (view.input_grids) and this one,
@@ -112,7 +120,7 @@ def grids_and_results(
         st.rerun()
     if shown and frame is not None:
         story = view.preset_story(settings.preset, result, values, learner, sizes, mask)
-        st.info(story, icon=":material/lightbulb:")
+        frame.story.info(story, icon=":material/lightbulb:")  # under the charts it explains
         titles = view.axis_titles()
         view.results(result, titles, cache, frame)
         cache["export"] = (values, sizes, mask, titles)  # what the export panel reads
@@ -153,14 +161,15 @@ def export_panel() -> None:
         teaching.export(result, *cache["export"])
 
 
-places = view.grid_places(settings.score, sizes, settings.layout)
-view.input_grids(places, sizes, settings.layout)  # each a fragment of its own
-# The mask's controls sit above the switch: the fragment writes them into this place (no place
-# for no mask, which has no controls: a place costs a wrapper message per edit once written).
-mask_place = st.container() if settings.mask_kind != "none" else contextlib.nullcontext()
-switch_drawn = teaching.switch()
-fragment_place = st.container()
-frame = view.results_frame(sizes) if state.results_shown() else None
+with work:
+    heading = view.inputs_heading(settings.layout)
+    with heading:
+        switch_drawn = teaching.switch()
+    places = view.grid_places(settings.score, sizes, settings.layout)
+    view.input_grids(places, sizes, settings.layout)  # each a fragment of its own
+    view.results_heading(settings.score, settings.layout, state.results_shown())
+    fragment_place = st.container()
+    frame = view.results_frame(sizes) if state.results_shown() else None
 export_place = st.container()
 below = view.below_results(state.results_shown(), luong_tasks.TASKS)
 with fragment_place:

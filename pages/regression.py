@@ -11,6 +11,8 @@ attention_ui/regression/state.py DEFAULTS:
 - "regression.kernel" (gaussian, boxcar, constant, triangular, epanechnikov), "regression.sigma";
 - "regression.queries" (how many queries x*), "regression.chosen" (the query whose weights are
   drawn as bars); "regression.loo.use": the button that takes the leave-one-out σ;
+- "regression.temperature.open", "regression.loo.open": the expanders of σ as the temperature
+  and of leave-one-out (folded, built only while open);
 - "regression.steps.show": the toggle that draws every step; "regression.bridge.show" and
   "regression.classes.show": the unit-circle bridge to dot-product attention and the
   classification with one-hot values (drawn when asked for);
@@ -25,21 +27,22 @@ from attention_ui.regression import state, teaching, view
 
 page_header("regression")
 state.restore()
-view.formula()
-data_column, control_column = st.columns([2, 3], gap="large")
+# The chart beside the table from the first screen: the kernel, σ and the prediction on the
+# left (first on a phone, which stacks the columns), the training data on the right.
+result_column, data_column = st.columns([3, 2], gap="large")
 with data_column:
     points = view.training_data()
-with control_column:
-    settings = view.controls()
+with result_column:
+    settings, chart_place = view.controls()
     runs = view.engine_runs(points, settings) if points.ok else None
-    # beside the 40-row table: under the controls, at 1400 px, the column was empty for its
-    # whole height (about 1,000 px); a phone stacks the columns, so its order is unchanged
     if runs is not None:
-        view.prediction_chart(points, settings, runs, st.session_state[state.PRESET])
+        with chart_place:
+            view.prediction_chart(points, settings, runs, st.session_state[state.PRESET])
+    view.formula()  # under the chart: how each point of its curve is computed
 if runs is not None:
     view.weights_map(points, runs)
-    view.temperature(points, settings, runs)
-    view.learned_sigma(points, settings)
+    view.temperature(points, settings, runs)  # folded: built once opened
+    view.learned_sigma(points, settings)  # folded
     view.bridge(points, settings, runs)
     view.classes(points, settings, runs)
     view.steps(runs, points)

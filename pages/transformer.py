@@ -23,31 +23,40 @@ transformer.export         the export expander (script; X, P, W's, A_i, Y as CSV
 Charts: transformer.chart.heads (the heads' weights), transformer.chart.output, and one per step.
 """
 
+import streamlit as st
+
 from attention_ui.frame import page_footer, page_header
 from attention_ui.transformer import state, teaching, view
 
 page_header("transformer")
 state.restore()
-view.formula()
 tokens = view.sentence()
 settings = view.settings()
+# The heads' weights (the result) right under the sentence and the settings that make them,
+# on the first screen; the formula, X, P and the W's that they come from follow.
+results_place = st.container()
+view.formula()
 if tokens.ok:
     entered = view.inputs(tokens.tokens, settings)
-    if entered.problems:
-        view.show_problems(entered.problems)
-    else:
-        result = view.engine_run(entered, settings)
+    with results_place:
+        if entered.problems:
+            view.show_problems(entered.problems)
+            result = None
+        else:
+            result = view.engine_run(entered, settings)
         if result is not None:
             view.results(result, tokens.tokens, entered, settings.seed)
-            view.steps(result, tokens.tokens)
-            teaching.export(
-                result,
-                tokens.tokens,
-                entered.X.values,
-                {name: grid.values for name, grid in entered.weights.items()},
-                positions=settings.positions,
-                causal=settings.causal,
-            )
+    if result is not None:
+        view.output(result, tokens.tokens)
+        view.steps(result, tokens.tokens)
+        teaching.export(
+            result,
+            tokens.tokens,
+            entered.X.values,
+            {name: grid.values for name, grid in entered.weights.items()},
+            positions=settings.positions,
+            causal=settings.causal,
+        )
 state.remember()
 
 page_footer("transformer")  # the address follows the page: a reload or a copied link shows it

@@ -279,7 +279,6 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
             st.caption(t("database.normalization.zero_sum_hint"))
         return
     table = looked_up.table
-    st.caption(t("database.answer.intuition"))
     rows = records_in.rows
     if len(query.queries) > 1:
         show_chart(
@@ -316,6 +315,8 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
             if numbers.open:
                 headers = [t(key) for key in SIMILARITY_COLUMNS]
                 numbers.dataframe(similarity_table(result, rows, headers), hide_index=True)
+    # under the answers it is about: above them it pushed the weights off the first screen
+    st.caption(t("database.answer.intuition"))
 
 
 def show_answer(

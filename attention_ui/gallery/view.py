@@ -79,6 +79,7 @@ def plane() -> Plane:
     controls, chart = st.columns([2, 3], gap="large")
     with controls:
         values_in, value_labels, inputs = plane_controls()
+    presets()
     if inputs is None:
         return Plane(values_in, value_labels, None, None)
     result = path = None
@@ -95,24 +96,20 @@ def plane() -> Plane:
     return Plane(values_in, value_labels, result, shape)
 
 
-def plane_controls() -> tuple[MatrixInput, list[str], Inputs | None]:
-    """The plane's widgets; the inputs they make (None while the values are not usable)."""
-    st.number_input(t("gallery.values.m"), min_value=1, max_value=8, step=1, key=state.M)
-    m = int(st.session_state[state.M])
-    value_labels = [f"v{i + 1}" for i in range(m)]
-    st.caption(t("gallery.values.help"))
-    values_in = matrix_editor(
-        "V", state.VALUES, np.array(state.PRESETS["first_quadrant"]), value_labels, ["x", "y"]
-    )
-    preset_columns = st.columns(2)
-    for index, name in enumerate(state.PRESETS):
-        preset_columns[index % 2].button(
+def presets() -> None:
+    """The values' presets, on a row under the plane (they wrap on a phone)."""
+    row = st.container(horizontal=True)
+    for name in state.PRESETS:
+        row.button(
             t(f"gallery.preset.{name}"),
             key=f"gallery.preset.{name}",
             on_click=state.load_values,
             args=(name,),
-            width="stretch",
         )
+
+
+def plane_controls() -> tuple[MatrixInput, list[str], Inputs | None]:
+    """The plane's widgets; the inputs they make (None while the values are not usable)."""
     q1 = st.slider(t("gallery.query.q1"), -3.0, 3.0, step=0.1, key=state.Q1)
     q2 = st.slider(t("gallery.query.q2"), -3.0, 3.0, step=0.1, key=state.Q2)
     temperature = st.select_slider(
@@ -140,6 +137,15 @@ def plane_controls() -> tuple[MatrixInput, list[str], Inputs | None]:
             r"{\sum_j (\mathbf{q}^\top\mathbf{v}_j)^{1/\tau}}"
         )
         st.caption(t("gallery.normalization.sum_note"))
+    # the values under the query's sliders: on a phone, which stacks the columns, the sliders
+    # are then on the first screen and the plane follows on the second
+    st.number_input(t("gallery.values.m"), min_value=1, max_value=8, step=1, key=state.M)
+    m = int(st.session_state[state.M])
+    value_labels = [f"v{i + 1}" for i in range(m)]
+    st.caption(t("gallery.values.help"))
+    values_in = matrix_editor(
+        "V", state.VALUES, np.array(state.PRESETS["first_quadrant"]), value_labels, ["x", "y"]
+    )
     for problem in values_in.problems:
         st.error(problem)
     if not values_in.ok:

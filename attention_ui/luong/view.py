@@ -93,8 +93,10 @@ def labels_of(group: str, options: Iterable[str], suffix: str = "") -> dict[str,
     return {option: t(f"luong.{group}.{option}{suffix}") for option in options}
 
 
-def settings() -> Settings:
-    """Preset (with reset and, for random, the seed), score, layout, temperature, mask."""
+def settings(more: Any) -> Settings:
+    """Preset (with reset and, for random, the seed), score and temperature at the top, where
+    the learner starts; layout and mask into `more`, a place under the results (at 1400 × 900
+    the grids and S, A, O then fit the first screen)."""
     # Rows are wrapping horizontal containers, not st.columns: one block each to send on every
     # edit instead of one per column plus the row (bench/load.py counts messages per edit).
     preset_row = st.container(horizontal=True, vertical_alignment="bottom")
@@ -128,17 +130,19 @@ def settings() -> Settings:
     # The preset's story is drawn with the results (`preset_story`): whether it holds depends
     # on the numbers the engine computes from everything set below.
 
-    # The score on a line of its own: its Japanese names (the article's) need the width.
-    score = st.selectbox(
+    # The score on this row, as wide as its longest Japanese name (the article's, 21
+    # characters) needs: sharing the row's width it cut "スケールド・ドットプロダクト・…".
+    score = preset_row.selectbox(
         t("luong.score.label"),
         SCORES,
         key=state.SCORE,
         format_func=labels_of("score_name", SCORES).get,
         on_change=state.keep_dot_sizes,
         help=t("luong.score.help"),
+        width=360,
     )
-    row = st.container(horizontal=True)
-    layout = row.radio(
+    lower = more.container(horizontal=True)
+    layout = lower.radio(
         t("luong.layout.label"),
         LAYOUTS,
         key=state.LAYOUT,
@@ -146,19 +150,20 @@ def settings() -> Settings:
         on_change=state.switch_layout,
         help=t("luong.layout.help"),
     )
-    tau = row.select_slider(
-        t("luong.tau.label"),
-        TEMPERATURES,
-        key=state.TEMPERATURE,
-        format_func=fmt,
-        help=t("luong.tau.help"),
-    )
-    mask_kind = row.selectbox(
+    mask_kind = lower.selectbox(
         t("luong.mask.label"),
         MASK_KINDS,
         key=state.MASK_KIND,
         format_func=labels_of("mask.kind", MASK_KINDS).get,
         help=t("luong.mask.help"),
+    )
+    tau = preset_row.select_slider(
+        t("luong.tau.label"),
+        TEMPERATURES,
+        key=state.TEMPERATURE,
+        format_func=fmt,
+        help=t("luong.tau.help"),
+        width=220,
     )
     return Settings(preset, score, layout, float(tau), mask_kind)
 
@@ -187,12 +192,22 @@ def size_controls(score: str) -> Sizes:
     return state.sizes()
 
 
+def results_heading(score: str, layout: str, shown: bool) -> None:
+    """The results' heading (when they are shown) beside the formula that makes them from the
+    grids above: the chosen score for one pair and for whole matrices, and the attention it
+    feeds (a wrapping row: on one line on a desktop, one under the other on a phone)."""
+    row = st.container(horizontal=True, gap="medium", vertical_alignment="center")
+    if shown:
+        row.header(t("luong.results.title"), width="content")
+    row.latex(formulas.PAIR[score] + r"\qquad " + formulas.MATRIX[(score, layout)], width="content")
+    row.latex(formulas.ATTENTION[layout], width="content")
+
+
 def formula_panel(score: str, layout: str) -> None:
-    """The chosen score for one pair and for whole matrices, the notes learners trip on (Luong's
-    query-first general score, d2l's additive form) and the layouts' transpose relation."""
-    with st.expander(t("luong.formula.title", score=t(f"luong.score_name.{score}")), expanded=True):
-        st.latex(formulas.PAIR[score] + r"\qquad " + formulas.MATRIX[(score, layout)])
-        st.latex(formulas.ATTENTION[layout])
+    """The notes learners trip on (Luong's query-first general score, d2l's additive form),
+    the scaling demo, and the layouts' transpose relation, folded: the formula itself is on
+    results' heading (`results_heading`)."""
+    with st.expander(t("luong.formula.title", score=t(f"luong.score_name.{score}"))):
         if score == "general":
             st.caption(t("luong.formula.general_note"))
             st.latex(formulas.LUONG_GENERAL)
@@ -255,11 +270,14 @@ def scaling_gradient_text(demo: ScalingDemo, lang: str | None = None) -> str:
     )
 
 
-def inputs_heading(layout: str) -> None:
-    """The grids' heading and how to read them: drawn above the grids' st.fragment, since no
-    edit in there changes them (two elements fewer to send per edit)."""
-    st.header(t("luong.inputs.title"))
-    st.caption(t(f"luong.inputs.intro_{layout}"))
+def inputs_heading(layout: str) -> Any:
+    """The grids' heading and how to read them, on one row that it returns (the predict switch
+    goes at its end): drawn above the grids' st.fragment, since no edit in there changes them
+    (two elements fewer to send per edit)."""
+    row = st.container(horizontal=True, vertical_alignment="center")
+    row.header(t("luong.inputs.title"), width="content")
+    row.caption(t(f"luong.inputs.intro_{layout}"), width=560)
+    return row
 
 
 def grid_places(score: str, sizes: Sizes, layout: str) -> dict[str, Any]:
@@ -443,21 +461,22 @@ RESULT_NAMES = ("S", "A", "O")
 class ResultsFrame:
     """What the whole run draws of S, A and O under the grids' fragment, for the fragment to
     write into: a place for each chart (by name, "S", "A", "O"), each chart's "numbers as a
-    table" expander, and the weight sums as drawn (`sums`, one printed number per query)."""
+    table" expander, the weight sums as drawn (`sums`, one printed number per query) and a
+    place for the example's story under them."""
 
     charts: dict[str, Any]
     tables: dict[str, Any]
     sums: tuple[str, ...]
+    story: Any
 
 
 def results_frame(sizes: Sizes) -> ResultsFrame:
-    """The results' heading, their three columns, each chart's table expander and the weight
-    sums under A: no edit changes them, so the whole run draws them and the grids' fragment
-    writes only the charts (and an open expander's table) into them; an edit then does not
-    send the heading, the columns, the expanders and the sums again (bench/browser.py counts
-    messages per edit). The sums are drawn as the fragment last measured them, or as 1 for
-    each query before it has; the fragment reruns the page when it measures other ones."""
-    st.header(t("luong.results.title"))
+    """The results' three columns, each chart's table expander and the weight sums under A
+    (their heading is `results_heading`'s): no edit changes them, so the whole run draws them
+    and the grids' fragment writes only the charts (and an open expander's table) into them;
+    an edit then does not send the columns, the expanders and the sums again (bench/browser.py
+    counts messages per edit). The sums are drawn as the fragment last measured them, or as 1
+    for each query before it has; the fragment reruns the page when it measures other ones."""
     charts, tables = {}, {}
     columns = st.columns(3)
     for column, name in zip(columns, RESULT_NAMES, strict=True):
@@ -475,7 +494,7 @@ def results_frame(sizes: Sizes) -> ResultsFrame:
     columns[1].markdown(
         t("luong.results.sums", sums=" · ".join(f"q{j + 1}: {s}" for j, s in enumerate(sums)))
     )
-    return ResultsFrame(charts, tables, sums)
+    return ResultsFrame(charts, tables, sums, st.container())
 
 
 class _Placed:

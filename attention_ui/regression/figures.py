@@ -7,13 +7,13 @@ the weights heatmap uses the app's shared 0…1 red scale (d2l's picture).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from attention_core import Step, fmt
-from attention_ui.kit.figures.blocks import colour_bar_below, column_blocks
 from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, hover_texts, plotly_text
 
 # Okabe–Ito: blue, orange, bluish green, vermillion, grey
@@ -122,58 +122,51 @@ def _bar_width(x: np.ndarray) -> float:
     return max(span / 80, 1e-3)
 
 
-# Training points a block of the weights heatmap holds: a phone's chart has about 230 px for
-# its cells, and plotly sizes every cell's text to fit the longest ("0.0116"): 6 cells of
-# 38 px print it at 9 px (7 cells of 33 px: 8 px). 40 points in one chart left cells of about
-# 20 px even at 1400 px, and no numbers.
-BLOCK_POINTS = 6
-# Queries while every cell prints its number: the heatmap is capped at MAX_HEIGHT, so more
-# queries make its rows too thin for their numbers (one chart then, its numbers in its table).
+# The weights heatmap prints each cell's number while a phone's chart has room for it: about
+# 230 px for the cells, and plotly sizes every cell's text to fit the longest ("0.0116"), so
+# at most this many training points (more make the text smaller than 11 px), and at most
+# MAX_ROWS_WITH_NUMBERS queries (more make its rows too thin). Beyond that the chart is d2l's
+# picture, colour only: each number is in its hover and in the chart's table.
+MAX_POINTS_WITH_NUMBERS = 5
 MAX_ROWS_WITH_NUMBERS = 15
-BLOCK_SYMBOL = "α(x*, xᵢ)"
+# A row's height when the cells print no number (thin rows: one screen holds 12 queries).
+COLOUR_ROW_PX = 24
 
 
-def weights_heatmaps(
+def weights_heatmap(
     weights: np.ndarray,
     x_query: np.ndarray,
     x_train: np.ndarray,
     rows: Sequence[int],
     hover: Sequence[Sequence[str]],
     words: Mapping[str, str],
-) -> list[go.Figure]:
-    """d2l's picture: queries × training points, the training points in the order of x, in
-    blocks of at most BLOCK_POINTS of them (`words["block"]` titles each with its x from/to),
-    every cell printing its number, on the one 0…1 scale whose colour bar lies under the last
-    block; with more than MAX_ROWS_WITH_NUMBERS queries one chart of every point."""
+) -> go.Figure:
+    """d2l's picture, one chart: queries × training points, the training points in the order
+    of x, on the one 0…1 scale; each cell prints its number while they fit a phone's chart
+    (`prints_numbers`), else the cells are colour only in rows COLOUR_ROW_PX high."""
     order = np.argsort(x_train, kind="stable")
-    n_queries, n_points = np.shape(weights)
-    if n_queries > MAX_ROWS_WITH_NUMBERS:
-        blocks = [range(n_points)]
-    else:
-        blocks = column_blocks(n_points, BLOCK_POINTS)
-    y_labels = [f"x*{j + 1} = {fmt(q)}" for j, q in enumerate(x_query)]
-    figures = []
-    for block in blocks:
-        shown = order[block.start : block.stop]
-        title = words["title"]
-        if len(blocks) > 1:  # the weights' symbol for a title: with the words it ran past
-            low, high = fmt(x_train[shown[0]]), fmt(x_train[shown[-1]])  # a phone's chart
-            title = words["block"].format(title=BLOCK_SYMBOL, low=low, high=high)
-        figure = heatmap(
-            weights[:, shown],
-            [f"x{rows[i]} = {fmt(x_train[i])}" for i in shown],
-            y_labels,
-            title=title,
-            x_title=words["x_title"],
-            y_title=words["y_title"],
-            hover=[[row[i] for i in shown] for row in hover],
-            shading=WEIGHTS,
-        )
-        if len(blocks) > 1:
-            colour_bar_below(figure, shown=block.stop == n_points)
-        # capped only when many queries: a block's rows keep the height their numbers need
-        figures.append(capped(figure) if n_queries > MAX_ROWS_WITH_NUMBERS else figure)
-    return figures
+    numbers = prints_numbers(np.shape(weights))
+    figure = heatmap(
+        weights[:, order],
+        [f"x{rows[i]} = {fmt(x_train[i])}" for i in order],
+        [f"x*{j + 1} = {fmt(q)}" for j, q in enumerate(x_query)],
+        title=words["title"],
+        x_title=words["x_title"],
+        y_title=words["y_title"],
+        hover=[[row[i] for i in order] for row in hover],
+        shading=replace(WEIGHTS, show_text=numbers),
+    )
+    if numbers:
+        return figure
+    margin = figure.layout.margin
+    height = int(margin.t + margin.b + max(120, COLOUR_ROW_PX * len(x_query)))
+    return capped(figure, min(height, MAX_HEIGHT))
+
+
+def prints_numbers(shape: tuple[int, int]) -> bool:
+    """Whether a weights heatmap of `shape` (queries, training points) prints its numbers."""
+    queries, points = shape
+    return points <= MAX_POINTS_WITH_NUMBERS and queries <= MAX_ROWS_WITH_NUMBERS
 
 
 def capped(figure: go.Figure, height: int = MAX_HEIGHT) -> go.Figure:

@@ -28,6 +28,9 @@ LOO_BUTTON = "regression.loo.use"
 SHOW_STEPS = "regression.steps.show"
 SHOW_BRIDGE = "regression.bridge.show"  # the unit-circle bridge to dot-product attention
 SHOW_CLASSES = "regression.classes.show"  # classification with one-hot values
+# The folded sections' expanders (open or not; built only while open)
+TEMPERATURE_BOX = "regression.temperature.open"
+LOO_BOX = "regression.loo.open"
 
 DEFAULTS: dict[str, Any] = {
     PRESET: "noisy",

@@ -7,6 +7,7 @@ learner's table and controls; each function draws one part and returns what the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -117,8 +118,10 @@ def training_data() -> PointsInput:
     return points
 
 
-def controls() -> Settings:
-    """Kernel, σ (checked on the server), the number of queries and the chosen query."""
+def controls() -> tuple[Settings, Any]:
+    """Kernel, σ (checked on the server), a place for the prediction chart (`prediction_chart`,
+    drawn once the engine has run), then the number of queries and the chosen query, which
+    the chart's lower panel shows."""
     st.header(t("regression.controls.title"))
     kernel = st.radio(
         t("regression.controls.kernel"),
@@ -158,11 +161,12 @@ def controls() -> Settings:
         sigma = fallback
     else:
         st.session_state[state.LAST_GOOD_SIGMA] = sigma
+    chart_place = st.container()
     queries = st.slider(t("regression.controls.queries"), *state.QUERIES_RANGE, key=state.QUERIES)
     chosen = st.slider(
         t("regression.controls.chosen"), 1, max(queries, 2), key=state.CHOSEN, disabled=queries < 2
     )
-    return Settings(kernel, sigma, queries, min(chosen, queries) - 1)
+    return Settings(kernel, sigma, queries, min(chosen, queries) - 1), chart_place
 
 
 def _number_text(value: object) -> str:
@@ -304,34 +308,31 @@ def weights_map(points: PointsInput, runs: Runs) -> None:
     hover = entry_hover(result.step("nw_weights"))
     words = {
         "title": t("regression.heatmap.chart"),
-        "block": t("regression.heatmap.block"),
         "x_title": t("regression.axis.key"),
         "y_title": t("regression.axis.query"),
     }
-    drawn = figures.weights_heatmaps(
+    drawn = figures.weights_heatmap(
         result.weights, result.x_query, points.x, points.rows, hover, words
     )
-    if not drawn[0].data[0].texttemplate:  # many queries: cells too small for numbers
+    if not drawn.data[0].texttemplate:  # too many cells for their numbers
         st.caption(t("regression.heatmap.many"))
     elif note := below_floor_note(result.weights):
         st.caption(note)
-    # two blocks a row on a desktop; Streamlit stacks the columns on a phone
-    for first in range(0, len(drawn), 2):
-        pair = drawn[first : first + 2]
-        places = st.columns(2) if len(drawn) > 1 else [st]
-        for offset, (place, figure) in enumerate(zip(places, pair, strict=False)):
-            number = first + offset
-            show_chart(
-                figure,
-                "regression.chart.weights" + (f".{number + 1}" if number else ""),
-                details=(result.kernel,),
-                container=place,
-            )
+    show_chart(drawn, "regression.chart.weights", details=(result.kernel,))
 
 
 def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
-    """σ as the temperature: the chosen query's prediction from tiny σ to huge σ."""
-    st.header(t("regression.temperature.title"))
+    """σ as the temperature: the chosen query's prediction from tiny σ to huge σ. Folded, and
+    built only once opened (a page's first view builds only what it shows)."""
+    box = st.expander(
+        t("regression.temperature.title"), key=state.TEMPERATURE_BOX, on_change="rerun"
+    )
+    if box.open:
+        with box:
+            _temperature(points, settings, runs)
+
+
+def _temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
     st.markdown(t("regression.temperature.text"))
     st.latex(
         stacked(
@@ -417,8 +418,15 @@ def sigma_sentence(
 
 
 def learned_sigma(points: PointsInput, settings: Settings) -> None:
-    """Leave-one-out error against σ, its minimum, and a button that uses it."""
-    st.header(t("regression.loo.title"))
+    """Leave-one-out error against σ, its minimum, and a button that uses it. Folded, and
+    built only once opened."""
+    box = st.expander(t("regression.loo.title"), key=state.LOO_BOX, on_change="rerun")
+    if box.open:
+        with box:
+            _learned_sigma(points, settings)
+
+
+def _learned_sigma(points: PointsInput, settings: Settings) -> None:
     st.markdown(t("regression.loo.text"))
     if points.x.size < 2:
         st.info(t("regression.loo.too_few"))

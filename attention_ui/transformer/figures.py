@@ -182,5 +182,9 @@ def head_figures(
             shading=WEIGHTS,
         )
         colour_bar_below(figure, shown=keys.stop == n)
+        # no side margins: on a phone (358 px) 6 keys' cells keep the 44 px that "0.0812"
+        # needs to print at 11 px (plotly sizes every cell's text to fit the longest); with
+        # 10 px each side they printed at 10 px
+        figure.layout.margin.l = figure.layout.margin.r = 0
         figures.append(figure)
     return figures

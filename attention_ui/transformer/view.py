@@ -274,7 +274,8 @@ def head_titles(heads: int, d_head: int) -> list[str]:
 
 
 def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) -> None:
-    """The heads' weights as a grid, the identity check's sentence, and the output Y."""
+    """The heads' weights as a grid and the identity check's sentence (the output Y is
+    `output`'s, drawn under the W's it needs)."""
     labels = token_labels(tokens)
     titles = axis_titles()
     n, h = len(tokens), mh.head_count
@@ -309,6 +310,13 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     if note is not None:
         st.caption(note)
     _identity_check(mh, {name: m.values for name, m in entered.weights.items()})
+
+
+def output(mh: MultiHeadResult, tokens: list[str]) -> None:
+    """The heads concatenated and mixed by W_O: the output Y."""
+    labels = token_labels(tokens)
+    titles = axis_titles()
+    n, h = len(tokens), mh.head_count
     st.header(t("transformer.output.title"))
     st.latex(
         rf"\underbrace{{\mathbf{{Y}}}}_{{{n} \times {mh.output.shape[1]}}} = "

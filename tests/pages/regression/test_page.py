@@ -17,7 +17,7 @@ from attention_ui.kit.figures.heatmap import cell_text
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from attention_ui.regression import data, state
-from attention_ui.regression.figures import BLOCK_SYMBOL
+from attention_ui.regression.figures import COLOUR_ROW_PX, MAX_POINTS_WITH_NUMBERS
 from tests.conftest import APP, open_app_page
 from tests.plotly_json import chart
 from tests.support.grids import type_cell
@@ -68,8 +68,8 @@ def test_every_preset_runs_in_both_languages_with_the_engines_prediction(preset,
     curve_x, curve_y = prediction_curve_any(at)
     expected = nadaraya_watson(curve_x, x, y, "gaussian", 0.5).prediction
     np.testing.assert_allclose(np.array(curve_y, dtype=float), expected, rtol=1e-9)
-    weights = len(weight_blocks(at))  # in blocks of training points
-    assert len(at.get("plotly_chart")) == 3 + weights  # data, σ path, LOO (steps on request)
+    # the data and the weights; σ's path and leave-one-out once opened, the steps on request
+    assert len(at.get("plotly_chart")) == 2
 
 
 def prediction_curve_any(at: AppTest) -> tuple[np.ndarray, list]:
@@ -100,56 +100,74 @@ def test_changing_sigma_changes_the_curve_to_the_engines(at):
     assert not np.allclose(before, after)
 
 
-def weight_blocks(at: AppTest) -> list[dict]:
-    """The weights heatmap's charts in page order: regression.chart.weights, .2, .3, …"""
-    keys = ["regression.chart.weights"]
-    ids = [element.proto.id for element in at.get("plotly_chart")]
-    while any(i.endswith(f"-regression.chart.weights.{len(keys) + 1}") for i in ids):
-        keys.append(f"regression.chart.weights.{len(keys) + 1}")
-    return [chart(at, key) for key in keys]
-
-
-def test_weights_heatmap_is_queries_by_training_points_sorted_by_x(at):
-    """In blocks of at most 6 training points (40 in one chart left cells of about 20 px even
-    at 1400 px, too narrow for "0.116", so it printed none), every cell printing its number;
-    side by side the blocks are the engine's weights."""
-    blocks = weight_blocks(at)
-    traces = [figure["data"][0] for figure in blocks]
-    assert len(blocks) == 7 and all(len(trace["x"]) <= 6 for trace in traces)
-    assert all(trace["texttemplate"] == "%{text}" for trace in traces)
-    z = np.hstack([np.asarray(trace["z"], dtype=float) for trace in traces])
+def test_weights_heatmap_is_one_chart_of_queries_by_training_points_sorted_by_x(at):
+    """One chart (it was 7 blocks of 6 points, 7,763 px of page at 1400 px): 12 queries × 40
+    points, the engine's weights in the order of x on the 0…1 scale, colour only in rows
+    COLOUR_ROW_PX high (a cell's number on a phone would be under 11 px), and a caption that
+    says where the numbers are."""
+    figure = chart(at, "regression.chart.weights")
+    assert not any(
+        i.endswith("-regression.chart.weights.2")
+        for i in [e.proto.id for e in at.get("plotly_chart")]
+    )
+    trace = figure["data"][0]
+    z = np.asarray(trace["z"], dtype=float)
     x, y = table(at)
     queries = data.queries_along(x, 12)
     weights = nadaraya_watson(queries, x, y, "gaussian", 0.5).weights
     order = np.argsort(x, kind="stable")
     np.testing.assert_allclose(z, weights[:, order])
     np.testing.assert_allclose(z.sum(axis=1), 1.0)
-    printed = [cell for trace in traces for cell in trace["text"][5]]  # query x*6's row
-    assert printed == [cell_text(w, weights=True) for w in weights[5, order]]
-    # one rule for tiny weights ("<0.01"), so no cell's text is longer than "0.0116" (plotly
-    # sized every cell's text to fit "6.52×10⁻¹⁰": about 6 px high), and a caption says so
-    longest = max(len(cell) for trace in traces for row in trace["text"] for cell in row)
-    assert longest <= len("0.0116"), longest
-    assert EN["figures.cells.below_floor"].format(floor="0.01", below="<0.01") in [
-        c.value for c in at.caption
-    ]
-    assert all(trace["zmin"] == 0 and trace["zmax"] == 1 for trace in traces)
-    assert [t.get("showscale", True) for t in traces] == [False] * 6 + [True]  # one bar
-    assert "α" in traces[0]["customdata"][0][0]
-    first = blocks[0]["layout"]["title"]["text"]
-    assert first == EN["regression.heatmap.block"].format(
-        title=BLOCK_SYMBOL, low=fmt(x[order[0]]), high=fmt(x[order[5]])
-    )
-
-
-def test_many_queries_draw_one_weights_chart_and_say_where_its_numbers_are(at):
-    at.slider(key=state.QUERIES).set_value(30).run()
-    blocks = weight_blocks(at)
-    assert len(blocks) == 1 and len(blocks[0]["data"][0]["x"]) == 40
-    assert "texttemplate" not in blocks[0]["data"][0]  # 30 × 40 cells: too small for numbers
+    assert trace["zmin"] == 0 and trace["zmax"] == 1
+    assert "texttemplate" not in trace
+    assert "α" in trace["customdata"][0][0]
+    layout = figure["layout"]
+    margins = layout["margin"]["t"] + layout["margin"]["b"]
+    assert layout["height"] == margins + 12 * COLOUR_ROW_PX
     assert EN["regression.heatmap.many"] in [c.value for c in at.caption]
-    at.slider(key=state.QUERIES).set_value(12).run()
+
+
+def test_a_few_points_print_every_weight_on_its_cell(at):
+    """With at most MAX_POINTS_WITH_NUMBERS training points every cell prints its number."""
+    at.number_input(key=state.COUNT).set_value(MAX_POINTS_WITH_NUMBERS).run()
+    trace = chart(at, "regression.chart.weights")["data"][0]
+    x, y = table(at)
+    weights = nadaraya_watson(data.queries_along(x, 12), x, y, "gaussian", 0.5).weights
+    order = np.argsort(x, kind="stable")
+    assert trace["texttemplate"] == "%{text}"
+    assert trace["text"][5] == [cell_text(w, weights=True) for w in weights[5, order]]
     assert EN["regression.heatmap.many"] not in [c.value for c in at.caption]
+    at.number_input(key=state.COUNT).set_value(MAX_POINTS_WITH_NUMBERS + 1).run()
+    assert "texttemplate" not in chart(at, "regression.chart.weights")["data"][0]
+
+
+def test_many_queries_keep_the_weights_chart_within_its_height(at):
+    at.slider(key=state.QUERIES).set_value(60).run()
+    figure = chart(at, "regression.chart.weights")
+    assert len(figure["data"][0]["y"]) == 60 and figure["layout"]["height"] <= 640
+    assert EN["regression.heatmap.many"] in [c.value for c in at.caption]
+
+
+def open_folded(at: AppTest) -> AppTest:
+    """σ as the temperature and leave-one-out, folded: built only once opened."""
+    at.session_state[state.TEMPERATURE_BOX] = True
+    at.session_state[state.LOO_BOX] = True
+    return at.run()
+
+
+def test_the_folded_sections_are_built_only_once_opened(at):
+    assert not any(
+        e.proto.id.endswith(("-regression.chart.sigma", "-regression.chart.loo"))
+        for e in at.get("plotly_chart")
+    )
+    assert LOO_TEXT_START not in "\n".join(m.value for m in at.markdown)
+    open_folded(at)
+    ids = [e.proto.id for e in at.get("plotly_chart")]
+    assert any(i.endswith("-regression.chart.sigma") for i in ids)
+    assert any(i.endswith("-regression.chart.loo") for i in ids)
+
+
+LOO_TEXT_START = EN["regression.loo.text"][:30]
 
 
 def test_a_query_no_point_reaches_leaves_a_gap_and_a_sentence_never_nan(at):
@@ -168,6 +186,7 @@ def test_a_query_no_point_reaches_leaves_a_gap_and_a_sentence_never_nan(at):
 
 
 def test_a_tiny_sigma_claims_nearest_neighbour_and_a_huge_one_the_mean(at):
+    open_folded(at)
     at.number_input(key=state.SIGMA).set_value(0.001).run()
     assert "nearest-neighbour lookup" in "\n".join(s.value for s in at.success)
     at.number_input(key=state.SIGMA).set_value(1000.0).run()
@@ -180,12 +199,14 @@ def fmt_mean(y):
 
 
 def test_between_the_extremes_neither_claim_is_made(at):
+    open_folded(at)
     shown = "\n".join(s.value for s in at.success)
     assert "nearest-neighbour lookup" not in shown and "mean of all y" not in shown
     assert "between the two extremes" in "\n".join(i.value for i in at.info)
 
 
 def test_leave_one_out_marks_its_minimum_and_the_button_uses_it(at):
+    open_folded(at)
     x, y = table(at)
     sigmas = np.unique(np.clip(bandwidth_range(x, 41), *state.SIGMA_RANGE))
     expected = leave_one_out(x, y, "gaussian", sigmas)
@@ -224,7 +245,7 @@ def test_steps_show_formulas_at_the_learners_sizes(at):
     m = state.DEFAULTS[state.COUNT]
     assert not any(rf"{{12 \times {m}}}" in element.value for element in at.latex)
     at.toggle(key=state.SHOW_STEPS).set_value(True).run()
-    assert len(at.get("plotly_chart")) == 3 + len(weight_blocks(at)) + 8
+    assert len(at.get("plotly_chart")) == 2 + 8  # the data, the weights, 8 steps
     latex = [element.value for element in at.latex]
     assert any(rf"{{12 \times {m}}}" in text for text in latex)
     at.slider(key=state.QUERIES).set_value(5).run()

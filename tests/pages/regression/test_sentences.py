@@ -95,6 +95,7 @@ def test_repeated_x_act_as_one_point_at_their_mean_with_their_combined_weight(at
         assert "重みの合計" in JA[key]
     x = data.preset_points("noisy", 0, state.DEFAULTS[state.COUNT])[0]
     edit_grid(at, state.POINTS, {1: {"x": str(float(x[0])), "y": "100"}})
+    at.session_state[state.TEMPERATURE_BOX] = True  # σ's chart, folded: built once opened
     at.slider(key=state.QUERIES).set_value(1).run()  # x*1 is the axis' left end: nearest x[0]
     assert not at.exception
     figure = chart(at, "regression.chart.sigma")
