@@ -16,8 +16,8 @@ def _flag(key: str) -> Flag:
     """A plain session flag (not a widget's value) in the address: whether the run was
     trained, whether the score functions were compared."""
 
-    def read() -> bool | None:
-        return st.session_state.get(key)
+    def read() -> bool | None:  # in the address only while on
+        return True if st.session_state.get(key) else None
 
     def write(value: Any) -> None:
         st.session_state[key] = bool(value)
