@@ -30,7 +30,8 @@ elif view.train_button():
         view.run_sentences(run, settings)
         if teaching.cells_puzzle(run, settings, predicting):
             view.snapshot_section(run, settings, step)
-        view.typed_input(run, settings)
+        tokens = view.typed_input(run, settings)
+        view.transfer(run, settings, step, tokens)
         teaching.export(run, settings)
 if problem is None:
     view.compare(settings, predicting)

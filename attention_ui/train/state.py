@@ -70,6 +70,7 @@ TRAIN_BUTTON = "train.train"
 COMPARE_BUTTON = "train.compare"
 COMPARED = "train.compared"  # every score function was trained with these settings
 PROBE = "train.probe"  # the input the learner types, run through the trained model
+HEAD = "train.input.head"  # the head shown step by step (1 … heads), and sent to Luong
 
 
 @dataclass(frozen=True)

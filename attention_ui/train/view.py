@@ -9,11 +9,14 @@ import streamlit as st
 from attention_core import TRAINING_SCORES, AttentionInputError, TrainingRun, fmt
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import SIGNED, heatmap
+from attention_ui.kit.share.address import SCHEMAS, apply_state
 from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.state.trained import Trained, mark_trained
 from attention_ui.kit.teaching.steps_view import show_steps
-from attention_ui.kit.text.i18n import error_text, t
+from attention_ui.kit.text.i18n import current_language, error_text, t
 from attention_ui.kit.text.markdown import escape_markdown
 from attention_ui.train import claims, compute, runs, state, teaching
+from attention_ui.train import transfer as transfer_rules
 from attention_ui.train.figures import curves, weights_with_marks
 from attention_ui.train.state import SETTINGS, Setting, Settings
 
@@ -291,9 +294,10 @@ def score_matrices(run: TrainingRun, snapshot, settings: Settings) -> None:
 # The learner's own input through the trained model
 
 
-def typed_input(run: TrainingRun, settings: Settings) -> None:
+def typed_input(run: TrainingRun, settings: Settings) -> np.ndarray:
     """A row of tokens the learner types goes through the trained model (final parameters):
-    its answer, and the last layer's first head step by step (the engine's own steps)."""
+    its answer, and the last layer's first head step by step (the engine's own steps).
+    Returns the tokens (the first example's while the box holds something unreadable)."""
     task = compute.task_of(settings.task, settings.seed)
     st.header(t("train.input.title"))
     key = f"{state.PROBE}.{settings.task}"
@@ -311,7 +315,7 @@ def typed_input(run: TrainingRun, settings: Settings) -> None:
         if "token" in params:
             params = {**params, "token": escape_markdown(str(params["token"]), 20)}
         st.error(t(f"train.input.{code}", **params), icon=":material/error:")
-        return
+        return task.inputs[0]
     answer = compute.answer(run, task, parsed.tokens)
     shown = " ".join(task.tokens[int(i)] for i in answer.predictions)
     st.markdown(t("train.input.answer", answer=escape_markdown(shown, 80)))
@@ -326,20 +330,27 @@ def typed_input(run: TrainingRun, settings: Settings) -> None:
         )
     head = 0
     if run.heads > 1:
-        head = int(
-            st.selectbox(
-                t("train.input.head"),
-                range(run.heads),
-                format_func=lambda h: t("train.input.head_option", number=h + 1),
-                key="train.input.head",
-                persist_state="session",
+        if not 1 <= st.session_state.get(state.HEAD, 1) <= run.heads:
+            st.session_state[state.HEAD] = 1  # a run with fewer heads
+        head = (
+            int(
+                st.number_input(
+                    t("train.input.head"),
+                    min_value=1,
+                    max_value=run.heads,
+                    step=1,
+                    key=state.HEAD,
+                    persist_state="session",
+                )
             )
+            - 1
         )
     result = answer.heads[head]
     st.caption(
         t("train.input.steps_intro", head=head + 1, score=t(f"engine.value.score.{run.score}"))
     )
     show_steps(result, _step_titles(), namespace="train", key_prefix="train.chart.step")
+    return parsed.tokens
 
 
 def _step_titles() -> dict[str, str]:
@@ -474,3 +485,60 @@ def follow_all(jobs: dict[str, runs.Job]) -> dict[str, runs.Seen]:
     bar.empty()
     live.empty()
     return seen
+
+
+# ---------------------------------------------------------------------------------------------
+# Trained weights travel
+
+
+def transfer(run: TrainingRun, settings: Settings, step: int, tokens: np.ndarray) -> None:
+    """ "Open in multi-head self-attention" and "Open in the Luong explorer": the model at the
+    slider's step on this input, put into those pages' grids (where their shapes fit), which
+    then say the matrices are trained, on which task and at which step."""
+    task = compute.task_of(settings.task, settings.seed)
+    st.subheader(t("train.transfer.title"))
+    st.caption(t("train.transfer.intro", step=fmt(step)))
+    head = int(st.session_state.get(state.HEAD, 1)) - 1
+    head = head if 0 <= head < run.heads else 0
+    sends = {
+        "transformer": transfer_rules.transformer_state(run, settings, task, tokens, step),
+        "luong": transfer_rules.luong_state(run, task, tokens, step, head),
+    }
+    columns = st.columns(2)
+    for column, (page, sent) in zip(columns, sends.items(), strict=True):
+        with column:
+            pressed = st.button(
+                t(f"train.transfer.{page}"),
+                key=f"train.transfer.{page}",
+                disabled=sent.problem is not None,
+                icon=":material/open_in_new:",
+            )
+            if sent.problem is not None:
+                code, numbers = sent.problem
+                st.caption(t(f"train.transfer.{code}", **{k: fmt(v) for k, v in numbers.items()}))
+            if pressed and sent.problem is None:
+                send(page, sent, run, settings, step, head, tokens)
+
+
+def send(
+    page: str, sent, run: TrainingRun, settings: Settings, step: int, head: int, tokens
+) -> None:
+    task = compute.task_of(settings.task, settings.seed)
+    apply_state(SCHEMAS[page], sent.values)
+    shown = " ".join(task.tokens[int(i)] for i in tokens)
+    mark_trained(
+        page,
+        Trained(
+            grids={key: np.asarray(sent.values[key], dtype=float) for key in sent.grids},
+            words={
+                "task": f"train.settings.task_options.{settings.task}",
+                "score": f"engine.value.score.{run.score}",
+            },
+            numbers={
+                "step": fmt(step),
+                "head": fmt(head + 1),
+                "tokens": escape_markdown(shown, 80),
+            },
+        ),
+    )
+    st.switch_page(f"pages/{page}.py", query_params={"lang": current_language()})
