@@ -1,29 +1,36 @@
 """The training page's numbers: a run of the engine's `train_attention_steps` from the page's
-settings (reporting as it goes, for train/runs.py), the task it trains on, and the numbers the
-page's sentences, tasks and puzzles read of finished runs."""
+settings, trained in a process of its own (train/worker.py) and reporting as it goes (for
+train/runs.py); the task it trains on; what a typed input gives; each head's learned scores."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import multiprocessing
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 
 import numpy as np
 
 from attention_core import (
+    AttentionInputError,
     AttentionResult,
     ToyTask,
     TrainingRun,
     attention,
     model_forward,
     toy_task,
-    train_attention_steps,
 )
+from attention_ui.train import worker
 from attention_ui.train.state import Settings
 
 TASK_SIZE = 256  # training examples, and as many held out
-SNAPSHOTS = 60  # about this many snapshots per run, whatever its steps
+# About this many snapshots per run, whatever its steps: a run reports its progress at each
+# one, so the page's curves grow in about a hundred steps.
+SNAPSHOTS = 100
 
 
 def record_every(steps: int) -> int:
@@ -39,24 +46,56 @@ def task_of(name: str, seed: int) -> ToyTask:
 def train(
     settings: Settings, report: Callable[[list[float], list[tuple[int, float]]], None]
 ) -> TrainingRun:
-    """Train the run of `settings`, reporting each snapshot's new losses and held-out accuracy."""
-    done = 0
-    for progress in train_attention_steps(
-        task_of(settings.task, settings.seed),
-        score=settings.score,
-        heads=settings.heads,
-        d_model=settings.d_model,
-        steps=settings.steps,
-        learning_rate=settings.learning_rate,
-        seed=settings.seed,
-        record_every=record_every(settings.steps),
-    ):
-        snapshot = progress.snapshot
-        report(progress.loss[done:].tolist(), [(snapshot.step, snapshot.accuracy)])
-        done = progress.step
-        if progress.run is not None:
-            return progress.run
-    raise AssertionError("train_attention_steps ends with the finished run")
+    """Train the run of `settings` in the training process (train/worker.py), reporting each
+    snapshot's new losses and held-out accuracy as they arrive. Called by the runs' one
+    worker thread (train/runs.py), so the process trains one run at a time."""
+    request = {**dataclasses.asdict(settings), "size": TASK_SIZE}
+    request["record_every"] = record_every(settings.steps)
+    with _process_lock:
+        connection = _connection()
+        try:
+            connection.send(request)
+            while True:
+                kind, payload = connection.recv()
+                if kind == "progress":
+                    report(*payload)
+                elif kind == "done":
+                    return payload
+                elif kind == "refused":
+                    code, params = payload
+                    raise AttentionInputError(code, **params)
+                else:
+                    raise RuntimeError(payload)
+        except (EOFError, OSError) as lost:  # the process died: the next run starts another
+            _stop()
+            raise RuntimeError("the training process ended") from lost
+
+
+# Forked: "spawn" and "forkserver" start the child by running the parent's `__main__` again,
+# which under Streamlit is the page script (it fails outside a session). The forked child runs
+# worker.serve alone: NumPy, the engine and its pipe, no lock of the server's threads.
+_SPAWN = multiprocessing.get_context("fork")
+_process_lock = threading.Lock()
+_process: list = []  # [(process, connection)] while one runs
+
+
+def _connection() -> Connection:
+    if _process and not _process[0][0].is_alive():
+        _stop()
+    if not _process:
+        ours, theirs = _SPAWN.Pipe()
+        process = _SPAWN.Process(target=worker.serve, args=(theirs,), daemon=True, name="train")
+        process.start()
+        theirs.close()
+        _process.append((process, ours))
+    return _process[0][1]
+
+
+def _stop() -> None:
+    if _process:
+        process, connection = _process.pop()
+        connection.close()
+        process.join(timeout=5)
 
 
 def first_step_reaching(run: TrainingRun, accuracy: float) -> int | None:

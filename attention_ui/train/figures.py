@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap
+from attention_ui.kit.figures.heatmap import WEIGHTS, DrawnFigure, heatmap, plotly_text
 
 CURVE_HEIGHT = 260
 # One colour per curve, readable with colour-blind vision (Okabe and Ito's palette).
@@ -30,31 +30,48 @@ def curves(
     """One line per named series of (steps, values); `x_max` fixes the step axis (so that
     the curve grows along it while the run trains); `marker_step` draws a dashed line at the
     step the slider shows."""
-    figure = go.Figure()
-    for number, (name, (steps, values)) in enumerate(series.items()):
-        figure.add_trace(
-            go.Scatter(
-                x=np.asarray(steps, dtype=int),
-                y=np.asarray(values, dtype=float),
-                mode="lines",
-                name=name,
-                line={"color": COLOURS[number % len(COLOURS)], "width": 2},
-                hovertemplate="%{x}: %{y:.4f}<extra>" + name + "</extra>",
-            )
-        )
-    figure.update_layout(
-        title={"text": title},
-        height=CURVE_HEIGHT + (60 if len(series) > 1 else 0),
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        showlegend=len(series) > 1,
+    traces = [
+        {
+            "type": "scatter",
+            "x": np.asarray(steps, dtype=int),
+            "y": np.asarray(values, dtype=float),
+            "mode": "lines",
+            "name": plotly_text(name),
+            "line": {"color": COLOURS[number % len(COLOURS)], "width": 2},
+            "hovertemplate": "%{x}: %{y:.4f}<extra>" + plotly_text(name) + "</extra>",
+        }
+        for number, (name, (steps, values)) in enumerate(series.items())
+    ]
+    layout = {
+        "title": {"text": plotly_text(title)},
+        "height": CURVE_HEIGHT + (60 if len(series) > 1 else 0),
+        "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+        "showlegend": len(series) > 1,
         # under the step axis's title, not over it
-        legend={"orientation": "h", "y": -0.45, "yanchor": "top"},
-        xaxis={"title": {"text": x_title}, "range": [0, x_max] if x_max else None},
-        yaxis={"title": {"text": y_title}, "range": list(y_range) if y_range else None},
-    )
-    if marker_step is not None:
-        figure.add_vline(x=marker_step, line_dash="dash", line_color="#555555")
-    return figure
+        "legend": {"orientation": "h", "y": -0.45, "yanchor": "top"},
+        "xaxis": {"title": {"text": plotly_text(x_title)}},
+        "yaxis": {"title": {"text": plotly_text(y_title)}},
+    }
+    if x_max:
+        layout["xaxis"]["range"] = [0, x_max]
+    if y_range:
+        layout["yaxis"]["range"] = list(y_range)
+    if marker_step is not None:  # the step the slider shows
+        layout["shapes"] = [
+            {
+                "type": "line",
+                "xref": "x",
+                "yref": "paper",
+                "x0": marker_step,
+                "x1": marker_step,
+                "y0": 0,
+                "y1": 1,
+                "line": {"dash": "dash", "color": "#555555"},
+            }
+        ]
+    # Unvalidated, as the kit's heatmaps (kit/figures/heatmap.py): the curves are redrawn
+    # several times a second while a run trains, and plotly's validation was most of it.
+    return DrawnFigure(data=traces, layout=layout, _validate=False)
 
 
 def weights_with_marks(

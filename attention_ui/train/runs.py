@@ -22,7 +22,7 @@ from typing import Any
 
 from attention_ui.train.state import Settings
 
-MAX_KEPT = 48  # runs kept in memory: a comparison of five score functions on each task fits
+MAX_KEPT = 24  # runs kept in memory: the five score functions of four tasks fit
 
 
 @dataclass(frozen=True)

@@ -109,14 +109,16 @@ def follow(job: runs.Job) -> runs.Seen:
     it has finished; the finished run's curves are drawn by `curves_section`."""
     bar = st.empty()
     live = st.empty()
-    seen = job.seen()
+    seen, drawn = job.seen(), None
     while not seen.finished:
-        bar.progress(
-            seen.done / max(seen.total, 1),
-            text=t("train.progress", done=fmt(seen.done), total=fmt(seen.total)),
-        )
-        with live.container():
-            _live_curves(seen)
+        if seen.done != drawn:  # redrawn only when the run got further
+            bar.progress(
+                seen.done / max(seen.total, 1),
+                text=t("train.progress", done=fmt(seen.done), total=fmt(seen.total)),
+            )
+            with live.container():
+                _live_curves(seen)  # no key: the chart in place is updated, not remade
+            drawn = seen.done
         job.finished.wait(REFRESH_SECONDS)
         seen = job.seen()
     bar.empty()
@@ -130,7 +132,9 @@ def _live_curves(seen: runs.Seen) -> None:
     loss_column, accuracy_column = st.columns(2)
     # staticPlot: a figure redrawn three times a second takes no hover or focus meanwhile
     loss_column.plotly_chart(
-        loss_figure(seen.loss, seen.total), config={"staticPlot": True}, alt=t("train.live_alt")
+        loss_figure(seen.loss, seen.total),
+        config={"staticPlot": True},
+        alt=t("train.live_alt"),
     )
     accuracy_column.plotly_chart(
         accuracy_figure(steps, accuracy, seen.total),
@@ -454,30 +458,33 @@ def follow_all(jobs: dict[str, runs.Job]) -> dict[str, runs.Seen]:
     bar = st.empty()
     live = st.empty()
     seen = {name: job.seen() for name, job in jobs.items()}
+    drawn = None
     while not all(s.finished for s in seen.values()):
         done = sum(s.done for s in seen.values())
         total = sum(s.total for s in seen.values())
-        bar.progress(
-            done / max(total, 1), text=t("train.progress", done=fmt(done), total=fmt(total))
-        )
-        live.plotly_chart(
-            curves(
-                {
-                    t(f"engine.value.score.{name}"): (
-                        [step for step, _ in s.accuracy],
-                        [value for _, value in s.accuracy],
-                    )
-                    for name, s in seen.items()
-                },
-                title=t("train.compare.accuracy_title"),
-                x_title=t("train.curves.step"),
-                y_title=t("train.curves.accuracy"),
-                y_range=(0.0, 1.02),
-                x_max=max(s.total for s in seen.values()),
-            ),
-            config={"staticPlot": True},
-            alt=t("train.live_alt"),
-        )
+        if done != drawn:  # redrawn only when a run got further
+            bar.progress(
+                done / max(total, 1), text=t("train.progress", done=fmt(done), total=fmt(total))
+            )
+            live.plotly_chart(
+                curves(
+                    {
+                        t(f"engine.value.score.{name}"): (
+                            [step for step, _ in s.accuracy],
+                            [value for _, value in s.accuracy],
+                        )
+                        for name, s in seen.items()
+                    },
+                    title=t("train.compare.accuracy_title"),
+                    x_title=t("train.curves.step"),
+                    y_title=t("train.curves.accuracy"),
+                    y_range=(0.0, 1.02),
+                    x_max=max(s.total for s in seen.values()),
+                ),
+                config={"staticPlot": True},
+                alt=t("train.live_alt"),
+            )
+            drawn = done
         waiting = [job for job in jobs.values() if not job.finished.is_set()]
         if waiting:
             waiting[0].finished.wait(REFRESH_SECONDS)
