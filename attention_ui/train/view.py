@@ -14,7 +14,7 @@ from attention_ui.kit.state.page_state import option_labels
 from attention_ui.kit.state.trained import Trained, mark_trained
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import current_language, error_text, t
-from attention_ui.kit.text.markdown import escape_markdown
+from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.train import claims, compute, runs, state, teaching
 from attention_ui.train import transfer as transfer_rules
 from attention_ui.train.figures import curves, weights_with_marks
@@ -66,14 +66,18 @@ def settings() -> Settings:
 def model_formula() -> None:
     """The model in four lines, as the engine computes it."""
     st.latex(
-        r"\mathbf{X} = \mathbf{E}[\text{tokens}] + \mathbf{P},\quad "
-        r"\mathbf{Q} = \mathbf{X}\mathbf{W}_Q,\ \mathbf{K} = \mathbf{X}\mathbf{W}_K,"
-        r"\ \mathbf{V} = \mathbf{X}\mathbf{W}_V"
+        stacked(
+            r"\mathbf{X} = \mathbf{E}[\text{tokens}] + \mathbf{P},",
+            r"\mathbf{Q} = \mathbf{X}\mathbf{W}_Q,\ \mathbf{K} = \mathbf{X}\mathbf{W}_K,"
+            r"\ \mathbf{V} = \mathbf{X}\mathbf{W}_V,",
+        )
     )
     st.latex(
-        r"\mathbf{A}_i = \operatorname{softmax}\big(f(\mathbf{Q}_i, \mathbf{K}_i)\big),\quad "
-        r"\mathbf{Y} = \operatorname{concat}(\mathbf{V}_i \mathbf{A}_i)\,\mathbf{W}_O,\quad "
-        r"p = \operatorname{softmax}(\mathbf{Y}\mathbf{W}_U)"
+        stacked(
+            r"\mathbf{A}_i = \operatorname{softmax}\big(f(\mathbf{Q}_i, \mathbf{K}_i)\big),",
+            r"\mathbf{Y} = \operatorname{concat}(\mathbf{V}_i \mathbf{A}_i)\,\mathbf{W}_O,",
+            r"p = \operatorname{softmax}(\mathbf{Y}\mathbf{W}_U)",
+        )
     )
     st.markdown(t("train.model"))
 
@@ -188,6 +192,7 @@ def curves_section(run: TrainingRun, marker: int | None) -> None:
             "train.chart.accuracy",
             details=details,
         )
+    st.caption(t("train.curves.caption"))
 
 
 def _details(run: TrainingRun) -> tuple:
@@ -242,7 +247,7 @@ def snapshot_section(run: TrainingRun, settings: Settings, step: int) -> None:
     ringed, and the share of weight on them; then each head's learned score matrix."""
     task = compute.task_of(settings.task, settings.seed)
     snapshot = run.snapshot_at(step)
-    st.subheader(t("train.snapshot.title", step=fmt(snapshot.step)))
+    st.header(t("train.snapshot.title", step=fmt(snapshot.step)))
     st.markdown(
         t(
             "train.snapshot.numbers",
