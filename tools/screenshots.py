@@ -38,7 +38,7 @@ VARIANTS = {
     },
     "luong": {"": "", "scaled": "score=scaled_dot"},
     "transformer": {"": "", "positions": "pos=1&causal=1&detail=1"},
-    "train": {"": "", "trained": "trained=1&compared=1"},
+    "train": {"": "", "trained": "trained=1&compared=1&task=reverse&steps=200&d_model=8&heads=2"},
 }
 CONTENT_HEIGHT = """() => Math.max(900, ...['stMain', 'stAppViewContainer', 'stSidebarContent']
     .map(id => document.querySelector(`[data-testid=${id}]`)).filter(Boolean)
