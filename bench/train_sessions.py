@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    python bench/train.py 2>/dev/null
+    python bench/train_sessions.py 2>/dev/null
 
 1. Thirty sessions press Train with the same settings within one second. Each is a thread
    asking the page's shared runs (attention_ui/train/runs.py) for the run and waiting for it
