@@ -22,7 +22,7 @@ import numpy as np
 
 def swap(a: np.ndarray) -> np.ndarray:
     """The transpose of each matrix in a stack (the last two axes); `a.T` for one matrix."""
-    return np.swapaxes(a, -1, -2)
+    return a.swapaxes(-1, -2)
 
 
 def dot(Q: np.ndarray, K: np.ndarray) -> dict[str, np.ndarray]:

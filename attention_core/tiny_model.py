@@ -1,6 +1,7 @@
 """A tiny attention model, its loss and its gradients written out by hand.
 
     X = E[tokens] + P                              token and position embeddings, B × L × d
+                                                   (F[tokens] E when tokens are made of features)
     Q = X_read W_Q,  K = X W_K,  V = X W_V         X_read: the T positions that answer
     head i: S_i = f(Q_i, K_i)                      scores.py's own f, one query per column
             A_i = Softmax(S_i) down each column    causal: key j only for a query at t ≥ j
@@ -16,6 +17,10 @@ reads the layer whose weights are shown.
 The backward pass runs the forward in reverse, one line per line (micrograd's idea, by hand):
 each gradient has the shape of what it is the gradient of. tests/core/test_training.py checks
 every parameter against central finite differences.
+
+A task may build its tokens from features (key lookup's pair "C→5" is the key C and the value
+5): `features` (vocab × F, 0/1) says which, E has one row per feature, and a token's embedding
+is the sum of its features' rows. Without features, each token has its own row.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from .scores import SCORE_FUNCTIONS, swap
 Params = dict[str, np.ndarray]
 
 LAYER_NAMES = ("W_Q", "W_K", "W_V", "W_O")
+EMBEDDING_SCALE = 0.5
 SCORE_PARAMETERS = {  # what each score function learns beyond W_Q, W_K, W_V, W_O
     "dot": (),
     "scaled_dot": (),
@@ -45,7 +51,8 @@ class LayerPass:
     """One attention layer's intermediate arrays (H heads, B examples, T answering positions)."""
 
     x: np.ndarray  # B × L × d: the layer's input
-    read: np.ndarray  # T positions whose queries are asked
+    read: slice  # the T positions whose queries are asked
+    params: Params  # the layer's parameters under their plain names
     q: np.ndarray  # H × B × d_h × T: one query per column
     k: np.ndarray | None  # H × B × d_h × L (None for location, which uses no keys)
     v: np.ndarray  # H × B × d_h × L
@@ -87,11 +94,17 @@ def init_params(
     heads: int,
     score: str,
     layers: int = 1,
+    features: np.ndarray | None = None,
 ) -> Params:
-    """Small random parameters: the scores start near 0, so attention starts near uniform."""
+    """Random parameters: embeddings of standard deviation 1/2, matrices scaled by 1/√(fan-in).
+
+    The scores then start small, so attention starts near uniform and no position is favoured
+    before training has seen why (with unit embeddings, one seed in ten of key lookup settled
+    on a wrong match it never left)."""
     d, d_h = d_model, d_model // heads
     normal = rng.standard_normal
-    params = {"E": normal((vocab, d)), "P": normal((length, d))}
+    rows = vocab if features is None else features.shape[1]
+    params = {"E": normal((rows, d)) * EMBEDDING_SCALE, "P": normal((length, d)) * EMBEDDING_SCALE}
     for layer in range(layers):
         prefix = "" if layer == layers - 1 else f"{layer + 1}."
         for name in LAYER_NAMES:
@@ -114,6 +127,8 @@ def layer_count(params: Params) -> int:
 
 def layer_params(params: Params, layer: int) -> Params:
     """Layer `layer`'s (0-based) attention parameters under their plain names."""
+    if layer_count(params) == 1:
+        return params  # already plain; the embeddings beside them are never read as a layer's
     prefix = "" if layer == layer_count(params) - 1 else f"{layer + 1}."
     return {
         name[len(prefix) :]: array
@@ -151,7 +166,7 @@ def score_arguments(p: Params, score: str) -> dict[str, np.ndarray]:
 
 
 def attention_layer(
-    p: Params, x: np.ndarray, read: np.ndarray, score: str, heads: int, causal: bool
+    p: Params, x: np.ndarray, read: slice, score: str, heads: int, causal: bool
 ) -> LayerPass:
     """One multi-head attention layer whose queries are asked at positions `read`."""
     q = split_heads(x[:, read] @ p["W_Q"], heads)  # H × B × d_h × T
@@ -160,11 +175,19 @@ def attention_layer(
     parts = SCORE_FUNCTIONS[score](q, k, **score_arguments(p, score))  # S: H × B × L × T
     mask = None
     if causal:  # key j is visible to the query at position t when j ≤ t
-        mask = np.arange(x.shape[1])[:, None] <= read[None, :]  # L × T
+        positions = np.arange(x.shape[1])
+        mask = positions[:, None] <= positions[read][None, :]  # L × T
     weights = softmax(parts["S"], axis=-2, mask=mask)  # H × B × L × T, columns sum to 1
     heads_out = merge_heads(v @ weights)  # O_i = V_i A_i, side by side: B × T × d
     out = heads_out @ p["W_O"]  # B × T × d
-    return LayerPass(x, read, q, k, v, parts, weights, heads_out, out)
+    return LayerPass(x, read, p, q, k, v, parts, weights, heads_out, out)
+
+
+def embed(params: Params, inputs: np.ndarray, features: np.ndarray | None) -> np.ndarray:
+    """X = E[tokens] + P, or F[tokens] E + P when tokens are made of features: B × L × d."""
+    if features is None:
+        return params["E"][inputs] + params["P"]
+    return features[inputs] @ params["E"] + params["P"]  # (B × L × F)(F × d)
 
 
 def forward(
@@ -175,26 +198,34 @@ def forward(
     heads: int,
     causal: bool,
     outputs: int | None = None,
+    features: np.ndarray | None = None,
 ) -> ForwardPass:
     """The model on a batch of token rows (B × L); outputs at the last T positions, where T is
     the targets' width (or `outputs` without targets)."""
     L = inputs.shape[1]
     T = targets.shape[1] if targets is not None else (outputs or L)
-    x = params["E"][inputs] + params["P"]  # B × L × d
+    x = embed(params, inputs, features)  # B × L × d
     passes = []
     for layer in range(layer_count(params)):
         last = layer == layer_count(params) - 1
-        read = np.arange(L - T, L) if last else np.arange(L)
+        read = slice(L - T, L) if last else slice(0, L)
         passes.append(attention_layer(layer_params(params, layer), x, read, score, heads, causal))
         if not last:
             x = x + passes[-1].out  # the residual stream: B × L × d
     logits = passes[-1].out @ params["W_U"]  # B × T × vocab
     shifted = logits - logits.max(axis=-1, keepdims=True)  # exp cannot overflow
-    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # B × T × vocab
+    exponentials = np.exp(shifted)
+    sums = exponentials.sum(axis=-1)  # B × T
     loss = math.nan
-    if targets is not None:
-        loss = -float(np.take_along_axis(log_p, targets[..., None], axis=-1).mean())
-    return ForwardPass(tuple(passes), logits, np.exp(log_p), loss)
+    if targets is not None:  # −log p(target) = log Σ exp − shifted logit of the target
+        loss = float((np.log(sums) - shifted[_at(targets)]).mean())
+    return ForwardPass(tuple(passes), logits, exponentials / sums[..., None], loss)
+
+
+def _at(targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The index [b, t, targets[b, t]] of each output's target in a B × T × vocab array."""
+    B, T = targets.shape
+    return np.arange(B)[:, None], np.arange(T)[None, :], targets
 
 
 # ---------------------------------------------------------------------------------------------
@@ -259,37 +290,48 @@ def attention_layer_backward(
 
 
 def backward(
-    params: Params, inputs: np.ndarray, targets: np.ndarray, run: ForwardPass, score: str
+    params: Params,
+    inputs: np.ndarray,
+    targets: np.ndarray,
+    run: ForwardPass,
+    score: str,
+    features: np.ndarray | None = None,
 ) -> Params:
     """∂(mean cross-entropy)/∂ every parameter, from the forward pass `run`."""
     B, T = targets.shape
     dlogits = run.probabilities.copy()  # softmax − one-hot, averaged: B × T × vocab
-    np.put_along_axis(
-        dlogits, targets[..., None], np.take_along_axis(dlogits, targets[..., None], -1) - 1, -1
-    )
+    dlogits[_at(targets)] -= 1
     dlogits /= B * T
     d = params["W_U"].shape[0]
     grads = {"W_U": run.layers[-1].out.reshape(-1, d).T @ dlogits.reshape(B * T, -1)}
     dout = dlogits @ params["W_U"].T  # B × T × d
     layers = len(run.layers)
-    dx = np.zeros(run.layers[0].x.shape)
+    dx = None  # ∂loss/∂x of the layer below the one being walked back: B × L × d
     for layer in reversed(range(layers)):
         prefix = "" if layer == layers - 1 else f"{layer + 1}."
         dx_layer, grads_layer = attention_layer_backward(
-            dout, run.layers[layer], layer_params(params, layer), score
+            dout, run.layers[layer], run.layers[layer].params, score
         )
         grads.update({prefix + name: g for name, g in grads_layer.items()})
-        dx += dx_layer
-        dout = dx  # the residual: the layer below made x, and its out flows into x
-    dE = np.zeros_like(params["E"])
-    np.add.at(dE, inputs, dx)  # every use of a token's row adds its gradient
+        # the residual x₂ = x + out: x's gradient is x₂'s plus what flows back through out
+        dx = dx_layer if dx is None else dx + dx_layer
+        dout = dx
+    # every use of a token (or of a feature) adds its gradient to that row of E
+    used = np.eye(len(params["E"]))[inputs] if features is None else features[inputs]
+    dE = used.reshape(B * len(inputs[0]), -1).T @ dx.reshape(-1, d)  # rows of E × d
     grads["E"], grads["P"] = dE, dx.sum(axis=0)
     return {name: grads[name] for name in params}
 
 
 def gradients(
-    params: Params, inputs: np.ndarray, targets: np.ndarray, score: str, heads: int, causal: bool
+    params: Params,
+    inputs: np.ndarray,
+    targets: np.ndarray,
+    score: str,
+    heads: int,
+    causal: bool,
+    features: np.ndarray | None = None,
 ) -> tuple[float, Params]:
     """The loss and its gradient for every parameter."""
-    run = forward(params, inputs, targets, score, heads, causal)
-    return run.loss, backward(params, inputs, targets, run, score)
+    run = forward(params, inputs, targets, score, heads, causal, features=features)
+    return run.loss, backward(params, inputs, targets, run, score, features)

@@ -8,6 +8,9 @@ attention weights move onto that position while the model trains.
   query key "C?"; the answer is the value stored with that key, 5. Keys and values of an
   example are distinct, so the answer sits at exactly one position. Attention that weighs
   that pair 1 and the others 0 is d2l's third special case, the classic database query.
+  A pair token is made of two features, its key and its value, and a query of its key and
+  the mark "?" (`features`): the model embeds each feature once, as d2l's records hold a key
+  and a value, so it learns what key C means from every pair and query that holds C.
 - **reverse**: six digits; output t is digit L − 1 − t. Its alignment is the anti-diagonal,
   like the alignments Luong et al. draw between a sentence and its translation.
 - **previous**: eight digits under a causal mask (a token sees itself and what came before);
@@ -55,11 +58,15 @@ class ToyTask:
         position L − T + t (`read_at`)
     attend : size × T ints, the input position (0-based) each output should attend to
     tokens : vocab labels, one per token id (e.g. "C→5", "C?", "5"), for axes and hovers
+    features : vocab × F of 0/1, the features each token is made of (its embedding is the sum
+        of theirs), or None when each token is its own feature; feature_names : F labels
     causal : whether a position may attend only to itself and earlier positions
     layers : attention layers the task needs (2 for induction)
     chance : the held-out accuracy of guessing among the answers the input offers (for
         lookup, one of the four values present), the floor a model that cannot do the task
         stays near
+    suggested_steps, suggested_learning_rate : settings with which the default model learns
+        the task (induction's two layers need more steps, and larger ones, than one layer)
     """
 
     name: str
@@ -73,6 +80,10 @@ class ToyTask:
     chance: float
     size: int
     seed: int
+    features: np.ndarray | None = field(default=None, repr=False)
+    feature_names: tuple[str, ...] = ()
+    suggested_steps: int = 600
+    suggested_learning_rate: float = 5e-3
     held_out: ToyTask | None = field(default=None, repr=False)
 
     @property
@@ -101,6 +112,8 @@ def toy_task(name: str, size: int = 256, seed: int = 0) -> ToyTask:
     size = whole_number("size", size, *TASK_SIZE_RANGE)
     seed = whole_number("seed", seed, *SEED_RANGE)
     make, tokens, causal, layers, chance = _TASKS[name]
+    features, feature_names = _FEATURES.get(name, (None, tokens))
+    steps, learning_rate = _SUGGESTED.get(name, (600, 5e-3))
     rng = np.random.default_rng([seed, TASKS.index(name)])
     inputs = _distinct_rows(lambda count: make(rng, count)[0], 2 * size, rng)  # 2·size × L
     _, targets, attend = make(None, 0, inputs)
@@ -118,6 +131,10 @@ def toy_task(name: str, size: int = 256, seed: int = 0) -> ToyTask:
             chance,
             size,
             seed,
+            features,
+            feature_names,
+            steps,
+            learning_rate,
             held_out,
         )
 
@@ -213,3 +230,21 @@ _TASKS = {  # name: (make, token labels, causal, layers, chance accuracy)
         1 / INDUCTION_HALF,
     ),
 }
+
+
+def _lookup_features() -> tuple[np.ndarray, tuple[str, ...]]:
+    """Pair k→v = key k + value v; a query k? and an answer v are features of their own."""
+    k, v = len(LOOKUP_KEYS), len(LOOKUP_VALUES)
+    names = (*LOOKUP_KEYS, *LOOKUP_VALUES, *(f"{key}?" for key in LOOKUP_KEYS))
+    features = np.zeros((k * v + k + v, len(names)))
+    for key in range(k):
+        for value in range(v):
+            features[key * v + value, [key, k + value]] = 1
+        features[k * v + key, k + v + key] = 1
+    for value in range(v):
+        features[k * v + k + value, k + value] = 1
+    return features, names
+
+
+_FEATURES = {"lookup": _lookup_features()}
+_SUGGESTED = {"induction": (1000, 1e-2)}  # (steps, learning rate) where the defaults fall short

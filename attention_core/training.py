@@ -49,6 +49,9 @@ class Snapshot:
     on_target : held-out mean weight on the right position (task.attend), of the head that
         puts most there; on_target_by_head : the same for each head (heads,)
     held_out_loss : the held-out mean cross-entropy
+    layer_weights : each layer's attention on the probe, first layer first (probe × heads ×
+        T × L for the last, probe × heads × L × L for a first layer that answers everywhere);
+        the last is `weights`
     """
 
     step: int
@@ -58,6 +61,7 @@ class Snapshot:
     on_target: float
     on_target_by_head: np.ndarray
     held_out_loss: float
+    layer_weights: tuple[np.ndarray, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -214,7 +218,7 @@ def check_settings(
         "steps": steps,
         "learning_rate": float(learning_rate),
         "seed": whole_number("seed", seed, *SEED_RANGE),
-        "record_every": whole_number("record_every", record_every, 1, steps),
+        "record_every": whole_number("record_every", record_every, 1, MAX_TRAINING_STEPS),
     }
 
 
@@ -249,7 +253,9 @@ def _train(
     record_every: int,
 ) -> Iterator[TrainingProgress]:
     rng = np.random.default_rng(seed)
-    params = init_params(rng, task.vocab, task.length, d_model, heads, score, task.layers)
+    params = init_params(
+        rng, task.vocab, task.length, d_model, heads, score, task.layers, task.features
+    )
     adam = Adam(params, learning_rate)
     batch = min(BATCH, len(task.inputs))
     probe = min(PROBE, len(task.inputs))
@@ -260,10 +266,10 @@ def _train(
     for step in range(1, steps + 1):
         rows = rng.choice(len(task.inputs), batch, replace=False)
         inputs, targets = task.inputs[rows], task.targets[rows]  # B × L, B × T
-        run = forward(params, inputs, targets, score, heads, task.causal)
+        run = forward(params, inputs, targets, score, heads, task.causal, features=task.features)
         losses[step - 1] = run.loss
         batch_accuracy[step - 1] = (run.predictions == targets).mean()
-        adam.update(params, backward(params, inputs, targets, run, score))
+        adam.update(params, backward(params, inputs, targets, run, score, task.features))
         if step % record_every == 0 or step == steps:
             snapshots.append(_snapshot(step, params, task, score, heads, probe))
             finished = None
@@ -292,12 +298,16 @@ def _snapshot(
     step: int, params: Params, task: ToyTask, score: str, heads: int, probe: int
 ) -> Snapshot:
     held_out = task.held_out if task.held_out is not None else task
-    run = forward(params, held_out.inputs, held_out.targets, score, heads, task.causal)
+    run = forward(
+        params, held_out.inputs, held_out.targets, score, heads, task.causal, features=task.features
+    )
     weights = run.weights  # N × H × T × L
     on_right = np.take_along_axis(weights, held_out.attend[:, None, :, None], axis=-1)[..., 0]
     by_head = on_right.mean(axis=(0, 2))  # H
     probe_inputs, probe_targets = task.inputs[:probe], task.targets[:probe]
-    probe_run = forward(params, probe_inputs, probe_targets, score, heads, task.causal)
+    probe_run = forward(
+        params, probe_inputs, probe_targets, score, heads, task.causal, features=task.features
+    )
     return Snapshot(
         step=step,
         params={name: array.copy() for name, array in params.items()},
@@ -306,6 +316,7 @@ def _snapshot(
         on_target=float(by_head.max()),
         on_target_by_head=by_head,
         held_out_loss=run.loss,
+        layer_weights=tuple(layer.weights.transpose(1, 0, 3, 2) for layer in probe_run.layers),
     )
 
 
@@ -326,10 +337,8 @@ class Adam:
         step = self.learning_rate * math.sqrt(1 - beta2**self.t) / (1 - beta1**self.t)
         for name, g in grads.items():
             m, v = self.m[name], self.v[name]
-            m *= beta1
-            m += (1 - beta1) * g  # m ← β₁ m + (1 − β₁) g
-            v *= beta2
-            v += (1 - beta2) * g * g  # v ← β₂ v + (1 − β₂) g²
+            m += (1 - beta1) * (g - m)  # m ← β₁ m + (1 − β₁) g
+            v += (1 - beta2) * (g * g - v)  # v ← β₂ v + (1 − β₂) g²
             params[name] -= step * m / (np.sqrt(v) + ADAM_EPS)
 
 
@@ -345,11 +354,12 @@ def model_loss(
     heads: int = 1,
     *,
     causal: bool = False,
+    features: np.ndarray | None = None,
 ) -> float:
     """The mean cross-entropy of the model `params` on inputs (N × L) and targets (N × T ≤ L);
-    outputs are read at the last T positions; `causal` as the task's."""
+    outputs are read at the last T positions; `causal` and `features` as the task's."""
     inputs, targets = _tokens(params, inputs, targets, heads, score)
-    return forward(params, inputs, targets, score, heads, causal).loss
+    return forward(params, inputs, targets, score, heads, causal, features=features).loss
 
 
 def model_gradients(
@@ -360,10 +370,11 @@ def model_gradients(
     heads: int = 1,
     *,
     causal: bool = False,
+    features: np.ndarray | None = None,
 ) -> Params:
     """∂model_loss/∂ each parameter, by hand (backpropagation); name → array, as params."""
     inputs, targets = _tokens(params, inputs, targets, heads, score)
-    return gradients(params, inputs, targets, score, heads, causal)[1]
+    return gradients(params, inputs, targets, score, heads, causal, features)[1]
 
 
 def model_forward(
@@ -374,17 +385,21 @@ def model_forward(
     heads: int = 1,
     *,
     causal: bool = False,
+    features: np.ndarray | None = None,
 ) -> ForwardPass:
     """Every array of the model on inputs (N × L) answering at the last `outputs` positions:
     .weights (N × heads × T × L), .probabilities, .predictions, .layers (Q, K, V, S, A, ...)."""
     rows = np.atleast_2d(np.asarray(inputs))
-    inputs, _ = _tokens(params, rows, np.zeros((len(rows), outputs), dtype=int), heads, score)
-    return forward(params, inputs, None, score, heads, causal, outputs)
+    blank = np.zeros((len(rows), outputs), dtype=int)
+    inputs, _ = _tokens(params, rows, blank, heads, score)
+    return forward(params, inputs, None, score, heads, causal, outputs, features)
 
 
-def _tokens(params: Params, inputs: Any, targets: Any, heads: int, score: str):
+def _tokens(
+    params: Params, inputs: Any, targets: Any, heads: int, score: str
+) -> tuple[np.ndarray, np.ndarray]:
     check_score(score)
-    vocab, d_model = params["E"].shape
+    d_model, vocab = params["W_U"].shape
     check_heads(heads, d_model)
     x = np.atleast_2d(np.asarray(inputs))
     y = np.atleast_2d(np.asarray(targets))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from attention_core import (
     TASKS,
     TRAINING_SCORES,
+    AttentionInputError,
     attention,
     model_forward,
     model_gradients,
@@ -29,7 +30,7 @@ from attention_core.tiny_model import init_params
 RELATIVE_ERROR = 1e-6
 
 
-def finite_difference_error(params, inputs, targets, score, heads, causal, h=1e-3):
+def finite_difference_error(params, inputs, targets, score, heads, options, h=1e-3):
     """The largest relative error ‖g − ĝ‖ / (‖g‖ + ‖ĝ‖) over the parameters, between
     model_gradients g and central differences ĝ of model_loss on every entry; each entry must
     also agree within 1e-6 of its size plus 1e-11.
@@ -37,12 +38,12 @@ def finite_difference_error(params, inputs, targets, score, heads, causal, h=1e-
     ĝ is the fourth-order central difference (f(−2h) − 8 f(−h) + 8 f(h) − f(2h)) / 12h: its
     truncation error (h⁴) and its rounding error (ε·loss/h) both stay near 1e-12.
     """
-    grads = model_gradients(params, inputs, targets, score, heads, causal=causal)
+    grads = model_gradients(params, inputs, targets, score, heads, **options)
     assert set(grads) == set(params)
 
     def loss_at(p, index, value):
         p[index] = value
-        return model_loss(params, inputs, targets, score, heads, causal=causal)
+        return model_loss(params, inputs, targets, score, heads, **options)
 
     worst = 0.0
     for name, p in params.items():
@@ -63,15 +64,18 @@ def finite_difference_error(params, inputs, targets, score, heads, causal, h=1e-
 def small_problem(task_name, score, heads=2, d_model=4, examples=3, seed=0):
     task = toy_task(task_name, size=16, seed=seed)
     rng = np.random.default_rng(seed)
-    params = init_params(rng, task.vocab, task.length, d_model, heads, score, task.layers)
-    return params, task.inputs[:examples], task.targets[:examples], task.causal
+    params = init_params(
+        rng, task.vocab, task.length, d_model, heads, score, task.layers, task.features
+    )
+    options = {"causal": task.causal, "features": task.features}
+    return params, task.inputs[:examples], task.targets[:examples], options
 
 
 @pytest.mark.parametrize("score", TRAINING_SCORES)
 @pytest.mark.parametrize("task_name", TASKS)
 def test_hand_written_gradients_match_finite_differences_on_every_parameter(task_name, score):
-    params, inputs, targets, causal = small_problem(task_name, score)
-    assert finite_difference_error(params, inputs, targets, score, 2, causal) <= RELATIVE_ERROR
+    params, inputs, targets, options = small_problem(task_name, score)
+    assert finite_difference_error(params, inputs, targets, score, 2, options) <= RELATIVE_ERROR
 
 
 def test_a_training_run_is_a_pure_function_of_its_settings():
@@ -146,19 +150,52 @@ def test_each_heads_weights_are_attention_with_that_score(score):
         assert np.allclose(run.weights[0, i], reference.weights, atol=1e-12, rtol=0)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     score=st.sampled_from(TRAINING_SCORES),
     heads=st.sampled_from([1, 2]),
     d_head=st.integers(1, 3),
-    examples=st.integers(1, 3),
-    task_name=st.sampled_from(TASKS),
-    seed=st.integers(0, 1000),
+    vocab=st.integers(2, 5),
+    length=st.integers(2, 5),
+    data=st.data(),
 )
 def test_gradients_match_finite_differences_for_any_small_size(
-    score, heads, d_head, examples, task_name, seed
+    score, heads, d_head, vocab, length, data
 ):
-    params, inputs, targets, causal = small_problem(
-        task_name, score, heads, heads * d_head, examples, seed
+    examples = data.draw(st.integers(1, 3), label="examples")
+    outputs = data.draw(st.integers(1, length), label="T")
+    layers = data.draw(st.sampled_from([1, 2]), label="layers")
+    causal = data.draw(st.booleans(), label="causal")
+    seed = data.draw(st.integers(0, 2**16), label="seed")
+    rng = np.random.default_rng(seed)
+    features = None
+    if data.draw(st.booleans(), label="made of features"):
+        features = (rng.random((vocab, vocab + 1)) < 0.5).astype(float)
+    params = init_params(rng, vocab, length, heads * d_head, heads, score, layers, features)
+    inputs = rng.integers(0, vocab, (examples, length))
+    targets = rng.integers(0, vocab, (examples, outputs))
+    options = {"causal": causal, "features": features}
+    assert finite_difference_error(params, inputs, targets, score, heads, options) <= RELATIVE_ERROR
+
+
+def test_a_two_layer_snapshot_keeps_both_layers_attention():
+    task = toy_task("induction", size=32)
+    run = train_attention(task, d_model=8, heads=2, steps=3, record_every=3)
+    first, last = run.snapshots[-1].layer_weights
+    assert first.shape == (8, 2, task.length, task.length)  # the first layer answers everywhere
+    assert np.array_equal(last, run.snapshots[-1].weights)
+    assert last.shape == (8, 2, task.outputs, task.length)
+    assert np.allclose(np.triu(first[0, 0], k=1), 0)  # causal: nothing after the position
+
+
+def test_settings_at_the_bounds_are_accepted_and_checked_before_the_first_report():
+    task = toy_task("reverse", size=16)  # the smallest task
+    run = train_attention(task, heads=4, d_model=4, steps=1, learning_rate=0.1, record_every=1)
+    assert run.loss.shape == (1,) and [s.step for s in run.snapshots] == [0, 1]
+    run = train_attention(task, heads=8, d_model=64, steps=5)  # record_every=10 > steps
+    assert [s.step for s in run.snapshots] == [0, 5]
+    with pytest.raises(AttentionInputError) as caught:
+        train_attention_steps(task, record_every=3001)  # raises here, not when iterated
+    assert (
+        caught.value.code == "out_of_bounds" and caught.value.params["parameter"] == "record_every"
     )
-    assert finite_difference_error(params, inputs, targets, score, heads, causal) <= RELATIVE_ERROR
