@@ -190,7 +190,9 @@ def answer(run: TrainingRun, task: ToyTask, tokens: np.ndarray) -> Answer:
     layer = passed.layers[-1]
     mask = None
     if task.causal:  # key j is visible to the query at position t when j ≤ t
-        mask = np.arange(task.length)[:, None] <= layer.read[None, :]  # L × T
+        mask = (
+            np.arange(task.length)[:, None] <= np.arange(task.length)[layer.read][None, :]
+        )  # L × T
     p = {name: run.params[name] for name in ("W", "W_a", "v_a") if name in run.params}
     results = []
     for head in range(run.heads):

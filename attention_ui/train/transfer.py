@@ -105,6 +105,8 @@ def luong_state(run: TrainingRun, task: ToyTask, tokens: np.ndarray, step: int, 
     }
     if task.causal:  # key j may be attended by the output read at position t when j ≤ t
         values[luong.MASK_KIND] = "cells"
-        cells = (np.arange(task.length)[:, None] <= layer.read[None, :]).astype(float)  # L × T
+        cells = (
+            np.arange(task.length)[:, None] <= np.arange(task.length)[layer.read][None, :]
+        ).astype(float)  # L × T
         grids[luong.matrix_key("mask.cells")] = cells
     return Sent({**values, **grids}, tuple(grids))
