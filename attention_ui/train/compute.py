@@ -185,7 +185,13 @@ def answer(run: TrainingRun, task: ToyTask, tokens: np.ndarray) -> Answer:
     gives the same weights with every step recorded."""
     outputs = task.outputs
     passed = model_forward(
-        run.params, tokens[None, :], outputs, run.score, run.heads, causal=task.causal
+        run.params,
+        tokens[None, :],
+        outputs,
+        run.score,
+        run.heads,
+        causal=task.causal,
+        features=task.features,
     )
     layer = passed.layers[-1]
     mask = None

@@ -30,7 +30,13 @@ class Sent:
 
 def _last_layer(run: TrainingRun, params: dict, task: ToyTask, tokens: np.ndarray):
     passed = model_forward(
-        params, tokens[None, :], task.outputs, run.score, run.heads, causal=task.causal
+        params,
+        tokens[None, :],
+        task.outputs,
+        run.score,
+        run.heads,
+        causal=task.causal,
+        features=task.features,
     )
     return passed.layers[-1]
 

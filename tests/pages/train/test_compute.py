@@ -20,13 +20,15 @@ def finished(**values):
 
 
 @pytest.mark.parametrize("score", ["dot", "scaled_dot", "general", "concat", "location"])
-@pytest.mark.parametrize("task", ["reverse", "previous", "induction"])
+@pytest.mark.parametrize("task", ["lookup", "reverse", "previous", "induction"])
 def test_the_heads_recomputed_by_attention_are_the_models_own(task, score):
     run = finished(task=task, score=score, steps=20, heads=2, d_model=8)
     t = compute.task_of(task, 0)
     tokens = t.held_out.inputs[3]
     answer = compute.answer(run, t, tokens)
-    model = model_forward(run.params, tokens[None], t.outputs, score, 2, causal=t.causal)
+    model = model_forward(
+        run.params, tokens[None], t.outputs, score, 2, causal=t.causal, features=t.features
+    )
     for head, result in enumerate(answer.heads):
         np.testing.assert_allclose(result.weights, model.layers[-1].weights[head, 0], atol=1e-12)
     np.testing.assert_array_equal(answer.predictions, model.predictions[0])

@@ -29,7 +29,13 @@ def model_weights(settings, step, tokens):
     task = compute.task_of(settings.task, settings.seed)
     params = run.snapshot_at(step).params
     passed = model_forward(
-        params, tokens[None], task.outputs, run.score, run.heads, causal=task.causal
+        params,
+        tokens[None],
+        task.outputs,
+        run.score,
+        run.heads,
+        causal=task.causal,
+        features=task.features,
     )
     return passed.layers[-1].weights[:, 0]  # heads × L × T
 
