@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_ui.kit.figures.heatmap import WEIGHTS, DrawnFigure, heatmap, plotly_text
+from attention_ui.kit.figures.level_titles import level_y_titles
 
 CURVE_HEIGHT = 260
 # One colour per curve, readable with colour-blind vision (Okabe and Ito's palette).
@@ -71,7 +72,8 @@ def curves(
         ]
     # Unvalidated, as the kit's heatmaps (kit/figures/heatmap.py): the curves are redrawn
     # several times a second while a run trains, and plotly's validation was most of it.
-    return DrawnFigure(data=traces, layout=layout, _validate=False)
+    # a Japanese y-axis title written level, as show_chart does for other figures
+    return level_y_titles(DrawnFigure(data=traces, layout=layout, _validate=False))
 
 
 def weights_with_marks(

@@ -86,3 +86,10 @@ def test_the_slider_scrubs_back_to_an_earlier_snapshot():
         np.asarray(weights["z"], dtype=float), run.snapshot_at(early).weights[0, 0]
     )
     assert not np.allclose(run.snapshot_at(early).weights[0, 0], run.snapshots[-1].weights[0, 0])
+
+
+def test_a_japanese_curves_y_title_is_written_level():
+    at = trained_page("ja")
+    layout = chart(at, "train.chart.loss")["layout"]
+    assert not layout["yaxis"].get("title", {}).get("text")
+    assert any(JA["train.curves.loss"] in str(a.get("text")) for a in layout["annotations"])
