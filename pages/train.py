@@ -13,6 +13,8 @@ train.chart.learned.<head>, train.chart.compare.loss/.accuracy, train.chart.step
 """
 
 from attention_ui.frame import page_footer, page_header
+from attention_ui.kit.teaching import task_panel
+from attention_ui.train import tasks as train_tasks
 from attention_ui.train import teaching, view
 
 page_header("train")
@@ -35,5 +37,6 @@ elif view.train_button():
         teaching.export(run, settings)
 if problem is None:
     view.compare(settings, predicting)
+task_panel.panel(train_tasks.TASKS, train_tasks.snapshot)
 
 page_footer("train")  # the address follows the page: a reload or a copied link shows it

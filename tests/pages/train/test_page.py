@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import toy_task, train_attention
+from attention_core import fmt, toy_task, train_attention
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, state
 from tests.plotly_json import chart
-from tests.support.pages import open_page
+from tests.support.pages import open_page, shown
 
 EN, JA = catalog("en"), catalog("ja")
 # Small runs keep the tests quick; every number is still the engine's for these settings.
@@ -93,3 +93,12 @@ def test_a_japanese_curves_y_title_is_written_level():
     layout = chart(at, "train.chart.loss")["layout"]
     assert not layout["yaxis"].get("title", {}).get("text")
     assert any(JA["train.curves.loss"] in str(a.get("text")) for a in layout["annotations"])
+
+
+def test_the_tasks_check_the_trained_run():
+    at = trained_page(**{"train.task": "lookup", "train.score": "location", "train.steps": 60})
+    run = engine_run(**{"train.task": "lookup", "train.score": "location", "train.steps": 60})
+    text = shown(at)
+    accuracy = EN["tasks.train_lookup.progress"].format(accuracy=fmt(100 * run.accuracy[-1]))
+    assert accuracy in text
+    assert EN["tasks.reason.needs_lookup_location"] not in text
