@@ -89,6 +89,8 @@ def test_learning_is_named_only_where_something_is_learned():
         "train.",  # the training page trains a model
         "home.pages.train",
         "common.trained",  # matrices the training page trained
+        "tasks.train_",  # the training page's tasks train a model
+        "tasks.reason.needs_lookup",
     }
     stray = [
         key
