@@ -10,6 +10,7 @@ engine refuses, or ("failed", text).
 
 from __future__ import annotations
 
+import signal
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -17,7 +18,11 @@ from attention_core import AttentionInputError, toy_task, train_attention_steps
 
 
 def serve(connection: Connection) -> None:
-    """Answer requests until the server closes the connection."""
+    """Answer requests until the server closes the connection. The fork inherited the
+    server's signal handlers (Streamlit's SIGTERM handler stops a server this process does not
+    run, so it would never end, and the server's exit, which waits for it, with it)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     while True:
         try:
             request = connection.recv()

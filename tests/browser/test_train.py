@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 
 from attention_ui.kit.text.i18n import catalog
-from tests.browser.conftest import assert_no_exception, open_page, wait_idle
+from tests.app_server import start_app
+from tests.browser.conftest import assert_no_exception, new_context, open_page, wait_idle
 
 EN = catalog("en")
 PROGRESS = "[data-testid=stProgress]"
@@ -40,3 +41,21 @@ def test_train_shows_the_curves_growing_then_the_slider_scrubs(page, server):
     first = EN["train.snapshot.title"].format(step="0")
     page.get_by_role("heading", name=first).wait_for(timeout=30_000)
     assert "step=0" in page.url
+
+
+def test_a_server_that_trained_stops_on_sigterm(browser):
+    """The training process is forked from the server: with the server's own SIGTERM handler
+    inherited it never ended, and the server's exit waited for it forever."""
+    process, url = start_app()
+    try:
+        context = new_context(browser)
+        tab = context.new_page()
+        open_page(tab, url, "train", "trained=1&task=reverse&steps=20&d_model=8")
+        tab.get_by_role("heading", name=EN["train.snapshot.title"].format(step="20")).wait_for()
+        context.close()
+        process.terminate()
+        process.wait(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            raise AssertionError("the server did not stop on SIGTERM")
