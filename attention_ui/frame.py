@@ -39,7 +39,7 @@ _WIDGET_KEY = "lang.switch"
 _REJECTED_KEY = "lang.rejected"
 
 
-def setup_language() -> None:
+def setup_language(page: str) -> None:
     """Choose the session's language once: from `?lang=` in the URL (so an instructor can share
     a Japanese link), else the browser's preferred language, else English. Called first by
     every page's frame, so the menu and the tab title are translated too."""
@@ -47,16 +47,18 @@ def setup_language() -> None:
         return
     requested = st.query_params.get(_LANG_PARAM)
     chosen = language_from_tag(requested)
-    if chosen is None and requested:  # say why the URL's choice was not used
-        st.session_state[_REJECTED_KEY] = requested
+    if chosen is None and requested:  # say why the URL's choice was not used, on this page
+        st.session_state[_REJECTED_KEY] = (requested, page)
     st.session_state[LANGUAGE_STATE_KEY] = (
         chosen or language_from_tag(st.context.locale) or DEFAULT_LANGUAGE
     )
 
 
-def language_switch() -> None:
+def language_switch(page: str) -> None:
     """The sidebar switch, shown on every page; it keeps `?lang=` in the URL in step so that
-    the address can be shared."""
+    the address can be shared. A language the address asked for and the app does not have is
+    said beside it on the page that address opened (each of its reruns: the page's first run
+    is often followed at once by another), until the learner picks a language or a page."""
     # The widget has its own key: Streamlit forgets a widget's state on pages where it is
     # not drawn, while a plain session key survives every page switch.
     st.session_state[_WIDGET_KEY] = current_language()
@@ -68,8 +70,10 @@ def language_switch() -> None:
         horizontal=True,
         on_change=_choose_language,
     )
-    rejected = st.session_state.pop(_REJECTED_KEY, None)
-    if rejected is not None:
+    rejected, where = st.session_state.get(_REJECTED_KEY, (None, None))
+    if where != page:
+        st.session_state.pop(_REJECTED_KEY, None)
+    elif rejected is not None:
         st.sidebar.warning(
             t(
                 "common.unknown_language",
@@ -83,6 +87,7 @@ def language_switch() -> None:
 
 def _choose_language() -> None:
     st.session_state[LANGUAGE_STATE_KEY] = st.session_state[_WIDGET_KEY]
+    st.session_state.pop(_REJECTED_KEY, None)
     _sync_url()
 
 
@@ -98,7 +103,7 @@ def page_frame(name: str) -> None:
     only at the bare address): a shared `/luong?lang=ja` link is therefore right on its very
     first visit, with no router to go through."""
     page_started(name)
-    setup_language()
+    setup_language(name)
     follow_clicked_link(name, NAMES)
     st.set_page_config(
         page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon=FAVICON, layout="wide"
@@ -115,7 +120,7 @@ def page_frame(name: str) -> None:
             icon=page.icon,
             query_params=link_params(page.name),
         )
-    language_switch()
+    language_switch(name)
     class_panel.sidebar(name, access, lambda: address_params(name))
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core import TRAINING_SCORES, AttentionInputError, TrainingRun, fmt
-from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.charts import show_chart, show_moving_chart
 from attention_ui.kit.figures.heatmap import SIGNED, heatmap
 from attention_ui.kit.share.address import SCHEMAS, apply_state
 from attention_ui.kit.state.page_state import option_labels
@@ -134,17 +134,9 @@ def _live_curves(seen: runs.Seen) -> None:
     steps = [step for step, _ in seen.accuracy]
     accuracy = [value for _, value in seen.accuracy]
     loss_column, accuracy_column = st.columns(2)
-    # staticPlot: a figure redrawn three times a second takes no hover or focus meanwhile
-    loss_column.plotly_chart(
-        loss_figure(seen.loss, seen.total),
-        config={"staticPlot": True},
-        alt=t("train.live_alt"),
-    )
-    accuracy_column.plotly_chart(
-        accuracy_figure(steps, accuracy, seen.total),
-        config={"staticPlot": True},
-        alt=t("train.live_alt"),
-    )
+    alt = t("train.live_alt")
+    show_moving_chart(loss_figure(seen.loss, seen.total), alt, container=loss_column)
+    show_moving_chart(accuracy_figure(steps, accuracy, seen.total), alt, container=accuracy_column)
 
 
 def loss_figure(loss, total: int, marker: int | None = None):
@@ -471,7 +463,7 @@ def follow_all(jobs: dict[str, runs.Job]) -> dict[str, runs.Seen]:
             bar.progress(
                 done / max(total, 1), text=t("train.progress", done=fmt(done), total=fmt(total))
             )
-            live.plotly_chart(
+            show_moving_chart(
                 curves(
                     {
                         t(f"engine.value.score.{name}"): (
@@ -486,8 +478,8 @@ def follow_all(jobs: dict[str, runs.Job]) -> dict[str, runs.Seen]:
                     y_range=(0.0, 1.02),
                     x_max=max(s.total for s in seen.values()),
                 ),
-                config={"staticPlot": True},
-                alt=t("train.live_alt"),
+                t("train.live_alt"),
+                container=live,
             )
             drawn = done
         waiting = [job for job in jobs.values() if not job.finished.is_set()]

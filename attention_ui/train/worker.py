@@ -10,6 +10,8 @@ engine refuses, or ("failed", text).
 
 from __future__ import annotations
 
+import os
+import resource
 import signal
 from multiprocessing.connection import Connection
 from typing import Any
@@ -23,12 +25,24 @@ def serve(connection: Connection) -> None:
     run, so it would never end, and the server's exit, which waits for it, with it)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    _close_inherited(keep=connection.fileno())
     while True:
         try:
             request = connection.recv()
         except (EOFError, OSError):
             return
         connection.send(_train(request, connection))
+
+
+def _close_inherited(keep: int) -> None:
+    """Close every file the fork inherited but standard input, output, error and `keep`: the
+    server's listening socket, its sessions' websockets, the server's end of this process's
+    own pipe and the pipes of processes the server started. Held here, they outlive the server
+    letting go of them: the server's end of the pipe would never read as closed (this process
+    would outlive the server), nor would a browser driver's pipe (its driver never exits)."""
+    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    os.closerange(3, keep)
+    os.closerange(keep + 1, limit if limit != resource.RLIM_INFINITY else 65536)
 
 
 def _train(request: dict[str, Any], connection: Connection) -> tuple[str, Any]:

@@ -104,7 +104,10 @@ def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
             student.get_by_text(EN["classroom.q.title"].format(round=1)).wait_for(timeout=WAIT_MS)
             wait_idle(student)
             assert student.locator(".js-plotly-plot").count() == 0, "answer charts hidden"
-            for group in student.get_by_role("radiogroup").all()[-2:]:
+            for query in ("q1", "q2"):  # the question's own radio groups, named by query
+                group = student.get_by_role(
+                    "radiogroup", name=EN["predict.luong.question"].format(query=query)
+                )
                 group.get_by_role("radio").nth(number).check(force=True)
                 wait_idle(student)
             student.get_by_role("button", name=EN["classroom.q.send"]).click()
@@ -119,6 +122,13 @@ def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
             assert student.locator(".js-plotly-plot").count() > 0, "the answers, revealed"
             assert_no_exception(student)
         assert_no_exception(teacher)
+    except Exception:  # what each of the three screens showed, for the failure's report
+        ARTIFACTS.mkdir(exist_ok=True)
+        for name, page in zip(
+            ("teacher", "student-1", "student-2"), (teacher, *students), strict=True
+        ):
+            page.screenshot(path=str(ARTIFACTS / f"class-lead-{name}.png"), full_page=True)
+        raise
     finally:
         for context in contexts:
             context.close()

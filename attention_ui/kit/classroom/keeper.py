@@ -25,12 +25,18 @@ export default function (component) {
     kept = null;
   }
   const valid = kept && typeof kept.code === "string" && typeof kept.seat === "string";
-  const mine = data && typeof data.code === "string" ? data : null;
+  const mine = data && data.mine && typeof data.mine.code === "string" ? data.mine : null;
   if (mine && (!valid || kept.code !== mine.code || mine.replace)) {
     window.localStorage.setItem(name, JSON.stringify({ code: mine.code, seat: mine.seat }));
     kept = { code: mine.code, seat: mine.seat };
   }
-  setStateValue("kept", valid || mine ? { code: kept.code, seat: kept.seat } : null);
+  const report = valid || mine ? { code: kept.code, seat: kept.seat } : null;
+  // Only news: a report the server already holds would rerun the page for nothing, and a
+  // rerun sent while the page's last run is still arriving carries the widgets' old values.
+  const known = data ? data.known : null;
+  if (JSON.stringify(report) !== JSON.stringify(known)) {
+    setStateValue("kept", report);
+  }
 }
 """
 _piece = None
@@ -57,7 +63,9 @@ def kept_seat() -> tuple[str, str] | None:
 def keep(code: str | None, seat: str | None, replace: bool = False) -> None:
     """Draw the piece (in the sidebar) with this tab's seat, or none out of a class. `replace`:
     the kept seat did not hold (an ended class, a seat purged): keep this one instead."""
-    data = {"code": code, "seat": seat, "replace": replace} if code and seat else None
+    mine = {"code": code, "seat": seat, "replace": replace} if code and seat else None
+    known = kept_seat()
+    data = {"mine": mine, "known": {"code": known[0], "seat": known[1]} if known else None}
     with st.sidebar:
         _component()(
             data=data, key=KEY, default={"kept": None}, on_kept_change=lambda: None, height=0

@@ -65,6 +65,10 @@ EDITS: dict[str, tuple[Prior, Prior]] = {
             lambda at: current_points("regression.points", at.session_state)[0][1] == -3.5,
         ),
     ),
+    "train": (
+        PRIOR_EDITS["train"],
+        Prior(set_widget(train__seed=3), lambda at: at.number_input(key="train.seed").value == 3),
+    ),
     "transformer": (
         PRIOR_EDITS["transformer"],
         Prior(

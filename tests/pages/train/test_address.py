@@ -72,4 +72,4 @@ def test_streamlit_keeps_the_settings_while_the_learner_visits_another_page():
     assert at.number_input(key="train.seed").value == 5
     assert at.selectbox(key="train.task").value == "reverse"
     # no hand-kept copies: Streamlit's own widget state is all the page keeps of its settings
-    assert not [s.key for s in state.SETTINGS if f"{s.key}.kept" in at.session_state]
+    assert not [s.key for s in state.SETTINGS if s.key + ".kept" in at.session_state]
