@@ -426,6 +426,15 @@ async def two_rounds(
     teacher: Browser, followers: list[Browser], result: ClassResult, extra_tabs=()
 ) -> None:
     await ask(teacher)
+    # Each second tab shows round 1's form before its seat answers (as a student's two tabs
+    # open on a question; a tab that reruns only after its seat answered rightly shows the
+    # receipt instead, and would have no form to send again).
+    await asyncio.gather(
+        *(
+            t.wait_for(lambda t=t: "classroom.vote.1.1.0" in t.widgets, "round 1's form")
+            for t in extra_tabs
+        )
+    )
     result.sent[1] = dict(
         enumerate(
             await asyncio.gather(

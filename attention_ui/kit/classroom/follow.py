@@ -49,6 +49,13 @@ _REFUSED_KEPT = "classroom.refused_kept"  # a seat the browser keeps that the st
 _PENDING = "classroom.pending"  # the teacher's (page, state) to take at the next run's top
 _APPLIED = "classroom.applied"  # the teacher's change count this follower shows
 _BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
+# The teacher's state last taken: (change count, page, state, when, the state shown before).
+_TAKEN = "classroom.taken"
+# Seconds after taking the teacher's state in which a run showing the state from before it,
+# on every parameter that differs, is the browser's echo and not the student's edit: a rerun
+# the browser sent before the teacher's state reached it (its poll's timer, every
+# POLL_SECONDS) carries the widgets' old values. The teacher's state is then taken again.
+RETAKE_WITHIN = 3.0
 _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
 PRESENT = "classroom.present"  # the teacher's present mode: the key stays out of the address
 NOTICE = "classroom.notice"  # a message code for the sidebar (wrong code, limited, ended)
@@ -318,7 +325,7 @@ def member() -> Member | None:
 
 def _set_member(found: Member | None) -> None:
     if found is None:
-        for key in (_MEMBER, _PENDING, _APPLIED, _BASELINE, _PUBLISHED):
+        for key in (_MEMBER, _PENDING, _APPLIED, _BASELINE, _PUBLISHED, _TAKEN):
             st.session_state.pop(key, None)
     else:
         st.session_state[_MEMBER] = found
@@ -490,6 +497,8 @@ def on_page_start(page: str, access: PageAccess) -> None:
     st.session_state.pop(_PENDING, None)
     access.restore(page, dict(state))
     st.session_state[_APPLIED] = rev
+    before = st.session_state.get(_BASELINE)
+    st.session_state[_TAKEN] = (rev, page, state, time.monotonic(), before)
     st.session_state[_BASELINE] = None  # taken at this run's end
 
 
@@ -540,6 +549,8 @@ def check_teacher_change(access: PageAccess, page: str) -> bool:
     found = member()
     if found is None or found.teacher or not found.following:
         return False
+    if _PENDING in st.session_state:  # the teacher's state, to take again (after_run)
+        return True
     view = class_view(found.code)
     if view is None or view.status.rev == st.session_state.get(_APPLIED):
         return False
@@ -598,8 +609,24 @@ def after_run(page: str, params: dict[str, str]) -> dict[str, str]:
         if baseline is None:
             st.session_state[_BASELINE] = shown
         elif baseline != shown and _PENDING not in st.session_state:
-            stop_following()
+            if _echo_of_before(shown, baseline):
+                st.session_state[_PENDING] = st.session_state[_TAKEN][:3]  # the poll reruns
+            else:
+                stop_following()
     return address_params()
+
+
+def _echo_of_before(shown: tuple, baseline: tuple) -> bool:
+    """Is `shown`, which differs from the teacher's state taken (`baseline`), the state from
+    before taking it on every parameter that differs, within RETAKE_WITHIN of taking it?"""
+    taken = st.session_state.get(_TAKEN)
+    if taken is None or time.monotonic() - taken[3] >= RETAKE_WITHIN or taken[4] is None:
+        return False
+    (page, state), (before_page, before) = shown, taken[4]
+    if page != baseline[0] or page != before_page:
+        return False
+    keys = set(state) | set(baseline[1])
+    return all(state.get(k) == before.get(k) for k in keys if state.get(k) != baseline[1].get(k))
 
 
 @store_safe()
@@ -610,4 +637,5 @@ def stop_following() -> None:
     _set_member(Member(found.code, found.role, found.secret, False))
     st.session_state.pop(_BASELINE, None)
     st.session_state.pop(_APPLIED, None)
+    st.session_state.pop(_TAKEN, None)
     _mark_seen_now(found.code, found.secret, False)

@@ -120,3 +120,26 @@ def test_a_question_in_two_rounds_then_the_reveal():
     reloaded = student_by_address(**{"class": code, "seat": param(first, "seat"), "lang": "ja"})
     assert param(reloaded, "seat") == param(first, "seat")
     assert "2回目" in texts(reloaded) or "正解" in texts(reloaded)
+
+
+def test_a_rerun_with_the_widgets_old_values_just_after_a_change_is_not_an_own_edit():
+    """A browser's rerun sent before the teacher's state reached it (its poll's timer) brings
+    back the widgets' old values: within follow.RETAKE_WITHIN the student keeps following and
+    takes the teacher's state again; a different value is an own edit, as ever."""
+    teacher, code = teacher_page()
+    student = student_by_address(**{"class": code})
+    teacher.selectbox(key="luong.score").set_value("scaled_dot").run()
+    student.run()
+    assert param(student, "score") == "scaled_dot"
+    teacher.selectbox(key="luong.score").set_value("general").run()
+    student.run()
+    assert param(student, "score") == "general"
+
+    student.selectbox(key="luong.score").set_value("scaled_dot").run()  # the old value, echoed
+    assert "no longer follow" not in texts(student)
+    student.run()  # the poll takes the teacher's state again
+    assert param(student, "score") == "general" and follows(student, teacher)
+
+    student.selectbox(key="luong.score").set_value("concat").run()  # never shown: an own edit
+    student.run()
+    assert "no longer follow" in texts(student) and param(student, "score") == "concat"
