@@ -27,3 +27,15 @@ def test_streamlit_reads_the_smaller_cached_message_size(monkeypatch):
         assert config.get_option("global.minCachedMessageSize") < 10_000
     finally:
         config.get_config_options(force_reparse=True)
+
+
+def test_streamlit_keeps_cached_elements_past_a_followers_polls(monkeypatch):
+    """global.maxCachedMessageAge is hidden: a typo would leave Streamlit's 2 runs, which a
+    follower's poll fragment uses up in 4 s (tests/browser/test_classroom.py)."""
+    monkeypatch.chdir(REPO)
+    config.get_config_options(force_reparse=True)
+    try:
+        assert config.is_manually_set("global.maxCachedMessageAge")
+        assert config.get_option("global.maxCachedMessageAge") >= 20
+    finally:
+        config.get_config_options(force_reparse=True)
