@@ -367,10 +367,20 @@ async def ask(teacher: Browser) -> None:
     await teacher.click("classroom.ask")
 
 
+def form_prefix(round_: int) -> str:
+    """The keys of question 1's answer form in round `round_` start with this."""
+    return f"classroom.vote.1.{round_}."
+
+
+async def wait_for_form(browser: Browser, round_: int) -> None:
+    first = form_prefix(round_) + "0"
+    await browser.wait_for(lambda: first in browser.widgets, f"round {round_}'s form")
+
+
 async def vote(browser: Browser, round_: int, pick) -> tuple[int, ...]:
     """Answer question 1's round `round_`: option `pick(part, count)` of each part."""
-    prefix = f"classroom.vote.1.{round_}."
-    await browser.wait_for(lambda: f"{prefix}0" in browser.widgets, f"round {round_}'s form")
+    prefix = form_prefix(round_)
+    await wait_for_form(browser, round_)
     await browser.wait_idle()
     parts = sorted(k for k in browser.widgets if k.startswith(prefix))
     answer, states = [], []
@@ -429,12 +439,7 @@ async def two_rounds(
     # Each second tab shows round 1's form before its seat answers (as a student's two tabs
     # open on a question; a tab that reruns only after its seat answered rightly shows the
     # receipt instead, and would have no form to send again).
-    await asyncio.gather(
-        *(
-            t.wait_for(lambda t=t: "classroom.vote.1.1.0" in t.widgets, "round 1's form")
-            for t in extra_tabs
-        )
-    )
+    await asyncio.gather(*(wait_for_form(t, 1) for t in extra_tabs))
     result.sent[1] = dict(
         enumerate(
             await asyncio.gather(
@@ -444,7 +449,7 @@ async def two_rounds(
     )
     # Each second tab then sends another answer on the same seat: never counted a second time.
     await asyncio.gather(*(vote(t, 1, lambda part, n: (part + 1) % n) for t in extra_tabs))
-    result.labels = list(followers[0].widgets["classroom.vote.1.1.0"].options)
+    result.labels = list(followers[0].widgets[form_prefix(1) + "0"].options)
     await teacher.click("classroom.vote_again")
     result.sent[2] = dict(
         enumerate(

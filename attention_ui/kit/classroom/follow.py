@@ -49,8 +49,7 @@ _REFUSED_KEPT = "classroom.refused_kept"  # a seat the browser keeps that the st
 _PENDING = "classroom.pending"  # the teacher's (page, state) to take at the next run's top
 _APPLIED = "classroom.applied"  # the teacher's change count this follower shows
 _BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
-# The teacher's state last taken: (change count, page, state, when, the state shown before).
-_TAKEN = "classroom.taken"
+_TAKEN = "classroom.taken"  # the Taken of the teacher's state this follower took last
 # Seconds after taking the teacher's state in which a run showing the state from before it,
 # on every parameter that differs, is the browser's echo and not the student's edit: a rerun
 # the browser sent before the teacher's state reached it (its poll's timer, every
@@ -95,6 +94,22 @@ class Member:
     @property
     def teacher(self) -> bool:
         return self.role == "teacher"
+
+
+@dataclass(frozen=True)
+class Taken:
+    """The teacher's state as a follower took it, and what the follower showed before."""
+
+    rev: int  # the teacher's change count
+    page: str
+    state: dict[str, str]
+    at: float  # time.monotonic() when taken
+    before: tuple[str, dict[str, str]] | None  # the (page, state) shown before, if known
+
+    @property
+    def pending(self) -> tuple[int, str, dict[str, str]]:
+        """To take it again: the form of `_PENDING`."""
+        return self.rev, self.page, self.state
 
 
 @dataclass(frozen=True)
@@ -498,7 +513,7 @@ def on_page_start(page: str, access: PageAccess) -> None:
     access.restore(page, dict(state))
     st.session_state[_APPLIED] = rev
     before = st.session_state.get(_BASELINE)
-    st.session_state[_TAKEN] = (rev, page, state, time.monotonic(), before)
+    st.session_state[_TAKEN] = Taken(rev, page, state, time.monotonic(), before)
     st.session_state[_BASELINE] = None  # taken at this run's end
 
 
@@ -610,7 +625,7 @@ def after_run(page: str, params: dict[str, str]) -> dict[str, str]:
             st.session_state[_BASELINE] = shown
         elif baseline != shown and _PENDING not in st.session_state:
             if _echo_of_before(shown, baseline):
-                st.session_state[_PENDING] = st.session_state[_TAKEN][:3]  # the poll reruns
+                st.session_state[_PENDING] = st.session_state[_TAKEN].pending  # the poll reruns
             else:
                 stop_following()
     return address_params()
@@ -620,9 +635,9 @@ def _echo_of_before(shown: tuple, baseline: tuple) -> bool:
     """Is `shown`, which differs from the teacher's state taken (`baseline`), the state from
     before taking it on every parameter that differs, within RETAKE_WITHIN of taking it?"""
     taken = st.session_state.get(_TAKEN)
-    if taken is None or time.monotonic() - taken[3] >= RETAKE_WITHIN or taken[4] is None:
+    if taken is None or time.monotonic() - taken.at >= RETAKE_WITHIN or taken.before is None:
         return False
-    (page, state), (before_page, before) = shown, taken[4]
+    (page, state), (before_page, before) = shown, taken.before
     if page != baseline[0] or page != before_page:
         return False
     keys = set(state) | set(baseline[1])
