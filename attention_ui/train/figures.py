@@ -18,6 +18,19 @@ COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 MARK_COLOUR = "#0072B2"
 
 
+def thinned(
+    steps: Sequence[int], values: Sequence[float], at_most: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """At most `at_most` of the points (steps, values), evenly spread over the steps, the
+    first and the last always among them: a curve drawn while a run trains needs no more
+    points than its chart has pixels across, and each redraw sends them all."""
+    steps, values = np.asarray(steps), np.asarray(values, dtype=float)
+    if len(steps) <= at_most:
+        return steps, values
+    kept = np.unique(np.linspace(0, len(steps) - 1, at_most).round().astype(int))
+    return steps[kept], values[kept]
+
+
 def curves(
     series: Mapping[str, tuple[Sequence[int], Sequence[float]]],
     *,

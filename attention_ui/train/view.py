@@ -17,12 +17,15 @@ from attention_ui.kit.text.i18n import current_language, error_text, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.train import claims, compute, runs, state, teaching
 from attention_ui.train import transfer as transfer_rules
-from attention_ui.train.figures import curves, weights_with_marks
+from attention_ui.train.figures import curves, thinned, weights_with_marks
 from attention_ui.train.state import SETTINGS, Setting, Settings
 
 # While a run trains, the page redraws its progress this often (the browser sees the curves
-# grow at least twice a second).
+# grow at least twice a second), each curve with at most LIVE_POINTS points (a 3,000-step loss
+# curve is 52 kB of figure per redraw and session, 600 points 14 kB); the finished run's
+# curves have every point.
 REFRESH_SECONDS = 0.3
+LIVE_POINTS = 600
 
 
 # ---------------------------------------------------------------------------------------------
@@ -131,17 +134,19 @@ def follow(job: runs.Job) -> runs.Seen:
 
 
 def _live_curves(seen: runs.Seen) -> None:
-    steps = [step for step, _ in seen.accuracy]
-    accuracy = [value for _, value in seen.accuracy]
+    loss = thinned(range(1, len(seen.loss) + 1), seen.loss, LIVE_POINTS)
+    accuracy = (
+        thinned(*zip(*seen.accuracy, strict=True), LIVE_POINTS) if seen.accuracy else ((), ())
+    )
     loss_column, accuracy_column = st.columns(2)
     alt = t("train.live_alt")
-    show_moving_chart(loss_figure(seen.loss, seen.total), alt, container=loss_column)
-    show_moving_chart(accuracy_figure(steps, accuracy, seen.total), alt, container=accuracy_column)
+    show_moving_chart(loss_figure(*loss, seen.total), alt, container=loss_column)
+    show_moving_chart(accuracy_figure(*accuracy, seen.total), alt, container=accuracy_column)
 
 
-def loss_figure(loss, total: int, marker: int | None = None):
+def loss_figure(steps, loss, total: int, marker: int | None = None):
     return curves(
-        {t("train.curves.loss"): (range(1, len(loss) + 1), loss)},
+        {t("train.curves.loss"): (steps, loss)},
         title=t("train.curves.loss_title"),
         x_title=t("train.curves.step"),
         y_title=t("train.curves.loss"),
@@ -177,7 +182,10 @@ def curves_section(run: TrainingRun, marker: int | None) -> None:
     loss, accuracy = st.columns(2)
     details = _details(run)
     with loss:
-        show_chart(loss_figure(run.loss, run.steps, marker), "train.chart.loss", details=details)
+        steps = range(1, len(run.loss) + 1)
+        show_chart(
+            loss_figure(steps, run.loss, run.steps, marker), "train.chart.loss", details=details
+        )
     with accuracy:
         show_chart(
             accuracy_figure(run.snapshot_steps, run.accuracy, run.steps, marker),

@@ -1,6 +1,6 @@
 """Watch attention learn in a browser: Train shows the progress and the curves growing while
 the run trains (several states before it ends: the rate is the figure of a bench,
-bench/train_sessions.py, not a timed assertion); then the step slider scrubs the snapshots."""
+bench/train_curves.py, not a timed assertion); then the step slider scrubs the snapshots."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ PROGRESS_TEXT = f"() => document.querySelector('{PROGRESS}')?.innerText ?? null"
 
 def test_train_shows_the_curves_growing_then_the_slider_scrubs(page, server):
     seed = int(time.time()) % 1_000_000  # a run no earlier test left in the server's cache
-    # d_model 64 with 4 heads: a run of several seconds even on an idle machine
-    open_page(page, server, "train", f"task=reverse&steps=3000&d_model=64&heads=4&seed={seed}")
+    # induction (two layers), d_model 32 (the largest), 4 heads: about 12 s on an idle machine
+    open_page(page, server, "train", f"task=induction&steps=3000&d_model=32&heads=4&seed={seed}")
     page.get_by_role("button", name=EN["train.train"], exact=True).click()
     page.wait_for_selector(PROGRESS, timeout=30_000)
     seen, started = [], time.monotonic()
