@@ -7,10 +7,15 @@ Widget keys (for tests and tours): the settings train.task, train.score, train.h
 train.d_model, train.learning_rate, train.steps, train.seed (attention_ui/train/state.py
 declares each once); train.train (the Train button), train.step (the step slider),
 train.probe.<task> (the input typed through the trained model), train.compare (train every
-score function), train.export (the export expander).
+score function), train.export (the export expander), train.predict (the predict switch) with
+"which cells light up?" (train.predict.guess.<output>.<id>, train.predict.reveal / .again) and
+"which score learns first?" (train.compare.predict.*). In a class the teacher asks them with
+classroom.ask and classroom.ask.compare (the class questions "train" and "train.compare").
 Charts: train.chart.loss, train.chart.accuracy, train.chart.weights.<head>,
 train.chart.learned.<head>, train.chart.compare.loss/.accuracy, train.chart.step.<step key>.
 """
+
+import streamlit as st
 
 from attention_ui.frame import page_footer, page_header
 from attention_ui.kit.teaching import task_panel
@@ -22,21 +27,31 @@ view.model_formula()
 settings = view.settings()
 predicting = teaching.switch()
 problem = view.bounds_problem(settings)
+run = None
 if problem is not None:
     view.show_problem(problem)
 elif view.train_button():
     run = view.trained_run(settings)
-    if run is not None:
-        step = view.scrub(run)
-        view.curves_section(run, step)
-        view.run_sentences(run, settings)
-        if teaching.cells_puzzle(run, settings, predicting):
-            view.snapshot_section(run, settings, step)
+if run is None:
+    teaching.waiting(teaching.CELLS)  # a class question asked about a run keeps its place
+else:
+    step = view.scrub(run)
+    view.curves_section(run, step)
+    # Until "which cells light up?" is revealed, what states its answer stays hidden: the
+    # sentences (the weight on the right position), the weights, the typed input's steps (the
+    # first example's by default), the weights sent elsewhere and the export.
+    sentences = st.container()
+    if teaching.cells_puzzle(run, settings, predicting):
+        with sentences:
+            view.run_sentences(run, settings)
+        view.snapshot_section(run, settings, step)
         tokens = view.typed_input(run, settings)
         view.transfer(run, settings, step, tokens)
         teaching.export(run, settings)
 if problem is None:
     view.compare(settings, predicting)
+else:
+    teaching.waiting(teaching.SCORES)
 task_panel.panel(train_tasks.TASKS, train_tasks.snapshot)
 
 page_footer("train")  # the address follows the page: a reload or a copied link shows it

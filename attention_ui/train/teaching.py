@@ -1,6 +1,11 @@
 """The training page's teaching parts: predict-then-reveal ("which cells light up at the
-end?", "which score learns first?") and the export (a stand-alone NumPy script that retrains
-the run from its seed and checks it reaches the page's numbers; the curves as CSV)."""
+end?", "which score learns first?"), each of which a teacher may ask the class (the class
+question takes the puzzle's place: attention_ui/kit/classroom/panel.py), and the export (a
+stand-alone NumPy script that retrains the run from its seed and checks it reaches the page's
+numbers; the curves as CSV).
+
+A question's answer is the engine's, from the run of the page's settings; runs are shared by
+settings (train/runs.py), so students who follow the teacher answer about the same run."""
 
 from __future__ import annotations
 
@@ -13,15 +18,18 @@ import streamlit as st
 
 from attention_core import TrainingRun, fmt, normalize, scores, tiny_model, toy_tasks, training
 from attention_core import errors as engine_errors
+from attention_ui.kit.classroom.panel import question_without_numbers
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import literal
 from attention_ui.kit.teaching.predict import Verdict, puzzle_id
-from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, winners_text
+from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
 from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.markdown import escape_markdown
 from attention_ui.train import compute
 from attention_ui.train.state import Settings
 
 PAGE = "train"
+CELLS, SCORES = PAGE, f"{PAGE}.compare"  # the two puzzles (and class questions) of the page
 LEARNED = 0.9  # "learns" = reaches this held-out accuracy (the compare puzzle)
 
 
@@ -30,7 +38,15 @@ LEARNED = 0.9  # "learns" = reaches this held-out accuracy (the compare puzzle)
 
 
 def switch() -> bool:
+    """The switch; True (and no switch drawn) while a class question about this page is open."""
     return predict_switch(PAGE)
+
+
+def waiting(puzzle: str) -> None:
+    """Where the puzzle `puzzle` (CELLS or SCORES) would be while the page has no run for it
+    (a setting changed and nothing was trained again): the class question about it, if one is
+    open, keeps its place (the teacher can still reveal or close it)."""
+    question_without_numbers(puzzle)
 
 
 def cells_puzzle(run: TrainingRun, settings: Settings, on: bool) -> bool:
@@ -46,15 +62,13 @@ def cells_puzzle(run: TrainingRun, settings: Settings, on: bool) -> bool:
     st.subheader(t("train.predict.cells.title"))
     st.markdown(t("train.predict.cells.ask", example=" ".join(labels)))
 
+    names = [escape_markdown(label, 40) for label in labels]
+
     def describe(verdict: Verdict, row: np.ndarray) -> str:
-        return t(
-            "train.predict.cells.verdict",
-            output=outputs[verdict.query],
-            best=winners_text(labels, row, verdict.winners),
-        )
+        return verdict_text(verdict, outputs[verdict.query], names, row)
 
     return puzzle(
-        PAGE,
+        CELLS,
         puzzle_id(weights, extra=repr(settings)),
         questions=outputs,
         options=list(range(task.length)),
@@ -66,29 +80,49 @@ def cells_puzzle(run: TrainingRun, settings: Settings, on: bool) -> bool:
 
 
 def speed(run: TrainingRun) -> float:
-    """How fast a run learns, larger is faster: minus the first step at LEARNED held-out
-    accuracy; a run that never gets there ranks below every run that does."""
+    """How fast a run learns, larger is faster: the steps left after its first step at LEARNED
+    held-out accuracy, plus one (so every run that gets there scores above 0, which a winner
+    needs: kit/teaching/predict.winners_of); 0 for a run that never gets there."""
     step = compute.first_step_reaching(run, LEARNED)
-    return -float(step) if step is not None else -float(run.steps + 1)
+    return float(run.steps + 1 - step) if step is not None else 0.0
 
 
 def scores_puzzle(compared: dict[str, TrainingRun], on: bool) -> bool:
     """ "Which score learns first?" (to LEARNED held-out accuracy); True once revealed (or when
-    the switch is off). Not asked when no score function gets there."""
-    if not on or all(compute.first_step_reaching(r, LEARNED) is None for r in compared.values()):
+    the switch is off). Not asked when no score function gets there (a class question asked
+    about other runs keeps its place)."""
+    if not on:
+        return True
+    if all(compute.first_step_reaching(r, LEARNED) is None for r in compared.values()):
+        waiting(SCORES)
         return True
     names = list(compared)
     speeds = np.array([speed(compared[name]) for name in names])
     labels = [t(f"engine.value.score.{name}") for name in names]
     st.subheader(t("train.predict.scores.title"))
 
-    def describe(verdict: Verdict, row: np.ndarray) -> str:
-        winners = [labels[i] for i in verdict.winners]
-        steps = fmt(-row[verdict.winners[0]])
-        return t("train.predict.scores.verdict", best=", ".join(winners), step=steps)
+    def first(i: int) -> int | None:
+        return compute.first_step_reaching(compared[names[i]], LEARNED)
+
+    def describe(verdict: Verdict, _: np.ndarray) -> str:
+        """Who got there first and when; the guess's own step when it was wrong."""
+        best = t("predict.and").join(labels[i] for i in verdict.winners)
+        numbers = {"best": best, "step": fmt(first(verdict.winners[0]))}
+        if verdict.guess is None:
+            return t("train.predict.scores.no_guess", **numbers)
+        chosen = labels[verdict.guess]
+        if verdict.right:
+            return t("train.predict.scores.right", chosen=chosen, **numbers)
+        step = first(verdict.guess)
+        when = (
+            t("train.predict.scores.chosen_at", step=fmt(step))
+            if step is not None
+            else t("train.predict.scores.chosen_never", steps=fmt(compared[names[0]].steps))
+        )
+        return t("train.predict.scores.wrong", chosen=chosen, chosen_when=when, **numbers)
 
     return puzzle(
-        f"{PAGE}.compare",
+        SCORES,
         puzzle_id(speeds, extra=repr(names)),
         questions=[t("train.predict.scores.question", accuracy=fmt(100 * LEARNED))],
         options=list(range(len(names))),

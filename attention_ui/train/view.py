@@ -412,12 +412,14 @@ def compare(settings: Settings, predicting: bool) -> None:
     ):
         st.session_state[state.COMPARED] = True
     if not st.session_state.get(state.COMPARED):
+        teaching.waiting(teaching.SCORES)  # a class question asked about other runs stays
         return
     jobs = {score: runs.job(settings.with_score(score), compute.train) for score in TRAINING_SCORES}
     seen = follow_all(jobs)
     failed = [s for s in seen.values() if s.error is not None]
     if failed:
         refused(failed[0].error)
+        teaching.waiting(teaching.SCORES)
         return
     compared = {score: s.result for score, s in seen.items()}
     if not teaching.scores_puzzle(compared, predicting):

@@ -95,7 +95,7 @@ def student_question_here(page: str, view=None) -> bool:
     if found is None or found.teacher:
         return False
     view = view or follow.class_view(found.code)
-    return view is not None and view.question is not None and view.question.page == page
+    return view is not None and view.question is not None and view.question.on_page(page)
 
 
 @follow.store_safe(lambda: False)
@@ -303,10 +303,10 @@ def _poll(access: PageAccess, page: str) -> bool:
 
 @follow.store_safe(lambda: False)
 def question_here(page: str) -> bool:
-    """A class question about this page is open for this browser's class."""
+    """A class question about one of this page's puzzles is open for this browser's class."""
     found = follow.member()
     view = follow.class_view(found.code) if found is not None else None
-    return view is not None and view.question is not None and view.question.page == page
+    return view is not None and view.question is not None and view.question.on_page(page)
 
 
 def _paused_question() -> bool | None:
@@ -329,7 +329,9 @@ def class_puzzle(
     describe: Callable,
 ) -> bool | None:
     """The class's version of the page's puzzle: None when there is none (the page draws its
-    own, with an Ask button for a teacher); else True once the answers may be shown."""
+    own, with an Ask button for a teacher); else True once the answers may be shown. `page`
+    names the puzzle: the page ("train"), or page.puzzle on a page with several puzzles
+    ("train.compare")."""
     found = follow.member()
     view = follow.class_view(found.code) if found is not None else None
     if view is None:
@@ -347,6 +349,24 @@ def class_puzzle(
     if question is None:
         return None
     return _student_question(found, view, puzzle_id, questions, option_label, per_query, describe)
+
+
+@follow.store_safe()
+def question_without_numbers(page: str) -> None:
+    """The class question about the puzzle `page` where the page has no numbers for it now
+    (the training page after a setting changed, until it is trained again): it keeps its place,
+    drawn from the stored question alone, so the teacher can still count, reveal and close it
+    (options named by place) and a student's notice still leads to it."""
+    found = follow.member()
+    view = follow.class_view(found.code) if found is not None else None
+    if view is None or view.question is None or view.question.page != page:
+        return
+    if not found.teacher:
+        _student_question(found, view, "", (), str, (), None)  # "not the numbers asked about"
+        return
+    st.warning(t("classroom.q.teacher_other_numbers"), icon=":material/sync_problem:")
+    labels = _labeller(view.question, "", (), str)
+    _teacher_question(found.code, found.secret, _part_texts(view.question, ()), labels)
 
 
 def _labeller(
@@ -393,9 +413,12 @@ def _ask_button(found: Member, question: Question) -> None:
         store.ask(follow.engine(), found.code, found.secret, question)
         follow.forget_view(found.code)
 
+    # One Ask button per puzzle: "classroom.ask" for a page's first, "classroom.ask.compare" for
+    # the training page's "train.compare".
+    _, dot, puzzle = question.page.partition(".")
     st.button(
         t("classroom.q.ask"),
-        key="classroom.ask",
+        key=f"classroom.ask.{puzzle}" if dot else "classroom.ask",
         type="primary",
         icon=":material/how_to_vote:",
         on_click=ask,

@@ -16,13 +16,15 @@ from dataclasses import dataclass
 
 NO_WINNER = -1  # as attention_ui.kit.teaching.predict: the option "no key/record wins"
 MAX_PARTS, MAX_OPTIONS = 16, 64
-_PAGE = re.compile(r"[a-z]{1,20}")
+# The page, and for a page with several puzzles the puzzle's own name after a dot (the training
+# page's "train.compare"); the page alone names its first puzzle.
+_PAGE = re.compile(r"[a-z]{1,20}(\.[a-z]{1,20})?")
 _PUZZLE = re.compile(r"[0-9a-f]{12}")
 
 
 @dataclass(frozen=True)
 class Question:
-    page: str  # the page whose puzzle it is
+    page: str  # the page whose puzzle it is ("train"), or page.puzzle ("train.compare")
     puzzle: str  # the puzzle's id (kit.teaching.predict.puzzle_id of the teacher's numbers)
     options: tuple[tuple[int, ...], ...]  # per part
     winners: tuple[tuple[int, ...], ...]  # per part, computed by the engine
@@ -36,6 +38,10 @@ class Question:
                 "winners": [list(w) for w in self.winners],
             }
         )
+
+    def on_page(self, page: str) -> bool:
+        """The question is about one of `page`'s puzzles."""
+        return self.page.partition(".")[0] == page
 
     def accepts(self, answer: Sequence[int]) -> bool:
         """An answer gives one of the options for every part."""

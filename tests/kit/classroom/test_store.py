@@ -168,9 +168,17 @@ def test_rows_read_back_are_checked_like_an_address(engine, question):
         "[]",
         json.dumps({**json.loads(question.to_json()), "winners": [[7], [0]]}),
         json.dumps({**json.loads(question.to_json()), "puzzle": "<b>"}),
+        *(
+            json.dumps({**json.loads(question.to_json()), "page": page})
+            for page in ("train.", ".compare", "train.compare.x", "train.Compare", "train/x")
+        ),
     ):
         assert question_from(text) is None, text
     assert question_from(question.to_json()) == question
+    # A page with several puzzles names each: the page, then the puzzle after one dot.
+    second = Question("train.compare", question.puzzle, question.options, question.winners)
+    assert question_from(second.to_json()) == second
+    assert second.on_page("train") and not second.on_page("trai") and question.on_page("luong")
     seat = store.join(engine, code)
     store.ask(engine, code, key, question)
     store.vote(engine, code, seat, question, 1, 1, (1, 0))

@@ -6,11 +6,14 @@ from streamlit.testing.v1 import AppTest
 
 from attention_ui.kit.classroom import follow, store
 from attention_ui.kit.classroom.follow import engine
+from attention_ui.train import state as train_state
 from tests.conftest import APP, open_app_page
 from tests.support.classroom import by_address, open_class_box, param
+from tests.support.train import SETTINGS
 
 TEACHER_WIDGETS = {
     "classroom.ask",
+    "classroom.ask.compare",  # the training page's second puzzle
     "classroom.vote_again",
     "classroom.reveal",
     "classroom.close",
@@ -46,6 +49,26 @@ def test_a_student_has_no_teacher_control_and_never_sees_the_key():
     assert param(crafted, "teacher") is None
     assert not {w.key for w in [*crafted.button, *crafted.sidebar.button]} & TEACHER_WIDGETS
     assert "No class has this code" in everything_shown(crafted)
+
+
+def test_a_student_on_the_training_page_has_no_teacher_control():
+    """The training page has two puzzles, each with its own Ask button for the teacher; a
+    student following the teacher there gets neither, nor any other teacher control."""
+    teacher = open_class_box(open_app_page("train"))
+    next(b for b in teacher.sidebar.button if b.key == "classroom.start").click().run()
+    for key, value in SETTINGS.items():
+        teacher.session_state[key] = value
+    teacher.toggle(key="train.predict").set_value(True).run()
+    teacher.button(key=train_state.TRAIN_BUTTON).click().run()
+    teacher.button(key=train_state.COMPARE_BUTTON).click().run()
+    assert {"classroom.ask", "classroom.ask.compare"} <= {b.key for b in teacher.button}
+    student = by_address(**{"class": param(teacher, "class")})
+    assert student.button(key=train_state.COMPARE_BUTTON), "the student follows the teacher"
+    assert not {w.key for w in [*student.button, *student.sidebar.button]} & TEACHER_WIDGETS
+    next(b for b in teacher.button if b.key == "classroom.ask.compare").click().run()
+    student.run()
+    keys = {w.key for w in [*student.button, *student.sidebar.button]}
+    assert not keys & TEACHER_WIDGETS and "classroom.send" in keys
 
 
 def test_a_wrong_teacher_key_in_the_address_is_refused():

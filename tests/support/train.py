@@ -1,0 +1,54 @@
+"""The training page in AppTest: settings of a quick run in which some score function learns,
+the engine's own run for them, and the charts and widgets a run drew."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from attention_core import toy_task, train_attention
+from attention_ui.train import compute, state
+
+# A run of a few seconds in which some score function reaches 90 % held-out accuracy.
+SETTINGS = {
+    "train.task": "reverse",
+    "train.steps": 60,
+    "train.d_model": 8,
+    "train.learning_rate": 0.05,
+}
+
+
+def engine_run(score: str = "scaled_dot"):
+    """The engine's run of SETTINGS with this score function, trained here."""
+    s = state.settings_of({**state.DEFAULTS, **SETTINGS, "train.score": score})
+    return train_attention(
+        toy_task(s.task, size=compute.TASK_SIZE, seed=s.seed),
+        score=s.score,
+        heads=s.heads,
+        d_model=s.d_model,
+        steps=s.steps,
+        learning_rate=s.learning_rate,
+        seed=s.seed,
+        record_every=compute.record_every(s.steps),
+    )
+
+
+def keys(at: AppTest) -> set[str]:
+    """The keys of the run's buttons, toggles, text and number boxes and radios."""
+    widgets = [*at.button, *at.toggle, *at.text_input, *at.number_input, *at.radio]
+    return {str(w.key) for w in widgets}
+
+
+def charts(at: AppTest) -> set[str]:
+    """The keys of the run's charts."""
+    return {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")}
+
+
+def giveaways(at: AppTest) -> set[str]:
+    """What on the training page states which cells light up at the end: the weights' charts,
+    the typed input and its steps, the weights sent to other pages, the export, the task hints
+    (the sentences are checked by their words)."""
+    found = {c for c in charts(at) if c.startswith(("train.chart.weights", "train.chart.step"))}
+    prefixes = ("train.probe", "train.transfer", "tasks.")
+    found |= {k for k in keys(at) if k.startswith(prefixes)}
+    found |= {"export" for e in at.expander if str(e.icon) == ":material/download:"}
+    return found
