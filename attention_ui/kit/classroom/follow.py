@@ -8,6 +8,11 @@ after each of the teacher's runs (`after_run`, from the shared address writer); 
 sidebar polls the class (attention_ui.kit.classroom.panel) and, on a change, takes the
 teacher's state through the same checks as an address (`PageAccess.restore`) at the top of the
 next run. A follower's own edit (a different state or page) leaves follow mode.
+
+The class has a language, the teacher's (stored with the class, updated when the teacher
+switches). A student who has not picked one with the language switch is shown it, whatever
+route they joined by; their pick is kept with their seat (a reload keeps it), and is not an
+own edit: they go on following.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import sqlalchemy as sa
 import streamlit as st
+
+from attention_ui.kit.text.i18n import LANGUAGE_STATE_KEY, current_language, language_from_tag
 
 from . import codes, keeper, store
 
@@ -56,6 +63,8 @@ _TAKEN = "classroom.taken"  # the Taken of the teacher's state this follower too
 # POLL_SECONDS) carries the widgets' old values. The teacher's state is then taken again.
 RETAKE_WITHIN = 3.0
 _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
+_PUBLISHED_LANG = "classroom.published_lang"  # the teacher's language last published
+_BASELINE_LANG = "classroom.baseline_lang"  # the language the baseline was drawn in
 PRESENT = "classroom.present"  # the teacher's present mode: the key stays out of the address
 NOTICE = "classroom.notice"  # a message code for the sidebar (wrong code, limited, ended)
 STORE_DOWN = "classroom.store_down"  # set when a store call failed; the sidebar says so
@@ -90,6 +99,7 @@ class Member:
     role: str  # "teacher" or "student"
     secret: str  # the teacher key or the student's seat
     following: bool = True
+    lang: str | None = None  # the language a student picked (None: the class's)
 
     @property
     def teacher(self) -> bool:
@@ -340,7 +350,16 @@ def member() -> Member | None:
 
 def _set_member(found: Member | None) -> None:
     if found is None:
-        for key in (_MEMBER, _PENDING, _APPLIED, _BASELINE, _PUBLISHED, _TAKEN):
+        for key in (
+            _MEMBER,
+            _PENDING,
+            _APPLIED,
+            _BASELINE,
+            _BASELINE_LANG,
+            _PUBLISHED,
+            _PUBLISHED_LANG,
+            _TAKEN,
+        ):
             st.session_state.pop(key, None)
     else:
         st.session_state[_MEMBER] = found
@@ -381,7 +400,8 @@ def admit(eng: sa.Engine, client: str, code_text: object, teacher=None, seat=Non
     elif code is not None and seat is not None:
         following = store.seat_following(eng, code, seat)
         if following is not None:
-            return Member(code, "student", str(seat), following)
+            picked = store.seat_language(eng, code, seat)
+            return Member(code, "student", str(seat), following, language_from_tag(picked))
     secret = teacher is not None or seat is not None
     parties = (client, store.class_party(code)) if code is not None and secret else (client,)
     if any(store.limited(eng, party) for party in parties):
@@ -442,10 +462,12 @@ def start_class(page: str, state: dict[str, str]) -> None:
     if store.too_many(eng, "class", client):
         st.session_state[NOTICE] = "too_many_classes"
         return
-    code, key = store.create_class(eng, page, _page_state(state))
+    lang = current_language()
+    code, key = store.create_class(eng, page, _page_state(state), lang=lang)
     store.note(eng, "class", client)
     _set_member(Member(code, "teacher", key))
     st.session_state[_PUBLISHED] = (page, _page_state(state))
+    st.session_state[_PUBLISHED_LANG] = lang
 
 
 def leave() -> None:
@@ -498,6 +520,8 @@ def on_page_start(page: str, access: PageAccess) -> None:
         if isinstance(result, Member) or result == "unknown":
             st.session_state[_TRIED] = params
         _enter(result, access, page)
+        if adopt_class_language():  # the page, its title and menu too, in the class's
+            st.rerun()
     adopt_kept_seat(access, page)
     pending = st.session_state.get(_PENDING)
     found = member()
@@ -548,7 +572,7 @@ def follow_again(access: PageAccess, page: str) -> None:
     found = member()
     if found is None or found.teacher:
         return
-    _set_member(Member(found.code, found.role, found.secret, True))
+    _set_member(replace(found, following=True))
     forget_view(found.code)
     view = class_view(found.code)
     if view is None:
@@ -619,10 +643,18 @@ def after_run(page: str, params: dict[str, str]) -> dict[str, str]:
         if changed and store.publish(engine(), found.code, found.secret, *shown):
             st.session_state[_PUBLISHED] = shown
             forget_view(found.code)
+        lang = params.get("lang", current_language())
+        moved = st.session_state.get(_PUBLISHED_LANG) != lang
+        if moved and store.set_language(engine(), found.code, found.secret, lang):
+            st.session_state[_PUBLISHED_LANG] = lang
+            forget_view(found.code)
     elif found.following and _APPLIED in st.session_state:
         baseline = st.session_state.get(_BASELINE)
-        if baseline is None:
+        # A screen now in another language (the student's pick, or the class's) may word its
+        # state otherwise: that is not an own edit, and what it shows is the baseline again.
+        if baseline is None or st.session_state.get(_BASELINE_LANG) != current_language():
             st.session_state[_BASELINE] = shown
+            st.session_state[_BASELINE_LANG] = current_language()
         elif baseline != shown and _PENDING not in st.session_state:
             if _echo_of_before(shown, baseline):
                 st.session_state[_PENDING] = st.session_state[_TAKEN].pending  # the poll reruns
@@ -644,12 +676,51 @@ def _echo_of_before(shown: tuple, baseline: tuple) -> bool:
     return all(state.get(k) == before.get(k) for k in keys if state.get(k) != baseline[1].get(k))
 
 
+# -- the class's language ----------------------------------------------------------------------
+
+
+def class_language(view: store.ClassView | None = None) -> str | None:
+    """The language this screen is to show as the class's: a student's who has not picked one
+    of their own (None otherwise, or when the class has none stored)."""
+    found = member()
+    if found is None or found.teacher or found.lang is not None:
+        return None
+    view = view or class_view(found.code)
+    return language_from_tag(view.lang) if view is not None else None
+
+
+@store_safe(lambda: False)
+def adopt_class_language() -> bool:
+    """At a run's top, before anything is worded: a student who has not picked a language is
+    shown the class's. True when the screen's language changed."""
+    lang = class_language()
+    if lang is None or lang == current_language():
+        return False
+    st.session_state[LANGUAGE_STATE_KEY] = lang
+    return True
+
+
+@store_safe()
+def language_picked(lang: str) -> None:
+    """The language switch (a callback, before the run): a student's pick is kept with their
+    seat and the class's language no longer applies to them; picking the class's language
+    again returns them to it (a teacher's language is published at the run's end)."""
+    found = member()
+    if found is None or found.teacher:
+        return
+    view = class_view(found.code)
+    own = None if view is not None and view.lang == lang else language_from_tag(lang)
+    if own != found.lang:
+        store.pick_language(engine(), found.code, found.secret, own)
+        _set_member(replace(found, lang=own))
+
+
 @store_safe()
 def stop_following() -> None:
     found = member()
     if found is None or found.teacher:
         return
-    _set_member(Member(found.code, found.role, found.secret, False))
+    _set_member(replace(found, following=False))
     st.session_state.pop(_BASELINE, None)
     st.session_state.pop(_APPLIED, None)
     st.session_state.pop(_TAKEN, None)

@@ -275,8 +275,9 @@ def _student_box(found: Member, access: PageAccess, page: str) -> None:
 @st.fragment(run_every=POLL_SECONDS)
 def _student_poll(access: PageAccess, page: str) -> None:
     """Every POLL_SECONDS: the student is here; a change of the teacher's page or state (for
-    a follower), of the question, or of following (an own edit, seen at a run's end) reruns
-    the page. It draws nothing (an idle poll sends no element) unless the store is down."""
+    a follower), of the question, of following (an own edit, seen at a run's end) or of the
+    class's language (for a student who did not pick one) reruns the page. It draws nothing
+    (an idle poll sends no element) unless the store is down."""
     if not _poll(access, page):
         _store_down()
 
@@ -293,6 +294,7 @@ def _poll(access: PageAccess, page: str) -> bool:
         follow.check_teacher_change(access, page)
         or place != st.session_state.get(_SEEN)
         or found.following != st.session_state.get(_DRAWN_FOLLOWING)
+        or follow.class_language(view) not in (None, current_language())
     ):
         st.rerun(scope="app")
     return True
