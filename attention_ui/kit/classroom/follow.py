@@ -46,7 +46,10 @@ SESSION_JOINS = 3  # new seats one browser session may take (a reload keeps its 
 PURGE_EVERY = 60.0  # seconds between a process's purges of expired classes and old attempts
 HEALTH_EVERY = 2.0  # seconds between a process's checks that its store is there and writable
 RESTORED_SHOWN = 120.0  # seconds every screen says the store was restored
-VIEW_TTL = 0.5  # seconds a class read is shared by the sessions of one process
+# Seconds a class read is shared by the sessions of one process: a change made on another
+# process reaches its followers' polls at most this late (0.5 s was a sixth of the follow
+# latency's budget; a read is one row by its key).
+VIEW_TTL = 0.25
 TOUCH_EVERY = 5.0  # seconds between a process's presence writes (all its students in one)
 CONFIG_TTL = 10.0  # seconds the secrets' answer (which store) is kept: every poll asks
 _MEMBER = "classroom.member"
@@ -60,7 +63,8 @@ _TAKEN = "classroom.taken"  # the Taken of the teacher's state this follower too
 # Seconds after taking the teacher's state in which a run showing the state from before it,
 # on every parameter that differs, is the browser's echo and not the student's edit: a rerun
 # the browser sent before the teacher's state reached it (its poll's timer, every
-# POLL_SECONDS) carries the widgets' old values. The teacher's state is then taken again.
+# panel.STUDENT_POLL_SECONDS) carries the widgets' old values. The teacher's state is then
+# taken again.
 RETAKE_WITHIN = 3.0
 _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
 _PUBLISHED_LANG = "classroom.published_lang"  # the teacher's language last published
@@ -297,19 +301,32 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 _views: dict[str, tuple[float, store.ClassView | None]] = {}
 _views_lock = threading.Lock()
+_reading = threading.Lock()  # one read at a time: the polls that found it stale wait for it
 
 
 def class_view(code: str) -> store.ClassView | None:
-    """The class as the store has it, read at most every VIEW_TTL s per process."""
-    now = time.monotonic()
+    """The class as the store has it, read at most every VIEW_TTL s per process (the polls
+    of a process's followers that find it stale at the same moment share one read)."""
+    found = _fresh_view(code)
+    if found is not None:
+        return found[0]
+    with _reading:
+        found = _fresh_view(code)  # read by another poll meanwhile
+        if found is not None:
+            return found[0]
+        now = time.monotonic()
+        view = store.view(engine(), code)
+        with _views_lock:
+            _views[code] = (now, view)
+    return view
+
+
+def _fresh_view(code: str) -> tuple[store.ClassView | None] | None:
     with _views_lock:
         cached = _views.get(code)
-    if cached is not None and now - cached[0] < VIEW_TTL:
-        return cached[1]
-    found = store.view(engine(), code)
-    with _views_lock:
-        _views[code] = (now, found)
-    return found
+    if cached is not None and time.monotonic() - cached[0] < VIEW_TTL:
+        return (cached[1],)
+    return None
 
 
 def forget_view(code: str) -> None:
@@ -679,6 +696,7 @@ def _echo_of_before(shown: tuple, baseline: tuple) -> bool:
 # -- the class's language ----------------------------------------------------------------------
 
 
+@store_safe(lambda: None)
 def class_language(view: store.ClassView | None = None) -> str | None:
     """The language this screen is to show as the class's: a student's who has not picked one
     of their own (None otherwise, or when the class has none stored)."""
