@@ -88,6 +88,7 @@ def language_switch(page: str) -> None:
 def _choose_language() -> None:
     st.session_state[LANGUAGE_STATE_KEY] = st.session_state[_WIDGET_KEY]
     st.session_state.pop(_REJECTED_KEY, None)
+    classroom.language_picked(current_language())  # a student's own: kept, not an own edit
     _sync_url()
 
 
@@ -104,6 +105,7 @@ def page_frame(name: str) -> None:
     first visit, with no router to go through."""
     page_started(name)
     setup_language(name)
+    classroom.adopt_class_language()  # a student who did not pick one: the class's language
     follow_clicked_link(name, NAMES)
     st.set_page_config(
         page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon=FAVICON, layout="wide"

@@ -5,7 +5,7 @@ The teacher starts a class from the sidebar, the students open the join address,
 of the teacher's reaches both students' screens (their addresses hold the teacher's state)
 within the follow target, the teacher asks the Luong puzzle, the students answer with the
 answer charts hidden, the teacher sees the live count, reveals, and the students see their
-verdict and the charts.
+verdict and the charts; the teacher switches language and the students' screens follow.
 """
 
 from __future__ import annotations
@@ -121,6 +121,13 @@ def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
             wait_idle(student)
             assert student.locator(".js-plotly-plot").count() > 0, "the answers, revealed"
             assert_no_exception(student)
+        # The teacher switches language: the students, who did not pick one, follow at their
+        # next poll (nothing else reruns their page now).
+        teacher.locator("[data-testid=stSidebar]").get_by_text("日本語", exact=True).click()
+        wait_for_param(teacher, "lang", "ja")
+        for student in students:
+            wait_for_param(student, "lang", "ja")
+            student.get_by_text(catalog("ja")["classroom.following"]).wait_for(timeout=WAIT_MS)
         assert_no_exception(teacher)
     except Exception:  # what each of the three screens showed, for the failure's report
         ARTIFACTS.mkdir(exist_ok=True)

@@ -8,6 +8,11 @@ after each of the teacher's runs (`after_run`, from the shared address writer); 
 sidebar polls the class (attention_ui.kit.classroom.panel) and, on a change, takes the
 teacher's state through the same checks as an address (`PageAccess.restore`) at the top of the
 next run. A follower's own edit (a different state or page) leaves follow mode.
+
+The class has a language, the teacher's (stored with the class, updated when the teacher
+switches). A student who has not picked one with the language switch is shown it, whatever
+route they joined by; their pick is kept with their seat (a reload keeps it), and is not an
+own edit: they go on following.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import sqlalchemy as sa
 import streamlit as st
+
+from attention_ui.kit.text.i18n import LANGUAGE_STATE_KEY, current_language, language_from_tag
 
 from . import codes, keeper, store
 
@@ -39,7 +46,10 @@ SESSION_JOINS = 3  # new seats one browser session may take (a reload keeps its 
 PURGE_EVERY = 60.0  # seconds between a process's purges of expired classes and old attempts
 HEALTH_EVERY = 2.0  # seconds between a process's checks that its store is there and writable
 RESTORED_SHOWN = 120.0  # seconds every screen says the store was restored
-VIEW_TTL = 0.5  # seconds a class read is shared by the sessions of one process
+# Seconds a class read is shared by the sessions of one process: a change made on another
+# process reaches its followers' polls at most this late (0.5 s was a sixth of the follow
+# latency's budget; a read is one row by its key).
+VIEW_TTL = 0.25
 TOUCH_EVERY = 5.0  # seconds between a process's presence writes (all its students in one)
 CONFIG_TTL = 10.0  # seconds the secrets' answer (which store) is kept: every poll asks
 _MEMBER = "classroom.member"
@@ -53,9 +63,12 @@ _TAKEN = "classroom.taken"  # the Taken of the teacher's state this follower too
 # Seconds after taking the teacher's state in which a run showing the state from before it,
 # on every parameter that differs, is the browser's echo and not the student's edit: a rerun
 # the browser sent before the teacher's state reached it (its poll's timer, every
-# POLL_SECONDS) carries the widgets' old values. The teacher's state is then taken again.
+# panel.STUDENT_POLL_SECONDS) carries the widgets' old values. The teacher's state is then
+# taken again.
 RETAKE_WITHIN = 3.0
 _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
+_PUBLISHED_LANG = "classroom.published_lang"  # the teacher's language last published
+_BASELINE_LANG = "classroom.baseline_lang"  # the language the baseline was drawn in
 PRESENT = "classroom.present"  # the teacher's present mode: the key stays out of the address
 NOTICE = "classroom.notice"  # a message code for the sidebar (wrong code, limited, ended)
 STORE_DOWN = "classroom.store_down"  # set when a store call failed; the sidebar says so
@@ -90,6 +103,7 @@ class Member:
     role: str  # "teacher" or "student"
     secret: str  # the teacher key or the student's seat
     following: bool = True
+    lang: str | None = None  # the language a student picked (None: the class's)
 
     @property
     def teacher(self) -> bool:
@@ -287,19 +301,32 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 _views: dict[str, tuple[float, store.ClassView | None]] = {}
 _views_lock = threading.Lock()
+_reading = threading.Lock()  # one read at a time: the polls that found it stale wait for it
 
 
 def class_view(code: str) -> store.ClassView | None:
-    """The class as the store has it, read at most every VIEW_TTL s per process."""
-    now = time.monotonic()
+    """The class as the store has it, read at most every VIEW_TTL s per process (the polls
+    of a process's followers that find it stale at the same moment share one read)."""
+    found = _fresh_view(code)
+    if found is not None:
+        return found[0]
+    with _reading:
+        found = _fresh_view(code)  # read by another poll meanwhile
+        if found is not None:
+            return found[0]
+        now = time.monotonic()
+        view = store.view(engine(), code)
+        with _views_lock:
+            _views[code] = (now, view)
+    return view
+
+
+def _fresh_view(code: str) -> tuple[store.ClassView | None] | None:
     with _views_lock:
         cached = _views.get(code)
-    if cached is not None and now - cached[0] < VIEW_TTL:
-        return cached[1]
-    found = store.view(engine(), code)
-    with _views_lock:
-        _views[code] = (now, found)
-    return found
+    if cached is not None and time.monotonic() - cached[0] < VIEW_TTL:
+        return (cached[1],)
+    return None
 
 
 def forget_view(code: str) -> None:
@@ -340,7 +367,16 @@ def member() -> Member | None:
 
 def _set_member(found: Member | None) -> None:
     if found is None:
-        for key in (_MEMBER, _PENDING, _APPLIED, _BASELINE, _PUBLISHED, _TAKEN):
+        for key in (
+            _MEMBER,
+            _PENDING,
+            _APPLIED,
+            _BASELINE,
+            _BASELINE_LANG,
+            _PUBLISHED,
+            _PUBLISHED_LANG,
+            _TAKEN,
+        ):
             st.session_state.pop(key, None)
     else:
         st.session_state[_MEMBER] = found
@@ -381,7 +417,8 @@ def admit(eng: sa.Engine, client: str, code_text: object, teacher=None, seat=Non
     elif code is not None and seat is not None:
         following = store.seat_following(eng, code, seat)
         if following is not None:
-            return Member(code, "student", str(seat), following)
+            picked = store.seat_language(eng, code, seat)
+            return Member(code, "student", str(seat), following, language_from_tag(picked))
     secret = teacher is not None or seat is not None
     parties = (client, store.class_party(code)) if code is not None and secret else (client,)
     if any(store.limited(eng, party) for party in parties):
@@ -442,10 +479,12 @@ def start_class(page: str, state: dict[str, str]) -> None:
     if store.too_many(eng, "class", client):
         st.session_state[NOTICE] = "too_many_classes"
         return
-    code, key = store.create_class(eng, page, _page_state(state))
+    lang = current_language()
+    code, key = store.create_class(eng, page, _page_state(state), lang=lang)
     store.note(eng, "class", client)
     _set_member(Member(code, "teacher", key))
     st.session_state[_PUBLISHED] = (page, _page_state(state))
+    st.session_state[_PUBLISHED_LANG] = lang
 
 
 def leave() -> None:
@@ -498,6 +537,8 @@ def on_page_start(page: str, access: PageAccess) -> None:
         if isinstance(result, Member) or result == "unknown":
             st.session_state[_TRIED] = params
         _enter(result, access, page)
+        if adopt_class_language():  # the page, its title and menu too, in the class's
+            st.rerun()
     adopt_kept_seat(access, page)
     pending = st.session_state.get(_PENDING)
     found = member()
@@ -548,7 +589,7 @@ def follow_again(access: PageAccess, page: str) -> None:
     found = member()
     if found is None or found.teacher:
         return
-    _set_member(Member(found.code, found.role, found.secret, True))
+    _set_member(replace(found, following=True))
     forget_view(found.code)
     view = class_view(found.code)
     if view is None:
@@ -619,10 +660,18 @@ def after_run(page: str, params: dict[str, str]) -> dict[str, str]:
         if changed and store.publish(engine(), found.code, found.secret, *shown):
             st.session_state[_PUBLISHED] = shown
             forget_view(found.code)
+        lang = params.get("lang", current_language())
+        moved = st.session_state.get(_PUBLISHED_LANG) != lang
+        if moved and store.set_language(engine(), found.code, found.secret, lang):
+            st.session_state[_PUBLISHED_LANG] = lang
+            forget_view(found.code)
     elif found.following and _APPLIED in st.session_state:
         baseline = st.session_state.get(_BASELINE)
-        if baseline is None:
+        # A screen now in another language (the student's pick, or the class's) may word its
+        # state otherwise: that is not an own edit, and what it shows is the baseline again.
+        if baseline is None or st.session_state.get(_BASELINE_LANG) != current_language():
             st.session_state[_BASELINE] = shown
+            st.session_state[_BASELINE_LANG] = current_language()
         elif baseline != shown and _PENDING not in st.session_state:
             if _echo_of_before(shown, baseline):
                 st.session_state[_PENDING] = st.session_state[_TAKEN].pending  # the poll reruns
@@ -644,12 +693,52 @@ def _echo_of_before(shown: tuple, baseline: tuple) -> bool:
     return all(state.get(k) == before.get(k) for k in keys if state.get(k) != baseline[1].get(k))
 
 
+# -- the class's language ----------------------------------------------------------------------
+
+
+@store_safe(lambda: None)
+def class_language(view: store.ClassView | None = None) -> str | None:
+    """The language this screen is to show as the class's: a student's who has not picked one
+    of their own (None otherwise, or when the class has none stored)."""
+    found = member()
+    if found is None or found.teacher or found.lang is not None:
+        return None
+    view = view or class_view(found.code)
+    return language_from_tag(view.lang) if view is not None else None
+
+
+@store_safe(lambda: False)
+def adopt_class_language() -> bool:
+    """At a run's top, before anything is worded: a student who has not picked a language is
+    shown the class's. True when the screen's language changed."""
+    lang = class_language()
+    if lang is None or lang == current_language():
+        return False
+    st.session_state[LANGUAGE_STATE_KEY] = lang
+    return True
+
+
+@store_safe()
+def language_picked(lang: str) -> None:
+    """The language switch (a callback, before the run): a student's pick is kept with their
+    seat and the class's language no longer applies to them; picking the class's language
+    again returns them to it (a teacher's language is published at the run's end)."""
+    found = member()
+    if found is None or found.teacher:
+        return
+    view = class_view(found.code)
+    own = None if view is not None and view.lang == lang else language_from_tag(lang)
+    if own != found.lang:
+        store.pick_language(engine(), found.code, found.secret, own)
+        _set_member(replace(found, lang=own))
+
+
 @store_safe()
 def stop_following() -> None:
     found = member()
     if found is None or found.teacher:
         return
-    _set_member(Member(found.code, found.role, found.secret, False))
+    _set_member(replace(found, following=False))
     st.session_state.pop(_BASELINE, None)
     st.session_state.pop(_APPLIED, None)
     st.session_state.pop(_TAKEN, None)

@@ -7,6 +7,10 @@ belongs to the class and the round is open (a primary key on class, question, ro
 makes a second vote a no-op). Every row read back is checked like an address before use.
 
 A class and everything in it (seats, votes) is deleted CLASS_HOURS after it was started.
+
+SCHEMA_VERSION counts the changes an older app cannot work with. A column added later is
+nullable and added in place by `ensure_schema` (ADDED_COLUMNS): an older app ignores it, so the
+version stays.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ CLASS_WINDOW_SECONDS, MAX_CLASSES = 3600.0, 5  # classes started per client
 MAX_STATE_PARAMS, MAX_STATE_CHARS = 60, 200_000
 _PAGE = re.compile(r"[a-z]{1,20}")
 _PARAM = re.compile(r"[A-Za-z0-9_]{1,40}")
+_LANG = re.compile(r"[a-z]{2,3}")  # a language code as the app names one ("en", "ja")
 
 metadata = sa.MetaData()
 meta = sa.Table(
@@ -56,6 +61,9 @@ classes = sa.Table(
     sa.Column("question_no", sa.Integer, nullable=False),  # +1 on every question asked
     sa.Column("round", sa.Integer, nullable=False),  # 1, then 2 after "discuss, vote again"
     sa.Column("revealed", sa.Boolean, nullable=False),
+    # The class's language: the teacher's, kept up to date (NULL: a class from before it was
+    # stored). A student who did not pick a language of their own is shown it.
+    sa.Column("lang", sa.String(8)),
 )
 seats = sa.Table(
     "classroom_seat",
@@ -64,6 +72,7 @@ seats = sa.Table(
     sa.Column("seat", sa.String(64), primary_key=True),
     sa.Column("seen", sa.Float, nullable=False),
     sa.Column("following", sa.Boolean, nullable=False),
+    sa.Column("lang", sa.String(8)),  # the language the student picked (NULL: the class's)
 )
 votes = sa.Table(
     "classroom_vote",
@@ -93,6 +102,11 @@ events = sa.Table(
 )
 
 
+# Columns added after the tables were first made, by table: ensure_schema adds any a database
+# made earlier lacks (nullable, so the rows already there and an older app's writes hold).
+ADDED_COLUMNS = {classes: ("lang",), seats: ("lang",)}
+
+
 class SchemaTooNewError(RuntimeError):
     """The database was written by a later version of the app."""
 
@@ -113,6 +127,7 @@ class ClassView:
     page: str
     state: dict[str, str]
     question: Question | None
+    lang: str | None = None  # the class's language (None: not known)
 
 
 _ready: set[str] = set()
@@ -125,6 +140,7 @@ def ensure_schema(engine: sa.Engine) -> None:
     if name in _ready:
         return
     metadata.create_all(engine, checkfirst=True)
+    _add_columns(engine)
     with engine.begin() as conn:
         found = conn.scalar(sa.select(meta.c.value).where(meta.c.name == "schema_version"))
         if found is None:
@@ -136,6 +152,26 @@ def ensure_schema(engine: sa.Engine) -> None:
         elif not found.isdigit() or int(found) > SCHEMA_VERSION:
             raise SchemaTooNewError(found)
     _ready.add(name)
+
+
+def _add_columns(engine: sa.Engine) -> None:
+    """ADDED_COLUMNS a database made by an earlier version lacks (another process may add one
+    at the same moment: its error is taken as the column being there, checked again)."""
+    for table, names in ADDED_COLUMNS.items():
+        for name in names:
+            if _has_column(engine, table, name):
+                continue
+            column = sa.schema.CreateColumn(table.c[name]).compile(dialect=engine.dialect)
+            try:
+                with engine.begin() as conn:
+                    conn.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {column}"))
+            except sa.exc.DBAPIError:
+                if not _has_column(engine, table, name):
+                    raise
+
+
+def _has_column(engine: sa.Engine, table: sa.Table, name: str) -> bool:
+    return name in {column["name"] for column in sa.inspect(engine).get_columns(table.name)}
 
 
 def forget_schema(engine: sa.Engine) -> None:
@@ -165,9 +201,14 @@ def purge(engine: sa.Engine, now: float) -> None:
 
 
 def create_class(
-    engine: sa.Engine, page: str, state: dict[str, str], now: float | None = None
+    engine: sa.Engine,
+    page: str,
+    state: dict[str, str],
+    now: float | None = None,
+    lang: str | None = None,
 ) -> tuple[str, str]:
-    """A new class showing `page` with `state`: (its code, the teacher's key)."""
+    """A new class showing `page` with `state`, in the teacher's language `lang`: (its code,
+    the teacher's key)."""
     now = time.time() if now is None else now
     purge(engine, now)
     key = codes.new_key()
@@ -185,6 +226,7 @@ def create_class(
             "question_no": 0,
             "round": 1,
             "revealed": False,
+            "lang": _valid_lang(lang),
         }
         try:
             with engine.begin() as conn:
@@ -214,6 +256,10 @@ def _valid_state(text: object) -> dict[str, str] | None:
     if not all(isinstance(v, str) for v in state.values()):
         return None
     return state
+
+
+def _valid_lang(lang: object) -> str | None:
+    return lang if isinstance(lang, str) and _LANG.fullmatch(lang) else None
 
 
 def _row(conn: sa.Connection, code: str, now: float):
@@ -252,7 +298,7 @@ def view(engine: sa.Engine, code: str, now: float | None = None) -> ClassView | 
     if found is None or state is None or not _PAGE.fullmatch(str(row.page)):
         return None
     question = question_from(row.question) if row.question is not None else None
-    return ClassView(found, row.page, state, question)
+    return ClassView(found, row.page, state, question, _valid_lang(row.lang))
 
 
 # -- the teacher -------------------------------------------------------------------------------
@@ -291,6 +337,14 @@ def publish(engine: sa.Engine, code: str, key: object, page: str, state: dict[st
     return _teacher_update(
         engine, code, key, page=page, state=_state_json(state), rev=classes.c.rev + 1
     )
+
+
+def set_language(engine: sa.Engine, code: str, key: object, lang: str) -> bool:
+    """The teacher's language is now `lang`: the class's, for students who did not pick one.
+    Not a change of the page (`rev` stays): followers keep what they show."""
+    if _valid_lang(lang) is None:
+        return False
+    return _teacher_update(engine, code, key, lang=lang)
 
 
 def ask(engine: sa.Engine, code: str, key: object, question: Question) -> bool:
@@ -433,6 +487,28 @@ def seat_following(engine: sa.Engine, code: str, seat: object) -> bool | None:
             sa.select(seats.c.following).where(seats.c.code == code, seats.c.seat == seat)
         ).first()
     return None if row is None else bool(row.following)
+
+
+def seat_language(engine: sa.Engine, code: str, seat: object) -> str | None:
+    """The language the student of this seat picked (None: none, or not a seat of this
+    class)."""
+    if not codes.is_token(seat):
+        return None
+    with engine.connect() as conn:
+        found = conn.scalar(
+            sa.select(seats.c.lang).where(seats.c.code == code, seats.c.seat == seat)
+        )
+    return _valid_lang(found)
+
+
+def pick_language(engine: sa.Engine, code: str, seat: str, lang: str | None) -> None:
+    """The student of this seat picked `lang` (None: back to the class's)."""
+    with engine.begin() as conn:
+        conn.execute(
+            seats.update()
+            .where(seats.c.code == code, seats.c.seat == seat)
+            .values(lang=_valid_lang(lang))
+        )
 
 
 def mark_seen(engine: sa.Engine, code: str, seat: str, following: bool, now: float | None = None):

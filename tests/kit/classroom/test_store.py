@@ -146,6 +146,50 @@ def test_schema_is_versioned_and_a_newer_one_is_refused(tmp_path):
         store._ready.clear()
 
 
+def test_a_database_of_the_first_schema_gets_the_language_columns_in_place(engine):
+    """A store made before the class's language was kept (no `lang` columns) goes on: its
+    classes and seats stay, the columns are added, and a second process adding them at the
+    same time is no error."""
+    code, key = store.create_class(engine, "luong", {"n": "3"})
+    seat = store.join(engine, code)
+    with engine.begin() as conn:
+        for table in (store.classes, store.seats):
+            conn.execute(sa.text(f"ALTER TABLE {table.name} DROP COLUMN lang"))
+    store.forget_schema(engine)
+    store.ensure_schema(engine)
+    store._add_columns(engine)  # another process, a moment later
+    view = store.view(engine, code)
+    assert (view.state, view.lang) == ({"n": "3"}, None)
+    assert (
+        store.seat_following(engine, code, seat) and store.seat_language(engine, code, seat) is None
+    )
+    assert store.set_language(engine, code, key, "ja") and store.view(engine, code).lang == "ja"
+    with engine.connect() as conn:
+        assert conn.scalar(sa.select(store.meta.c.value)) == str(store.SCHEMA_VERSION)
+
+
+def test_the_class_language_and_a_students_pick(engine):
+    code, key = store.create_class(engine, "luong", {}, lang="en")
+    assert store.view(engine, code).lang == "en"
+    assert not store.set_language(engine, code, "wrong key", "ja")
+    assert not store.set_language(engine, code, key, "<b>")
+    rev = store.view(engine, code).status.rev
+    assert store.set_language(engine, code, key, "ja")
+    view = store.view(engine, code)
+    assert view.lang == "ja" and view.status.rev == rev, "not a change of the page"
+    seat = store.join(engine, code)
+    assert store.seat_language(engine, code, seat) is None
+    store.pick_language(engine, code, seat, "en")
+    assert store.seat_language(engine, code, seat) == "en"
+    store.pick_language(engine, code, seat, None)
+    assert store.seat_language(engine, code, seat) is None
+    with engine.begin() as conn:
+        conn.execute(store.classes.update().values(lang="<b>x</b>"))
+        conn.execute(store.seats.update().values(lang="x" * 8))
+    assert store.view(engine, code).lang is None and store.view(engine, code).state == {}
+    assert store.seat_language(engine, code, seat) is None
+
+
 def test_rows_read_back_are_checked_like_an_address(engine, question):
     code, key = store.create_class(engine, "luong", {"n": "3"})
     crafted = {

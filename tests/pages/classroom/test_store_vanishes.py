@@ -4,6 +4,7 @@ can send it again), and what was counted is kept."""
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 from attention_ui.kit.classroom import follow, store
@@ -39,9 +40,14 @@ def shown(at) -> str:
     return "\n".join(str(e.value) for e in parts)
 
 
+@pytest.mark.parametrize("shared_for", [follow.VIEW_TTL, 0.0])
 def test_a_read_only_store_says_the_vote_was_not_sent_and_it_can_be_sent_again(
-    monkeypatch, classroom_db
+    monkeypatch, classroom_db, shared_for
 ):
+    """Also with no class read shared between calls (`shared_for` 0): every way in that reads
+    the class (the page's own puzzle asks whether a class question is open) reaches the store,
+    and none of them shows an exception."""
+    monkeypatch.setattr(follow, "VIEW_TTL", shared_for)
     teacher, student, code = asked()
     choose(student)
     with monkeypatch.context() as read_only:
