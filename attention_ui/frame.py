@@ -34,6 +34,11 @@ from attention_ui.page_list import NAMES, PAGES
 # A file of the app's own: an emoji or Material icon as page_icon makes the browser fetch
 # the picture from a font CDN (the tab shows a box where that is not reachable).
 FAVICON = str(Path(__file__).resolve().parent / "assets" / "favicon.png")
+# The sidebar's width in px (st.set_page_config's initial_sidebar_state as a number: "auto"
+# behaviour at that width; Streamlit's own is 300). Every menu label is the page's whole title
+# on one line: マルチヘッド・セルフアテンション is 224 px and the label's box 200 px at 300
+# (tests/browser/test_japanese.py measures every label in both languages).
+SIDEBAR_WIDTH = 336
 _LANG_PARAM = "lang"
 _WIDGET_KEY = "lang.switch"
 _REJECTED_KEY = "lang.rejected"
@@ -108,7 +113,10 @@ def page_frame(name: str) -> None:
     classroom.adopt_class_language()  # a student who did not pick one: the class's language
     follow_clicked_link(name, NAMES)
     st.set_page_config(
-        page_title=f"{t(f'nav.{name}')} · Attention Explorer", page_icon=FAVICON, layout="wide"
+        page_title=f"{t(f'nav.{name}')} · Attention Explorer",
+        page_icon=FAVICON,
+        layout="wide",
+        initial_sidebar_state=SIDEBAR_WIDTH,
     )
     start_run()
     open_address(name)  # a shared link or a reload: the page's state comes from the address

@@ -14,6 +14,12 @@ const SCRUB_MS = 150; // a Luong edit costs the server 40-50 ms; a faster rate o
 const SCRUB_PX = 8; // pointer travel per step of the page's precision
 const MAX_PENDING = 100;
 const GRIDS = new WeakMap();
+// Fitting a grid to its column (CellGrid.fit): the narrowest a number cell gets is this text's
+// width (room to type a short number in an empty cell), at these font sizes (of the page's).
+const FIT_SAMPLE = "\u22120.0";
+const FIT_SCALES = [1, 0.875, 0.8125];
+const FIT_CARET = 3; // px for the caret after the text
+const FIT_TOUCH = 32; // px: the narrowest a number cell gets, for a finger (WCAG 2.5.8 asks 24)
 
 // A link to another page, clicked while an edit is on its way, waits until the server has
 // taken the edit (it acknowledges it when it draws the grid again), at most HOLD_MS. Streamlit
@@ -102,60 +108,195 @@ class CellGrid {
       if (focus) this.focusCell(focus[0], focus[1], false);
     }
     this.fill();
+    this.watchWidth();
+    this.fit(); // the texts may be longer or shorter now
   }
 
   build() {
     const d = this.data;
-    const text = d.text || {};
     this.wrap.textContent = "";
-    const scroll = el("div", "cg-scroll");
-    const table = el("table", "cg-table");
-    table.setAttribute("role", "grid");
-    table.setAttribute("aria-label", d.name || "");
-    if (d.help) table.setAttribute("aria-description", d.help);
-    const head = el("thead");
-    const headRow = el("tr");
-    headRow.setAttribute("role", "row");
-    // A header cell with no text reads as an unnamed column to a screen reader: the empty
-    // corners are plain cells (axe's empty-table-header).
-    headRow.appendChild(this.corner(text.corner));
-    (d.cols || []).forEach((col) => {
-      const th = el("th", "cg-colhead");
-      th.setAttribute("role", "columnheader");
-      th.setAttribute("scope", "col");
-      th.textContent = col.label;
-      headRow.appendChild(th);
-    });
-    if (d.addRows) headRow.appendChild(this.corner(""));
-    head.appendChild(headRow);
-    table.appendChild(head);
-    const body = el("tbody");
+    this.scroll = el("div", "cg-scroll");
+    this.table = el("table", "cg-table");
+    this.table.setAttribute("role", "grid");
+    this.table.setAttribute("aria-label", d.name || "");
+    if (d.help) this.table.setAttribute("aria-description", d.help);
     this.inputs = [];
+    this.tds = []; // [row][col] -> the <td> holding the input (moved, never remade, by arrange)
     (d.rows || []).forEach((rowLabel, i) => {
-      const tr = el("tr");
-      tr.setAttribute("role", "row");
-      const th = el("th", "cg-rowhead");
-      th.setAttribute("role", "rowheader");
-      th.setAttribute("scope", "row");
-      th.textContent = rowLabel;
-      tr.appendChild(th);
       const line = [];
+      const tds = [];
       (d.cols || []).forEach((col, j) => {
         const td = el("td", "cg-cell");
         td.setAttribute("role", "gridcell");
         const input = this.makeInput(col, i, j, rowLabel);
         td.appendChild(input);
-        tr.appendChild(td);
+        tds.push(td);
         line.push(input);
       });
-      if (d.addRows) tr.appendChild(this.deleteButton(i, rowLabel));
-      body.appendChild(tr);
       this.inputs.push(line);
+      this.tds.push(tds);
     });
-    table.appendChild(body);
-    scroll.appendChild(table);
-    this.wrap.appendChild(scroll);
+    this.deletes = d.addRows ? (d.rows || []).map((rowLabel, i) => this.deleteButton(i, rowLabel)) : [];
+    this.ruler = el("div", "cg-ruler");
+    this.ruler.setAttribute("aria-hidden", "true");
+    this.perBlock = 0; // every column in one block
+    this.arrange();
+    this.scroll.appendChild(this.table);
+    this.scroll.appendChild(this.ruler);
+    this.wrap.appendChild(this.scroll);
     this.wrap.appendChild(this.toolbar());
+    this.fitWidth = -1;
+  }
+
+  // The table's rows: the columns in blocks of `perBlock` (0: all in one), each block under
+  // its own header row, so that a grid wider than its column folds instead of scrolling.
+  // The cells keep their <input>s (and the focus, and what is being typed).
+  arrange() {
+    const d = this.data;
+    const text = d.text || {};
+    const cols = d.cols || [];
+    const per = this.perBlock > 0 ? this.perBlock : Math.max(1, cols.length);
+    const table = this.table;
+    table.textContent = "";
+    table.classList.toggle("cg-folded", per < cols.length);
+    for (let start = 0; start < Math.max(1, cols.length); start += per) {
+      const end = Math.min(cols.length, start + per);
+      const last = end >= cols.length;
+      const headRow = el("tr");
+      headRow.setAttribute("role", "row");
+      // A header cell with no text reads as an unnamed column to a screen reader: the empty
+      // corners are plain cells (axe's empty-table-header).
+      headRow.appendChild(this.corner(text.corner));
+      cols.slice(start, end).forEach((col) => {
+        const th = el("th", "cg-colhead");
+        th.setAttribute("role", "columnheader");
+        th.setAttribute("scope", "col");
+        th.textContent = col.label;
+        headRow.appendChild(th);
+      });
+      if (d.addRows && last) headRow.appendChild(this.corner(""));
+      const head = el(start === 0 ? "thead" : "tbody", start === 0 ? "" : "cg-foldhead");
+      head.appendChild(headRow);
+      table.appendChild(head);
+      const body = el("tbody");
+      (d.rows || []).forEach((rowLabel, i) => {
+        const tr = el("tr");
+        tr.setAttribute("role", "row");
+        const th = el("th", "cg-rowhead");
+        th.setAttribute("role", "rowheader");
+        th.setAttribute("scope", "row");
+        th.textContent = rowLabel;
+        tr.appendChild(th);
+        this.tds[i].slice(start, end).forEach((td) => tr.appendChild(td));
+        if (d.addRows && last) tr.appendChild(this.deletes[i]);
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+    }
+  }
+
+  // --- the grid's width -----------------------------------------------------------------
+  //
+  // A grid wider than its column (8 columns on a phone, W_a's 16 anywhere) is drawn
+  // narrower, in this order, until it fits: number cells just as wide as their longest text
+  // (at least FIT_SAMPLE's, and FIT_TOUCH px), at the page's font size, then smaller
+  // (FIT_SCALES); else its columns fold into blocks, at the largest of those sizes that has
+  // the fewest blocks. Any room left widens the cells back, up to their usual width. Nothing
+  // is cut: every cell shows its whole text; a grid scrolls only if one column of it is wider
+  // than the screen.
+
+  watchWidth() {
+    if (this.observer || typeof ResizeObserver === "undefined") return;
+    // A change of the column's width refits the grid in the next frame (refitting inside
+    // the observer's callback would resize what it observes in the same frame).
+    this.observer = new ResizeObserver(() => {
+      if (!this.wrap.isConnected) return this.observer.disconnect();
+      if (this.scroll && this.scroll.clientWidth !== this.fitWidth) requestAnimationFrame(() => this.fit());
+    });
+    this.observer.observe(this.wrap);
+  }
+
+  fit() {
+    const scroll = this.scroll;
+    const table = this.table;
+    if (!scroll || !table || !scroll.isConnected) return;
+    const style = getComputedStyle(scroll);
+    const room = scroll.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    this.fitWidth = scroll.clientWidth;
+    if (room <= 0) return; // not drawn (a hidden tab): fitted when it shows
+    const numbers = this.inputs.flat().filter((input) => input.classList.contains("cg-number"));
+    const cols = (this.data.cols || []).length;
+    if (!numbers.length || !cols) return this.setFit(false, 1, 0, 0);
+    // Widths are measured as the grid is arranged now (its blocks stay put until the choice
+    // is made: moving a cell would take the focus from a learner typing into it): the grid
+    // unfolded is as wide as what lies beside the cells and every column's cell.
+    const cell = numbers[0].parentElement;
+    const width = () => {
+      const across = this.perBlock > 0 ? Math.min(this.perBlock, cols) : cols;
+      const each = cell.offsetWidth;
+      return { each, beside: table.offsetWidth - across * each };
+    };
+    this.setStyle(false, 1, 0);
+    const usual = numbers[0].offsetWidth;
+    let { each, beside } = width();
+    if (beside + cols * each <= room) {
+      this.setFit(false, 1, 0, 0);
+      if (table.offsetWidth <= room) return;
+    }
+    // Up to their usual width, the cells share what room is left.
+    const share = (narrow, across) =>
+      Math.max(narrow, Math.min(usual, narrow + Math.floor((room - beside - across * each) / across)));
+    const texts = [FIT_SAMPLE, ...numbers.map((input) => input.value)];
+    const folds = [];
+    for (const scale of FIT_SCALES) {
+      const narrow = this.textWidth(texts, scale, numbers[0]);
+      this.setStyle(true, scale, narrow);
+      ({ each, beside } = width());
+      if (beside + cols * each <= room) {
+        this.setFit(true, scale, share(narrow, cols), 0);
+        if (table.offsetWidth <= room) return;
+        ({ each, beside } = width());
+      }
+      // Folded: as many columns a block as fit beside the row labels, blocks as even as can be.
+      const blocks = Math.ceil(cols / Math.max(1, Math.floor((room - beside) / each)));
+      const per = Math.ceil(cols / blocks);
+      folds.push({ blocks, scale, narrow, cell: share(narrow, per), per });
+    }
+    // The fewest blocks, at the largest font that has that few.
+    const fold = folds.reduce((best, next) => (next.blocks < best.blocks ? next : best));
+    this.setFit(true, fold.scale, fold.cell, fold.per);
+  }
+
+  setStyle(compact, scale, cell) {
+    this.wrap.classList.toggle("cg-compact", compact);
+    this.wrap.style.setProperty("--cg-scale", String(scale));
+    if (cell) this.wrap.style.setProperty("--cg-cell", `${cell}px`);
+    else this.wrap.style.removeProperty("--cg-cell");
+  }
+
+  setFit(compact, scale, cell, perBlock) {
+    this.setStyle(compact, scale, cell);
+    if (perBlock === this.perBlock) return;
+    const focus = this.focusedPosition();
+    this.perBlock = perBlock;
+    this.arrange();
+    if (focus) this.focusCell(focus[0], focus[1], false);
+  }
+
+  // The width of a number cell that shows the longest of `texts` whole, at `scale`.
+  textWidth(texts, scale, input) {
+    this.wrap.style.setProperty("--cg-scale", String(scale));
+    const ruler = this.ruler;
+    ruler.textContent = "";
+    new Set(texts).forEach((text) => {
+      const line = el("span");
+      line.textContent = text;
+      ruler.appendChild(line);
+    });
+    const width = ruler.scrollWidth;
+    const style = getComputedStyle(input);
+    const sides = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return Math.max(FIT_TOUCH, Math.ceil(width + sides + FIT_CARET));
   }
 
   makeInput(col, i, j, rowLabel) {

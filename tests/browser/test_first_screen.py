@@ -6,7 +6,10 @@ at 390 × 844, something to touch and what it does.
   it there; on the Luong page the grids Q, K and V whole and a chart of S, A or O.
 - 390 × 844: a control wholly on the first screen, a result seen by the end of the second.
 - On the phone every grid fits its column (no cell scrolled out of sight), and no chart
-  prints text under 11 px.
+  prints text under 11 px. So does every grid at its largest size (LARGEST: every size control
+  of the page at its top, W_a 8 × 16), on the phone and at 1400 px, with every cell's text
+  whole, at MIN_CELL_FONT px or more, in a cell of MIN_CELL px or more each way (number cells;
+  the mask's ticks keep their size).
 - The regression page is at most half as tall as it was (7,763 px at 1400, 12,392 at 390).
 
 Each page is opened once per window size (module fixture `screens`), measured as drawn.
@@ -29,6 +32,19 @@ DESKTOP, PHONE = (1400, 900), (390, 844)
 RESULT_SEEN = 200  # px of a result on screen (or half of it, if it is shorter)
 MIN_CHART_FONT = 11
 REGRESSION_BEFORE = {1400: 7763, 390: 12392}
+# Each page's widest grids, by address: the Luong page with every size at 8 (Q, K, V 8 × 8,
+# the concat score's W_a 8 × 16 and v_a 1 × 8; the mask's 8 × 8 ticks), the transformer's X and
+# W's at d_model 8, the gallery's weights w of 8 values, the squeeze exercise's X of 8 pixels.
+# (On main before the fit, each of these 8-column grids scrolled sideways at 390 px.)
+LARGEST = {
+    "luong": "luong?score=concat&dq=8&dk=8&dv=8&n=8&m=8&h=8",
+    "luong-mask": "luong?mask=cells&dq=8&dk=8&dv=8&n=8&m=8",
+    "transformer": "transformer?d=8",
+    "gallery": "gallery?m=8",
+    "exercises": "exercises?section=se&se_channels=4&se_pixels=8&se_r=4",
+}
+MIN_CELL_FONT = 13  # px: a number in a fitted cell
+MIN_CELL = 32  # px: a cell to touch (WCAG 2.5.8 asks 24; static/cell_grid.js FIT_TOUCH)
 
 # Where things are on the page as drawn, with the main block scrolled to its top: controls
 # (grid cells inside their shadow roots too), results, the grids' fit, the charts' text sizes.
@@ -53,14 +69,30 @@ MEASURE = """() => {
       '.js-plotly-plot, [data-testid=stDataFrame], [data-testid=stTable]')).filter(shown)
       .map(el => ({...box(el), what: el.classList.contains('js-plotly-plot') ? 'chart' : 'table'}));
   const fit = grids.map(g => { const scroll = g.closest('.cg-scroll') || g.parentElement;
+      const numbers = Array.from(g.querySelectorAll('input[type=text]'));
       return {name: g.getAttribute('aria-label'), ...box(g),
               scrolls: scroll.scrollWidth > scroll.clientWidth + 1,
-              room: scroll.clientWidth}; });
+              room: scroll.clientWidth,
+              columns: g.querySelectorAll('th[role=columnheader]').length,
+              cut: numbers.filter(i => i.scrollWidth > i.clientWidth + 1).map(i => i.value),
+              font: numbers.length ? Math.min(...numbers.map(
+                  i => parseFloat(getComputedStyle(i).fontSize))) : null,
+              cell: numbers.length ? Math.min(...numbers.map(i => Math.min(
+                  i.getBoundingClientRect().width, i.getBoundingClientRect().height))) : null};
+      });
   const fonts = Array.from(main.querySelectorAll('.js-plotly-plot .main-svg text'))
       .filter(t => t.textContent.trim() && shown(t))
       .map(t => [parseFloat(getComputedStyle(t).fontSize), t.textContent.slice(0, 20)]);
   return {height: main.scrollHeight, controls, results, grids: fit, fonts};
 }"""
+
+
+def open_page(tab, address: str) -> dict:
+    tab.goto(address)
+    tab.wait_for_selector("h1", timeout=120_000)
+    settle(tab)
+    assert_no_exception(tab)
+    return tab.evaluate(MEASURE)
 
 
 def settle(tab) -> None:
@@ -79,11 +111,22 @@ def screens(browser, server) -> dict:
         tab = context.new_page()
         errors = collect_errors(tab)
         for page in PAGES:
-            tab.goto(f"{server}/{page}")
-            tab.wait_for_selector("h1", timeout=120_000)
-            settle(tab)
-            assert_no_exception(tab)
-            found[(page, width)] = tab.evaluate(MEASURE)
+            found[(page, width)] = open_page(tab, f"{server}/{page}")
+        context.close()
+        assert not errors, errors
+    return found
+
+
+@pytest.fixture(scope="module")
+def largest(browser, server) -> dict:
+    """{(view, width): what MEASURE found}, each LARGEST address at each window size."""
+    found = {}
+    for width, height in (DESKTOP, PHONE):
+        context = new_context(browser, viewport={"width": width, "height": height})
+        tab = context.new_page()
+        errors = collect_errors(tab)
+        for view, address in LARGEST.items():
+            found[(view, width)] = open_page(tab, f"{server}/{address}")
         context.close()
         assert not errors, errors
     return found
@@ -129,6 +172,21 @@ def test_on_a_phone_every_grid_fits_its_column(screens, page):
     found = screens[(page, PHONE[0])]
     cut = [g for g in found["grids"] if g["scrolls"]]
     assert not cut, f"{page}: grids wider than their column: {cut}"
+
+
+@pytest.mark.parametrize("width", [PHONE[0], DESKTOP[0]])
+@pytest.mark.parametrize("view", LARGEST)
+def test_every_grid_at_its_largest_fits_its_column_readable(largest, view, width):
+    grids = largest[(view, width)]["grids"]
+    assert grids, f"{view}: no grid was seen"
+    if view != "gallery":  # the gallery's w is 1 × 8
+        assert max(g["columns"] for g in grids) >= 8, grids
+    cut = [g for g in grids if g["scrolls"]]
+    assert not cut, f"{view} at {width} px: grids wider than their column: {cut}"
+    for grid in grids:
+        assert not grid["cut"], f"{view} at {width} px: {grid['name']}: texts cut: {grid}"
+        assert grid["font"] is None or grid["font"] >= MIN_CELL_FONT, (view, width, grid)
+        assert grid["cell"] is None or grid["cell"] >= MIN_CELL, (view, width, grid)
 
 
 @pytest.mark.parametrize("page", PAGES)

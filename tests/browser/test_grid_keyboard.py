@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from attention_ui.kit.text.i18n import catalog
-from tests.browser.conftest import open_page, wait_for_editor_text, wait_idle
+from tests.browser.conftest import (
+    collect_errors,
+    new_context,
+    open_page,
+    wait_for_editor_text,
+    wait_idle,
+)
 
 EN = catalog("en")
 TIMEOUT = 120_000
@@ -98,3 +104,69 @@ def test_every_cell_of_every_grid_is_reached_by_tab_and_by_the_arrows(page, serv
             for _ in range(1, len(labels)):
                 page.keyboard.press("ArrowUp")
             page.keyboard.press("ArrowRight")
+
+
+def test_a_grid_folded_to_fit_a_phone_is_edited_as_any_other(browser, server):
+    """The concat score's W_a at 8 × 16 on a 390 px phone: narrower cells, and its columns
+    folded into two blocks, k:1…k:8 under q:1…q:8 (test_first_screen measures the fit). The
+    arrows still walk the matrix's columns across the blocks, Alt+Up steps a value by the
+    page's 0.1, a drag sideways scrubs one (8 px a step), typed text is kept, and the grid
+    still fits its column with the longer number in it."""
+    context = new_context(browser, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors = collect_errors(page)
+    try:
+        page.set_default_timeout(TIMEOUT)
+        open_page(page, server, "luong", "score=concat&dq=8&dk=8&dv=8&n=8&m=8&h=8", TIMEOUT)
+
+        def cell(row: int, col: str):
+            return page.get_by_label(f"W_a, row {row}, column {col}", exact=True)
+
+        def settled_value(row: int, col: str, text: str) -> None:
+            wait_idle(page, timeout=TIMEOUT)
+            page.wait_for_function(
+                """([label, text]) => Array.from(document.querySelectorAll('*'))
+                     .filter(h => h.shadowRoot).flatMap(h => Array.from(
+                         h.shadowRoot.querySelectorAll(`input[aria-label="${label}"]`)))
+                     .some(i => i.value === text)""",
+                arg=[f"W_a, row {row}, column {col}", text],
+                timeout=TIMEOUT,
+            )
+
+        cell(1, "q:8").wait_for()
+        table = page.locator("table[role=grid][aria-label=W_a]")
+        assert "cg-folded" in table.get_attribute("class")
+        assert cell(1, "k:1").bounding_box()["y"] > cell(8, "q:8").bounding_box()["y"]
+        cell(1, "q:8").focus()
+        page.keyboard.press("ArrowRight")  # into the second block
+        assert focused(page) == "W_a, row 1, column k:1"
+        page.keyboard.press("ArrowLeft")
+        assert focused(page) == "W_a, row 1, column q:8"
+
+        cell(1, "k:8").focus()
+        page.keyboard.press("Alt+ArrowUp")
+        settled_value(1, "k:8", "0.1")
+
+        box = cell(2, "k:8").bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        for dx in (8, 16, 24):
+            page.mouse.move(x - dx, y)
+        page.mouse.up()
+        settled_value(2, "k:8", "\u22120.3")
+
+        cell(3, "k:8").focus()
+        type_and_enter(page, "0.123457")
+        assert focused(page) == "W_a, row 4, column k:8"
+        settled_value(3, "k:8", "0.123457")
+        fit = table.evaluate(
+            """t => { const s = t.closest('.cg-scroll');
+                     const i = t.querySelector('input[aria-label="W_a, row 3, column k:8"]');
+                     return [s.scrollWidth <= s.clientWidth + 1,
+                             i.scrollWidth <= i.clientWidth + 1]; }"""
+        )
+        assert fit == [True, True]
+    finally:
+        context.close()
+    assert not errors, errors

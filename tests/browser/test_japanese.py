@@ -8,24 +8,35 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
+import pytest
+
 from attention_ui.kit.text.i18n import catalog
 from tests.app_server import start_app, stop_app
 from tests.browser.conftest import IDLE, new_context, wait_idle
 
 JA = catalog("ja")
-NAV_LABELS = [
-    JA[f"nav.{name}"]
-    for name in (
-        "home",
-        "luong",
-        "database",
-        "gallery",
-        "exercises",
-        "regression",
-        "transformer",
-        "train",
-    )
-]
+PAGE_NAMES = (
+    "home",
+    "luong",
+    "database",
+    "gallery",
+    "exercises",
+    "regression",
+    "transformer",
+    "train",
+)
+NAV_LABELS = [JA[f"nav.{name}"] for name in PAGE_NAMES]
+WHOLE_NAME = {"ja": "マルチヘッド・セルフアテンション", "en": "Multi-head self-attention"}
+# Each menu label's text as drawn, and whether a box in it cuts it (wider than it shows).
+MENU_LABELS = """() => Array.from(document.querySelectorAll('[data-testid=stSidebar] a'))
+  .filter(a => a.getBoundingClientRect().width > 0)
+  .map(a => { const texts = Array.from(a.querySelectorAll('*'))
+                  .filter(e => e.children.length === 0 && e.textContent.trim());
+              const text = texts.map(e => e.textContent.trim()).pop();
+              const cut = Array.from(a.querySelectorAll('*'))
+                  .filter(e => e.textContent.includes(text) && e.scrollWidth > e.clientWidth + 1)
+                  .map(e => [e.tagName, e.scrollWidth, e.clientWidth]);
+              return {text, cut}; })"""
 
 
 def test_a_japanese_browser_gets_japanese_without_asking(browser, server):
@@ -71,3 +82,26 @@ def test_a_shared_japanese_link_opened_first_on_a_fresh_server_is_japanese_with_
     finally:
         context.close()
         stop_app(process)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_menu_label_is_the_pages_whole_title_uncut_at_1400(browser, server, lang):
+    """The multi-head page's whole name, マルチヘッド・セルフアテンション (224 px), in its title
+    and in the menu, where no label is cut: the sidebar is wide enough (attention_ui/frame.py
+    SIDEBAR_WIDTH; Streamlit's own 300 px left the label 200 px)."""
+    words = catalog(lang)
+    context = new_context(browser, viewport={"width": 1400, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/transformer?lang={lang}")
+        page.wait_for_selector(IDLE, timeout=90_000)
+        wait_idle(page, timeout=90_000)
+        title = words["transformer.title"]
+        page.get_by_role("heading", name=title, exact=True).first.wait_for(timeout=90_000)
+        labels = page.evaluate(MENU_LABELS)
+        assert [label["text"] for label in labels] == [words[f"nav.{n}"] for n in PAGE_NAMES]
+        assert title == words["nav.transformer"] == WHOLE_NAME[lang]
+        cut = [label for label in labels if label["cut"]]
+        assert not cut, cut
+    finally:
+        context.close()

@@ -248,7 +248,10 @@ def _lay_out(figure: go.Figure, grid: _Grid) -> None:
             "b": 10,
         },
     )
-    figure.update_annotations(font_size=13)
+    # A panel's own title (a column of the gallery's grids: "τ = 0.25 · スケールド・ドット
+    # プロダクト", 231 px at 13 px) is centred over its panel, right of the query labels: at 12 px
+    # it stays inside a third of the main block beside a 336 px sidebar (attention_ui/frame.py).
+    figure.update_annotations(font_size=12 if grid.panel_titles else 13)
 
 
 def _checked(labels: Sequence[str] | None, expected: int, name: str) -> list[str] | None:
