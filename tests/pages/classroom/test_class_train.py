@@ -111,7 +111,8 @@ def test_which_score_learns_first_asked_and_revealed_to_a_japanese_student():
     assert question.page == "train.compare" and question.winners == (by_hand,)
     assert "classroom.ask.compare" not in keys(teacher), "the question took its place"
 
-    student = by_address(**{"class": code, "lang": "ja"})
+    student = by_address(**{"class": code})  # the class's language, English ...
+    student.sidebar.radio(key="lang.switch").set_value("ja").run()  # ... until they pick theirs
     no_exception(student)
     assert student.main.info[0].value == JA["classroom.q.notice"].format(round=1)
     assert not any(k.startswith("train.chart.compare") for k in charts(student))
