@@ -4,7 +4,7 @@ Starts `streamlit run app.py` on a loopback port, opens the training page in hea
 (Debian's, through Playwright) and presses Train on a run of several seconds (induction, d_model
 32, 4 heads, 3,000 steps, a seed no earlier run used). A script added to the page before
 Streamlit's own looks at every animation frame for the loss chart and notes the moment its
-curve has a new number of points, on the page's clock. Printed per run: the redraws seen while
+curve reaches a new step, on the page's clock. Printed per run: the redraws seen while
 training, the time between the first and the last, the redraws per second (target: at least
 2), the longest wait between two redraws, and the load average beside them.
 
@@ -40,7 +40,7 @@ EN = catalog("en")
 SETTINGS = "task=induction&steps=3000&d_model=32&heads=4"
 TARGET_PER_SECOND = 2.0
 
-# Every animation frame: the loss chart's number of points, noted with the time it changed.
+# Every animation frame: the last step the loss chart draws, noted with the time it changed.
 RECORDER = """
 window.__curve = [];
 (function look() {
@@ -49,9 +49,9 @@ window.__curve = [];
         const text = ((plot._fullLayout || {}).title || {}).text || '';
         if (!text.replace(/<[^>]*>/g, '').includes(title)) continue;
         const points = ((plot._fullData || [])[0] || {}).x;
-        const count = points ? points.length : 0;
+        const step = points && points.length ? Number(points[points.length - 1]) : 0;
         const last = window.__curve[window.__curve.length - 1];
-        if (!last || last[1] !== count) window.__curve.push([performance.now(), count]);
+        if (!last || last[1] !== step) window.__curve.push([performance.now(), step]);
         break;
     }
     requestAnimationFrame(look);
@@ -82,9 +82,9 @@ def one_run(browser, url: str, others: int) -> dict | None:
     finally:
         for context in contexts:
             context.close()
-    # While training: the curve's point counts from its first drawing to the one before the
-    # finished chart (3,000 points) is drawn.
-    growing = [(ms, count) for ms, count in curve if 0 < count < 3000]
+    # While training: the curve's last steps from its first drawing to the one before the
+    # finished chart (step 3,000) is drawn.
+    growing = [(ms, step) for ms, step in curve if 0 < step < 3000]
     if len(growing) < 2:
         print(f"  seed {seed}: {len(growing)} redraws seen while training")
         return None
