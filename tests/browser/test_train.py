@@ -31,9 +31,11 @@ def test_train_shows_the_curves_growing_then_the_slider_scrubs(page, server):
             seen.append((time.monotonic(), text))
         page.wait_for_timeout(50)
     duration = seen[-1][0] - seen[0][0]
-    # The bar moved on twice before the run ended, each time further
+    # The bar moved on at least twice before the last step, each time further (it may show
+    # step 3000 itself before it goes)
     steps = [int(re.search(r"step (\d+)", text).group(1)) for _, text in seen]
-    assert len(seen) >= 3 and steps == sorted(set(steps)) and steps[-1] < 3000, seen
+    assert steps == sorted(set(steps)), seen
+    assert len([step for step in steps if step < 3000]) >= 3, seen
     print(f"training progress: {len(seen)} states in {duration:.1f} s")
     wait_idle(page)
     assert_no_exception(page)
