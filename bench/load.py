@@ -163,6 +163,7 @@ def _fetch(url: str, cookie: str) -> str:
         cookies = [c.split(";")[0] for c in response.headers.get_all("Set-Cookie") or []]
     kept = dict(c.split("=", 1) for c in [*filter(None, cookie.split("; ")), *cookies])
     return "; ".join(f"{name}={value}" for name, value in kept.items())
+LIVE_CHART = "attention_live_chart"  # attention_ui/kit/figures/live_chart.py
 
 
 class Session:
@@ -268,6 +269,8 @@ class Session:
                     run.editor_data = json.loads(element.bidi_component.json or "{}")
         elif kind == "plotly_chart":
             run.charts.append(element.plotly_chart.spec)
+        elif kind == "bidi_component" and element.bidi_component.component_name == LIVE_CHART:
+            run.charts.append(element.bidi_component.bytes)  # the kit's chart (figure inside)
 
     async def edit(self, value: float, previous: Run) -> Run:
         """Type `value` into Q's first cell, as the grid reports it, and wait for the run."""

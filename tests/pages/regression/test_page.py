@@ -19,7 +19,7 @@ from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from attention_ui.regression import data, state
 from attention_ui.regression.figures import BLOCK_SYMBOL
 from tests.conftest import APP, open_app_page
-from tests.plotly_json import chart
+from tests.plotly_json import chart, charts
 from tests.support.grids import type_cell
 
 EN = catalog("en")
@@ -69,7 +69,7 @@ def test_every_preset_runs_in_both_languages_with_the_engines_prediction(preset,
     expected = nadaraya_watson(curve_x, x, y, "gaussian", 0.5).prediction
     np.testing.assert_allclose(np.array(curve_y, dtype=float), expected, rtol=1e-9)
     weights = len(weight_blocks(at))  # in blocks of training points
-    assert len(at.get("plotly_chart")) == 3 + weights  # data, σ path, LOO (steps on request)
+    assert len(charts(at)) == 3 + weights  # data, σ path, LOO (steps on request)
 
 
 def prediction_curve_any(at: AppTest) -> tuple[np.ndarray, list]:
@@ -103,7 +103,7 @@ def test_changing_sigma_changes_the_curve_to_the_engines(at):
 def weight_blocks(at: AppTest) -> list[dict]:
     """The weights heatmap's charts in page order: regression.chart.weights, .2, .3, …"""
     keys = ["regression.chart.weights"]
-    ids = [element.proto.id for element in at.get("plotly_chart")]
+    ids = [element.proto.id for element in charts(at)]
     while any(i.endswith(f"-regression.chart.weights.{len(keys) + 1}") for i in ids):
         keys.append(f"regression.chart.weights.{len(keys) + 1}")
     return [chart(at, key) for key in keys]
@@ -224,7 +224,7 @@ def test_steps_show_formulas_at_the_learners_sizes(at):
     m = state.DEFAULTS[state.COUNT]
     assert not any(rf"{{12 \times {m}}}" in element.value for element in at.latex)
     at.toggle(key=state.SHOW_STEPS).set_value(True).run()
-    assert len(at.get("plotly_chart")) == 3 + len(weight_blocks(at)) + 8
+    assert len(charts(at)) == 3 + len(weight_blocks(at)) + 8
     latex = [element.value for element in at.latex]
     assert any(rf"{{12 \times {m}}}" in text for text in latex)
     at.slider(key=state.QUERIES).set_value(5).run()
