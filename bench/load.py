@@ -163,6 +163,8 @@ def _fetch(url: str, cookie: str) -> str:
         cookies = [c.split(";")[0] for c in response.headers.get_all("Set-Cookie") or []]
     kept = dict(c.split("=", 1) for c in [*filter(None, cookie.split("; ")), *cookies])
     return "; ".join(f"{name}={value}" for name, value in kept.items())
+
+
 LIVE_CHART = "attention_live_chart"  # attention_ui/kit/figures/live_chart.py
 
 
@@ -655,7 +657,8 @@ async def chart_shapes(target: Target) -> list[tuple[int, int]]:
         raise RuntimeError(f"the {target.name} did not open cleanly: {session.errors}")
     shapes = []
     for spec in run.charts:
-        trace = json.loads(spec)["data"][0]
+        figure = json.loads(spec)
+        trace = figure.get("figure", figure)["data"][0]  # (a live chart's document holds it)
         z = trace["z"]
         if isinstance(z, dict):  # a typed array: {"dtype", "bdata", "shape": "rows, cols"}
             shapes.append(tuple(int(s) for s in str(z["shape"]).split(",")))

@@ -124,7 +124,6 @@ def test_scrubbing_a_q_cell_moves_the_charts_and_ends_on_the_engines_result(page
     states = page.evaluate("() => window.__states")
     during = [s for s in states if begun <= s[0] <= ended]
     rate = len(during) / ((ended - begun) / 1000)
-    print(states and [round(s[0] - begun) for s in states], page.evaluate(f"() => ({_PLOT})('{SCORES}').dataset.revision"))
     print(f"scrub: {len(during)} chart states in {(ended - begun) / 1000:.2f} s = {rate:.1f}/s")
     assert rate >= 8, f"{rate:.1f} chart states per second"
     assert final != FIRST["Q"][0, 0]
