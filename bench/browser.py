@@ -424,16 +424,35 @@ SCRUB_WATCH = """(title) => {
 }"""
 
 
-def measure_scrub(page, seconds: float) -> tuple[float, bool]:
-    """Drag Q's first cell sideways for `seconds` (8 px, one step, every 25 ms): the distinct
-    states the S chart showed per second meanwhile, and whether the last one is the engine's
+@dataclass(frozen=True)
+class ScrubTarget:
+    """A page's scrub: the cell dragged (its accessible name), the chart whose states are
+    counted (its title), and what every watched chart holds once the cell holds a value (the
+    engine's numbers, as `expected_charts`)."""
+
+    cell: str
+    chart: str
+    expected: object  # (float) -> {chart title: flattened numbers}
+
+
+# The Luong page's scrub; a page with a scrub of its own (the training page) adds its entry here.
+SCRUB_TARGETS = {"luong": ScrubTarget(Q_CELL, TITLES["S"], expected_charts)}
+
+
+def measure_scrub(
+    page, seconds: float, target: ScrubTarget = SCRUB_TARGETS["luong"]
+) -> tuple[float, bool]:
+    """Drag the target's cell sideways for `seconds` (8 px, one step, every 25 ms): the distinct
+    states its chart showed per second meanwhile, and whether the last one is the engine's
     result for the value the cell ended on."""
     wait_idle(page, timeout=TIMEOUT_MS)
-    cell = page.get_by_label(Q_CELL, exact=True)
+    cell = page.get_by_label(target.cell, exact=True)
+    # a drag on the cell that has the focus selects its text: the focus goes elsewhere first
+    page.get_by_role("heading", level=1).first.click()
     cell.evaluate("el => el.scrollIntoView({block: 'center'})")
     box = cell.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.evaluate(SCRUB_WATCH, TITLES["S"])
+    page.evaluate(SCRUB_WATCH, target.chart)
     page.mouse.move(x, y)
     page.mouse.down()
     begun = page.evaluate("performance.now()")
@@ -446,7 +465,7 @@ def measure_scrub(page, seconds: float) -> tuple[float, bool]:
     page.mouse.up()
     wait_idle(page, timeout=TIMEOUT_MS)
     final = float(cell.input_value().replace("\u2212", "-"))
-    page.evaluate("want => window.__bench.watch(want)", expected_charts(final))
+    page.evaluate("want => window.__bench.watch(want)", target.expected(final))
     try:
         page.wait_for_function("window.__bench.drawnAt !== null", timeout=30_000)
         right = True
