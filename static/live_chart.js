@@ -139,14 +139,18 @@ function cssValue(style, name, fallback) {
   return value && value !== "unset" ? value : fallback;
 }
 
+const LUMINANCE = new Map(); // a colour's, measured once (the probe costs the page a restyle)
+
 function luminance(color) {
+  if (LUMINANCE.has(color)) return LUMINANCE.get(color);
   const probe = document.createElement("span");
   probe.style.color = color;
   document.body.appendChild(probe);
   const rgb = getComputedStyle(probe).color.match(/\d+(\.\d+)?/g) || ["255", "255", "255"];
   probe.remove();
   const [r, g, b] = rgb.slice(0, 3).map(Number);
-  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  LUMINANCE.set(color, (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255);
+  return LUMINANCE.get(color);
 }
 
 function readTheme(root) {
