@@ -18,6 +18,7 @@ import plotly.graph_objects as go
 import segno
 import streamlit as st
 
+from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import plotly_text
 from attention_ui.kit.teaching.predict import grade, winners_of
 from attention_ui.kit.text.i18n import current_language, t
@@ -465,7 +466,7 @@ def _teacher_buttons(code: str, key: str, status: store.Status) -> None:
 def _histogram(question, part, text, tallies, option_label, revealed) -> None:
     labels = [option_label(o) for o in question.options[part]]
     st.markdown(text)
-    st.plotly_chart(
+    show_chart(
         histogram_chart(
             labels,
             {
@@ -476,9 +477,7 @@ def _histogram(question, part, text, tallies, option_label, revealed) -> None:
             },
             large=presenting(),
         ),
-        key=f"classroom.histogram.{part}",
-        width="stretch",
-        config={"displayModeBar": False},
+        f"classroom.histogram.{part}",
     )
     counts = ", ".join(
         t(

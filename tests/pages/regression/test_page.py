@@ -107,8 +107,7 @@ def test_weights_heatmap_is_one_chart_of_queries_by_training_points_sorted_by_x(
     says where the numbers are."""
     figure = chart(at, "regression.chart.weights")
     assert not any(
-        i.endswith("-regression.chart.weights.2")
-        for i in [e.proto.id for e in charts(at)]
+        i.endswith("-regression.chart.weights.2") for i in [e.proto.id for e in charts(at)]
     )
     trace = figure["data"][0]
     z = np.asarray(trace["z"], dtype=float)
