@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from attention_core.scores import SCORE_FUNCTIONS
+from attention_core.scores import SCORE_FUNCTIONS, swap
 
 # An exported script's asserts: tight enough that a wrong formula fails, loose enough for the
 # last-bit differences of a different (but equal) order of floating-point operations.
@@ -221,6 +221,8 @@ def _score_code(score: str, layout: str) -> tuple[str, bool]:
     """
     function = SCORE_FUNCTIONS[score]
     source = inspect.getsource(function).rstrip("\n")
+    if "swap(" in source:  # the engine's helper for stacks of matrices comes along
+        source = inspect.getsource(swap).rstrip("\n") + "\n\n\n" + source
     names = list(inspect.signature(function).parameters)  # Q, K, then W / Wa / va
     if layout == "column":
         call = f"S = {score}({', '.join(names)})['S']  # m × n: S[i, j] = score(q_j, k_i)"
