@@ -476,6 +476,7 @@ def _histogram(question, part, text, tallies, option_label, revealed) -> None:
                 for r in tallies
             },
             large=presenting(),
+            axes=(t("classroom.q.answer_axis"), t("classroom.q.count_axis")),
         ),
         f"classroom.histogram.{part}",
     )
@@ -496,10 +497,12 @@ def _histogram(question, part, text, tallies, option_label, revealed) -> None:
         st.success(t("classroom.q.right_answer", best=t("predict.and").join(best), right=right))
 
 
-def histogram_chart(labels: Sequence[str], rounds: dict[str, list[int]], large: bool) -> go.Figure:
-    """Students per answer, a bar per round side by side. The count axis has whole steps and
-    reaches at least 1, so an empty round reads 0 and 1, not 0.000000; `large` (present mode):
-    every text 18 px or more, for the back of a hall."""
+def histogram_chart(
+    labels: Sequence[str], rounds: dict[str, list[int]], large: bool, axes: tuple[str, str]
+) -> go.Figure:
+    """Students per answer, a bar per round side by side, titled by `axes` (answers, count).
+    The count axis has whole steps and reaches at least 1, so an empty round reads 0 and 1,
+    not 0.000000; `large` (present mode): every text 18 px or more, for the back of a hall."""
     top = max([1, *(count for counts in rounds.values() for count in counts)])
     names = [plotly_text(label) for label in labels]  # a record's name is the student's text
     size = 20 if large else 12
@@ -523,13 +526,13 @@ def histogram_chart(labels: Sequence[str], rounds: dict[str, list[int]], large: 
         legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
     )
     figure.update_xaxes(
-        title_text=t("classroom.q.answer_axis"),
+        title_text=axes[0],
         tickvals=list(range(len(labels))),
         ticktext=names,
         tickangle=0,
     )
     figure.update_yaxes(
-        title_text=t("classroom.q.count_axis"),
+        title_text=axes[1],
         range=[0, top],
         tickformat="d",
         dtick=max(1, round(top / 5)),
