@@ -30,6 +30,8 @@ from attention_ui.kit.teaching.tasks import Task
 from attention_ui.luong import schema as _luong_schema
 from attention_ui.luong import tasks as _luong_tasks
 from attention_ui.regression import schema as _regression_schema
+from attention_ui.train import schema as _train_schema
+from attention_ui.train import tasks as _train_tasks
 from attention_ui.transformer import schema as _transformer_schema
 
 
@@ -53,6 +55,7 @@ PAGES: tuple[MenuPage, ...] = (
     MenuPage("exercises", ":material/edit_note:", _exercises_schema.SCHEMA, _exercises_tasks.TASKS),
     MenuPage("regression", ":material/show_chart:", _regression_schema.SCHEMA),
     MenuPage("transformer", ":material/hub:", _transformer_schema.SCHEMA),
+    MenuPage("train", ":material/model_training:", _train_schema.SCHEMA, _train_tasks.TASKS),
 )
 HOME = PAGES[0]
 NAMES = tuple(page.name for page in PAGES)

@@ -40,6 +40,7 @@ import streamlit as st
 
 from attention_ui.frame import page_footer, page_header
 from attention_ui.kit.share.address import follow_address
+from attention_ui.kit.state.trained import show_trained_note
 from attention_ui.kit.teaching.task_panel import fill as fill_tasks
 from attention_ui.kit.text.i18n import show_error
 from attention_ui.luong import reruns, state, teaching, view
@@ -48,6 +49,7 @@ from attention_ui.luong.model import Sizes
 
 page_header("luong")
 state.restore()
+show_trained_note("luong")  # matrices sent by the training page, while the grids hold them
 
 # The first screen holds what the learner touches and what it does: the example, the score
 # and τ with the formula, then the grids and S, A, O; the layout, the mask, the sizes and the

@@ -23,10 +23,11 @@ sys.path.insert(0, str(REPO))
 from tests.app_server import start_app, stop_app  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, IDLE, wait_charts_settled  # noqa: E402
 
-PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
+PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer", "train")
 # The views of a page taken beside its default one, by their address: each exercise (exercise
 # 3 also with the database's names as records), the Luong page with the longest score name,
-# the transformer page with positions and the causal mask on.
+# the transformer page with positions and the causal mask on, the training page trained and
+# its score functions compared.
 VARIANTS = {
     "exercises": {
         "match": "section=match",
@@ -37,6 +38,7 @@ VARIANTS = {
     },
     "luong": {"": "", "scaled": "score=scaled_dot"},
     "transformer": {"": "", "positions": "pos=1&causal=1&detail=1"},
+    "train": {"": "", "trained": "trained=1&compared=1&task=reverse&steps=200&d_model=8&heads=2"},
 }
 CONTENT_HEIGHT = """() => Math.max(900, ...['stMain', 'stAppViewContainer', 'stSidebarContent']
     .map(id => document.querySelector(`[data-testid=${id}]`)).filter(Boolean)

@@ -33,7 +33,7 @@ from tests.browser.conftest import (
 )
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
-PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
+PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer", "train")
 WIDTHS = (390, 1400)
 LANGUAGES = ("en", "ja")
 # Streamlit's scrolling blocks: the page is as tall as the tallest of them.
@@ -358,14 +358,19 @@ def test_the_database_records_fit_a_phone_without_scrolling(tabs, audits, server
     assert not scrolled, scrolled  # its number column and delete buttons were out of sight
 
 
+# The training page trained, with two heads, and its score functions compared.
+TRAINED = "trained=1&compared=1&task=reverse&steps=200&d_model=8&heads=2"
 # Views the default pages do not show: the longest score name in the Luong page's select box
-# (cut on a phone in Japanese), the positional encodings' formula (clipped at 1400 px).
+# (cut on a phone in Japanese), the positional encodings' formula (clipped at 1400 px), the
+# training page's run.
 OTHER_VIEWS = pytest.mark.parametrize(
     ("name", "view", "lang", "width"),
     [
         ("luong", "score=scaled_dot", "ja", 390),
         ("transformer", "pos=1&causal=1", "en", 1400),
         ("transformer", "pos=1&causal=1", "ja", 390),
+        ("train", TRAINED, "en", 1400),
+        ("train", TRAINED, "ja", 390),
     ],
 )
 

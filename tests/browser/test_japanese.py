@@ -15,7 +15,16 @@ from tests.browser.conftest import IDLE, new_context, wait_idle
 JA = catalog("ja")
 NAV_LABELS = [
     JA[f"nav.{name}"]
-    for name in ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
+    for name in (
+        "home",
+        "luong",
+        "database",
+        "gallery",
+        "exercises",
+        "regression",
+        "transformer",
+        "train",
+    )
 ]
 
 

@@ -35,7 +35,16 @@ from tests.browser.conftest import (
 )
 
 EN = catalog("en")
-TOURED = {"home", "luong", "database", "gallery", "exercises", "regression", "transformer"}
+TOURED = {
+    "home",
+    "luong",
+    "database",
+    "gallery",
+    "exercises",
+    "regression",
+    "transformer",
+    "train",  # tests/browser/test_train.py
+}
 
 
 def routed_pages() -> set[str]:

@@ -547,6 +547,31 @@ BAD_INPUTS = [
         set_widget(transformer__sentence=f"{SCRIPT[:8]} {IMG[:10]}"),
         ok=True,
     ),
+    # Watch attention learn: the steps beyond the bound, a token the task does not have.
+    Case(
+        "10,000 training steps",
+        "train",
+        set_widget(train__steps=10_000),
+        (en("train.bounds.steps", steps="10000", high="3000"),),
+    ),
+    Case(
+        "a typed token the task does not have",
+        "train",
+        set_widget(
+            train__task="reverse",
+            train__steps=20,
+            train__trained=True,
+            train__probe__reverse="1 2 <b>x</b> 4 5 6",
+        ),
+        (en("train.input.unknown", number=3, token="\\<b\\>x\\</b\\>"),),
+    ),
+    Case(
+        "a step count beyond the bound in the address",
+        "train",
+        nothing,
+        ("steps",),
+        query={"steps": "99999", "trained": "1"},
+    ),
     # The address: malformed or oversized query parameters.
     Case("unknown language", "home", nothing, ("xx",), query={"lang": "xx"}),
     Case("10,000-character language", "home", nothing, ("xxxx",), query={"lang": LONG_NAME}),

@@ -145,6 +145,10 @@ PRIOR_EDITS: dict[str, Prior] = {
     "transformer": Prior(
         grid("transformer.W_Q", 0, "1", 7.0), lambda at: _shadow(at, "transformer.W_Q", 0, 0) == 7.0
     ),
+    # The training page's seed set to 7.
+    "train": Prior(
+        set_widget(train__seed=7), lambda at: at.number_input(key="train.seed").value == 7
+    ),
     # A new d_model draws new matrices from the seed: the causal mask is the edit to keep.
     "transformer.causal": Prior(
         set_widget(transformer__causal=True), lambda at: at.checkbox(key="transformer.causal").value

@@ -6,10 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from attention_core import toy_task, train_attention
 from attention_ui.exercises import state as ex
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from attention_ui.kit.teaching.tasks import check
 from attention_ui.page_list import PAGES, TASKS
+from attention_ui.train import compute as train_compute
+from attention_ui.train.state import settings_of
 
 BY_ID = {task.id: task for task in TASKS}
 WITHOUT_LI = [r for r in D2L_RECORDS if r[0] != "Li"]
@@ -35,8 +38,33 @@ EXERCISES = {
     "steps": 20,
 }
 
+
+def _trained(**values):
+    settings = settings_of({f"train.{k}": v for k, v in values.items()})
+    task = toy_task(settings.task, size=train_compute.TASK_SIZE, seed=settings.seed)
+    run = train_attention(
+        task,
+        score=settings.score,
+        heads=settings.heads,
+        d_model=settings.d_model,
+        steps=settings.steps,
+        learning_rate=settings.learning_rate,
+        seed=settings.seed,
+        record_every=train_compute.record_every(settings.steps),
+    )
+    return {"settings": settings, "run": run}
+
+
+LOOKUP_LEARNED = _trained(task="lookup")  # the page's defaults
+LOOKUP_EARLY = _trained(task="lookup", steps=10)
+LOCATION = _trained(task="lookup", score="location", steps=200)
+# the learned lookup run, as if location had been chosen: a state the rule must not pass
+LOCATION_NOT_BLIND = {**LOOKUP_LEARNED, "settings": LOCATION["settings"]}
+
 # (task, a state that solves it, a state that does not)
 CASES = [
+    ("train_lookup", LOOKUP_LEARNED, LOOKUP_EARLY),
+    ("train_location_blind", LOCATION, LOCATION_NOT_BLIND),
     ("luong_focus", {**LUONG, "W": W_AIMED}, LUONG),
     ("luong_mean", {**LUONG, "Q": np.zeros((2, 2))}, LUONG),
     (
@@ -72,7 +100,7 @@ def test_a_known_state_solves_the_task_and_another_does_not(task_id, solving, fa
 def test_every_task_has_a_case_and_the_pages_share_them_out():
     assert {case[0] for case in CASES} == set(BY_ID)
     assert len(TASKS) >= 8
-    assert {task.page for task in TASKS} == {"luong", "database", "gallery", "exercises"}
+    assert {task.page for task in TASKS} == {"luong", "database", "gallery", "exercises", "train"}
     by_page = {page.name: page.tasks for page in PAGES}
     assert all(len(by_page[page]) >= 2 for page in ("luong", "database", "gallery", "exercises"))
 

@@ -1,0 +1,207 @@
+"""The training page's teaching parts: predict-then-reveal ("which cells light up at the
+end?", "which score learns first?") and the export (a stand-alone NumPy script that retrains
+the run from its seed and checks it reaches the page's numbers; the curves as CSV)."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import streamlit as st
+
+from attention_core import TrainingRun, fmt, normalize, scores, tiny_model, toy_tasks, training
+from attention_core import errors as engine_errors
+from attention_ui.kit.export.panel import Export, Table, export_panel
+from attention_ui.kit.export.scripts import literal
+from attention_ui.kit.teaching.predict import Verdict, puzzle_id
+from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, winners_text
+from attention_ui.kit.text.i18n import t
+from attention_ui.train import compute
+from attention_ui.train.state import Settings
+
+PAGE = "train"
+LEARNED = 0.9  # "learns" = reaches this held-out accuracy (the compare puzzle)
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then reveal
+
+
+def switch() -> bool:
+    return predict_switch(PAGE)
+
+
+def cells_puzzle(run: TrainingRun, settings: Settings, on: bool) -> bool:
+    """ "Which cells light up at the end?": for the probe example, the input position each
+    output will attend to most once trained (the heads' mean). True once revealed (or when
+    the switch is off): the page then draws the weights."""
+    if not on:
+        return True
+    task = compute.task_of(settings.task, settings.seed)
+    weights = run.snapshots[-1].weights[0].mean(axis=0)  # T × L, the heads' mean
+    labels = [f"{i + 1} · {task.tokens[int(token)]}" for i, token in enumerate(task.inputs[0])]
+    outputs = [t("train.axis.output", number=i + 1, token="?") for i in range(task.outputs)]
+    st.subheader(t("train.predict.cells.title"))
+    st.markdown(t("train.predict.cells.ask", example=" ".join(labels)))
+
+    def describe(verdict: Verdict, row: np.ndarray) -> str:
+        return t(
+            "train.predict.cells.verdict",
+            output=outputs[verdict.query],
+            best=winners_text(labels, row, verdict.winners),
+        )
+
+    return puzzle(
+        PAGE,
+        puzzle_id(weights, extra=repr(settings)),
+        questions=outputs,
+        options=list(range(task.length)),
+        option_label=lambda i: labels[i],
+        per_query=list(weights),
+        describe=describe,
+        horizontal=False,
+    )
+
+
+def speed(run: TrainingRun) -> float:
+    """How fast a run learns, larger is faster: minus the first step at LEARNED held-out
+    accuracy; a run that never gets there ranks below every run that does."""
+    step = compute.first_step_reaching(run, LEARNED)
+    return -float(step) if step is not None else -float(run.steps + 1)
+
+
+def scores_puzzle(compared: dict[str, TrainingRun], on: bool) -> bool:
+    """ "Which score learns first?" (to LEARNED held-out accuracy); True once revealed (or when
+    the switch is off). Not asked when no score function gets there."""
+    if not on or all(compute.first_step_reaching(r, LEARNED) is None for r in compared.values()):
+        return True
+    names = list(compared)
+    speeds = np.array([speed(compared[name]) for name in names])
+    labels = [t(f"engine.value.score.{name}") for name in names]
+    st.subheader(t("train.predict.scores.title"))
+
+    def describe(verdict: Verdict, row: np.ndarray) -> str:
+        winners = [labels[i] for i in verdict.winners]
+        steps = fmt(-row[verdict.winners[0]])
+        return t("train.predict.scores.verdict", best=", ".join(winners), step=steps)
+
+    return puzzle(
+        f"{PAGE}.compare",
+        puzzle_id(speeds, extra=repr(names)),
+        questions=[t("train.predict.scores.question", accuracy=fmt(100 * LEARNED))],
+        options=list(range(len(names))),
+        option_label=lambda i: labels[i],
+        per_query=[speeds],
+        describe=describe,
+        horizontal=True,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Export
+
+# The engine's modules a run needs, in the order their names are defined; the script carries
+# their code, so it computes exactly what the page computed.
+_ENGINE_MODULES = (engine_errors, normalize, scores, toy_tasks, tiny_model, training)
+_RELATIVE_IMPORT = re.compile(r"^from \.[\w.]* import (\([^)]*\)|.*)$", re.MULTILINE)
+_FUTURE = "from __future__ import annotations\n"
+
+
+def engine_code() -> str:
+    """The engine's training code as one module: each module's source without its relative
+    imports (their names are defined above it in the same file)."""
+    parts = []
+    for module in _ENGINE_MODULES:
+        source = inspect.getsource(module).replace(_FUTURE, "")
+        parts.append(f"# ---- attention_core/{module.__name__.rsplit('.', 1)[-1]}.py\n")
+        parts.append(_RELATIVE_IMPORT.sub("", source))
+    return "\n".join(parts)
+
+
+def training_script(run: TrainingRun, settings: Settings) -> str:
+    """A stand-alone NumPy script: the engine's training code, the run's settings, a retrain
+    from the seed, and checks that it reaches the page's loss, accuracy and weights."""
+    final = run.snapshots[-1]
+    sums = ", ".join(f"{name!r}: {literal(float(a.sum()))}" for name, a in final.params.items())
+    expected = "\n".join(
+        [
+            f"EXPECTED_LOSS = {literal(float(run.loss[-1]))}",
+            f"EXPECTED_ACCURACY = {literal(float(final.accuracy))}",
+            f"EXPECTED_ON_TARGET = {literal(float(final.on_target))}",
+            f"EXPECTED_SUMS = {{{sums}}}",
+            f"EXPECTED_WEIGHTS = {literal(final.weights[0])}",
+        ]
+    )
+    call = (
+        f"task = toy_task({settings.task!r}, size={compute.TASK_SIZE}, seed={settings.seed})\n"
+        f"run = train_attention(task, score={settings.score!r}, heads={settings.heads}, "
+        f"d_model={settings.d_model}, steps={settings.steps}, "
+        f"learning_rate={settings.learning_rate!r}, seed={settings.seed}, "
+        f"record_every={compute.record_every(settings.steps)})\n"
+    )
+    checks = "\n".join(
+        [
+            "final = run.snapshots[-1]",
+            "assert np.isclose(run.loss[-1], EXPECTED_LOSS, rtol=1e-9, atol=1e-12)",
+            "assert np.isclose(final.accuracy, EXPECTED_ACCURACY, rtol=0, atol=1e-12)",
+            "assert np.isclose(final.on_target, EXPECTED_ON_TARGET, rtol=1e-9, atol=1e-12)",
+            "for name, total in EXPECTED_SUMS.items():",
+            "    assert np.isclose(final.params[name].sum(), total, rtol=1e-9, atol=1e-9), name",
+            "assert np.allclose(final.weights[0], EXPECTED_WEIGHTS, rtol=1e-9, atol=1e-12)",
+            "print(f'retrained {len(run.loss)} steps: final loss {run.loss[-1]:.6f}, held-out"
+            " accuracy {final.accuracy:.4f}, weight on the right position {final.on_target:.4f}"
+            " (the page\\'s numbers)')",
+        ]
+    )
+    return "\n".join(
+        [
+            '"""Watch attention learn: retrain the run of the page from its seed, with NumPy'
+            " alone, and check that it reaches the page's numbers.",
+            "",
+            f"task {settings.task}, score {settings.score}, heads {settings.heads}, d_model"
+            f" {settings.d_model}, learning rate {settings.learning_rate}, steps"
+            f" {settings.steps}, seed {settings.seed}",
+            "The model, its gradients (by hand) and Adam are Attention Explorer's own engine,",
+            'copied below, so this script computes exactly what the page computed."""',
+            "",
+            _FUTURE,
+            engine_code(),
+            "",
+            "# ---- the page's run",
+            expected,
+            "",
+            call,
+            checks,
+            "",
+        ]
+    )
+
+
+def curve_tables(run: TrainingRun) -> Sequence[Table]:
+    """The loss and batch accuracy of every step; the held-out numbers of every snapshot."""
+    steps = [str(s) for s in range(1, run.steps + 1)]
+    snapshots = [str(int(s)) for s in run.snapshot_steps]
+    return (
+        Table(
+            "steps",
+            np.column_stack([run.loss, run.batch_accuracy]),
+            steps,
+            ["training_loss", "batch_accuracy"],
+        ),
+        Table(
+            "snapshots",
+            np.column_stack([run.accuracy, run.on_target, run.held_out_loss]),
+            snapshots,
+            ["held_out_accuracy", "weight_on_right_position", "held_out_loss"],
+        ),
+    )
+
+
+def export(run: TrainingRun, settings: Settings) -> None:
+    export_panel(
+        PAGE,
+        lambda: Export(script=training_script(run, settings), tables=curve_tables(run)),
+        details=(settings.task, settings.score, f"seed{settings.seed}"),
+    )

@@ -1,0 +1,118 @@
+"""Trained weights travel: the model at the slider's step, on one input, put into the
+transformer page (its X and its four W's: the same multi-head scaled dot attention) and into
+the Luong explorer (one head's Q, K, V and its score function's own parameters), where their
+shapes fit those pages' grids (as their schemas bound them). What each page is given is a
+state of its own schema, stored as its address would store it (kit/share/address)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from attention_core import ToyTask, TrainingRun, model_forward
+from attention_ui.kit.share.address import SCHEMAS
+from attention_ui.luong import state as luong
+from attention_ui.train.state import Settings
+from attention_ui.transformer import state as transformer
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What a page is given (by session key), or why it cannot be (a catalog key's last part
+    and its numbers)."""
+
+    values: dict[str, Any]
+    grids: tuple[str, ...] = ()
+    problem: tuple[str, dict] | None = None
+
+
+def _last_layer(run: TrainingRun, params: dict, task: ToyTask, tokens: np.ndarray):
+    passed = model_forward(
+        params,
+        tokens[None, :],
+        task.outputs,
+        run.score,
+        run.heads,
+        causal=task.causal,
+        features=task.features,
+    )
+    return passed.layers[-1]
+
+
+def transformer_state(
+    run: TrainingRun, settings: Settings, task: ToyTask, tokens: np.ndarray, step: int
+) -> Sent:
+    """The transformer page computes scaled dot attention from X, W_Q, W_K, W_V, W_O: the
+    trained model's last layer is that very computation when its score is scaled dot; X is
+    that layer's input for these tokens (embeddings plus positions, and for two layers the
+    first one's output added)."""
+    if run.score != "scaled_dot":
+        return Sent({}, problem=("transformer_score", {}))
+    high = SCHEMAS["transformer"].field("d").high  # the page's largest d_model
+    if run.d_model > high:
+        return Sent({}, problem=("transformer_size", {"d_model": run.d_model, "high": high}))
+    params = run.snapshot_at(step).params
+    layer = _last_layer(run, params, task, tokens)
+    grids = {transformer.MATRIX_KEYS["X"]: layer.x[0]}  # L × d
+    for name in ("W_Q", "W_K", "W_V", "W_O"):
+        grids[transformer.MATRIX_KEYS[name]] = params[name]
+    values = {
+        transformer.SENTENCE: " ".join(task.tokens[int(i)] for i in tokens),
+        transformer.D_MODEL: run.d_model,
+        transformer.HEADS: run.heads,
+        transformer.SEED: settings.seed,
+        transformer.POSITIONS: False,  # the learned positions are in X already
+        transformer.CAUSAL: task.causal,
+        **grids,
+    }
+    return Sent(values, tuple(grids))
+
+
+def luong_state(run: TrainingRun, task: ToyTask, tokens: np.ndarray, step: int, head: int) -> Sent:
+    """One head of the last layer as the Luong explorer's inputs, in its column layout: Q
+    (d_h × T, the outputs' queries), K and V (d_h × L), the score function's own W, W_a, v_a,
+    and, under a causal mask, the mask's cells. Every size must be at most the page's."""
+    d_h = run.d_model // run.heads
+    high = min(f.high for f in luong.SIZE_FIELDS.values())  # the page's largest size
+    if max(d_h, task.length, task.outputs) > high:
+        return Sent({}, problem=("luong_size", {"d_h": d_h, "length": task.length, "high": high}))
+    params = run.snapshot_at(step).params
+    layer = _last_layer(run, params, task, tokens)
+    q, v = layer.q[head, 0], layer.v[head, 0]
+    k = v if layer.k is None else layer.k[head, 0]  # location reads no key
+    grids = {luong.matrix_key("Q"): q, luong.matrix_key("K"): k, luong.matrix_key("V"): v}
+    if run.score == "general":
+        grids[luong.matrix_key("W")] = params["W"][head]
+    elif run.score == "concat":
+        grids[luong.matrix_key("Wa_concat")] = params["W_a"][head]
+        grids[luong.matrix_key("va")] = params["v_a"][head][None, :]  # 1 × h
+    elif run.score == "location":
+        grids[luong.matrix_key("Wa_location")] = params["W_a"][head]
+    values: dict[str, Any] = {
+        luong.PRESET: "random",
+        luong.SEED: 0,
+        luong.SCORE: run.score,
+        luong.LAYOUT: "column",
+        luong.TEMPERATURE: 1.0,
+        luong.MASK_KIND: "none",
+        **{
+            luong.SIZE_KEYS[name]: size
+            for name, size in (
+                ("d_q", d_h),
+                ("d_k", d_h),
+                ("d_v", d_h),
+                ("n", task.outputs),
+                ("m", task.length),
+                ("h", d_h),
+            )
+        },
+    }
+    if task.causal:  # key j may be attended by the output read at position t when j ≤ t
+        values[luong.MASK_KIND] = "cells"
+        cells = (
+            np.arange(task.length)[:, None] <= np.arange(task.length)[layer.read][None, :]
+        ).astype(float)  # L × T
+        grids[luong.matrix_key("mask.cells")] = cells
+    return Sent({**values, **grids}, tuple(grids))

@@ -1,0 +1,556 @@
+"""The sections of "Watch attention learn", in the order pages/train.py draws them. Each draws
+one part and returns what the next part needs."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from attention_core import TRAINING_SCORES, AttentionInputError, TrainingRun, fmt
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import SIGNED, heatmap
+from attention_ui.kit.share.address import SCHEMAS, apply_state
+from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.state.trained import Trained, mark_trained
+from attention_ui.kit.teaching.steps_view import show_steps
+from attention_ui.kit.text.i18n import current_language, error_text, t
+from attention_ui.kit.text.markdown import escape_markdown, stacked
+from attention_ui.train import claims, compute, runs, state, teaching
+from attention_ui.train import transfer as transfer_rules
+from attention_ui.train.figures import curves, weights_with_marks
+from attention_ui.train.state import SETTINGS, Setting, Settings
+
+# While a run trains, the page redraws its progress this often (the browser sees the curves
+# grow at least twice a second).
+REFRESH_SECONDS = 0.3
+
+
+# ---------------------------------------------------------------------------------------------
+# The settings
+
+
+def _untrain() -> None:
+    """A changed setting is another run: it is drawn once the learner presses Train (or
+    compares the score functions again)."""
+    st.session_state[state.TRAINED] = False
+    st.session_state[state.COMPARED] = False
+
+
+def _widget(s: Setting, where) -> None:
+    """One setting's widget, from its declaration: a choice of words as a select box, a choice
+    of numbers as a select slider, a range of whole numbers as a number box."""
+    common = {
+        "key": s.key,
+        "help": t(f"train.settings.{s.name}_help", low=fmt(s.low), high=fmt(s.high)),
+        "on_change": _untrain,
+        "persist_state": "session",
+    }
+    if s.options and isinstance(s.options[0], str):
+        where.selectbox(t(s.label), s.options, format_func=option_labels(s.option_words), **common)
+    elif s.options:
+        where.select_slider(t(s.label), s.options, format_func=fmt, **common)
+    else:
+        where.number_input(t(s.label), min_value=s.low, step=1, **common)
+
+
+def settings() -> Settings:
+    """Every setting's widget, three to a row (one under another on a phone)."""
+    state.start_values()
+    rows = (SETTINGS[:2], SETTINGS[2:5], SETTINGS[5:])
+    for row in rows:
+        for column, s in zip(st.columns(len(row)), row, strict=True):
+            _widget(s, column)
+    return state.current()
+
+
+def model_formula() -> None:
+    """The model in four lines, as the engine computes it."""
+    st.latex(
+        stacked(
+            r"\mathbf{X} = \mathbf{E}[\text{tokens}] + \mathbf{P},",
+            r"\mathbf{Q} = \mathbf{X}\mathbf{W}_Q,\ \mathbf{K} = \mathbf{X}\mathbf{W}_K,"
+            r"\ \mathbf{V} = \mathbf{X}\mathbf{W}_V,",
+        )
+    )
+    st.latex(
+        stacked(
+            r"\mathbf{A}_i = \operatorname{softmax}\big(f(\mathbf{Q}_i, \mathbf{K}_i)\big),",
+            r"\mathbf{Y} = \operatorname{concat}(\mathbf{V}_i \mathbf{A}_i)\,\mathbf{W}_O,",
+            r"p = \operatorname{softmax}(\mathbf{Y}\mathbf{W}_U)",
+        )
+    )
+    st.markdown(t("train.model"))
+
+
+def show_problem(problem: str) -> None:
+    st.error(problem, icon=":material/error:")
+
+
+def bounds_problem(settings: Settings) -> str | None:
+    """A sentence naming a setting beyond the page's bounds (only the steps box lets one
+    through: its upper bound is said, not clamped), else None."""
+    high = state.BY_NAME["steps"].high
+    if settings.steps > high:
+        return t("train.bounds.steps", steps=fmt(settings.steps), high=fmt(high))
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Training
+
+
+def train_button() -> bool:
+    """The Train button; True while the page should show the run of the current settings."""
+    if st.button(
+        t("train.train"), key=state.TRAIN_BUTTON, type="primary", icon=":material/play_arrow:"
+    ):
+        st.session_state[state.TRAINED] = True
+    return bool(st.session_state.get(state.TRAINED, False))
+
+
+def follow(job: runs.Job) -> runs.Seen:
+    """Draw the run's progress and curves while it trains, redrawn every REFRESH_SECONDS, until
+    it has finished; the finished run's curves are drawn by `curves_section`."""
+    bar = st.empty()
+    live = st.empty()
+    seen, drawn = job.seen(), None
+    while not seen.finished:
+        if seen.done != drawn:  # redrawn only when the run got further
+            bar.progress(
+                seen.done / max(seen.total, 1),
+                text=t("train.progress", done=fmt(seen.done), total=fmt(seen.total)),
+            )
+            with live.container():
+                _live_curves(seen)  # no key: the chart in place is updated, not remade
+            drawn = seen.done
+        job.finished.wait(REFRESH_SECONDS)
+        seen = job.seen()
+    bar.empty()
+    live.empty()
+    return seen
+
+
+def _live_curves(seen: runs.Seen) -> None:
+    steps = [step for step, _ in seen.accuracy]
+    accuracy = [value for _, value in seen.accuracy]
+    loss_column, accuracy_column = st.columns(2)
+    # staticPlot: a figure redrawn three times a second takes no hover or focus meanwhile
+    loss_column.plotly_chart(
+        loss_figure(seen.loss, seen.total),
+        config={"staticPlot": True},
+        alt=t("train.live_alt"),
+    )
+    accuracy_column.plotly_chart(
+        accuracy_figure(steps, accuracy, seen.total),
+        config={"staticPlot": True},
+        alt=t("train.live_alt"),
+    )
+
+
+def loss_figure(loss, total: int, marker: int | None = None):
+    return curves(
+        {t("train.curves.loss"): (range(1, len(loss) + 1), loss)},
+        title=t("train.curves.loss_title"),
+        x_title=t("train.curves.step"),
+        y_title=t("train.curves.loss"),
+        x_max=total,
+        marker_step=marker,
+    )
+
+
+def accuracy_figure(steps, accuracy, total: int, marker: int | None = None):
+    return curves(
+        {t("train.curves.accuracy"): (steps, accuracy)},
+        title=t("train.curves.accuracy_title"),
+        x_title=t("train.curves.step"),
+        y_title=t("train.curves.accuracy"),
+        y_range=(0.0, 1.02),
+        x_max=total,
+        marker_step=marker,
+    )
+
+
+def trained_run(settings: Settings) -> TrainingRun | None:
+    """The run of these settings: followed while it trains (shared with every session that
+    asks for the same settings), then returned; None (and a message) if the engine refused."""
+    seen = follow(runs.job(settings, compute.train))
+    if seen.error is not None:
+        refused(seen.error)
+        return None
+    return seen.result
+
+
+def curves_section(run: TrainingRun, marker: int | None) -> None:
+    """The finished run's loss and held-out accuracy, with the slider's step marked."""
+    loss, accuracy = st.columns(2)
+    details = _details(run)
+    with loss:
+        show_chart(loss_figure(run.loss, run.steps, marker), "train.chart.loss", details=details)
+    with accuracy:
+        show_chart(
+            accuracy_figure(run.snapshot_steps, run.accuracy, run.steps, marker),
+            "train.chart.accuracy",
+            details=details,
+        )
+    st.caption(t("train.curves.caption"))
+
+
+def _details(run: TrainingRun) -> tuple:
+    """The settings that name a chart's PNG (never user text)."""
+    return (run.task, run.score, f"h{run.heads}", f"d{run.d_model}", f"seed{run.seed}")
+
+
+def refused(error: Exception) -> None:
+    """The engine refused the settings (a code and numbers, worded here); anything else is
+    said in one sentence, never as a traceback."""
+    if isinstance(error, AttentionInputError):
+        st.error(error_text(error), icon=":material/error:")
+    else:
+        st.error(t("train.failed"), icon=":material/error:")
+
+
+# ---------------------------------------------------------------------------------------------
+# Scrubbing through the snapshots
+
+
+def scrub(run: TrainingRun) -> int:
+    """The step slider over the run's snapshots; returns the step shown."""
+    steps = [int(s) for s in run.snapshot_steps]
+    if st.session_state.get(state.STEP) not in steps:
+        st.session_state[state.STEP] = steps[-1]
+    return int(
+        st.select_slider(
+            t("train.scrub.label"),
+            steps,
+            key=state.STEP,
+            help=t("train.scrub.help"),
+            persist_state="session",
+        )
+    )
+
+
+def position_labels(task, row: np.ndarray) -> list[str]:
+    """'1 · C→5': each input position and its token."""
+    return [f"{i + 1} · {task.tokens[int(token)]}" for i, token in enumerate(row)]
+
+
+def output_labels(task, row: np.ndarray) -> list[str]:
+    """'out 1 → 5': each output with the token it must predict."""
+    return [
+        t("train.axis.output", number=i + 1, token=task.tokens[int(token)])
+        for i, token in enumerate(row)
+    ]
+
+
+def snapshot_section(run: TrainingRun, settings: Settings, step: int) -> None:
+    """At the slider's step: the probe example's attention per head, with the right positions
+    ringed, and the share of weight on them; then each head's learned score matrix."""
+    task = compute.task_of(settings.task, settings.seed)
+    snapshot = run.snapshot_at(step)
+    st.header(t("train.snapshot.title", step=fmt(snapshot.step)))
+    st.markdown(
+        t(
+            "train.snapshot.numbers",
+            accuracy=fmt(100 * snapshot.accuracy),
+            on_target=fmt(snapshot.on_target),
+            chance=fmt(100 * task.chance),
+        )
+    )
+    example = 0
+    x_labels = position_labels(task, task.inputs[example])
+    y_labels = output_labels(task, task.targets[example])
+    columns = st.columns(min(run.heads, 2))
+    for head in range(run.heads):
+        with columns[head % len(columns)]:
+            share = float(snapshot.on_target_by_head[head])
+            figure = weights_with_marks(
+                snapshot.weights[example, head],
+                task.attend[example],
+                x_labels,
+                y_labels,
+                title=t("train.snapshot.head", number=head + 1, share=fmt(share)),
+                x_title=t("train.axis.input"),
+                y_title=t("train.axis.outputs"),
+                mark_name=t("train.snapshot.mark"),
+            )
+            show_chart(figure, f"train.chart.weights.{head}", details=_details(run))
+    st.caption(t("train.snapshot.rings"))
+    score_matrices(run, snapshot, settings)
+
+
+def score_matrices(run: TrainingRun, snapshot, settings: Settings) -> None:
+    """Each head's learned score matrix at this step (compute.score_matrix)."""
+    st.markdown(t(f"train.learned.{compute.score_matrix_kind(run.score)}"))
+    columns = st.columns(min(run.heads, 2))
+    for head in range(run.heads):
+        matrix, rows, cols = compute.score_matrix(snapshot.params, run.score, run.heads, head)
+        row_labels = [str(i + 1) for i in range(matrix.shape[0])]
+        col_labels = [str(j + 1) for j in range(matrix.shape[1])]
+        figure = heatmap(
+            matrix,
+            col_labels,
+            row_labels,
+            title=t("train.learned.head", number=head + 1),
+            x_title=t(f"train.learned.axis.{cols}"),
+            y_title=t(f"train.learned.axis.{rows}"),
+            shading=SIGNED,
+        )
+        with columns[head % len(columns)]:
+            show_chart(figure, f"train.chart.learned.{head}", details=_details(run))
+
+
+# ---------------------------------------------------------------------------------------------
+# The learner's own input through the trained model
+
+
+def typed_input(run: TrainingRun, settings: Settings) -> np.ndarray:
+    """A row of tokens the learner types goes through the trained model (final parameters):
+    its answer, and the last layer's first head step by step (the engine's own steps).
+    Returns the tokens (the first example's while the box holds something unreadable)."""
+    task = compute.task_of(settings.task, settings.seed)
+    st.header(t("train.input.title"))
+    key = f"{state.PROBE}.{settings.task}"
+    st.session_state.setdefault(key, " ".join(task.tokens[int(i)] for i in task.inputs[0]))
+    text = st.text_input(
+        t("train.input.label", length=task.length),
+        key=key,
+        max_chars=200,
+        help=t("train.input.help", examples=" ".join(task.tokens[: min(len(task.tokens), 12)])),
+        persist_state="session",
+    )
+    parsed = compute.parse_tokens(text, task)
+    if parsed.problem is not None:
+        code, params = parsed.problem
+        if "token" in params:
+            params = {**params, "token": escape_markdown(str(params["token"]), 20)}
+        st.error(t(f"train.input.{code}", **params), icon=":material/error:")
+        return task.inputs[0]
+    answer = compute.answer(run, task, parsed.tokens)
+    shown = " ".join(task.tokens[int(i)] for i in answer.predictions)
+    st.markdown(t("train.input.answer", answer=escape_markdown(shown, 80)))
+    if answer.expected is not None:
+        expected = " ".join(task.tokens[int(i)] for i in answer.expected)
+        right = bool(np.array_equal(answer.expected, answer.predictions))
+        st.markdown(
+            t(
+                "train.input.right" if right else "train.input.wrong",
+                expected=escape_markdown(expected, 80),
+            )
+        )
+    head = 0
+    if run.heads > 1:
+        if not 1 <= st.session_state.get(state.HEAD, 1) <= run.heads:
+            st.session_state[state.HEAD] = 1  # a run with fewer heads
+        head = (
+            int(
+                st.number_input(
+                    t("train.input.head"),
+                    min_value=1,
+                    max_value=run.heads,
+                    step=1,
+                    key=state.HEAD,
+                    persist_state="session",
+                )
+            )
+            - 1
+        )
+    result = answer.heads[head]
+    st.caption(
+        t("train.input.steps_intro", head=head + 1, score=t(f"engine.value.score.{run.score}"))
+    )
+    show_steps(result, _step_titles(), namespace="train", key_prefix="train.chart.step")
+    return parsed.tokens
+
+
+def _step_titles() -> dict[str, str]:
+    return {kind: t(f"train.steps.axis.{kind}") for kind in ("query", "key", "dim", "sum")}
+
+
+# ---------------------------------------------------------------------------------------------
+# One finished run, in sentences
+
+
+def run_sentences(run: TrainingRun, settings: Settings) -> None:
+    """What this run did, each sentence computed from its numbers (train/claims.py)."""
+    chance = compute.task_of(settings.task, settings.seed).chance
+    for claim in claims.run_claims(run, chance):
+        st.markdown(t(f"train.claims.{claim.key}", **_worded(claim.numbers)))
+
+
+def _worded(numbers) -> dict[str, str]:
+    """A claim's numbers as the catalog's placeholders: shares as percentages, steps as
+    whole numbers, score names in words."""
+    out = {}
+    for name, value in numbers.items():
+        if name.endswith("_name"):
+            out[name] = t(f"engine.value.score.{value}")
+        elif name == "step":
+            out[name] = fmt(int(value))
+        elif name in ("start", "end", "on_target"):
+            out[name] = fmt(value)
+        else:
+            out[name] = fmt(100 * value)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Every score function on the same task
+
+
+def _compare_key(settings: Settings) -> Settings:
+    return settings.with_score("*")
+
+
+def compare(settings: Settings, predicting: bool) -> None:
+    """Train the same task with every score function (shared runs, like any other) and
+    overlay their curves; say what location scores can and cannot learn, when the runs show
+    it."""
+    st.header(t("train.compare.title"))
+    st.markdown(t("train.compare.intro"))
+    if st.button(
+        t("train.compare.button"), key=state.COMPARE_BUTTON, icon=":material/stacked_line_chart:"
+    ):
+        st.session_state[state.COMPARED] = True
+    if not st.session_state.get(state.COMPARED):
+        return
+    jobs = {score: runs.job(settings.with_score(score), compute.train) for score in TRAINING_SCORES}
+    seen = follow_all(jobs)
+    failed = [s for s in seen.values() if s.error is not None]
+    if failed:
+        refused(failed[0].error)
+        return
+    compared = {score: s.result for score, s in seen.items()}
+    if not teaching.scores_puzzle(compared, predicting):
+        return
+    names = {score: t(f"engine.value.score.{score}") for score in compared}
+    loss_column, accuracy_column = st.columns(2)
+    details = (settings.task, f"seed{settings.seed}")
+    with loss_column:
+        show_chart(
+            curves(
+                {names[s]: (range(1, r.steps + 1), r.loss) for s, r in compared.items()},
+                title=t("train.compare.loss_title"),
+                x_title=t("train.curves.step"),
+                y_title=t("train.curves.loss"),
+                x_max=settings.steps,
+            ),
+            "train.chart.compare.loss",
+            details=details,
+        )
+    with accuracy_column:
+        show_chart(
+            curves(
+                {names[s]: (r.snapshot_steps, r.accuracy) for s, r in compared.items()},
+                title=t("train.compare.accuracy_title"),
+                x_title=t("train.curves.step"),
+                y_title=t("train.curves.accuracy"),
+                y_range=(0.0, 1.02),
+                x_max=settings.steps,
+            ),
+            "train.chart.compare.accuracy",
+            details=details,
+        )
+    chance = compute.task_of(settings.task, settings.seed).chance
+    for claim in claims.location_claims(compared, chance):
+        st.info(
+            t(f"train.claims.{claim.key}", **_worded(claim.numbers)), icon=":material/lightbulb:"
+        )
+
+
+def follow_all(jobs: dict[str, runs.Job]) -> dict[str, runs.Seen]:
+    """`follow` for several runs at once: one progress bar over all their steps and each
+    run's held-out accuracy so far, overlaid, until every one has finished."""
+    bar = st.empty()
+    live = st.empty()
+    seen = {name: job.seen() for name, job in jobs.items()}
+    drawn = None
+    while not all(s.finished for s in seen.values()):
+        done = sum(s.done for s in seen.values())
+        total = sum(s.total for s in seen.values())
+        if done != drawn:  # redrawn only when a run got further
+            bar.progress(
+                done / max(total, 1), text=t("train.progress", done=fmt(done), total=fmt(total))
+            )
+            live.plotly_chart(
+                curves(
+                    {
+                        t(f"engine.value.score.{name}"): (
+                            [step for step, _ in s.accuracy],
+                            [value for _, value in s.accuracy],
+                        )
+                        for name, s in seen.items()
+                    },
+                    title=t("train.compare.accuracy_title"),
+                    x_title=t("train.curves.step"),
+                    y_title=t("train.curves.accuracy"),
+                    y_range=(0.0, 1.02),
+                    x_max=max(s.total for s in seen.values()),
+                ),
+                config={"staticPlot": True},
+                alt=t("train.live_alt"),
+            )
+            drawn = done
+        waiting = [job for job in jobs.values() if not job.finished.is_set()]
+        if waiting:
+            waiting[0].finished.wait(REFRESH_SECONDS)
+        seen = {name: job.seen() for name, job in jobs.items()}
+    bar.empty()
+    live.empty()
+    return seen
+
+
+# ---------------------------------------------------------------------------------------------
+# Trained weights travel
+
+
+def transfer(run: TrainingRun, settings: Settings, step: int, tokens: np.ndarray) -> None:
+    """ "Open in multi-head self-attention" and "Open in the Luong explorer": the model at the
+    slider's step on this input, put into those pages' grids (where their shapes fit), which
+    then say the matrices are trained, on which task and at which step."""
+    task = compute.task_of(settings.task, settings.seed)
+    st.subheader(t("train.transfer.title"))
+    st.caption(t("train.transfer.intro", step=fmt(step)))
+    head = int(st.session_state.get(state.HEAD, 1)) - 1
+    head = head if 0 <= head < run.heads else 0
+    sends = {
+        "transformer": transfer_rules.transformer_state(run, settings, task, tokens, step),
+        "luong": transfer_rules.luong_state(run, task, tokens, step, head),
+    }
+    columns = st.columns(2)
+    for column, (page, sent) in zip(columns, sends.items(), strict=True):
+        with column:
+            pressed = st.button(
+                t(f"train.transfer.{page}"),
+                key=f"train.transfer.{page}",
+                disabled=sent.problem is not None,
+                icon=":material/open_in_new:",
+            )
+            if sent.problem is not None:
+                code, numbers = sent.problem
+                st.caption(t(f"train.transfer.{code}", **{k: fmt(v) for k, v in numbers.items()}))
+            if pressed and sent.problem is None:
+                send(page, sent, run, settings, step, head, tokens)
+
+
+def send(
+    page: str, sent, run: TrainingRun, settings: Settings, step: int, head: int, tokens
+) -> None:
+    task = compute.task_of(settings.task, settings.seed)
+    apply_state(SCHEMAS[page], sent.values)
+    shown = " ".join(task.tokens[int(i)] for i in tokens)
+    mark_trained(
+        page,
+        Trained(
+            grids={key: np.asarray(sent.values[key], dtype=float) for key in sent.grids},
+            words={
+                "task": f"train.settings.task_options.{settings.task}",
+                "score": f"engine.value.score.{run.score}",
+            },
+            numbers={
+                "step": fmt(step),
+                "head": fmt(head + 1),
+                "tokens": escape_markdown(shown, 80),
+            },
+        ),
+    )
+    st.switch_page(f"pages/{page}.py", query_params={"lang": current_language()})
