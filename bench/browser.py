@@ -6,6 +6,10 @@ Playwright; never a downloaded browser) against, interleaved edit by edit in one
 - the app's Luong page;
 - the floor page (bench/floor_app.py: the Luong page's Q, K, V grids and its S, A, O heatmaps,
   built and drawn the app's way, nothing else);
+- the plain floor (bench/plain_floor.py: Q's cells as bare inputs and three plain go.Heatmap
+  figures drawn with st.plotly_chart, NumPy for the numbers, no app code at all);
+- the limit page (bench/limit_page.py: a bare HTML page, no Streamlit, that redraws the plain
+  floor's figures with Plotly.react after one server round trip);
 - with `--baseline DIR`, the Luong page of another checkout of the app (for example
   `git worktree add /tmp/baseline <commit>`), served from DIR with this Python.
 
@@ -20,6 +24,11 @@ message, last message → drawn. Per edit also: forward messages and bytes, char
 whose Plotly layout is new), and the server's CPU time (psutil, in 10 ms clock ticks: its
 figure is the mean over the edits, the others' the median). Ratios app / floor and
 app / baseline are of those figures from the same run, with the load average beside them.
+
+With `--scrub S` (seconds, default 3), each Streamlit page's Q cell is then dragged sideways for S
+seconds, a step of the pointer every 25 ms, and the distinct states the S chart shows meanwhile
+are counted (per second), and the last one is checked against the engine's result for the value
+the cell ended on.
 
 Then cold opens: each page of the app in a fresh browser context, against a page that draws the
 same chart specs and nothing else (bench/specs_app.py, fed with the specs the page sent when it
@@ -43,9 +52,11 @@ import json
 import os
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,7 +73,7 @@ from attention_core import attention  # noqa: E402
 from attention_ui.luong.presets import DEFAULT_PRESET, PRESETS  # noqa: E402
 from bench.canvas_grid import open_cell_editor, select_cell  # noqa: E402
 from bench.load import Session, Target  # noqa: E402
-from tests.app_server import start_app, stop_app  # noqa: E402
+from tests.app_server import free_port, start_app, stop_app  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, IDLE, wait_idle  # noqa: E402
 
 EXAMPLE = PRESETS[DEFAULT_PRESET].column_matrices()  # what the Luong page and the floor open with
@@ -71,7 +82,8 @@ Q_CELL = "Q, row 1, column q1"  # the matrix editor's accessible name of Q's fir
 PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
 FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 TIMEOUT_MS = 120_000
-BROWSER_TARGET, FLOOR_TARGET = 0.75, 1.15  # issue 19 (× baseline), issue 25 (× floor)
+BROWSER_TARGET, FLOOR_TARGET = 0.6, 1.15  # issue 37 (× baseline), issue 25 (× floor)
+LIMIT_TARGET, SCRUB_TARGET = 2.0, 8.0  # issue 37: × the limit page; chart states per second
 MESSAGES_TARGET, BYTES_TARGET = 2.0, 1.3
 
 # Runs before the page's own scripts: every WebSocket frame with its time on the page's clock,
@@ -184,6 +196,11 @@ def expected_charts(value: float) -> dict[str, list[float]]:
     return {TITLES[name]: np.asarray(a, dtype=float).ravel().tolist() for name, a in arrays.items()}
 
 
+def example_json() -> str:
+    """The opening example's matrices (column layout) for the plain floor and the limit page."""
+    return json.dumps({name: EXAMPLE[name].tolist() for name in ("Q", "K", "V")})
+
+
 def typed(value: float) -> str:
     return f"{value:.2f}"
 
@@ -220,9 +237,11 @@ def forward(data: bytes) -> ForwardMsg:
     return message
 
 
-def measure_edit(page, pid: int, value: float) -> Edit:
-    """Type `value` into Q's first cell, press Enter, and time it until every chart shows it."""
-    wait_idle(page, timeout=TIMEOUT_MS)
+def measure_edit(page, pid: int, value: float, streamlit: bool = True) -> Edit:
+    """Type `value` into Q's first cell, press Enter, and time it until every chart shows it.
+    (Not `streamlit`: the limit page, whose round trip is a fetch: only the total and the CPU.)"""
+    if streamlit:
+        wait_idle(page, timeout=TIMEOUT_MS)
     page.evaluate("window.__bench.mark(); window.__bench.take()")
     cpu = cpu_seconds(pid)
     type_without_enter(page, typed(value))
@@ -232,11 +251,15 @@ def measure_edit(page, pid: int, value: float) -> Edit:
     )
     page.keyboard.press("Enter")
     page.wait_for_function("window.__bench.drawnAt !== null", timeout=TIMEOUT_MS)
-    wait_idle(page, timeout=TIMEOUT_MS)
+    if streamlit:
+        wait_idle(page, timeout=TIMEOUT_MS)
     cpu = cpu_seconds(pid) - cpu
     enter, drawn, redrawn = page.evaluate(
         "[window.__bench.enterAt, window.__bench.drawnAt, window.__bench.redrawn()]"
     )
+    if not streamlit:
+        nan = float("nan")
+        return Edit(drawn - enter, nan, nan, nan, 0, 0, redrawn, 1000 * cpu)
     return split_edit(frames_of(page.evaluate("window.__bench.take()")), enter, drawn, redrawn, cpu)
 
 
@@ -277,6 +300,7 @@ class Subject:
     name: str
     url: str  # the page's address
     pid: int
+    streamlit: bool = True  # False: the limit page
     page: object = None
     edits: list[Edit] = field(default_factory=list)
     loads: list[float] = field(default_factory=list)
@@ -288,8 +312,9 @@ def open_subject(browser, subject: Subject) -> None:
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(subject.url)
-    page.wait_for_selector("[data-testid=stApp]")
-    wait_idle(page, timeout=TIMEOUT_MS)
+    if subject.streamlit:
+        page.wait_for_selector("[data-testid=stApp]")
+        wait_idle(page, timeout=TIMEOUT_MS)
     page.evaluate("want => window.__bench.watch(want)", expected_charts(EXAMPLE["Q"][0, 0]))
     page.wait_for_function("window.__bench.drawnAt !== null", timeout=TIMEOUT_MS)
     subject.page = page
@@ -305,7 +330,7 @@ def run_edits(subjects: list[Subject], edits: int, warmup: int) -> list[str]:
     for number, value in enumerate(edit_values(warmup + edits)):
         for subject in subjects:  # interleaved: each edit of each page in the same minute
             try:
-                edit = measure_edit(subject.page, subject.pid, value)
+                edit = measure_edit(subject.page, subject.pid, value, subject.streamlit)
             except Exception as error:  # reported; the run goes on
                 errors.append(f"{subject.name}, edit {number + 1}: {type(error).__name__}: {error}")
                 continue
@@ -360,7 +385,8 @@ def edits_report(subjects: list[Subject], edits: int) -> None:
             "bytes": BYTES_TARGET,
             "cpu_ms": 1.3,
         },
-        "baseline": {"total": BROWSER_TARGET},
+        "baseline": {"total": BROWSER_TARGET, "cpu_ms": 1.0},
+        "limit page": {"total": LIMIT_TARGET},
     }
     for other in others:
         print(f"  ratios {app.name} / {other.name} (medians; CPU: means):")
@@ -377,6 +403,102 @@ def edits_report(subjects: list[Subject], edits: int) -> None:
             print(f"    {label.strip():30}{ratio:6.2f}×{verdict}")
 
 
+# -- scrubbing --------------------------------------------------------------------------------
+
+# Every distinct state the S chart shows, with when it was first seen (one look per frame).
+SCRUB_WATCH = """(title) => {
+  const states = window.__states = [];
+  let last = null;
+  const look = () => {
+    const plot = Array.from(document.querySelectorAll('.js-plotly-plot')).find(
+      p => p._fullData && p._fullData[0] && p._fullLayout.title
+           && (p._fullLayout.title.text || '').replace(/<[^>]*>/g, '') === title);
+    if (plot) {
+      const z = JSON.stringify(Array.from(plot._fullData[0].z, r => Array.from(r)));
+      if (z !== last) { last = z; states.push(performance.now()); }
+    }
+    if (!window.__stopWatch) requestAnimationFrame(look);
+  };
+  window.__stopWatch = false;
+  requestAnimationFrame(look);
+}"""
+
+
+@dataclass(frozen=True)
+class ScrubTarget:
+    """A page's scrub: the cell dragged (its accessible name), the chart whose states are
+    counted (its title), and what every watched chart holds once the cell holds a value (the
+    engine's numbers, as `expected_charts`)."""
+
+    cell: str
+    chart: str
+    expected: object  # (float) -> {chart title: flattened numbers}
+
+
+# The Luong page's scrub; a page with a scrub of its own (the training page) adds its entry here.
+SCRUB_TARGETS = {"luong": ScrubTarget(Q_CELL, TITLES["S"], expected_charts)}
+
+
+def measure_scrub(
+    page, seconds: float, target: ScrubTarget = SCRUB_TARGETS["luong"]
+) -> tuple[float, bool]:
+    """Drag the target's cell sideways for `seconds` (8 px, one step, every 25 ms): the distinct
+    states its chart showed per second meanwhile, and whether the last one is the engine's
+    result for the value the cell ended on."""
+    wait_idle(page, timeout=TIMEOUT_MS)
+    cell = page.get_by_label(target.cell, exact=True)
+    # a drag on the cell that has the focus selects its text: the focus goes elsewhere first
+    page.get_by_role("heading", level=1).first.click()
+    cell.evaluate("el => el.scrollIntoView({block: 'center'})")
+    box = cell.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.evaluate(SCRUB_WATCH, target.chart)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    begun = page.evaluate("performance.now()")
+    start, moved = time.monotonic(), 0
+    while time.monotonic() - start < seconds:
+        moved += 8
+        page.mouse.move(x + moved % 400, y)
+        page.wait_for_timeout(25)
+    ended = page.evaluate("performance.now()")
+    page.mouse.up()
+    wait_idle(page, timeout=TIMEOUT_MS)
+    final = float(cell.input_value().replace("\u2212", "-"))
+    page.evaluate("want => window.__bench.watch(want)", target.expected(final))
+    try:
+        page.wait_for_function("window.__bench.drawnAt !== null", timeout=30_000)
+        right = True
+    except Exception:  # the last state is not the engine's: reported
+        right = False
+    states = page.evaluate("window.__stopWatch = true; window.__states")
+    during = [at for at in states if begun <= at <= ended]
+    return len(during) / ((ended - begun) / 1000), right
+
+
+def run_scrubs(subjects: list[Subject], seconds: float, rounds: int) -> None:
+    scrubbed = [s for s in subjects if s.name in ("app", "baseline")]
+    rates = {s.name: [] for s in scrubbed}
+    wrong = {s.name: 0 for s in scrubbed}
+    loads = []
+    for _ in range(rounds):
+        for subject in scrubbed:  # interleaved
+            rate, right = measure_scrub(subject.page, seconds)
+            rates[subject.name].append(rate)
+            wrong[subject.name] += not right
+            loads.append(load_average())
+    print(
+        f"\nscrub of Q's first cell for {seconds:.0f} s, {rounds} rounds interleaved "
+        f"(load {min(loads):.1f}–{max(loads):.1f}): distinct S chart states per second"
+    )
+    for name, values in rates.items():
+        verdict = "met" if median(values) >= SCRUB_TARGET else "MISSED"
+        print(
+            f"  {name:12} median {median(values):5.1f}/s  ({', '.join(f'{v:.1f}' for v in values)})"
+            f"  last state ≠ engine's: {wrong[name]}  target ≥ {SCRUB_TARGET}/s: {verdict}"
+        )
+
+
 # -- cold opens -------------------------------------------------------------------------------
 
 
@@ -385,7 +507,13 @@ async def opening_specs(url: str, page: str) -> list[str]:
     session = Session(Target(page, url, page, editor_key="\0"))
     run = await session.open()
     await session.close()
-    return [spec for spec in run.charts if not spec.startswith("cached:")]
+    specs = []
+    for spec in run.charts:  # st.plotly_chart's spec, or the kit's live chart's document
+        if isinstance(spec, bytes):
+            specs.append(json.dumps(json.loads(spec)["figure"]))
+        elif not spec.startswith("cached:"):
+            specs.append(spec)
+    return specs
 
 
 DRAWN = """([count, idle]) => { const plots = Array.from(document.querySelectorAll(
@@ -466,6 +594,28 @@ class Servers:
         print(f"  {name}: {url} (pid {process.pid}, from {cwd})")
         return url, process.pid
 
+    def start_limit(self) -> tuple[str, int]:
+        """The limit page's server (Python's standard library, no Streamlit)."""
+        port = self.next_port or free_port()
+        if self.next_port is not None:
+            self.next_port += 1
+        process = subprocess.Popen(
+            [sys.executable, "bench/limit_page.py", str(port), example_json()], cwd=REPO
+        )
+        self.processes.append(process)
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/_stcore/health", timeout=5).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        print(f"  limit page: {url} (pid {process.pid})")
+        return url, process.pid
+
     def stop(self) -> None:
         for process in self.processes:
             stop_app(process)
@@ -474,7 +624,16 @@ class Servers:
 def subjects_of(servers: Servers, baseline: Path | None) -> list[Subject]:
     app, app_pid = servers.start("app")
     floor, floor_pid = servers.start("floor page", script="bench/floor_app.py")
-    subjects = [Subject("app", f"{app}/luong", app_pid), Subject("floor page", floor, floor_pid)]
+    plain, plain_pid = servers.start(
+        "plain floor", script="bench/plain_floor.py", args=(example_json(),)
+    )
+    limit, limit_pid = servers.start_limit()
+    subjects = [
+        Subject("app", f"{app}/luong", app_pid),
+        Subject("floor page", floor, floor_pid),
+        Subject("plain floor", plain, plain_pid),
+        Subject("limit page", limit, limit_pid, streamlit=False),
+    ]
     if baseline is not None:
         base, base_pid = servers.start("baseline", cwd=baseline)
         subjects.append(Subject("baseline", f"{base}/luong", base_pid))
@@ -501,6 +660,8 @@ def run(args) -> int:
             if args.edits:
                 errors += run_edits(subjects, args.edits, args.warmup)
                 edits_report(subjects, args.edits)
+            if args.scrub:
+                run_scrubs(subjects, args.scrub, args.scrub_rounds)
             if args.cold:
                 errors += run_cold(
                     browser, servers, subjects[0].url.rsplit("/", 1)[0], args.pages, args.cold
@@ -519,6 +680,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=15, help="measured edits per page")
     parser.add_argument("--warmup", type=int, default=2, help="edits per page not counted")
+    parser.add_argument("--scrub", type=float, default=3.0, help="seconds per scrub (0: none)")
+    parser.add_argument("--scrub-rounds", type=int, default=3, help="scrubs per page")
     parser.add_argument("--cold", type=int, default=3, help="cold opens per page (0: none)")
     parser.add_argument("--pages", default=",".join(PAGES), help="pages for the cold opens")
     parser.add_argument(

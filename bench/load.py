@@ -165,6 +165,9 @@ def _fetch(url: str, cookie: str) -> str:
     return "; ".join(f"{name}={value}" for name, value in kept.items())
 
 
+LIVE_CHART = "attention_live_chart"  # attention_ui/kit/figures/live_chart.py
+
+
 class Session:
     """One student: a browser's cookie jar and a WebSocket to the server."""
 
@@ -268,6 +271,8 @@ class Session:
                     run.editor_data = json.loads(element.bidi_component.json or "{}")
         elif kind == "plotly_chart":
             run.charts.append(element.plotly_chart.spec)
+        elif kind == "bidi_component" and element.bidi_component.component_name == LIVE_CHART:
+            run.charts.append(element.bidi_component.bytes)  # the kit's chart (figure inside)
 
     async def edit(self, value: float, previous: Run) -> Run:
         """Type `value` into Q's first cell, as the grid reports it, and wait for the run."""
@@ -652,7 +657,8 @@ async def chart_shapes(target: Target) -> list[tuple[int, int]]:
         raise RuntimeError(f"the {target.name} did not open cleanly: {session.errors}")
     shapes = []
     for spec in run.charts:
-        trace = json.loads(spec)["data"][0]
+        figure = json.loads(spec)
+        trace = figure.get("figure", figure)["data"][0]  # (a live chart's document holds it)
         z = trace["z"]
         if isinstance(z, dict):  # a typed array: {"dtype", "bdata", "shape": "rows, cols"}
             shapes.append(tuple(int(s) for s in str(z["shape"]).split(",")))

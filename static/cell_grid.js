@@ -8,9 +8,16 @@
 // applied for this token, once each. Nothing here parses a number: the server decides.
 //
 // Commit: Enter, Tab, leaving the cell (a click anywhere else blurs it first), one message,
-// no delay. Scrub (drag sideways, Alt+Up/Down) commits at most once per SCRUB_MS.
+// no delay. Scrub (drag sideways, Alt+Up/Down) commits as fast as the round trip allows: one
+// scrub step on its way at a time. The next goes once the server has answered the last one: its
+// acknowledgement has come back and a chart has the numbers it brought (the kit's charts say
+// "attention:chart-data"; the browser draws them while the server computes the next), or
+// SETTLE_MS after the acknowledgement when no chart changed, or at the latest STALL_MS after it
+// was sent. Meanwhile the hand's newest value waits and
+// replaces any older one: the latest value always wins, and the last is always sent.
 
-const SCRUB_MS = 150; // a Luong edit costs the server 40-50 ms; a faster rate only queues runs
+const SETTLE_MS = 120; // after an acknowledgement that no chart followed
+const STALL_MS = 1500; // a step that got no answer: send the newest anyway (it carries all)
 const SCRUB_PX = 8; // pointer travel per step of the page's precision
 const MAX_PENDING = 100;
 const GRIDS = new WeakMap();
@@ -86,7 +93,8 @@ class CellGrid {
     this.pending = []; // entries sent but not yet acknowledged
     this.inputs = []; // [row][col] -> <input>
     this.shapeKey = "";
-    this.scrubTimer = null;
+    this.scrub = null; // {n, acked, timer}: the scrub step on its way
+    this.scrubNext = null; // the input whose newer value waits for it
     this.wrap = document.createElement("div");
     this.wrap.className = "cg-wrap";
     root.appendChild(this.wrap);
@@ -99,6 +107,11 @@ class CellGrid {
     const ack = data.ack || {};
     const acked = ack.token === this.token ? ack.n || 0 : 0;
     if (ack.token === this.token) this.pending = this.pending.filter((e) => e.n > acked);
+    if (this.scrub && acked >= this.scrub.n && !this.scrub.acked) {
+      this.scrub.acked = true;
+      if (this.scrub.charts) setTimeout(() => this.scrubDone(), 0);
+      else this.scrubWait(SETTLE_MS);
+    }
     if (held && !editsOnTheirWay()) setTimeout(release, 0); // after this draw
     const shapeKey = JSON.stringify([data.name, data.rows, data.cols, data.text, data.addRows]);
     if (shapeKey !== this.shapeKey) {
@@ -518,12 +531,37 @@ class CellGrid {
   }
 
   throttledCommit(input) {
-    if (this.scrubTimer) return;
+    if (this.scrub) {
+      this.scrubNext = input; // sent when the step on its way is drawn
+      return;
+    }
+    const before = this.n;
     this.commit(input);
-    this.scrubTimer = setTimeout(() => {
-      this.scrubTimer = null;
-      this.commit(input); // the value the hand reached meanwhile
-    }, SCRUB_MS);
+    if (this.n === before) return; // the same value: nothing sent
+    this.scrub = { n: this.n, acked: false, charts: false, timer: null };
+    this.scrubWait(STALL_MS);
+    if (!this.onDrawn) {
+      this.onDrawn = () => {
+        if (!this.scrub) return;
+        this.scrub.charts = true; // (the grid may hear its acknowledgement after the charts)
+        if (this.scrub.acked) this.scrubDone();
+      };
+      window.addEventListener("attention:chart-data", this.onDrawn);
+    }
+  }
+
+  scrubWait(ms) {
+    clearTimeout(this.scrub.timer);
+    this.scrub.timer = setTimeout(() => this.scrubDone(), ms);
+  }
+
+  scrubDone() {
+    if (!this.scrub) return;
+    clearTimeout(this.scrub.timer);
+    this.scrub = null;
+    const input = this.scrubNext;
+    this.scrubNext = null;
+    if (input && input.isConnected) this.throttledCommit(input); // the value the hand reached
   }
 
   scrubbable(input) {

@@ -511,6 +511,12 @@ class _Placed:
     def expander(self, *_args: Any, **_kwargs: Any) -> Any:
         return self._table
 
+    def __enter__(self) -> Any:  # `with`: the chart itself, into its place
+        return self._place.__enter__()
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self._place.__exit__(*exc)
+
 
 def results(
     result: AttentionResult, titles: Mapping[str, str], cache: dict, frame: ResultsFrame

@@ -34,6 +34,7 @@ from attention_ui.kit.text.i18n import catalog
 from attention_ui.page_list import NAMES
 from attention_ui.regression.data import preset_points
 from tests.conftest import APP
+from tests.plotly_json import charts
 from tests.support.actions import (
     PRIOR_EDITS,
     Prior,
@@ -654,7 +655,7 @@ def check_outcome(at: AppTest, case: Case, shown_before: list[str]) -> None:
         assert not at.error, [e.value for e in at.error]
         new_warnings = [w.value for w in at.warning if w.value not in shown_before]
         assert not new_warnings, new_warnings
-        assert at.get("plotly_chart"), "nothing was drawn"
+        assert charts(at), "nothing was drawn"
     if case.expect:
         naming = [text for text in shown if all(fragment in text for fragment in case.expect)]
         assert naming, f"no message names {case.expect}: {shown}"

@@ -20,6 +20,7 @@ from attention_ui.kit.teaching.predict import typo_queries
 from attention_ui.kit.teaching.predict_view import RIGHT, WRONG
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS
+from tests.plotly_json import charts
 from tests.support.grids import edit_grid
 from tests.support.pages import open_page
 
@@ -49,10 +50,10 @@ def test_every_chart_saves_a_png_named_after_the_page_and_chart(page):
     at = open_page(page)
     if page == "database":  # two queries: the heatmap and both tabs' charts
         at.text_input(key="database.query").set_value("Li, Smola").run()
-    charts = at.get("plotly_chart")
-    assert charts
+    drawn = charts(at)
+    assert drawn
     names = []
-    for chart in charts:
+    for chart in drawn:
         options = json.loads(chart.proto.config)["toImageButtonOptions"]
         assert options["format"] == "png"
         assert options["filename"].startswith(f"attention-explorer_{page}_")
@@ -150,7 +151,7 @@ def reveal(at: AppTest, page: str) -> None:
 def test_luong_hides_every_answer_then_grades_each_query(lang):
     words = catalog(lang)
     at = switch_on(open_page("luong", lang), "luong")
-    assert not at.get("plotly_chart")  # S, A, O and every tab's chart are hidden
+    assert not charts(at)  # S, A, O and every tab's chart are hidden
     assert not at.main.get("download_button") and not at.main.code  # the sidebar shares inputs only
     assert words["predict.hidden"] in texts(at.info)
     # first preset: q1 = (2, 0.5) attends to k1, q2 = (0, 1.5) to k2
@@ -169,9 +170,9 @@ def test_luong_hides_every_answer_then_grades_each_query(lang):
     wrong = dict(question="q2", chosen="k1", chosen_weight=chosen_weight, best=best[1])
     assert words["predict.wrong"].format(**wrong) in feedback
     assert WRONG in feedback and feedback.count(RIGHT) == 1
-    assert len(at.get("plotly_chart")) >= 3  # revealed: the charts are back
+    assert len(charts(at)) >= 3  # revealed: the charts are back
     at.button(key="luong.predict.again").click().run()
-    assert not at.get("plotly_chart")
+    assert not charts(at)
 
 
 def test_luong_a_tie_counts_any_tied_key_as_right():
@@ -190,9 +191,9 @@ def test_luong_a_tie_counts_any_tied_key_as_right():
 def test_an_edit_after_the_reveal_is_a_new_puzzle_with_the_answers_hidden():
     at = switch_on(open_page("luong"), "luong")
     reveal(at, "luong")
-    assert at.get("plotly_chart")
+    assert charts(at)
     at.selectbox(key="luong.score").set_value("scaled_dot").run()
-    assert not at.get("plotly_chart")
+    assert not charts(at)
 
 
 def test_luong_new_random_puzzle_uses_the_seeded_random_preset():
@@ -207,11 +208,11 @@ def test_luong_new_random_puzzle_uses_the_seeded_random_preset():
 def test_database_hides_the_answers_then_grades_which_record_wins(lang):
     words = catalog(lang)
     at = switch_on(open_page("database", lang), "database")  # "Li", exact: row 3 (Li → Mu)
-    assert not at.get("plotly_chart") and not at.success
+    assert not charts(at) and not at.success
     guess(at, "database", 0, 2)
     reveal(at, "database")
     assert words["predict.score"].format(right=1, total=1) in texts(at.success)
-    assert at.get("plotly_chart")
+    assert charts(at)
 
 
 def test_database_no_record_is_the_right_guess_when_no_key_matches():

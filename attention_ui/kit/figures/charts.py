@@ -25,6 +25,7 @@ from attention_ui.kit.export.names import file_name
 from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_table
 from attention_ui.kit.figures.heatmap import BELOW_FLOOR, WEIGHT_FLOOR, DrawnFigure
 from attention_ui.kit.figures.level_titles import level_y_titles
+from attention_ui.kit.figures.live_chart import live_chart
 from attention_ui.kit.text.i18n import t
 
 TABLE_SUFFIX = ".numbers"  # the expander's widget key is the chart's key plus this
@@ -57,7 +58,8 @@ def show_moving_chart(figure: go.Figure, alt: str, *, container: Any = None) -> 
 def show_chart(
     figure: go.Figure, key: str, *, details: tuple = (), container: Any = None, name: str = ""
 ) -> None:
-    """st.plotly_chart (in `container`, else the current one) with the camera button's file
+    """The chart (kit.figures.live_chart: redrawn in place by a later run with the same key,
+    in `container`, else the current one) with the camera button's file
     name set from `key` and `details` (see `chart_config`), the chart's text alternative
     (named `name`, else after the figure's title, else after what it plots) and its numbers
     as a table on request."""
@@ -71,7 +73,13 @@ def show_chart(
     name = own or chart_name(facts)
     if own and description:
         description = t("figures.alt.named", name=own, description=description)
-    where.plotly_chart(figure, key=key, config=chart_config(key, *details), alt=description or name)
+    live_chart(
+        figure,
+        key,
+        config=chart_config(key, *details),
+        alt=description or name,
+        container=container,
+    )
     if facts.kind == "other":
         return
     box = where.expander(

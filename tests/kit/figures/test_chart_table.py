@@ -11,7 +11,7 @@ from attention_core import fmt
 from attention_ui.kit.figures.charts import TABLE_SUFFIX
 from attention_ui.kit.text.i18n import catalog
 from tests.conftest import open_app_page
-from tests.plotly_json import figures
+from tests.plotly_json import charts, figures
 
 LABEL = {lang: catalog(lang)["figures.table.label"] for lang in ("en", "ja")}
 
@@ -25,9 +25,9 @@ def largest_printed(spec: dict) -> str:
 @pytest.mark.parametrize("page", ["luong", "gallery", "transformer"])
 def test_every_heatmap_is_named_with_its_size_and_largest_entry(page):
     at = open_app_page(page)
-    charts = at.get("plotly_chart")
-    assert charts
-    for chart, spec in zip(charts, figures(at), strict=True):
+    drawn = charts(at)
+    assert drawn
+    for chart, spec in zip(drawn, figures(at), strict=True):
         alt = chart.proto.alt
         assert alt.strip(), chart.proto.id
         if all(trace["type"] == "heatmap" for trace in spec["data"]):
@@ -35,7 +35,7 @@ def test_every_heatmap_is_named_with_its_size_and_largest_entry(page):
             assert f"{rows} × {cols}" in alt, alt
             assert f"the largest entry is {largest_printed(spec)}," in alt, alt
     # one table control per chart, and no table while they are closed (nothing built)
-    assert [e.label for e in at.expander].count(LABEL["en"]) == len(charts)
+    assert [e.label for e in at.expander].count(LABEL["en"]) == len(drawn)
     assert not at.dataframe
 
 
@@ -48,7 +48,7 @@ def test_the_table_shows_the_numbers_of_the_chart_once_opened():
     table = at.dataframe[0].value
     spec = next(
         s
-        for c, s in zip(at.get("plotly_chart"), figures(at), strict=True)
+        for c, s in zip(charts(at), figures(at), strict=True)
         if c.proto.id.endswith("-luong.chart.S")
     )
     trace = spec["data"][0]
@@ -67,9 +67,9 @@ def test_the_text_alternative_and_the_table_speak_japanese():
     at.session_state["luong.chart.A" + TABLE_SUFFIX] = True
     at.run()
     assert not at.exception
-    chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-luong.chart.A"))
+    chart = next(c for c in charts(at) if c.proto.id.endswith("-luong.chart.A"))
     assert "ヒートマップ" in chart.proto.alt and "最大の値は" in chart.proto.alt
-    assert [e.label for e in at.expander].count(LABEL["ja"]) == len(at.get("plotly_chart"))
+    assert [e.label for e in at.expander].count(LABEL["ja"]) == len(charts(at))
     name = catalog("ja")["luong.results.A"]
     assert at.dataframe[0].proto.alt == catalog("ja")["figures.table.alt"].format(name=name)
     assert chart.proto.alt.startswith(name)
@@ -78,20 +78,12 @@ def test_the_text_alternative_and_the_table_speak_japanese():
 def test_a_bar_charts_table_has_one_row_per_bar_with_its_height():
     at = open_app_page("database")
     # an element's id is "$$ID-<hash>-<key>": the chart's own key is what its table's is built on
-    key = next(
-        c.proto.id.split("-", 2)[2]
-        for c in at.get("plotly_chart")
-        if ".chart.weights." in c.proto.id
-    )
+    key = next(c.proto.id.split("-", 2)[2] for c in charts(at) if ".chart.weights." in c.proto.id)
     assert not at.dataframe  # every table folded: none built on the first view
     at.session_state[key + TABLE_SUFFIX] = True
     at.run()
     assert not at.exception
-    spec = next(
-        s
-        for c, s in zip(at.get("plotly_chart"), figures(at), strict=True)
-        if c.proto.id.endswith(key)
-    )
+    spec = next(s for c, s in zip(charts(at), figures(at), strict=True) if c.proto.id.endswith(key))
     bars = spec["data"][0]
     assert len(at.dataframe) == 1  # the chart's table, opened
     table = at.dataframe[0].value

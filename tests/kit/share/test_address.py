@@ -18,6 +18,7 @@ from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.transformer.model import EXAMPLES, split_sentence
 from tests.conftest import APP
+from tests.plotly_json import charts
 from tests.support.grids import type_cell
 
 Action = Callable[[AppTest], None]
@@ -36,7 +37,7 @@ def session(page: str, params: dict[str, str] | None = None, lang: str = "en") -
 
 def screen(at: AppTest) -> list[dict]:
     """Every chart's Plotly JSON, in order (the numbers, labels and hovers on screen)."""
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return [json.loads(chart.proto.spec) for chart in charts(at)]
 
 
 def cell(state_key: str, row: int, column: str, value) -> Action:
@@ -313,7 +314,7 @@ BAD_ADDRESSES = [
 )
 def test_a_bad_address_opens_the_page_with_a_sentence_and_no_traceback(page, params, named):
     at = session(page, params)
-    assert (at.title and at.get("plotly_chart")) or at.error, "the page was drawn"
+    assert (at.title and charts(at)) or at.error, "the page was drawn"
     warnings = [w.value for w in at.sidebar.warning]
     if named == "newer":
         assert any("newer version" in w for w in warnings)

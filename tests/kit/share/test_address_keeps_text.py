@@ -17,6 +17,7 @@ from attention_ui.kit.share.codec import PageSchema as Schema
 from attention_ui.kit.share.codec import Text, decode, encode
 from attention_ui.kit.text.i18n import catalog
 from tests.conftest import APP
+from tests.plotly_json import charts
 
 TYPED = [
     "👩\u200d💻 codes",  # zero-width joiner
@@ -70,7 +71,7 @@ def transformer(params: dict[str, str] | None = None, lang: str = "en") -> AppTe
 
 
 def screen(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return [json.loads(chart.proto.spec) for chart in charts(at)]
 
 
 @pytest.mark.parametrize("sentence", ["👩\u200d💻 writes code", "من می\u200cخواهم بروم"])

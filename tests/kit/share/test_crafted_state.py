@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.grids.records_editor import current_records
 from tests.conftest import APP, open_app_page
+from tests.plotly_json import charts
 from tests.support.grids import crafted_state
 
 CRAFTED_WIDGETS = [  # (page, key, crafted value, the value the page must use instead)
@@ -178,7 +179,7 @@ def test_a_huge_luong_entry_does_not_break_the_gallerys_grid_or_its_saved_state(
     assert not at.exception
     at.slider(key="gallery.q1").set_value(-1.0).run()
     assert not at.exception
-    assert at.get("plotly_chart")
+    assert charts(at)
     at.switch_page("pages/home.py").run()
     at.switch_page("pages/gallery.py").run()
     assert at.slider(key="gallery.q1").value == -1.0  # the gallery's state was kept

@@ -19,6 +19,7 @@ from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.grids.records_editor import current_records
 from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from tests.conftest import APP
+from tests.plotly_json import charts
 from tests.support.grids import grid_columns, type_cell
 
 PAGES = {
@@ -193,12 +194,12 @@ def test_a_matrix_edit_survives_the_switch_in_what_the_page_computes():
     state_key = "luong.K"
     type_cell(at, state_key, 0, grid_columns(at, state_key)[0], "7.25")
     at.run()
-    charts_en = [c.proto.spec for c in at.get("plotly_chart")]
+    charts_en = [c.proto.spec for c in charts(at)]
     at.sidebar.radio(key="lang.switch").set_value("ja").run()
     assert not at.exception
     values = matrix_values(state_key, at.session_state)
     assert values[0, 0] == 7.25
-    charts_ja = [c.proto.spec for c in at.get("plotly_chart")]
+    charts_ja = [c.proto.spec for c in charts(at)]
     assert len(charts_ja) == len(charts_en)
     z_en = [json.loads(s)["data"][0].get("z") for s in charts_en]
     z_ja = [json.loads(s)["data"][0].get("z") for s in charts_ja]

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from attention_ui.kit.classroom import follow
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from tests.conftest import APP
+from tests.plotly_json import charts
 from tests.support.classroom import button, open_class_box, param, teacher_page
 from tests.support.classroom import by_address as student_by_address
 
@@ -91,7 +92,7 @@ def test_a_question_in_two_rounds_then_the_reveal():
     for student in (first, second):
         student.run()
         assert "Class question, round 1" in texts(student)
-        assert not student.get("plotly_chart"), "answer charts hidden"
+        assert not charts(student), "answer charts hidden"
     vote(first, 1, 1, wrong)
     vote(second, 1, 1, winners)
     assert "answer for round 1 is in" in texts(first)
@@ -112,10 +113,10 @@ def test_a_question_in_two_rounds_then_the_reveal():
     assert "Round 2: 2 of 2 students got every query right (100 %)." in shown
     assert "1 student changed their answer in round 2." in shown
     assert "Share right (round 1 / round 2): 50 % / 100 %" in shown
-    assert teacher.get("plotly_chart"), "the page's answers after the reveal"
+    assert charts(teacher), "the page's answers after the reveal"
     for student in (first, second):
         student.run()
-        assert "is right" in texts(student) and student.get("plotly_chart")
+        assert "is right" in texts(student) and charts(student)
 
     # A reload keeps the seat and the vote; a student who never picked a language is shown
     # the class's, whatever the address says (test_class_language.py).

@@ -9,6 +9,7 @@ import json
 
 from attention_ui.kit.classroom import follow
 from attention_ui.kit.text.i18n import catalog
+from tests.plotly_json import charts as live_charts
 from tests.support.classroom import button, by_address, param, teacher_page
 
 EN, JA = catalog("en"), catalog("ja")
@@ -40,7 +41,7 @@ def test_plural_forms_and_an_empty_histograms_axis():
     shown = "\n".join(str(m.value) for m in [*teacher.markdown, *teacher.sidebar.markdown])
     assert "**1** student connected" in shown and "1 students" not in shown
     assert "**0** of 1 connected student has answered." in shown
-    charts = [json.loads(c.proto.spec) for c in teacher.get("plotly_chart")]
+    charts = [json.loads(c.proto.spec) for c in live_charts(teacher)]
     histogram = [c for c in charts if c["data"] and c["data"][0]["type"] == "bar"]
     assert histogram, "the live histogram"
     axis = histogram[0]["layout"]["yaxis"]

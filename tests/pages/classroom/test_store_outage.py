@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 from attention_ui.kit.classroom import follow
 from attention_ui.kit.text.i18n import catalog
 from tests.conftest import open_app_page
+from tests.plotly_json import charts
 from tests.support.classroom import button, by_address, param
 
 DOWN = {lang: catalog(lang)["classroom.notice.store_down"] for lang in ("en", "ja")}
@@ -40,7 +41,7 @@ def test_a_class_pauses_while_its_store_is_down_and_resumes(monkeypatch):
         for at in (teacher, student):
             assert not at.exception, at.exception
             assert DOWN["en"] in sidebar_warnings(at)
-            assert at.get("plotly_chart"), "the page itself is drawn"
+            assert charts(at), "the page itself is drawn"
             assert param(at, "class") == code, "the address keeps the class"
         fresh = AppTest.from_file(student._script_path, default_timeout=30)
         fresh.query_params["class"] = code

@@ -15,7 +15,7 @@ from attention_core import fmt, lookup, lookup_many
 from attention_ui.database import state
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, current_records
 from tests.conftest import open_app_page
-from tests.plotly_json import figures
+from tests.plotly_json import charts, figures
 from tests.support.grids import paste_block, shown_grids, table_edit
 
 WITHOUT_LI = [r for r in D2L_RECORDS if r[0] != "Li"]
@@ -182,9 +182,9 @@ def test_html_and_script_names_are_shown_as_text_never_rendered(at):
     success = texts(at.success)
     assert r"\<script\>" in success and r"\<img" in success
     assert re.search(r"(?<!\\)<", success) is None  # every < escaped, so Markdown shows it
-    charts = json.dumps([json.loads(chart.proto.spec) for chart in at.get("plotly_chart")])
-    assert "<script>" not in charts and "<img" not in charts
-    assert "&lt;script&gt;" in charts
+    drawn = json.dumps([json.loads(chart.proto.spec) for chart in charts(at)])
+    assert "<script>" not in drawn and "<img" not in drawn
+    assert "&lt;script&gt;" in drawn
 
 
 def test_emoji_and_right_to_left_names_work(at):

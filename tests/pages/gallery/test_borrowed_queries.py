@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_ui.kit.share.codec import pack
 from tests.conftest import APP
+from tests.plotly_json import charts
 
 
 def gallery(params: dict[str, str]) -> AppTest:
@@ -21,7 +22,7 @@ def gallery(params: dict[str, str]) -> AppTest:
 def rows_of_the_grid(at: AppTest) -> list[str]:
     import json
 
-    spec = json.loads(at.get("plotly_chart")[-1].proto.spec)
+    spec = json.loads(charts(at)[-1].proto.spec)
     return list(spec["data"][0]["y"])
 
 

@@ -16,7 +16,7 @@ from attention_ui.kit.text.i18n import catalog, step_sentence, step_title
 from attention_ui.luong.model import Sizes, causal_mask, default_parameters, padding_mask
 from attention_ui.luong.presets import PRESETS, random_matrices
 from tests.conftest import open_app_page
-from tests.plotly_json import chart
+from tests.plotly_json import chart, charts
 from tests.support.grids import edit_grid, shown_grids
 
 FIRST = PRESETS["first"].column_matrices()  # the page's default: dot, d = 2, n = 2, m = 3
@@ -54,9 +54,7 @@ def open_tab(app: AppTest, label: str) -> None:
 
 
 def compare_charts(app: AppTest) -> set[str]:
-    return {
-        c.proto.id.rsplit("-", 1)[1] for c in app.get("plotly_chart") if ".compare." in c.proto.id
-    }
+    return {c.proto.id.rsplit("-", 1)[1] for c in charts(app) if ".compare." in c.proto.id}
 
 
 def errors(app: AppTest) -> str:
@@ -215,7 +213,7 @@ def test_each_bad_cell_is_named_and_other_edits_are_kept(at):
         at.run()
         assert not at.exception
         assert "Q, cell (1, q1) is empty" in errors(at)
-        assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("luong.chart.A")]
+        assert not [c for c in charts(at) if c.proto.id.endswith("luong.chart.A")]
     edit(at, "Q", {0: {"q1": "−0,5"}})  # the app's own minus and a decimal comma
     at.run()
     Q, K = FIRST["Q"].copy(), FIRST["K"].copy()
@@ -280,7 +278,7 @@ def test_every_step_is_shown_in_the_engines_order(at):
         assert not at.exception
         titles = [m.value for m in at.markdown if re.match(r"\*\*\d+\. ", m.value)]
         assert titles == [f"**{n}. {step_title(step, 'en')}**"]  # that step alone
-        steps_drawn = [c.proto.id for c in at.get("plotly_chart") if ".step." in c.proto.id]
+        steps_drawn = [c.proto.id for c in charts(at) if ".step." in c.proto.id]
         assert len(steps_drawn) == 1
         np.testing.assert_allclose(z(at, f"luong.step.{step.key}"), step.value, rtol=1e-12)
         assert any(step.latex in element.value for element in at.latex)
@@ -339,7 +337,7 @@ def test_only_the_open_tab_is_drawn_and_it_stays_open_in_the_other_language(at):
     assert not compare_charts(at) and len(z(at, f"luong.step.{first}"))
     open_tab(at, "Compare score functions")
     assert len(compare_charts(at)) == 5
-    assert not [c for c in at.get("plotly_chart") if ".step." in c.proto.id]
+    assert not [c for c in charts(at) if ".step." in c.proto.id]
     at.sidebar.radio[0].set_value("ja").run()
     assert not at.exception and len(compare_charts(at)) == 5
 

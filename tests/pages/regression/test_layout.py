@@ -5,6 +5,7 @@ beside the 40-row table (screenshot). A phone stacks the columns, so its order i
 from __future__ import annotations
 
 from attention_ui.regression import state
+from tests.plotly_json import charts
 from tests.support.pages import open_page
 
 
@@ -12,7 +13,7 @@ def test_the_prediction_chart_is_in_the_kernels_column_beside_the_table():
     at = open_page("regression")
     kernel = [c for c in at.columns if any(w.key == state.KERNEL for w in c.radio)]
     assert kernel
-    charts = [e.proto.id for c in kernel for e in c.get("plotly_chart")]
-    assert any(i.endswith("-regression.chart.data") for i in charts), charts
+    ids = [e.proto.id for c in kernel for e in charts(c)]
+    assert any(i.endswith("-regression.chart.data") for i in ids), ids
     table = [c for c in at.columns if any(w.key == state.SEED for w in c.number_input)]
-    assert table and not any(c.get("plotly_chart") for c in table)
+    assert table and not any(charts(c) for c in table)

@@ -19,7 +19,7 @@ from attention_ui.kit.text.i18n import LANGUAGES, catalog
 from attention_ui.regression import data, state
 from attention_ui.regression.figures import COLOUR_ROW_PX, MAX_POINTS_WITH_NUMBERS
 from tests.conftest import APP, open_app_page
-from tests.plotly_json import chart
+from tests.plotly_json import chart, charts
 from tests.support.grids import type_cell
 
 EN = catalog("en")
@@ -69,7 +69,7 @@ def test_every_preset_runs_in_both_languages_with_the_engines_prediction(preset,
     expected = nadaraya_watson(curve_x, x, y, "gaussian", 0.5).prediction
     np.testing.assert_allclose(np.array(curve_y, dtype=float), expected, rtol=1e-9)
     # the data and the weights; σ's path and leave-one-out once opened, the steps on request
-    assert len(at.get("plotly_chart")) == 2
+    assert len(charts(at)) == 2
 
 
 def prediction_curve_any(at: AppTest) -> tuple[np.ndarray, list]:
@@ -107,8 +107,7 @@ def test_weights_heatmap_is_one_chart_of_queries_by_training_points_sorted_by_x(
     says where the numbers are."""
     figure = chart(at, "regression.chart.weights")
     assert not any(
-        i.endswith("-regression.chart.weights.2")
-        for i in [e.proto.id for e in at.get("plotly_chart")]
+        i.endswith("-regression.chart.weights.2") for i in [e.proto.id for e in charts(at)]
     )
     trace = figure["data"][0]
     z = np.asarray(trace["z"], dtype=float)
@@ -158,11 +157,11 @@ def open_folded(at: AppTest) -> AppTest:
 def test_the_folded_sections_are_built_only_once_opened(at):
     assert not any(
         e.proto.id.endswith(("-regression.chart.sigma", "-regression.chart.loo"))
-        for e in at.get("plotly_chart")
+        for e in charts(at)
     )
     assert LOO_TEXT_START not in "\n".join(m.value for m in at.markdown)
     open_folded(at)
-    ids = [e.proto.id for e in at.get("plotly_chart")]
+    ids = [e.proto.id for e in charts(at)]
     assert any(i.endswith("-regression.chart.sigma") for i in ids)
     assert any(i.endswith("-regression.chart.loo") for i in ids)
 
@@ -245,7 +244,7 @@ def test_steps_show_formulas_at_the_learners_sizes(at):
     m = state.DEFAULTS[state.COUNT]
     assert not any(rf"{{12 \times {m}}}" in element.value for element in at.latex)
     at.toggle(key=state.SHOW_STEPS).set_value(True).run()
-    assert len(at.get("plotly_chart")) == 2 + 8  # the data, the weights, 8 steps
+    assert len(charts(at)) == 2 + 8  # the data, the weights, 8 steps
     latex = [element.value for element in at.latex]
     assert any(rf"{{12 \times {m}}}" in text for text in latex)
     at.slider(key=state.QUERIES).set_value(5).run()

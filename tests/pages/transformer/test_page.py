@@ -11,7 +11,7 @@ from attention_ui.kit.text.i18n import catalog
 from attention_ui.transformer import state
 from attention_ui.transformer.model import EXAMPLES, embeddings, projections, split_sentence
 from tests.conftest import open_app_page
-from tests.plotly_json import chart
+from tests.plotly_json import chart, charts
 from tests.support.grids import type_cell
 
 EN, JA = catalog("en"), catalog("ja")
@@ -20,7 +20,7 @@ TOKENS = EXAMPLES["en"].split()  # the default sentence
 
 def head_blocks(at) -> dict[str, dict]:
     """Every chart of a head or of a block of a head's keys, by widget key, in page order."""
-    ids = [e.proto.id for e in at.get("plotly_chart") if "-transformer.chart.head." in e.proto.id]
+    ids = [e.proto.id for e in charts(at) if "-transformer.chart.head." in e.proto.id]
     keys = [i[i.index("transformer.chart.head.") :] for i in ids]
     return {key: chart(at, key) for key in keys}
 
@@ -119,7 +119,7 @@ def test_more_heads_more_panels_and_one_head_in_full_detail():
     at.toggle(key=state.DETAIL).set_value(True).run()
     at.radio(key=state.DETAIL_HEAD).set_value(2).run()
     no_exception(at)
-    keys = {element.proto.id.rsplit("-", 1)[-1] for element in at.get("plotly_chart")}
+    keys = {element.proto.id.rsplit("-", 1)[-1] for element in charts(at)}
     assert {
         "transformer.chart.head2.Q",
         "transformer.head2.weights_softmax",

@@ -1,0 +1,98 @@
+"""A Plotly chart that stays on the page and takes new numbers in place.
+
+st.plotly_chart draws a changed figure as a new element: the old chart is taken down and a full
+Plotly draw builds the new one. This chart is a Streamlit custom component (v2, no iframe) whose
+browser half (static/live_chart.js) draws the figure once and then calls `Plotly.react` on the
+same element with each new figure, so that an edit, or a scrub of many edits, redraws only what
+changed. It keeps what st.plotly_chart gives: hover text, the mode bar's camera (its PNG named by
+`config`), Streamlit's chart theme in light and dark, the text alternative as the chart's
+accessible name (role="figure"), and the container's width.
+
+The plotly.js it draws with is the one the Python plotly package ships (the version that writes
+the figures), served by Streamlit from the package's own folder and fetched once per page load.
+
+Sent: one JSON document as bytes (the figure as plotly writes it, the config, the text
+alternative, where plotly.js is). `chart_spec(element)` reads it back, for tests.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import plotly
+import plotly.graph_objects as go
+import plotly.io as pio
+import streamlit as st
+from streamlit.components.v1 import declare_component
+from streamlit.components.v2 import component
+
+_PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"
+_PLOTLY_NAME = "plotly_js"  # Streamlit serves _PLOTLY_DIR at component/<module>.plotly_js/
+_PLOTLY_URL = f"component/{__name__}.{_PLOTLY_NAME}/plotly.min.js"
+_STATIC = Path(__file__).resolve().parents[3] / "static"
+_LOADER = """
+const code = import(new URL("app/static/live_chart.js", location.href).href);
+export default async function (component) {
+  const { default: render } = await code;
+  return render(component);
+}
+"""
+_served = False
+
+
+def _static_served() -> bool:
+    """Whether Streamlit serves static/ at app/static/ (see kit.grids.cell_grid)."""
+    script = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
+    served = bool(st.get_option("server.enableStaticServing"))
+    return served and script is not None and (script.parent / "static").resolve() == _STATIC
+
+
+def _define_component():
+    js = _LOADER if _static_served() else (_STATIC / "live_chart.js").read_text(encoding="utf-8")
+    # Plotly styles its hover labels and mode bar from <head>: the chart is not in a shadow root.
+    return component("attention_live_chart", js=js, isolate_styles=False)
+
+
+_COMPONENT = _define_component()
+
+
+def _serve_plotly() -> None:
+    """Let Streamlit serve plotly.js from the plotly package (registered in the run that first
+    draws a chart: Streamlit registers a component's folder only inside a script run)."""
+    global _served
+    if not _served:
+        declare_component(_PLOTLY_NAME, path=str(_PLOTLY_DIR))
+        _served = True
+
+
+def live_chart(
+    figure: go.Figure, key: str, *, config: dict[str, Any], alt: str, container: Any = None
+) -> None:
+    """Draw `figure` under widget key `key` (in `container`, else the current one); a later run
+    with the same key redraws the same element with the new figure."""
+    _serve_plotly()
+    spec = (
+        '{"figure":'
+        + pio.to_json(figure, validate=False)
+        + ',"config":'
+        + json.dumps(config)
+        + ',"alt":'
+        + json.dumps(alt)
+        + ',"plotly":'
+        + json.dumps(_PLOTLY_URL)
+        + "}"
+    )
+    if container is None or container is st:
+        _COMPONENT(key=key, data=spec.encode())
+    else:
+        with container:
+            _COMPONENT(key=key, data=spec.encode())
+
+
+def chart_spec(element: Any) -> dict[str, Any]:
+    """The document a live chart element (an AppTest element or its proto) carries."""
+    proto = getattr(element, "proto", element)
+    return json.loads(bytes(proto.bytes).decode())
