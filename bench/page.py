@@ -38,6 +38,7 @@ sys.path.insert(0, str(REPO))  # run from anywhere
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from tests.plotly_json import charts as live_charts  # noqa: E402
 from tests.support.grids import type_cell  # noqa: E402
 
 TARGET = 1.3  # issue 13
@@ -81,7 +82,7 @@ def edit_q(at: AppTest, value: float) -> None:
 
 def chart_shapes(at: AppTest) -> list[tuple[int, int]]:
     shapes = []
-    for chart in at.get("plotly_chart"):
+    for chart in live_charts(at):
         trace = json.loads(chart.proto.spec)["data"][0]
         assert trace["type"] == "heatmap"
         z = trace["z"]
@@ -97,6 +98,7 @@ def measure(big: bool, edit: bool) -> tuple[int, float, float]:
     page rerun follows a new value in one Q cell, so nothing can be reused."""
     page = luong_page(big)
     shapes = chart_shapes(page)
+    assert shapes, "the page drew no chart"
     bare = AppTest.from_string(BARE_PAGE.format(shapes=shapes), default_timeout=60).run()
     assert len(bare.get("plotly_chart")) == len(shapes)
     page_times, bare_times = [], []

@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import toy_task, train_attention
 from attention_ui.train import compute, state
+from tests.plotly_json import charts as live_charts
 
 # A run of a few seconds in which some score function reaches 90 % held-out accuracy.
 SETTINGS = {
@@ -40,7 +41,7 @@ def keys(at: AppTest) -> set[str]:
 
 def charts(at: AppTest) -> set[str]:
     """The keys of the run's charts."""
-    return {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")}
+    return {c.proto.id.rsplit("-", 1)[-1] for c in live_charts(at)}
 
 
 def giveaways(at: AppTest) -> set[str]:

@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_ui.train import state
 from tests.conftest import APP
+from tests.plotly_json import charts
 
 CHANGED = {
     "train.task": "previous",
@@ -32,7 +33,9 @@ def session(params: dict[str, str] | None = None, lang: str = "en") -> AppTest:
 
 
 def screen(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    figures = [json.loads(chart.proto.spec) for chart in charts(at)]
+    assert figures, "the page drew no chart"
+    return figures
 
 
 def test_a_trained_run_and_its_step_travel_in_the_address():
