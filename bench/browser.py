@@ -648,6 +648,7 @@ class Servers:
     def __init__(self, first: int | None) -> None:
         self.next_port = first
         self.processes = []
+        self.files = []
 
     def start(
         self, name: str, *, cwd: Path = REPO, script: str = "app.py", args=()
@@ -673,7 +674,7 @@ class Servers:
         if self.next_port is not None:
             self.next_port += 1
         process = subprocess.Popen(
-            [sys.executable, "bench/limit_page.py", str(port), start_file(edit), edit.page],
+            [sys.executable, "bench/limit_page.py", str(port), self.start_file(edit), edit.page],
             cwd=REPO,
         )
         self.processes.append(process)
@@ -690,18 +691,22 @@ class Servers:
         print(f"  limit page: {url} (pid {process.pid})")
         return url, process.pid
 
+    def start_file(self, edit: PageEdit) -> str:
+        """The page's start as a JSON file (a run's snapshots are too long for an argument),
+        removed with the servers."""
+        handle, path = tempfile.mkstemp(prefix=f"browser-bench-{edit.page}-", suffix=".json")
+        with os.fdopen(handle, "w") as file:
+            json.dump(edit.start, file)
+        self.files.append(Path(path))
+        return path
+
     def stop(self) -> None:
         for process in self.processes:
             stop_app(process)
         self.processes = []
-
-
-def start_file(edit: PageEdit) -> str:
-    """The page's start as a JSON file (a run's snapshots are too long for an argument)."""
-    handle, path = tempfile.mkstemp(prefix=f"browser-bench-{edit.page}-", suffix=".json")
-    with os.fdopen(handle, "w") as file:
-        json.dump(edit.start, file)
-    return path
+        for path in self.files:
+            path.unlink(missing_ok=True)
+        self.files = []
 
 
 def subjects_of(servers: Servers, baseline: Path | None, edit: PageEdit) -> list[Subject]:
@@ -712,7 +717,7 @@ def subjects_of(servers: Servers, baseline: Path | None, edit: PageEdit) -> list
     for name, script in edit.extra_floors:
         url, pid = servers.start(name, script=script)
         subjects.append(Subject(name, url, pid))
-    start = start_file(edit)
+    start = servers.start_file(edit)
     plain, plain_pid = servers.start("plain floor", script=edit.floor, args=(start,))
     limit, limit_pid = servers.start_limit(edit)
     subjects += [
