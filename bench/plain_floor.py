@@ -7,21 +7,20 @@ each column and O = V A with NumPy, and draws three go.Heatmap charts titled as 
 scores", "A: weights", "O: output") with st.plotly_chart. Nothing else: no menu, no theme of
 the app's, no text alternative, no table, no fragment.
 
-    streamlit run bench/plain_floor.py -- '{"Q": [[…]], "K": [[…]], "V": [[…]]}'
+    streamlit run bench/plain_floor.py -- '{"Q": [[…]], "K": [[…]], "V": [[…]]}'   # or a file
 
 The matrices (column layout: Q is d × n, K is d × m, V is d_v × m) come from the bench, which
 passes the Luong page's opening example. Not part of the app.
 """
 
-import json
 import sys
 
 import numpy as np
 import streamlit as st
-from plain_floor_figures import figures  # bench/ (Streamlit puts the script's folder on the path)
+from plain_floor_figures import figures, load_start  # bench/ (the script's folder is on the path)
 from streamlit.components.v2 import component
 
-START = {name: np.array(v, dtype=float) for name, v in json.loads(sys.argv[1]).items()}
+START = {name: np.array(v, dtype=float) for name, v in load_start(sys.argv[1]).items()}
 
 CELLS = component(
     "plain_floor_cells",
