@@ -9,6 +9,7 @@ from attention_ui.home import state
 from attention_ui.home.compute import compute
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import WEIGHTS, step_heatmap
+from attention_ui.kit.folds import fold
 from attention_ui.kit.state.navigation import link_params
 from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
 from attention_ui.kit.text.i18n import show_error, t
@@ -60,9 +61,10 @@ st.latex(
     r"\alpha(\mathbf{q}, \mathbf{k}_i)\, \mathbf{v}_i"
 )
 
-with st.expander(t("home.why.title")):
-    for part in ("fixed", "concise", "select"):
-        st.markdown(t(f"home.why.{part}"))
+with fold(t("home.why.title"), key="home.why") as open_:
+    if open_:  # built only once opened
+        for part in ("fixed", "concise", "select"):
+            st.markdown(t(f"home.why.{part}"))
 
 st.header(t("home.pages.title"))
 for listed in PAGES[1:]:  # every page but this one, in menu order

@@ -23,6 +23,8 @@ luong.steps.open       radio: the step shown in the step-by-step tab (a step key
 luong.predict         toggle: predict, then reveal (hides S, A, O, the tabs and the export);
                        luong.predict.guess.<j>.<puzzle id> one radio per query (keys 0…m−1),
                        luong.predict.reveal / .again / .new (next random seed) buttons
+luong.formula          the formula notes' fold (built only while open): Luong's and d2l's forms,
+                       the layouts' relation and the scaling demo (luong.scaling.d_k, .seed)
 luong.export           the export expander (lazy: built only while open); luong.export.script,
                        luong.export.csv.<name>, luong.export.latex its download buttons
 Grids: state key luong.<M> for M in Q, K, V, W, Wa_concat, va, Wa_location, and

@@ -35,6 +35,7 @@ from attention_ui.kit.figures.lookup import (
     weights_bar,
     weights_heatmap,
 )
+from attention_ui.kit.folds import fold, folded
 from attention_ui.kit.grids.records_editor import (
     D2L_RECORDS,
     RECORD_LIMIT,
@@ -309,12 +310,10 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
                 st.markdown(text)
             # Built only while open: a folded table still made the browser load and draw
             # Streamlit's data grid on the page's first view.
-            numbers = st.expander(
-                t("database.numbers.title"), key=f"database.numbers.{number}", on_change="rerun"
-            )
+            numbers = folded(t("database.numbers.title"), key=f"database.numbers.{number}")
             if numbers.open:
                 headers = [t(key) for key in SIMILARITY_COLUMNS]
-                numbers.dataframe(similarity_table(result, rows, headers), hide_index=True)
+                numbers.box.dataframe(similarity_table(result, rows, headers), hide_index=True)
     # under the answers it is about: above them it pushed the weights off the first screen
     st.caption(t("database.answer.intuition"))
 
@@ -507,10 +506,9 @@ def lessons(records_in: RecordsInput, answers_shown: bool = True, lang: str | No
     """d2l's lessons of the database example, each with this page's numbers where it has any
     (the story's answers only once the page shows its answers: they may be the puzzle's)."""
     # Folded: built only once opened (a page's first view builds only what it shows).
-    box = st.expander(t("database.lessons.title", lang), key=LESSONS_BOX, on_change="rerun")
-    if not box.open:
-        return
-    with box:
+    with fold(t("database.lessons.title", lang), key=LESSONS_BOX) as open_:
+        if not open_:
+            return
         m = len(records_in.records) if records_in.ok else 0
         for text in lesson_lines(m, lang, answers=answers_shown):
             st.markdown("- " + text)

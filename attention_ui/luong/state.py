@@ -69,6 +69,7 @@ FOLLOW_QUERY = "luong.follow.query"
 TAB = "luong.tab"
 TAB_NAMES = ("steps", "follow", "compare")  # the tabs under the results, in their order
 STEP = "luong.steps.open"  # the step shown in the step-by-step tab (a step key)
+FORMULA_BOX = "luong.formula"  # the formula notes' fold (view.formula_panel): open or not
 SCALING_D_K = "luong.scaling.d_k"  # the √d_k demonstration (scaled dot only)
 SCALING_SEED = "luong.scaling.seed"
 PREDICT = "luong.predict"  # attention_ui.kit.teaching.predict_view's switch
@@ -119,6 +120,9 @@ MATRIX_KEYS = tuple(matrix_key(name) for name in (*INPUTS, *ALL_PARAMETERS, "mas
 def restore() -> None:
     """Put back the settings Streamlit forgot; on a first visit, load the selected preset."""
     restore_widgets(DEFAULTS)
+    if not st.session_state.pop(_DEMO_DRAWN, False):  # the demo's kept values, not stale ones
+        for key in DEMO_KEYS:
+            st.session_state[key] = kept(key, DEFAULTS[key])
     if matrix_values(matrix_key("Q")) is None:
         load_preset()
 
@@ -129,7 +133,22 @@ def restore() -> None:
 FRAGMENT_SETTINGS = (MASK_LENGTH, FOLLOW_KEY, FOLLOW_QUERY)
 
 
-def remember(keys: Iterable[str] = tuple(DEFAULTS)) -> None:
+# The scaling demo's settings, drawn only in the open formula fold with the scaled dot score:
+# kept by the demo itself when it draws them (`demo_drawn`). From the second run that hides
+# them on, Streamlit gives back the value their keys held before their widgets first took them
+# (the default `restore` put there), not theirs: `restore` puts the kept ones back instead.
+DEMO_KEYS = (SCALING_D_K, SCALING_SEED)
+_DEMO_DRAWN = "luong.scaling.drawn"  # the last whole run drew the demo's widgets
+
+
+def demo_drawn() -> None:
+    """After the scaling demo's widgets are drawn: keep their values, for the runs that hide
+    them."""
+    keep_widgets(DEMO_KEYS)
+    st.session_state[_DEMO_DRAWN] = True
+
+
+def remember(keys: Iterable[str] = tuple(k for k in DEFAULTS if k not in DEMO_KEYS)) -> None:
     """After the widgets are drawn: keep the settings (they survive runs that hide them)."""
     keep_widgets(keys)
 

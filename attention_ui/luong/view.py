@@ -29,6 +29,7 @@ from attention_core import (
 )
 from attention_ui.kit.figures.charts import TABLE_SUFFIX, show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
+from attention_ui.kit.folds import fold, folded
 from attention_ui.kit.grids.matrix_editor import MatrixInput
 from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.teaching.steps_view import (
@@ -207,7 +208,10 @@ def formula_panel(score: str, layout: str) -> None:
     """The notes learners trip on (Luong's query-first general score, d2l's additive form),
     the scaling demo, and the layouts' transpose relation, folded: the formula itself is on
     results' heading (`results_heading`)."""
-    with st.expander(t("luong.formula.title", score=t(f"luong.score_name.{score}"))):
+    title = t("luong.formula.title", score=t(f"luong.score_name.{score}"))
+    with fold(title, key=state.FORMULA_BOX) as open_:
+        if not open_:  # built only once opened
+            return
         if score == "general":
             st.caption(t("luong.formula.general_note"))
             st.latex(formulas.LUONG_GENERAL)
@@ -232,6 +236,7 @@ def scaling_demo_panel() -> None:
     chosen_seed = seed.number_input(
         t("luong.scaling.seed"), min_value=0, max_value=2**32 - 1, step=1, key=state.SCALING_SEED
     )
+    state.demo_drawn()
     try:
         demo = scaling_demo(int(d_k), int(chosen_seed))
     except AttentionInputError as error:
@@ -483,12 +488,9 @@ def results_frame(sizes: Sizes) -> ResultsFrame:
         with column:
             charts[name] = st.empty()
             # as kit/figures/charts.show_chart draws it, which `results` hands it to (_Placed)
-            tables[name] = st.expander(
-                t("figures.table.label"),
-                key=f"luong.chart.{name}{TABLE_SUFFIX}",
-                on_change="rerun",
-                type="compact",
-            )
+            tables[name] = folded(
+                t("figures.table.label"), key=f"luong.chart.{name}{TABLE_SUFFIX}", compact=True
+            ).box
     measured = state.sums_measured()
     sums = measured if measured and len(measured) == sizes.n else (fmt(1.0),) * sizes.n
     columns[1].markdown(

@@ -25,6 +25,7 @@ from attention_core import (
 )
 from attention_ui.kit.figures.charts import below_floor_note, show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
+from attention_ui.kit.folds import fold
 from attention_ui.kit.grids.points_editor import PointsInput, points_editor
 from attention_ui.kit.state.page_state import option_labels
 from attention_ui.kit.teaching.steps_view import show_steps
@@ -324,11 +325,8 @@ def weights_map(points: PointsInput, runs: Runs) -> None:
 def temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
     """σ as the temperature: the chosen query's prediction from tiny σ to huge σ. Folded, and
     built only once opened (a page's first view builds only what it shows)."""
-    box = st.expander(
-        t("regression.temperature.title"), key=state.TEMPERATURE_BOX, on_change="rerun"
-    )
-    if box.open:
-        with box:
+    with fold(t("regression.temperature.title"), key=state.TEMPERATURE_BOX) as open_:
+        if open_:
             _temperature(points, settings, runs)
 
 
@@ -420,9 +418,8 @@ def sigma_sentence(
 def learned_sigma(points: PointsInput, settings: Settings) -> None:
     """Leave-one-out error against σ, its minimum, and a button that uses it. Folded, and
     built only once opened."""
-    box = st.expander(t("regression.loo.title"), key=state.LOO_BOX, on_change="rerun")
-    if box.open:
-        with box:
+    with fold(t("regression.loo.title"), key=state.LOO_BOX) as open_:
+        if open_:
             _learned_sigma(points, settings)
 
 

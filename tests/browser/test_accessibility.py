@@ -193,7 +193,7 @@ def formulas_in_every_tab(page, every_step: bool) -> dict:
             tabs.nth(index).click()
             wait_idle(page, timeout=180_000)
         page.evaluate(_UNFOLD)
-        page.wait_for_timeout(300)
+        wait_idle(page, timeout=180_000)  # a fold builds what it holds in the rerun it asks for
         found += page.evaluate(_OVERFLOWING_FORMULAS, FORMULA_SLACK_PX)
         seen += page.evaluate(_SHOWN_FORMULAS)
         picker = page.get_by_role("radiogroup", name="Step to show")

@@ -19,6 +19,15 @@ def open_page(page: str, lang: str = "en") -> AppTest:
     return at
 
 
+def open_fold(at: AppTest, key: str) -> AppTest:
+    """Unfold the fold (attention_ui/kit/folds.py) with widget key `key`, as a click on it
+    does: its state becomes open and the page reruns, which builds what it holds."""
+    at.session_state[key] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def shown(at: AppTest) -> str:
     """Every text element's value: markdown, warnings, errors, infos, successes, captions."""
     kinds = (at.markdown, at.warning, at.error, at.info, at.success, at.caption)

@@ -21,6 +21,7 @@ import streamlit as st
 
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import plotly_text
+from attention_ui.kit.folds import folded
 from attention_ui.kit.teaching.predict import grade, winners_of
 from attention_ui.kit.text.i18n import current_language, t
 from attention_ui.kit.text.markdown import escape_markdown
@@ -161,11 +162,10 @@ def _class_box(page: str, access: PageAccess, state_now) -> bool:
         # Folded on a page's first view: what it holds (start, code, join) is built only once
         # it is opened, as opening it reruns the page (issue 25: a first view builds only what
         # it shows). In a class, or with a notice, it opens by itself and is built as before.
-        box = st.expander(
-            t("classroom.title"), icon=":material/groups:", key=_BOX, on_change="rerun"
-        )
-        if not box.open:
+        fold = folded(t("classroom.title"), key=_BOX, icon=":material/groups:")
+        if not fold.open:
             return True
+        box = fold.box
     else:
         box = st.expander(t("classroom.title"), icon=":material/groups:", expanded=True)
     with box:

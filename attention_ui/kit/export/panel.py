@@ -5,7 +5,7 @@
                                               derivation=derivation_latex(...)),
                  details=(kernel,))
 
-The panel is a lazy expander: `build` runs only while it is open, so a closed panel costs a
+The panel is a fold (kit.folds): `build` runs only while it is open, so a closed panel costs a
 page nothing. It offers the script (download and shown), each matrix as CSV, and the LaTeX
 of the derivation (download and shown, ready to copy). Every chart's PNG comes from its own
 camera button (attention_ui.kit.figures.charts).
@@ -23,6 +23,7 @@ import streamlit as st
 from attention_ui.kit.export.csv_writer import matrix_csv
 from attention_ui.kit.export.names import file_name
 from attention_ui.kit.export.scripts import LISTING_NUMBERS
+from attention_ui.kit.folds import folded
 from attention_ui.kit.text.i18n import t
 
 # The most text one code block of the panel shows (the download holds all of it): a browser
@@ -58,13 +59,11 @@ def table_csv(table: Table) -> str:
 def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ()) -> None:
     """An 'Export' expander; `build()` is called only while it is open. `details` (settings
     such as the score and layout, never user text) go into the file names."""
-    panel = st.expander(
-        t("export.title"), key=f"{page}.export", on_change="rerun", icon=":material/download:"
-    )
+    panel = folded(t("export.title"), key=f"{page}.export", icon=":material/download:")
     if not panel.open:
         return
     export = build()
-    with panel:
+    with panel.box:
         st.caption(t("export.intro"))
         for note in export.notes:
             st.info(note)

@@ -7,9 +7,8 @@ Each chart gets
 - a text alternative: an accessible name and a short description (what it shows, its size, its
   largest entry), worded here from the figure's own numbers (kit.figures.alt_text), in the
   learner's language; Streamlit puts it on the chart as role="figure" with that aria-label;
-- right under it, "Numbers as a table": a small expander whose table is built only while it is
-  open (Streamlit runs a closed expander's content unless it tracks its state), with the very
-  numbers the chart prints, in the app's one format.
+- right under it, "Numbers as a table": a small fold (kit.folds) whose table is built only
+  while it is open, with the very numbers the chart prints, in the app's one format.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_tab
 from attention_ui.kit.figures.heatmap import BELOW_FLOOR, WEIGHT_FLOOR, DrawnFigure
 from attention_ui.kit.figures.level_titles import level_y_titles
 from attention_ui.kit.figures.live_chart import live_chart
+from attention_ui.kit.folds import folded
 from attention_ui.kit.text.i18n import t
 
 TABLE_SUFFIX = ".numbers"  # the expander's widget key is the chart's key plus this
@@ -82,9 +82,7 @@ def show_chart(
     )
     if facts.kind == "other":
         return
-    box = where.expander(
-        t("figures.table.label"), key=key + TABLE_SUFFIX, on_change="rerun", type="compact"
-    )
+    box = folded(t("figures.table.label"), key=key + TABLE_SUFFIX, where=where, compact=True)
     if box.open:
         table = chart_table(
             figure, t("figures.alt.rows"), t("figures.table.panel"), t("figures.table.value")
@@ -93,7 +91,7 @@ def show_chart(
         if named:
             table = table.rename(columns={table.columns[0]: t("figures.table.series")})
         numbers = table.columns[1:] if named else table.columns
-        box.dataframe(
+        box.box.dataframe(
             table,
             alt=t("figures.table.alt", name=name),
             hide_index=facts.kind == "xy",  # points are numbered 0, 1, … there: not the chart's

@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from attention_ui.kit.classroom.follow import CLASS_PARAMS, after_run
+from attention_ui.kit.folds import folded
 from attention_ui.kit.grids.matrix_editor import forget_matrix, matrix_values, set_matrix
 from attention_ui.kit.grids.records_editor import current_records, forget_records, set_records
 from attention_ui.kit.share.codec import (
@@ -291,10 +292,10 @@ def share_panel(page: str) -> None:
         return
     _say_what_the_address_leaves_out(page)
     # Drawn only while open (opening it reruns the page), so its link is always the address.
-    box = st.sidebar.expander(t("share.title"), icon=":material/link:", key=_BOX, on_change="rerun")
+    box = folded(t("share.title"), key=_BOX, where=st.sidebar, icon=":material/link:")
     if not box.open:
         return
-    with box:
+    with box.box:
         st.caption(t("share.link_help"))
         st.code(link(page), language=None, wrap_lines=True)
         st.download_button(

@@ -9,7 +9,7 @@ from attention_ui.kit.text.i18n import t
 from attention_ui.page_list import PAGES
 from tests.conftest import APP, REPO
 from tests.plotly_json import figures
-from tests.support.pages import open_page
+from tests.support.pages import open_fold, open_page
 
 KEYS = [[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]]
 VALUES = [[10.0, 20.0, 30.0]]
@@ -78,7 +78,7 @@ SEED_PHRASES = (
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_home_page_says_why_attention_as_d2l_does(lang):
-    at = open_page("home", lang)
+    at = open_fold(open_page("home", lang), "home.why")
     (box,) = [e for e in at.expander if e.label == t("home.why.title", lang)]
     said = "\n".join(m.value for m in box.markdown)
     for part in ("fixed", "concise", "select"):

@@ -14,7 +14,7 @@ from attention_ui.luong.model import TEMPERATURES
 from attention_ui.luong.presets import PRESETS
 from attention_ui.luong.tasks import luong_mean
 from attention_ui.luong.view import scaling_gradient_text
-from tests.support.pages import open_page, shown
+from tests.support.pages import open_fold, open_page, shown
 
 # --- 26 · the independence assumption ---------------------------------------------------------
 
@@ -27,7 +27,7 @@ def test_the_variance_argument_states_its_independence_assumption(lang, word):
     assert word in why and "Vaswani" in why
     at = open_page("luong", lang)
     at.selectbox(key=state.SCORE).set_value("scaled_dot").run()
-    assert why in shown(at)
+    assert why in shown(open_fold(at, state.FORMULA_BOX))
 
 
 # --- Vaswani et al.: the gradient the scaling keeps ---------------------------------------------
@@ -59,7 +59,7 @@ def test_without_the_scaling_the_typical_gradient_vanishes_as_d_k_grows():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_scaling_demo_shows_the_gradient_beside_the_spread_and_the_top_weight(lang):
-    at = open_page("luong", lang)
+    at = open_fold(open_page("luong", lang), state.FORMULA_BOX)
     at.selectbox(key=state.SCORE).set_value("scaled_dot").run()
     at.number_input(key=state.SCALING_D_K).set_value(512).run()
     assert not at.exception
