@@ -109,7 +109,7 @@ class CellGrid {
     if (ack.token === this.token) this.pending = this.pending.filter((e) => e.n > acked);
     if (this.scrub && acked >= this.scrub.n && !this.scrub.acked) {
       this.scrub.acked = true;
-      if (this.scrub.charts) setTimeout(() => this.scrubDone(), 0);
+      if (this.scrub.charts) queueMicrotask(() => this.scrubDone());
       else this.scrubWait(SETTLE_MS);
     }
     if (held && !editsOnTheirWay()) setTimeout(release, 0); // after this draw
@@ -555,13 +555,19 @@ class CellGrid {
     this.scrub.timer = setTimeout(() => this.scrubDone(), ms);
   }
 
+  // The step is answered: the newest value goes now, before the charts that answered are drawn
+  // (they draw while the server computes the next step: live_chart.js draws after the widget
+  // messages this commit schedules). It goes after this task's other chart messages, which
+  // answer the step that is over, not the new one.
   scrubDone() {
     if (!this.scrub) return;
     clearTimeout(this.scrub.timer);
     this.scrub = null;
     const input = this.scrubNext;
     this.scrubNext = null;
-    if (input && input.isConnected) this.throttledCommit(input); // the value the hand reached
+    if (input && input.isConnected) {
+      queueMicrotask(() => (this.scrub ? (this.scrubNext = input) : this.throttledCommit(input)));
+    }
   }
 
   scrubbable(input) {

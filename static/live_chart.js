@@ -76,8 +76,12 @@ class LiveChart {
     this.drawing = true;
     try {
       while (this.text !== null) {
+        // after the tasks this message's handlers queued (a scrub's next value, which Streamlit
+        // sends from a timer: drawn first, the server computes it while this chart draws), then
         // at the next frame: the run's other messages (the other charts' numbers, the grid's
         // acknowledgement) are taken first, and numbers replaced meanwhile are never drawn
+        await null;
+        await new Promise((resolve) => setTimeout(resolve, 0));
         await new Promise((resolve) => requestAnimationFrame(resolve));
         const text = this.text;
         this.text = null;

@@ -129,3 +129,41 @@ def test_scrubbing_a_q_cell_moves_the_charts_and_ends_on_the_engines_result(page
     # figure of bench/browser.py --scrub: no timed assertion in a test)
     assert during, "no chart state drawn during the scrub"
     assert final != FIRST["Q"][0, 0]
+
+
+def test_after_a_fast_scrub_the_last_value_wins_on_every_chart(page, server):
+    """Steps faster than any round trip (Alt+Up pressed back to back, then a drag with no pause
+    between its moves): the steps that find one on its way wait and are replaced by newer ones,
+    and whatever was skipped, the cell's last value is sent and S, A and O all end on the
+    engine's numbers for it (a stale step's numbers drawn last would fail this)."""
+    open_page(page, server, "luong")
+    wait_for_plot(page, SCORES, scores(FIRST["Q"]), timeout=60_000)
+    q_cell = grid(page, 0).locator("tbody tr").first.locator("input").first
+    q_cell.focus()
+    for _ in range(12):
+        page.keyboard.press("Alt+ArrowUp")
+    # leave the cell: a drag on the focused cell selects its text instead of scrubbing
+    page.get_by_role("heading", level=1).first.click()
+    q_cell.evaluate("el => el.scrollIntoView({block: 'center'})")
+    box = q_cell.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for dx in range(8, 8 * 15, 8):
+        page.mouse.move(x - dx, y)
+    page.mouse.up()
+    wait_idle(page)
+    final = float(q_cell.input_value().replace("\u2212", "-"))
+    assert final != FIRST["Q"][0, 0] + 1.2  # the drag moved it after the steps
+    q = FIRST["Q"].copy()
+    q[0, 0] = final
+    result = attention(q, FIRST["K"], FIRST["V"])
+    for title, numbers in (
+        (SCORES, result.scores),
+        ("A: weights", result.weights),
+        ("O: output", result.output),
+    ):
+        wait_for_plot(page, title, numbers.tolist(), timeout=60_000)
+    wait_idle(page)  # nothing older drawn over them afterwards
+    for title, numbers in ((SCORES, result.scores), ("O: output", result.output)):
+        wait_for_plot(page, title, numbers.tolist(), timeout=60_000)
