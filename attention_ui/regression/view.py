@@ -12,14 +12,13 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from attention_core import (
+from attention_core import AttentionInputError, nadaraya_watson
+from attention_core.formatting import fmt
+from attention_core.regression import (
     KERNEL_LATEX,
     KERNELS,
-    AttentionInputError,
     bandwidth_range,
-    fmt,
     leave_one_out,
-    nadaraya_watson,
     nadaraya_watson_classes,
     sphere_bridge,
 )

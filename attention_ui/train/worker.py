@@ -16,7 +16,8 @@ import signal
 from multiprocessing.connection import Connection
 from typing import Any
 
-from attention_core import AttentionInputError, toy_task, train_attention_steps
+from attention_core import AttentionInputError, toy_task
+from attention_core.training import train_attention_steps
 
 
 def serve(connection: Connection) -> None:

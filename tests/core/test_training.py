@@ -13,19 +13,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention_core import (
-    TASKS,
-    TRAINING_SCORES,
     AttentionInputError,
     attention,
-    model_forward,
     model_gradients,
     model_loss,
     multi_head,
     toy_task,
     train_attention,
-    train_attention_steps,
 )
 from attention_core.tiny_model import init_params
+from attention_core.toy_tasks import TASKS
+from attention_core.training import TRAINING_SCORES, model_forward, train_attention_steps
 
 RELATIVE_ERROR = 1e-6
 

@@ -25,7 +25,8 @@ import plotly.io as pio
 from _plotly_utils.basevalidators import is_homogeneous_array
 from _plotly_utils.utils import convert_to_base64, to_typed_array_spec
 
-from attention_core import Step, fmt
+from attention_core import Step
+from attention_core.formatting import fmt
 
 SIGNED_SCALE = "RdBu_r"
 WEIGHT_SCALE = "Reds"
