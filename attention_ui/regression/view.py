@@ -15,13 +15,13 @@ import streamlit as st
 from attention_core import AttentionInputError, nadaraya_watson
 from attention_core.formatting import fmt
 from attention_core.regression import (
-    KERNEL_LATEX,
     KERNELS,
     bandwidth_range,
     leave_one_out,
     nadaraya_watson_classes,
     sphere_bridge,
 )
+from attention_core.regression_steps import KERNEL_LATEX
 from attention_ui.kit.figures.charts import below_floor_note, show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.points_editor import PointsInput, points_editor

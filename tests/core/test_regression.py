@@ -15,12 +15,11 @@ from hypothesis.extra.numpy import arrays
 from attention_core import AttentionInputError, nadaraya_watson
 from attention_core.errors import ERROR_CODES
 from attention_core.regression import (
-    KERNEL_LATEX,
     KERNELS,
-    NW_STEP_KEYS,
     bandwidth_range,
     leave_one_out,
 )
+from attention_core.regression_steps import KERNEL_LATEX, NW_STEP_KEYS
 from attention_ui.kit.text.i18n import error_text, step_sentence
 
 PROPERTY = settings(max_examples=60, deadline=None)

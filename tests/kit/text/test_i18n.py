@@ -18,7 +18,8 @@ from attention_core.errors import ERROR_CODES
 from attention_core.formatting import fmt
 from attention_core.lookup import SIMILARITIES, explain_similarity
 from attention_core.multi_head import MULTI_HEAD_STEP_KEYS
-from attention_core.regression import KERNELS, NW_STEP_KEYS
+from attention_core.regression import KERNELS
+from attention_core.regression_steps import NW_STEP_KEYS
 from attention_core.steps import STEP_KEYS
 from attention_core.validation import as_matrix
 from attention_ui.kit.text.i18n import (
