@@ -173,15 +173,6 @@ class DrawnFigure(go.Figure):
             self._facts = read(self)
         return self._facts
 
-    def _initialize_layout_template(self) -> None:
-        # plotly gives every new figure a deep copy of the default template: two thirds of
-        # building a small heatmap. A drawn figure is read-only, so it holds the shared dict.
-        template = _template_dict()
-        if template is None or self._layout_obj._props.get("template") is not None:
-            super()._initialize_layout_template()
-        else:
-            self._layout_obj._props["template"] = template
-
     def to_dict(self) -> dict:
         if self._drawn is None:
             template = _template_dict()
