@@ -26,7 +26,7 @@ import numpy as np
 from .errors import AttentionInputError
 from .normalize import normalize_by_sum, softmax, softmax_stages, sum_stages
 from .scores import SCORE_FUNCTIONS
-from .steps import STEP_KEYS, Step, attention_steps
+from .steps import STEP_KEYS, AttentionRun, Step, attention_steps
 from .validation import (
     as_mask,
     as_matrix,
@@ -159,9 +159,10 @@ def attention(
                 normalized = softmax_stages(scores if tempered is None else tempered, 0, col_mask)
             else:
                 normalized = sum_stages(scores, 0, col_mask, tau)
-        return attention_steps(
+        run = AttentionRun(
             layout, score, q, k, v, params, parts, tau, col_mask, tempered, normalized, output
         )
+        return attention_steps(run)
 
     def user(a: np.ndarray) -> np.ndarray:
         return a if layout == "column" else a.T

@@ -18,7 +18,7 @@ returns rounding noise, while the centred one still gives the tiny true gradient
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -106,33 +106,7 @@ def query_gradient(
         jacobian = (centred_values * weights) @ centred_grads / tau  # d_v × d_q
     check_finite("s", scores)
     check_finite("J", jacobian)
-    m, d_q, d_v = keys.shape[1], query.size, values.shape[0]
-    steps = (
-        Step("grad_scores", _SCORE_LATEX[score], scores[:, None], {"m": m}),
-        Step(
-            "grad_weights",
-            r"\mathbf{p} = \operatorname{softmax}(\mathbf{s}/\tau)",
-            weights[:, None],
-            {"tau": tau},
-        ),
-        Step("grad_output", r"\mathbf{o} = \mathbf{V}\mathbf{p}", output[:, None], {"d_v": d_v}),
-        Step(
-            "grad_softmax_jacobian",
-            r"\operatorname{diag}(\mathbf{p}) - \mathbf{p}\mathbf{p}^{\mathsf{T}}",
-            np.diag(weights) - np.outer(weights, weights),
-            {"m": m},
-        ),
-        Step("grad_score_jacobian", _DS_DQ_LATEX[score], G, {"m": m, "d_q": d_q}),
-        Step(
-            "grad_jacobian",
-            r"\frac{\partial \mathbf{o}}{\partial \mathbf{q}} = \frac{1}{\tau}\,\mathbf{V}"
-            r"\left(\operatorname{diag}(\mathbf{p}) - \mathbf{p}\mathbf{p}^{\mathsf{T}}\right)"
-            r"\frac{\partial \mathbf{s}}{\partial \mathbf{q}}",
-            jacobian,
-            {"d_v": d_v, "d_q": d_q},
-        ),
-    )
-    return QueryGradient(
+    result = QueryGradient(
         query=query,
         scores=scores,
         weights=weights,
@@ -141,7 +115,39 @@ def query_gradient(
         jacobian=jacobian,
         score=score,
         temperature=tau,
-        steps=steps,
+        steps=(),
+    )
+    return replace(result, steps=query_gradient_steps(result))
+
+
+def query_gradient_steps(g: QueryGradient) -> tuple[Step, ...]:
+    """The steps of one `query_gradient` run, from the arrays it computed."""
+    m, d_q, d_v = g.scores.size, g.query.size, g.output.size
+    weights = g.weights
+    return (
+        Step("grad_scores", _SCORE_LATEX[g.score], g.scores[:, None], {"m": m}),
+        Step(
+            "grad_weights",
+            r"\mathbf{p} = \operatorname{softmax}(\mathbf{s}/\tau)",
+            weights[:, None],
+            {"tau": g.temperature},
+        ),
+        Step("grad_output", r"\mathbf{o} = \mathbf{V}\mathbf{p}", g.output[:, None], {"d_v": d_v}),
+        Step(
+            "grad_softmax_jacobian",
+            r"\operatorname{diag}(\mathbf{p}) - \mathbf{p}\mathbf{p}^{\mathsf{T}}",
+            np.diag(weights) - np.outer(weights, weights),
+            {"m": m},
+        ),
+        Step("grad_score_jacobian", _DS_DQ_LATEX[g.score], g.score_jacobian, {"m": m, "d_q": d_q}),
+        Step(
+            "grad_jacobian",
+            r"\frac{\partial \mathbf{o}}{\partial \mathbf{q}} = \frac{1}{\tau}\,\mathbf{V}"
+            r"\left(\operatorname{diag}(\mathbf{p}) - \mathbf{p}\mathbf{p}^{\mathsf{T}}\right)"
+            r"\frac{\partial \mathbf{s}}{\partial \mathbf{q}}",
+            g.jacobian,
+            {"d_v": d_v, "d_q": d_q},
+        ),
     )
 
 

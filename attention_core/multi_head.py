@@ -17,7 +17,7 @@ P[pos, 2c+1] = cos(pos / 10000^(2c/d_model)), positions counted from 0.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Context, Decimal
 from numbers import Integral
 from typing import Any
@@ -152,32 +152,20 @@ def multi_head(
     (naming the matrix and cell), bad_heads, heads_not_dividing, projection_shape,
     mask_shape, mask_not_boolean, all_masked, overflow.
     """
-    x = as_matrix("X", X)
-    n, d_model = x.shape  # n tokens × d_model
+    given = as_matrix("X", X)
+    n, d_model = given.shape  # n tokens × d_model
     h = _heads(heads, d_model)
-    projections = {
-        name: as_matrix(name, data)
-        for name, data in zip(PROJECTIONS, (W_q, W_k, W_v, W_o), strict=True)
-    }
-    for name, w in projections.items():
-        if w.shape != (d_model, d_model):
-            raise AttentionInputError(
-                "projection_shape",
-                matrix=name,
-                shape=shape_text(w.shape),
-                expected=shape_text((d_model, d_model)),
-                d_model=d_model,
-            )
+    projections = _projections((W_q, W_k, W_v, W_o), d_model)
     allowed = _allowed(mask, causal, n)
     d_head = d_model // h
-
-    steps: list[Step] = []
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported by check_finite
+        x = given
         if positions:
-            x = _add_positions(steps, x)
-        q = _project(steps, "queries_from_x", "Q", x, projections["W_Q"])  # n × d_model
-        k = _project(steps, "keys_from_x", "K", x, projections["W_K"])  # n × d_model
-        v = _project(steps, "values_from_x", "V", x, projections["W_V"])  # n × d_model
+            x = given + positional_encoding(n, d_model)  # n × d_model
+            check_finite("X + P", x)
+        q = _product("Q", x, projections["W_Q"])  # n × d_model
+        k = _product("K", x, projections["W_K"])  # n × d_model
+        v = _product("V", x, projections["W_V"])  # n × d_model
     runs = []
     for i in range(h):
         columns = slice(i * d_head, (i + 1) * d_head)
@@ -192,12 +180,9 @@ def multi_head(
             )
         )  # A_i: n × n, O_i: n × d_h
     concatenated = np.concatenate([run.output for run in runs], axis=1)  # n × d_model
-    _concat_step(steps, concatenated, h, d_head)
     with np.errstate(over="ignore", invalid="ignore"):
-        output = _project(
-            steps, "output_projected", "Y", concatenated, projections["W_O"], source="C"
-        )  # n × d_model
-    return MultiHeadResult(
+        output = _product("Y", concatenated, projections["W_O"])  # n × d_model
+    result = MultiHeadResult(
         inputs=x,
         queries=q,
         keys=k,
@@ -206,10 +191,36 @@ def multi_head(
         weights=np.stack([run.weights for run in runs]),  # h × n × n
         concatenated=concatenated,
         output=output,
-        steps=tuple(steps),
+        steps=(),
         mask=allowed,
         d_head=d_head,
     )
+    return replace(result, steps=multi_head_steps(result, given, projections, positions))
+
+
+def _product(name: str, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    product = exact_product(x, w)
+    check_finite(name, product)
+    return product
+
+
+def multi_head_steps(
+    mh: MultiHeadResult, given: np.ndarray, projections: dict[str, np.ndarray], positions: bool
+) -> tuple[Step, ...]:
+    """The shared steps of one `multi_head` run (each head's own are its attention() steps),
+    from the arrays it computed; `given` is X as the caller gave it, before any positions."""
+    steps: list[Step] = []
+    if positions:
+        _positions_step(steps, given, mh.inputs)
+    for key, name, product in (
+        ("queries_from_x", "Q", mh.queries),
+        ("keys_from_x", "K", mh.keys),
+        ("values_from_x", "V", mh.values),
+    ):
+        _project_step(steps, key, name, mh.inputs, projections[f"W_{name}"], product)
+    _concat_step(steps, mh.concatenated, mh.head_count, mh.d_head)
+    _project_step(steps, "output_projected", "Y", mh.concatenated, projections["W_O"], mh.output)
+    return tuple(steps)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -228,6 +239,23 @@ def _heads(heads: Any, d_model: int) -> int:
     if d_model % heads:
         raise AttentionInputError("heads_not_dividing", heads=int(heads), d_model=d_model)
     return int(heads)
+
+
+def _projections(matrices: tuple[Any, ...], d_model: int) -> dict[str, np.ndarray]:
+    """W_Q, W_K, W_V, W_O as float matrices, each d_model × d_model."""
+    projections = {
+        name: as_matrix(name, data) for name, data in zip(PROJECTIONS, matrices, strict=True)
+    }
+    for name, w in projections.items():
+        if w.shape != (d_model, d_model):
+            raise AttentionInputError(
+                "projection_shape",
+                matrix=name,
+                shape=shape_text(w.shape),
+                expected=shape_text((d_model, d_model)),
+                d_model=d_model,
+            )
+    return projections
 
 
 def _allowed(mask: Any, causal: bool, n: int) -> np.ndarray | None:
@@ -250,11 +278,9 @@ def _sized(symbol: str, rows: int, cols: int) -> str:
     return rf"\underbrace{{{symbol}}}_{{{rows} \times {cols}}}"
 
 
-def _add_positions(steps: list[Step], x: np.ndarray) -> np.ndarray:
+def _positions_step(steps: list[Step], x: np.ndarray, summed: np.ndarray) -> None:
     n, d_model = x.shape
     table = positional_encoding(n, d_model)
-    summed = x + table  # n × d_model
-    check_finite("X + P", summed)
     X, P = r"\mathbf{X}", r"\mathbf{P}"
     X_plus_P = X + "+" + P
     steps.append(
@@ -276,7 +302,6 @@ def _add_positions(steps: list[Step], x: np.ndarray) -> np.ndarray:
             ),
         )
     )
-    return summed
 
 
 _EXACT = Context(prec=80)  # enough digits for a sum of 8 products of 17-digit numbers
@@ -300,14 +325,19 @@ def exact_product(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return product
 
 
-def _project(
-    steps: list[Step], key: str, name: str, x: np.ndarray, w: np.ndarray, *, source: str = "X"
-) -> np.ndarray:
-    """`x @ w` as a step: entry (i, c) is row i of `x` times column c of `w`."""
+def _project_step(
+    steps: list[Step],
+    key: str,
+    name: str,
+    x: np.ndarray,
+    w: np.ndarray,
+    product: np.ndarray,
+) -> None:
+    """`product` = `x @ w` as a step: entry (i, c) is row i of `x` times column c of `w`
+    (x is X, or C, the concatenated heads, for the output Y)."""
+    source = "C" if name == "Y" else "X"
     n, d_in = x.shape
     d_out = w.shape[1]
-    product = exact_product(x, w)  # n × d_out
-    check_finite(name, product)
     weight = {"Q": "W_Q", "K": "W_K", "V": "W_V", "Y": "W_O"}[name]
     lower = name.lower()
     source_tex = r"\mathbf{X}" if source == "X" else r"\mathbf{C}"
@@ -327,7 +357,6 @@ def _project(
             ),
         )
     )
-    return product
 
 
 def _concat_step(steps: list[Step], concatenated: np.ndarray, h: int, d_head: int) -> None:

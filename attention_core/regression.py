@@ -15,13 +15,14 @@ score before exp), which gives the same weights but never 0/0: σ → 0 tends to
 neighbour lookup instead of underflowing. That is also the lesson: σ plays the temperature.
 
 Shapes: n queries, m training points; every matrix is n × m (one query per row, as d2l draws
-the weights), sums and predictions are n × 1 in the steps.
+the weights), sums and predictions are n × 1 in the steps. The steps a learner is shown are
+recorded apart, from the matrices computed here (regression_steps.py), as steps.py records
+`attention`'s.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any
@@ -30,40 +31,14 @@ import numpy as np
 
 from .attention import attention
 from .errors import AttentionInputError
-from .formatting import fmt, operand, product_sum, subscript
 from .normalize import softmax_stages
+from .regression_steps import RegressionRun, regression_steps
 from .steps import Step
 from .validation import check_finite
 
 KERNELS = ("gaussian", "boxcar", "constant", "triangular", "epanechnikov")
 # Kernels that are 0 for |u| ≥ 1: a query farther than σ from every point is not reached.
 BOUNDED_KERNELS = ("boxcar", "triangular", "epanechnikov")
-# κ(u) in LaTeX (d2l writes the triangular one and names it "Epanechikov").
-KERNEL_LATEX: dict[str, str] = {
-    "gaussian": r"\kappa(u) = \exp\!\left(-\tfrac{u^2}{2}\right)",
-    "boxcar": r"\kappa(u) = \begin{cases} 1 & |u| < 1 \\ 0 & |u| \ge 1 \end{cases}",
-    "constant": r"\kappa(u) = 1",
-    "triangular": r"\kappa(u) = \max(0,\ 1 - |u|)",
-    "epanechnikov": r"\kappa(u) = \tfrac{3}{4} \max(0,\ 1 - u^2)",
-}
-
-# The steps `nadaraya_watson` records, in order; the interface words each by its key.
-NW_STEP_KEYS: tuple[str, ...] = (
-    "nw_differences",
-    "nw_scaled",
-    "nw_scores",
-    "nw_shifted",
-    "nw_exponentials",
-    "nw_kernel",
-    "nw_sums",
-    "nw_weights",
-    "nw_prediction",
-)
-
-
-@dataclass(frozen=True)
-class RegressionStep(Step):
-    """A step of `nadaraya_watson` (its key is one of NW_STEP_KEYS)."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +104,8 @@ class LeaveOneOut:
 def nadaraya_watson(
     x_query: Any, x_train: Any, y_train: Any, kernel: str = "gaussian", bandwidth: float = 1.0
 ) -> NadarayaWatsonResult:
-    """Predict y at each query by kernel-weighted averaging of the training points.
+    """Predict y at each query by kernel-weighted averaging of the training points: weights
+    n × m and a prediction of length n, with the steps that compute them (regression_steps.py).
 
     Parameters
     ----------
@@ -139,118 +115,38 @@ def nadaraya_watson(
     kernel : one of KERNELS
     bandwidth : float, σ > 0 and finite
 
-    Returns
-    -------
-    NadarayaWatsonResult with weights n × m and prediction of length n.
-
     Raises
     ------
     AttentionInputError (a ValueError) with a code: empty_data, data_not_numeric,
     data_not_finite, data_ndim, data_length_mismatch, unknown_kernel, bad_bandwidth, overflow.
     """
     sigma, queries, x, y = _check_inputs(x_query, x_train, y_train, kernel, bandwidth)
-    n, m = queries.size, x.size
-    steps: list[Step] = []
-
-    def add(
-        key: str, latex: str, value: np.ndarray, explain: Callable[[int, int], str], **params: Any
-    ) -> None:
-        steps.append(RegressionStep(key, latex, value, params, explain))
-
-    def d(j: int, i: int, name: str) -> str:
-        return f"{name}{subscript(j + 1)}{subscript(i + 1)}"
-
     differences = queries[:, None] - x[None, :]  # n × m
-    add(
-        "nw_differences",
-        rf"\underbrace{{D}}_{{{n} \times {m}}},\quad d_{{ji}} = x^*_j - x_i",
-        differences,
-        lambda j, i: (
-            f"{d(j, i, 'd')} = x*{subscript(j + 1)} − x{subscript(i + 1)}"
-            f" = {fmt(queries[j])} − {operand(x[i])} = "
-            f"{fmt(differences[j, i])}"
-        ),
-        n=n,
-        m=m,
-    )
     with np.errstate(over="ignore"):
         scaled = differences / sigma  # n × m
         squares = scaled**2
     check_finite("u²", squares)
-    add(
-        "nw_scaled",
-        rf"U = D / \sigma = D / {fmt(sigma)}",
-        scaled,
-        lambda j, i: (
-            f"{d(j, i, 'u')} = {d(j, i, 'd')} / σ = {fmt(differences[j, i])} / "
-            f"{fmt(sigma)} = {fmt(scaled[j, i])}"
-        ),
-        sigma=sigma,
-    )
-
-    if kernel == "gaussian":
-        numerators = _gaussian_steps(add, d, scaled, squares)
-    else:
-        numerators = _kernel_values(kernel, scaled)
-        add(
-            "nw_kernel",
-            rf"K_{{ji}} = \kappa(u_{{ji}}),\quad {KERNEL_LATEX[kernel]}",
-            numerators,
-            lambda j, i: (
-                f"κ({d(j, i, 'u')}) = {_kernel_text(kernel, scaled[j, i])}"
-                f" = {fmt(numerators[j, i])}"
-            ),
-            kernel=kernel,
-        )
-    name = "e" if kernel == "gaussian" else "κ"
-
+    # the Gaussian is the softmax of −u²/2 along each query's row, the other kernels κ(u)
+    softmax = softmax_stages(-squares / 2, axis=1) if kernel == "gaussian" else None
+    numerators = _kernel_values(kernel, scaled) if softmax is None else softmax.exponentials
     sums = numerators.sum(axis=1)  # n
-    add(
-        "nw_sums",
-        rf"\left[\textstyle\sum_{{i=1}}^{{{m}}} {_tex(name)}_{{ji}}\right]_{{j=1..{n}}}",
-        sums[:, None],
-        lambda j, _: (
-            f"Σᵢ {name}{subscript(j + 1)}ᵢ = "
-            f"{' + '.join(fmt(v) for v in numerators[j])} = "
-            f"{fmt(sums[j])}"
-        ),
-    )
-
     reached = sums > 0
-    safe = np.where(reached, sums, 1.0)  # unreached rows are all 0: 0 / 1 keeps them 0
-    weights = numerators / safe[:, None]  # n × m
-
-    def explain_weight(j: int, i: int) -> str:
-        if not reached[j]:
-            return f"{d(j, i, 'α')} = 0  (Σᵢ {name}{subscript(j + 1)}ᵢ = 0)"
-        return (
-            f"{d(j, i, 'α')} = {d(j, i, name)} / Σ = {fmt(numerators[j, i])} / "
-            f"{fmt(sums[j])} = {fmt(weights[j, i])}"
-        )
-
-    add(
-        "nw_weights",
-        rf"\underbrace{{\boldsymbol{{\alpha}}}}_{{{n} \times {m}}},\quad \alpha_{{ji}} = "
-        rf"\frac{{{_tex(name)}_{{ji}}}}{{\sum_{{i'}} {_tex(name)}_{{ji'}}}}",
-        weights,
-        explain_weight,
-    )
-
+    # n × m; an unreached row is all 0, and 0 / 1 keeps it 0
+    weights = numerators / np.where(reached, sums, 1.0)[:, None]
     prediction = np.where(reached, weights @ y, np.nan)  # n
-
-    def explain_prediction(j: int, _: int) -> str:
-        label = f"ŷ{subscript(j + 1)}"
-        if not reached[j]:
-            return f"{label} = —  (Σᵢ {name}{subscript(j + 1)}ᵢ = 0)"
-        return f"{label} = Σᵢ αᵢ·yᵢ = {product_sum(weights[j], y)} = {fmt(prediction[j])}"
-
-    add(
-        "nw_prediction",
-        rf"\underbrace{{\hat{{\mathbf{{y}}}}}}_{{{n} \times 1}} = "
-        rf"\underbrace{{\boldsymbol{{\alpha}}}}_{{{n} \times {m}}}\,"
-        rf"\underbrace{{\mathbf{{y}}}}_{{{m} \times 1}}",
-        prediction[:, None],
-        explain_prediction,
+    run = RegressionRun(
+        queries,
+        x,
+        y,
+        kernel,
+        sigma,
+        differences,
+        scaled,
+        softmax,
+        numerators,
+        sums,
+        weights,
+        prediction,
     )
     return NadarayaWatsonResult(
         x_query=queries,
@@ -261,45 +157,8 @@ def nadaraya_watson(
         weights=weights,
         prediction=prediction,
         sums=sums,
-        steps=tuple(steps),
+        steps=regression_steps(run),
     )
-
-
-def _gaussian_steps(
-    add: Callable[..., None],
-    d: Callable[[int, int, str], str],
-    scaled: np.ndarray,
-    squares: np.ndarray,
-) -> np.ndarray:
-    scores = -squares / 2  # n × m
-    add(
-        "nw_scores",
-        r"a_{ji} = -\tfrac{1}{2} u_{ji}^2 = -\frac{(x^*_j - x_i)^2}{2\sigma^2}",
-        scores,
-        lambda j, i: (
-            f"{d(j, i, 'a')} = −{d(j, i, 'u')}²/2 = "
-            f"−{operand(scaled[j, i])}²/2 = {fmt(scores[j, i])}"
-        ),
-    )
-    # the softmax along each query's row: its nearest training point's score becomes 0
-    softmax = softmax_stages(scores, axis=1)
-    peaks, shifted, exponentials = softmax.peaks, softmax.shifted, softmax.exponentials
-    add(
-        "nw_shifted",
-        r"a_{ji} - \max_{i'} a_{ji'}",
-        shifted,
-        lambda j, i: (
-            f"{d(j, i, 'a')} − max = {fmt(scores[j, i])} − {operand(peaks[j, 0])} = "
-            f"{fmt(shifted[j, i])}"
-        ),
-    )
-    add(
-        "nw_exponentials",
-        r"e_{ji} = \exp\!\left(a_{ji} - \max_{i'} a_{ji'}\right)",
-        exponentials,
-        lambda j, i: f"{d(j, i, 'e')} = exp({fmt(shifted[j, i])}) = {fmt(exponentials[j, i])}",
-    )
-    return exponentials
 
 
 def _kernel_values(kernel: str, u: np.ndarray) -> np.ndarray:
@@ -311,20 +170,6 @@ def _kernel_values(kernel: str, u: np.ndarray) -> np.ndarray:
     if kernel == "triangular":
         return np.maximum(0.0, 1.0 - np.abs(u))  # d2l's "Epanechikov"
     return 0.75 * np.maximum(0.0, 1.0 - u**2)
-
-
-def _kernel_text(kernel: str, u: float) -> str:
-    if kernel == "boxcar":
-        return f"1[|{fmt(u)}| < 1]"
-    if kernel == "constant":
-        return "1"
-    if kernel == "triangular":
-        return f"max(0, 1 − |{fmt(u)}|)"
-    return f"0.75·max(0, 1 − {operand(u)}²)"
-
-
-def _tex(name: str) -> str:
-    return r"\kappa" if name == "κ" else name
 
 
 def leave_one_out(

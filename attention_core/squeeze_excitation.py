@@ -17,7 +17,7 @@ is a softmax over the channels instead, whose weights sum to 1 and compete, for 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -65,26 +65,7 @@ def squeeze_excitation(X: Any, W1: Any, W2: Any, *, gate: str = "sigmoid") -> Sq
     """
     if gate not in GATES:
         raise AttentionInputError("unknown_gate", gate=gate, choices=", ".join(GATES))
-    x = as_matrix("X", X)
-    w1, w2 = as_matrix("W1", W1), as_matrix("W2", W2)
-    channels, pixels = x.shape
-    r = w1.shape[0]
-    if w1.shape[1] != channels:
-        raise AttentionInputError(
-            "weight_shape",
-            matrix="W1",
-            shape=shape_text(w1.shape),
-            expected=shape_text((r, channels)),
-            channels=channels,
-        )
-    if w2.shape != (channels, r):
-        raise AttentionInputError(
-            "weight_shape",
-            matrix="W2",
-            shape=shape_text(w2.shape),
-            expected=shape_text((channels, r)),
-            channels=channels,
-        )
+    x, w1, w2 = _checked(X, W1, W2)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         squeezed = x.mean(axis=1)  # C
         hidden_scores = w1 @ squeezed  # r
@@ -104,49 +85,7 @@ def squeeze_excitation(X: Any, W1: Any, W2: Any, *, gate: str = "sigmoid") -> Sq
     check_finite("W1 z", hidden_scores)
     check_finite("W2 h", gate_scores)
     check_finite("Y", output)
-    gate_latex = (
-        r"\mathbf{s} = \sigma(\mathbf{W}_2\mathbf{h}) = "
-        r"\frac{1}{1 + e^{-\mathbf{W}_2\mathbf{h}}}"
-        if gate == "sigmoid"
-        else r"\mathbf{s} = \operatorname{softmax}(\mathbf{W}_2\mathbf{h})"
-    )
-    steps = (
-        Step(
-            "se_squeeze",
-            rf"\underbrace{{\mathbf{{z}}}}_{{{channels} \times 1}},\quad "
-            rf"z_c = \frac{{1}}{{{pixels}}}\sum_{{p=1}}^{{{pixels}}} X_{{c,p}}",
-            squeezed[:, None],
-            {"channels": channels, "pixels": pixels},
-        ),
-        Step(
-            "se_reduce",
-            rf"\underbrace{{\mathbf{{W}}_1\mathbf{{z}}}}_{{{r} \times 1}}",
-            hidden_scores[:, None],
-            {"r": r},
-        ),
-        Step(
-            "se_relu",
-            r"\mathbf{h} = \operatorname{ReLU}(\mathbf{W}_1\mathbf{z}) = "
-            r"\max(0, \mathbf{W}_1\mathbf{z})",
-            hidden[:, None],
-            {"r": r},
-        ),
-        Step(
-            "se_expand",
-            rf"\underbrace{{\mathbf{{W}}_2\mathbf{{h}}}}_{{{channels} \times 1}}",
-            gate_scores[:, None],
-            {"channels": channels},
-        ),
-        Step(f"se_gate_{gate}", gate_latex, gates[:, None], {"channels": channels}),
-        Step(
-            "se_scale",
-            rf"\underbrace{{\mathbf{{Y}}}}_{{{channels} \times {pixels}}} = "
-            r"\operatorname{diag}(\mathbf{s})\,\mathbf{X}",
-            output,
-            {"channels": channels, "pixels": pixels},
-        ),
-    )
-    return SqueezeExcitation(
+    result = SqueezeExcitation(
         feature_map=x,
         squeezed=squeezed,
         hidden_scores=hidden_scores,
@@ -155,5 +94,80 @@ def squeeze_excitation(X: Any, W1: Any, W2: Any, *, gate: str = "sigmoid") -> Sq
         gates=gates,
         output=output,
         gate=gate,
-        steps=steps,
+        steps=(),
+    )
+    return replace(result, steps=squeeze_excitation_steps(result))
+
+
+def _checked(X: Any, W1: Any, W2: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """X (C × P), W1 (h × C) and W2 (C × h) as float matrices, or the error naming the one at
+    fault."""
+    x = as_matrix("X", X)
+    w1, w2 = as_matrix("W1", W1), as_matrix("W2", W2)
+    channels = x.shape[0]
+    r = w1.shape[0]
+    if w1.shape[1] != channels:
+        raise AttentionInputError(
+            "weight_shape",
+            matrix="W1",
+            shape=shape_text(w1.shape),
+            expected=shape_text((r, channels)),
+            channels=channels,
+        )
+    if w2.shape != (channels, r):
+        raise AttentionInputError(
+            "weight_shape",
+            matrix="W2",
+            shape=shape_text(w2.shape),
+            expected=shape_text((channels, r)),
+            channels=channels,
+        )
+    return x, w1, w2
+
+
+def squeeze_excitation_steps(se: SqueezeExcitation) -> tuple[Step, ...]:
+    """The steps of one `squeeze_excitation` run, from the arrays it computed."""
+    channels, pixels = se.feature_map.shape
+    r = se.hidden.shape[0]
+    gate_latex = (
+        r"\mathbf{s} = \sigma(\mathbf{W}_2\mathbf{h}) = "
+        r"\frac{1}{1 + e^{-\mathbf{W}_2\mathbf{h}}}"
+        if se.gate == "sigmoid"
+        else r"\mathbf{s} = \operatorname{softmax}(\mathbf{W}_2\mathbf{h})"
+    )
+    return (
+        Step(
+            "se_squeeze",
+            rf"\underbrace{{\mathbf{{z}}}}_{{{channels} \times 1}},\quad "
+            rf"z_c = \frac{{1}}{{{pixels}}}\sum_{{p=1}}^{{{pixels}}} X_{{c,p}}",
+            se.squeezed[:, None],
+            {"channels": channels, "pixels": pixels},
+        ),
+        Step(
+            "se_reduce",
+            rf"\underbrace{{\mathbf{{W}}_1\mathbf{{z}}}}_{{{r} \times 1}}",
+            se.hidden_scores[:, None],
+            {"r": r},
+        ),
+        Step(
+            "se_relu",
+            r"\mathbf{h} = \operatorname{ReLU}(\mathbf{W}_1\mathbf{z}) = "
+            r"\max(0, \mathbf{W}_1\mathbf{z})",
+            se.hidden[:, None],
+            {"r": r},
+        ),
+        Step(
+            "se_expand",
+            rf"\underbrace{{\mathbf{{W}}_2\mathbf{{h}}}}_{{{channels} \times 1}}",
+            se.gate_scores[:, None],
+            {"channels": channels},
+        ),
+        Step(f"se_gate_{se.gate}", gate_latex, se.gates[:, None], {"channels": channels}),
+        Step(
+            "se_scale",
+            rf"\underbrace{{\mathbf{{Y}}}}_{{{channels} \times {pixels}}} = "
+            r"\operatorname{diag}(\mathbf{s})\,\mathbf{X}",
+            se.output,
+            {"channels": channels, "pixels": pixels},
+        ),
     )

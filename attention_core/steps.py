@@ -94,39 +94,39 @@ class Step:
         return self.explain(row, col)
 
 
-def attention_steps(
-    layout: str,
-    score: str,
-    q: np.ndarray,
-    k: np.ndarray,
-    v: np.ndarray,
-    params: Mapping[str, np.ndarray],
-    parts: Mapping[str, np.ndarray],
-    tau: float,
-    mask: np.ndarray | None,
-    tempered: np.ndarray | None,
-    normalized: SoftmaxStages | SumStages,
-    output: np.ndarray,
-) -> tuple[Step, ...]:
-    """The steps of one `attention` run, from the matrices it computed (all in column layout).
+@dataclass(frozen=True)
+class AttentionRun:
+    """What one `attention` run computed, all in column layout: the recorder's one input.
 
-    Parameters
-    ----------
-    q, k, v : d_q × n, d_k × m, d_v × m
-    params : the checked W, Wa, va the score function took
-    parts : what the score function returned (S and its intermediates)
-    tau, mask : the temperature and the m × n mask (or None)
-    tempered : S/τ (softmax with τ ≠ 1), else None
-    normalized : the stages of the softmax or of divide-by-the-sum
-    output : d_v × n
+    q, k, v are d_q × n, d_k × m, d_v × m; `params` the checked W, Wa, va the score function
+    took and `parts` what it returned (S and its intermediates); `tau` and `mask` the
+    temperature and the m × n mask (or None); `tempered` S/τ (softmax with τ ≠ 1, else None);
+    `normalized` the stages of the softmax or of divide-by-the-sum; `output` d_v × n.
     """
-    record = _Recorder(layout)
-    _SCORE_STEPS[score](record, q, k, params, parts)
-    if isinstance(normalized, SoftmaxStages):
-        _softmax_steps(record, parts["S"], tau, mask, tempered, normalized)
+
+    layout: str
+    score: str
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    params: Mapping[str, np.ndarray]
+    parts: Mapping[str, np.ndarray]
+    tau: float
+    mask: np.ndarray | None
+    tempered: np.ndarray | None
+    normalized: SoftmaxStages | SumStages
+    output: np.ndarray
+
+
+def attention_steps(run: AttentionRun) -> tuple[Step, ...]:
+    """The steps of one `attention` run, from the matrices it computed."""
+    record = _Recorder(run.layout)
+    _SCORE_STEPS[run.score](record, run.q, run.k, run.params, run.parts)
+    if isinstance(run.normalized, SoftmaxStages):
+        _softmax_steps(record, run, run.normalized)
     else:
-        _sum_steps(record, tau, mask, normalized)
-    _output_step(record, v, normalized.weights, output)
+        _sum_steps(record, run, run.normalized)
+    _output_step(record, run.v, run.normalized.weights, run.output)
     return tuple(record.steps)
 
 
@@ -337,14 +337,8 @@ def _dot_products(b: _Recorder, q: np.ndarray, k: np.ndarray, dots: np.ndarray) 
 # step can never change what an earlier step's arithmetic says.
 
 
-def _softmax_steps(
-    b: _Recorder,
-    scores: np.ndarray,
-    tau: float,
-    mask: np.ndarray | None,
-    tempered: np.ndarray | None,
-    stages: SoftmaxStages,
-) -> None:
+def _softmax_steps(b: _Recorder, run: AttentionRun, stages: SoftmaxStages) -> None:
+    scores, tau, mask, tempered = run.parts["S"], run.tau, run.mask, run.tempered
     if tempered is not None:
         b.add(
             "temperature_softmax",
@@ -384,7 +378,8 @@ def _softmax_steps(
     _sums_and_weights(b, exponentials, stages.sums, stages.weights, "e", "weights_softmax")
 
 
-def _sum_steps(b: _Recorder, tau: float, mask: np.ndarray | None, stages: SumStages) -> None:
+def _sum_steps(b: _Recorder, run: AttentionRun, stages: SumStages) -> None:
+    tau, mask = run.tau, run.mask
     masked, peaks, powered = stages.masked, stages.peaks, stages.powered
     if mask is not None:
         _masked(b, mask, masked, "0")

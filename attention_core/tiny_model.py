@@ -35,6 +35,20 @@ from .scores import SCORE_FUNCTIONS, swap
 
 Params = dict[str, np.ndarray]
 
+
+@dataclass(frozen=True, eq=False)
+class Architecture:
+    """How the model is built beyond its parameters: its score function (one of scores.py's),
+    its number of heads, whether a position sees only itself and earlier ones (`causal`), and
+    the features its tokens are made of (vocab × F of 0/1; None: each token its own row of E).
+    """
+
+    score: str
+    heads: int
+    causal: bool = False
+    features: np.ndarray | None = None
+
+
 LAYER_NAMES = ("W_Q", "W_K", "W_V", "W_O")
 EMBEDDING_SCALE = 0.5
 SCORE_PARAMETERS = {  # what each score function learns beyond W_Q, W_K, W_V, W_O
@@ -88,22 +102,21 @@ class ForwardPass:
 
 def init_params(
     rng: np.random.Generator,
+    model: Architecture,
     vocab: int,
     length: int,
     d_model: int,
-    heads: int,
-    score: str,
     layers: int = 1,
-    features: np.ndarray | None = None,
 ) -> Params:
     """Random parameters: embeddings of standard deviation 1/2, matrices scaled by 1/√(fan-in).
 
     The scores then start small, so attention starts near uniform and no position is favoured
     before training has seen why (with unit embeddings, one seed in ten of key lookup settled
     on a wrong match it never left)."""
+    score, heads = model.score, model.heads
     d, d_h = d_model, d_model // heads
     normal = rng.standard_normal
-    rows = vocab if features is None else features.shape[1]
+    rows = vocab if model.features is None else model.features.shape[1]
     params = {"E": normal((rows, d)) * EMBEDDING_SCALE, "P": normal((length, d)) * EMBEDDING_SCALE}
     for layer in range(layers):
         prefix = "" if layer == layers - 1 else f"{layer + 1}."
@@ -192,24 +205,22 @@ def embed(params: Params, inputs: np.ndarray, features: np.ndarray | None) -> np
 
 def forward(
     params: Params,
+    model: Architecture,
     inputs: np.ndarray,
     targets: np.ndarray | None,
-    score: str,
-    heads: int,
-    causal: bool,
     outputs: int | None = None,
-    features: np.ndarray | None = None,
 ) -> ForwardPass:
     """The model on a batch of token rows (B × L); outputs at the last T positions, where T is
     the targets' width (or `outputs` without targets)."""
     L = inputs.shape[1]
     T = targets.shape[1] if targets is not None else (outputs or L)
-    x = embed(params, inputs, features)  # B × L × d
+    x = embed(params, inputs, model.features)  # B × L × d
     passes = []
     for layer in range(layer_count(params)):
         last = layer == layer_count(params) - 1
         read = slice(L - T, L) if last else slice(0, L)
-        passes.append(attention_layer(layer_params(params, layer), x, read, score, heads, causal))
+        p = layer_params(params, layer)
+        passes.append(attention_layer(p, x, read, model.score, model.heads, model.causal))
         if not last:
             x = x + passes[-1].out  # the residual stream: B × L × d
     logits = passes[-1].out @ params["W_U"]  # B × T × vocab
@@ -290,12 +301,7 @@ def attention_layer_backward(
 
 
 def backward(
-    params: Params,
-    inputs: np.ndarray,
-    targets: np.ndarray,
-    run: ForwardPass,
-    score: str,
-    features: np.ndarray | None = None,
+    params: Params, model: Architecture, inputs: np.ndarray, targets: np.ndarray, run: ForwardPass
 ) -> Params:
     """∂(mean cross-entropy)/∂ every parameter, from the forward pass `run`."""
     B, T = targets.shape
@@ -310,13 +316,14 @@ def backward(
     for layer in reversed(range(layers)):
         prefix = "" if layer == layers - 1 else f"{layer + 1}."
         dx_layer, grads_layer = attention_layer_backward(
-            dout, run.layers[layer], run.layers[layer].params, score
+            dout, run.layers[layer], run.layers[layer].params, model.score
         )
         grads.update({prefix + name: g for name, g in grads_layer.items()})
         # the residual x₂ = x + out: x's gradient is x₂'s plus what flows back through out
         dx = dx_layer if dx is None else dx + dx_layer
         dout = dx
     # every use of a token (or of a feature) adds its gradient to that row of E
+    features = model.features
     used = np.eye(len(params["E"]))[inputs] if features is None else features[inputs]
     dE = used.reshape(B * len(inputs[0]), -1).T @ dx.reshape(-1, d)  # rows of E × d
     grads["E"], grads["P"] = dE, dx.sum(axis=0)
@@ -324,14 +331,8 @@ def backward(
 
 
 def gradients(
-    params: Params,
-    inputs: np.ndarray,
-    targets: np.ndarray,
-    score: str,
-    heads: int,
-    causal: bool,
-    features: np.ndarray | None = None,
+    params: Params, model: Architecture, inputs: np.ndarray, targets: np.ndarray
 ) -> tuple[float, Params]:
     """The loss and its gradient for every parameter."""
-    run = forward(params, inputs, targets, score, heads, causal, features=features)
-    return run.loss, backward(params, inputs, targets, run, score, features)
+    run = forward(params, model, inputs, targets)
+    return run.loss, backward(params, model, inputs, targets, run)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral, Real
 from typing import Any
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from .errors import AttentionInputError
 from .scores import SCORE_FUNCTIONS
-from .tiny_model import ForwardPass, Params, backward, forward, gradients, init_params
+from .tiny_model import Architecture, ForwardPass, Params, backward, forward, gradients, init_params
 from .toy_tasks import SEED_RANGE, TASKS, ToyTask, whole_number
 
 TRAINING_SCORES = tuple(SCORE_FUNCTIONS)  # dot, scaled_dot, general, concat, location
@@ -134,6 +134,19 @@ class TrainingProgress:
         return self.step / self.steps
 
 
+@dataclass(frozen=True)
+class TrainingSettings:
+    """What a run is asked for beyond its task (see `train_attention` for each one's bounds)."""
+
+    score: str = "scaled_dot"
+    heads: int = 1
+    d_model: int = 16
+    steps: int = 600
+    learning_rate: float = 5e-3
+    seed: int = 0
+    record_every: int = 10
+
+
 def train_attention(
     task: ToyTask,
     score: str = "scaled_dot",
@@ -160,50 +173,33 @@ def train_attention(
     Raises AttentionInputError: unknown_score, out_of_bounds, bad_heads, heads_not_dividing,
     bad_learning_rate, training_rate_too_large.
     """
-    for progress in train_attention_steps(
-        task, score, heads, d_model, steps, learning_rate, seed, record_every
-    ):
+    settings = TrainingSettings(score, heads, d_model, steps, learning_rate, seed, record_every)
+    for progress in train_attention_steps(task, settings):
         if progress.run is not None:
             return progress.run
     raise AssertionError("train_attention_steps ends with the finished run")  # pragma: no cover
 
 
 def train_attention_steps(
-    task: ToyTask,
-    score: str = "scaled_dot",
-    heads: int = 1,
-    d_model: int = 16,
-    steps: int = 600,
-    learning_rate: float = 5e-3,
-    seed: int = 0,
-    record_every: int = 10,
+    task: ToyTask, settings: TrainingSettings = TrainingSettings()
 ) -> Iterator[TrainingProgress]:
     """`train_attention`, reporting a TrainingProgress after every snapshot; the last report
     carries the finished run (`.run`), identical to train_attention's with the same settings.
 
     The settings are checked before the first report (the generator checks when first advanced).
     """
-    settings = check_settings(task, score, heads, d_model, steps, learning_rate, seed, record_every)
-    return _train(task, **settings)
+    return _train(task, check_settings(task, settings))
 
 
-def check_settings(
-    task: Any,
-    score: Any,
-    heads: Any,
-    d_model: Any,
-    steps: Any,
-    learning_rate: Any,
-    seed: Any,
-    record_every: Any,
-) -> dict[str, Any]:
+def check_settings(task: Any, settings: TrainingSettings) -> TrainingSettings:
     """The settings as numbers, or AttentionInputError naming the first one out of bounds."""
     if not isinstance(task, ToyTask):
         raise AttentionInputError("unknown_task", task=repr(task), choices=", ".join(TASKS))
-    score = check_score(score)
-    d_model = whole_number("d_model", d_model, *D_MODEL_RANGE)
-    heads = check_heads(heads, d_model)
-    steps = whole_number("steps", steps, 1, MAX_TRAINING_STEPS)
+    score = check_score(settings.score)
+    d_model = whole_number("d_model", settings.d_model, *D_MODEL_RANGE)
+    heads = check_heads(settings.heads, d_model)
+    steps = whole_number("steps", settings.steps, 1, MAX_TRAINING_STEPS)
+    learning_rate = settings.learning_rate
     is_real = isinstance(learning_rate, Real) and not isinstance(learning_rate, bool)
     if not is_real or not math.isfinite(learning_rate) or learning_rate <= 0:
         raise AttentionInputError("bad_learning_rate", value=learning_rate)
@@ -211,15 +207,16 @@ def check_settings(
         raise AttentionInputError(
             "training_rate_too_large", value=learning_rate, limit=MAX_TRAINING_RATE
         )
-    return {
-        "score": score,
-        "heads": heads,
-        "d_model": d_model,
-        "steps": steps,
-        "learning_rate": float(learning_rate),
-        "seed": whole_number("seed", seed, *SEED_RANGE),
-        "record_every": whole_number("record_every", record_every, 1, MAX_TRAINING_STEPS),
-    }
+    return replace(
+        settings,
+        score=score,
+        heads=heads,
+        d_model=d_model,
+        steps=steps,
+        learning_rate=float(learning_rate),
+        seed=whole_number("seed", settings.seed, *SEED_RANGE),
+        record_every=whole_number("record_every", settings.record_every, 1, MAX_TRAINING_STEPS),
+    )
 
 
 def check_score(score: Any) -> str:
@@ -241,47 +238,37 @@ def check_heads(heads: Any, d_model: int) -> int:
 # The loop
 
 
-def _train(
-    task: ToyTask,
-    *,
-    score: str,
-    heads: int,
-    d_model: int,
-    steps: int,
-    learning_rate: float,
-    seed: int,
-    record_every: int,
-) -> Iterator[TrainingProgress]:
-    rng = np.random.default_rng(seed)
-    params = init_params(
-        rng, task.vocab, task.length, d_model, heads, score, task.layers, task.features
-    )
-    adam = Adam(params, learning_rate)
+def _train(task: ToyTask, settings: TrainingSettings) -> Iterator[TrainingProgress]:
+    steps, record_every = settings.steps, settings.record_every
+    model = Architecture(settings.score, settings.heads, task.causal, task.features)
+    rng = np.random.default_rng(settings.seed)
+    params = init_params(rng, model, task.vocab, task.length, settings.d_model, task.layers)
+    adam = Adam(params, settings.learning_rate)
     batch = min(BATCH, len(task.inputs))
     probe = min(PROBE, len(task.inputs))
     losses = np.zeros(steps)
     batch_accuracy = np.zeros(steps)
-    snapshots = [_snapshot(0, params, task, score, heads, probe)]
+    snapshots = [_snapshot(0, params, task, model, probe)]
     yield TrainingProgress(0, steps, losses[:0].copy(), snapshots[-1])
     for step in range(1, steps + 1):
         rows = rng.choice(len(task.inputs), batch, replace=False)
         inputs, targets = task.inputs[rows], task.targets[rows]  # B × L, B × T
-        run = forward(params, inputs, targets, score, heads, task.causal, features=task.features)
+        run = forward(params, model, inputs, targets)
         losses[step - 1] = run.loss
         batch_accuracy[step - 1] = (run.predictions == targets).mean()
-        adam.update(params, backward(params, inputs, targets, run, score, task.features))
+        adam.update(params, backward(params, model, inputs, targets, run))
         if step % record_every == 0 or step == steps:
-            snapshots.append(_snapshot(step, params, task, score, heads, probe))
+            snapshots.append(_snapshot(step, params, task, model, probe))
             finished = None
             if step == steps:
                 finished = TrainingRun(
                     task=task.name,
-                    score=score,
-                    heads=heads,
-                    d_model=d_model,
+                    score=settings.score,
+                    heads=settings.heads,
+                    d_model=settings.d_model,
                     steps=steps,
-                    learning_rate=learning_rate,
-                    seed=seed,
+                    learning_rate=settings.learning_rate,
+                    seed=settings.seed,
                     record_every=record_every,
                     batch=batch,
                     probe=probe,
@@ -295,19 +282,15 @@ def _train(
 
 
 def _snapshot(
-    step: int, params: Params, task: ToyTask, score: str, heads: int, probe: int
+    step: int, params: Params, task: ToyTask, model: Architecture, probe: int
 ) -> Snapshot:
     held_out = task.held_out if task.held_out is not None else task
-    run = forward(
-        params, held_out.inputs, held_out.targets, score, heads, task.causal, features=task.features
-    )
+    run = forward(params, model, held_out.inputs, held_out.targets)
     weights = run.weights  # N × H × T × L
     on_right = np.take_along_axis(weights, held_out.attend[:, None, :, None], axis=-1)[..., 0]
     by_head = on_right.mean(axis=(0, 2))  # H
     probe_inputs, probe_targets = task.inputs[:probe], task.targets[:probe]
-    probe_run = forward(
-        params, probe_inputs, probe_targets, score, heads, task.causal, features=task.features
-    )
+    probe_run = forward(params, model, probe_inputs, probe_targets)
     return Snapshot(
         step=step,
         params={name: array.copy() for name, array in params.items()},
@@ -359,7 +342,7 @@ def model_loss(
     """The mean cross-entropy of the model `params` on inputs (N × L) and targets (N × T ≤ L);
     outputs are read at the last T positions; `causal` and `features` as the task's."""
     inputs, targets = _tokens(params, inputs, targets, heads, score)
-    return forward(params, inputs, targets, score, heads, causal, features=features).loss
+    return forward(params, Architecture(score, heads, causal, features), inputs, targets).loss
 
 
 def model_gradients(
@@ -374,7 +357,7 @@ def model_gradients(
 ) -> Params:
     """∂model_loss/∂ each parameter, by hand (backpropagation); name → array, as params."""
     inputs, targets = _tokens(params, inputs, targets, heads, score)
-    return gradients(params, inputs, targets, score, heads, causal, features)[1]
+    return gradients(params, Architecture(score, heads, causal, features), inputs, targets)[1]
 
 
 def model_forward(
@@ -392,7 +375,7 @@ def model_forward(
     rows = np.atleast_2d(np.asarray(inputs))
     blank = np.zeros((len(rows), outputs), dtype=int)
     inputs, _ = _tokens(params, rows, blank, heads, score)
-    return forward(params, inputs, None, score, heads, causal, outputs, features)
+    return forward(params, Architecture(score, heads, causal, features), inputs, None, outputs)
 
 
 def _tokens(

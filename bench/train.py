@@ -34,7 +34,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere
 
 from attention_core import toy_task, train_attention
-from attention_core.tiny_model import backward, forward, init_params
+from attention_core.tiny_model import Architecture, backward, forward, init_params
 from attention_core.training import Adam
 
 TARGET = 1.2  # engine step / reference step
@@ -99,17 +99,17 @@ def reference_step(p, m, v, t, tokens, targets, features, causal, heads, lr=5e-3
 
 
 def engine_step(params, adam, tokens, targets, task, heads):
-    run = forward(params, tokens, targets, "scaled_dot", heads, task.causal, features=task.features)
-    grads = backward(params, tokens, targets, run, "scaled_dot", task.features)
+    model = Architecture("scaled_dot", heads, task.causal, task.features)
+    run = forward(params, model, tokens, targets)
+    grads = backward(params, model, tokens, targets, run)
     adam.update(params, grads)
     return run.loss, grads
 
 
 def check_same_model(task, heads, d_model) -> None:
     """The reference's loss and gradients are the engine's on the same batch and parameters."""
-    params = init_params(
-        np.random.default_rng(0), task.vocab, task.length, d_model, heads, "dot", 1, task.features
-    )
+    model = Architecture("dot", heads, task.causal, task.features)
+    params = init_params(np.random.default_rng(0), model, task.vocab, task.length, d_model)
     features = task.features if task.features is not None else np.eye(task.vocab)
     tokens, targets = task.inputs[:BATCH], task.targets[:BATCH]
     copy = {name: a.copy() for name, a in params.items()}
@@ -129,9 +129,8 @@ def measure(task_name: str, heads: int, d_model: int) -> tuple[float, float, flo
     check_same_model(task, heads, d_model)
     features = task.features if task.features is not None else np.eye(task.vocab)
     rng = np.random.default_rng(1)
-    params = init_params(
-        rng, task.vocab, task.length, d_model, heads, "scaled_dot", 1, task.features
-    )
+    model = Architecture("scaled_dot", heads, task.causal, task.features)
+    params = init_params(rng, model, task.vocab, task.length, d_model)
     ref = {name: a.copy() for name, a in params.items()}
     m = {name: np.zeros_like(a) for name, a in params.items()}
     v = {name: np.zeros_like(a) for name, a in params.items()}

@@ -3,7 +3,8 @@
 import numpy as np
 import streamlit as st
 
-from attention_core import AttentionInputError, fmt
+from attention_core import AttentionInputError
+from attention_core.formatting import fmt
 from attention_ui.frame import page_footer, page_header
 from attention_ui.home import state
 from attention_ui.home.compute import compute

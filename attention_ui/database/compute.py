@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from attention_core import AttentionInputError, LookupTable, lookup_many
+from attention_core import AttentionInputError
+from attention_core.lookup import LookupTable, lookup_many
 
 
 @dataclass(frozen=True)

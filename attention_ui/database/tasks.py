@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.database import state as database
 from attention_ui.database.compute import Inputs, compute
 from attention_ui.kit.grids.records_editor import check_records, current_records

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention_core import LookupTable
+from attention_core.lookup import LookupTable
 from attention_ui.database import state
 from attention_ui.database.view import Query
 from attention_ui.kit.classroom.panel import student_question_here

@@ -15,16 +15,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attention_core import (
-    SIMILARITY_LATEX,
-    LookupResult,
-    TopK,
-    explain_similarity,
-    fmt,
-    lookup,
-    top_k,
-)
-from attention_core.formatting import fmt_latex
+from attention_core import LookupResult, lookup
+from attention_core.formatting import fmt, fmt_latex
+from attention_core.lookup import SIMILARITY_LATEX, TopK, explain_similarity, top_k
 from attention_ui.database import state
 from attention_ui.database.compute import Answer, Inputs, answer
 from attention_ui.database.state import TEMPERATURES

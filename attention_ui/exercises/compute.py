@@ -9,19 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from attention_core import (
-    HardLookup,
-    LookupResult,
-    QueryGradient,
-    SearchPath,
-    SqueezeExcitation,
-    gradient_search,
-    hard_lookup,
-    lookup,
-    query_gradient,
-    squeeze_excitation,
-    weighted_covariance,
-)
+from attention_core import LookupResult, QueryGradient, lookup, query_gradient
+from attention_core.gradient import weighted_covariance
+from attention_core.search import HardLookup, SearchPath, gradient_search, hard_lookup
+from attention_core.squeeze_excitation import SqueezeExcitation, squeeze_excitation
 
 # Every function here raises the engine's AttentionInputError for inputs it refuses.
 

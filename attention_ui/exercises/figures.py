@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import plotly.graph_objects as go
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.figures.blocks import colour_bar_below
 from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, plotly_text
 from attention_ui.kit.figures.plane import (

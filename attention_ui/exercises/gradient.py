@@ -9,13 +9,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention_core import (
-    AttentionInputError,
-    QueryGradient,
-    fmt,
-    frobenius_norm,
-    query_gradient,
-)
+from attention_core import AttentionInputError, QueryGradient, query_gradient
+from attention_core.formatting import fmt
+from attention_core.gradient import frobenius_norm
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import WEIGHTS
 from attention_ui.kit.figures.plane import PlaneCaptions

@@ -11,14 +11,9 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from attention_core import (
-    SIMILARITIES,
-    SIMILARITY_LATEX,
-    AttentionInputError,
-    LookupResult,
-    fmt,
-    lookup,
-)
+from attention_core import AttentionInputError, LookupResult, lookup
+from attention_core.formatting import fmt
+from attention_core.lookup import SIMILARITIES, SIMILARITY_LATEX
 from attention_ui.database.state import chart_captions as lookup_captions
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.lookup import weights_bar

@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention_core import (
+from attention_core import AttentionInputError
+from attention_core.formatting import fmt
+from attention_core.search import (
     MAX_SEARCH_STEPS,
-    AttentionInputError,
     HardLookup,
     SearchPath,
-    fmt,
     letter_pair_vectors,
     outranking_mix,
     plane_projection,

@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention_core import AttentionInputError, SqueezeExcitation, fmt, squeeze_excitation
+from attention_core import AttentionInputError
+from attention_core.formatting import fmt
+from attention_core.squeeze_excitation import SqueezeExcitation, squeeze_excitation
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS
 from attention_ui.kit.grids.matrix_editor import matrix_editor

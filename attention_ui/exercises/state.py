@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention_core import SIMILARITIES
+from attention_core.lookup import SIMILARITIES
 from attention_ui.database import state as database
 from attention_ui.gallery import state as gallery
 from attention_ui.kit.grids.matrix_editor import matrix_values

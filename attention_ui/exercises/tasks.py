@@ -11,10 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from attention_core import (
-    fmt,
-    letter_pair_vectors,
-)
+from attention_core.formatting import fmt
+from attention_core.search import letter_pair_vectors
 from attention_ui.exercises import compute
 from attention_ui.exercises import state as ex
 from attention_ui.kit.grids.matrix_editor import matrix_values

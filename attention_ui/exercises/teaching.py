@@ -18,12 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from attention_core import (
-    LookupResult,
-    QueryGradient,
-    SearchPath,
-    SqueezeExcitation,
-)
+from attention_core import LookupResult, QueryGradient
+from attention_core.search import SearchPath
+from attention_core.squeeze_excitation import SqueezeExcitation
 from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import (

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core import combine, in_cone, in_hull, weight_cases
+from attention_core.geometry import combine, in_cone, in_hull, weight_cases
 
 CASES = ("nonneg", "convex", "one_hot", "uniform")
 

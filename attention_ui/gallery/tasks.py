@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.gallery import state as gallery
 from attention_ui.gallery.compute import Inputs, compute
 from attention_ui.kit.grids.matrix_editor import matrix_values

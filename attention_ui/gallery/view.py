@@ -11,17 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from attention_core import (
-    SIMILARITIES,
-    AttentionInputError,
-    AttentionResult,
-    Cone,
-    attention,
-    cone,
-    fmt,
-    lookup_many,
-    weight_cases,
-)
+from attention_core import AttentionInputError, AttentionResult, attention
+from attention_core.formatting import fmt
+from attention_core.geometry import Cone, cone, weight_cases
+from attention_core.lookup import SIMILARITIES, lookup_many
 from attention_ui.gallery import state
 from attention_ui.gallery.cases import Case, holds, outside_hull_but_in_cone, special_cases
 from attention_ui.gallery.compute import PATH_TEMPERATURES, Inputs, compute, output_path

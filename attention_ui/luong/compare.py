@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from attention_core import AttentionInputError, AttentionResult, fmt
+from attention_core import AttentionInputError, AttentionResult
+from attention_core.formatting import fmt
 from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, hover_texts
 from attention_ui.kit.teaching.predict import winners_of
 from attention_ui.kit.teaching.steps_view import axis_labels

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core import SCORES
+from attention_core.attention import SCORES
 
 MAX_SIZE = 8  # every size control runs from 1 to MAX_SIZE
 DOT_SCORES = ("dot", "scaled_dot")  # the scores that need d_q = d_k

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from attention_core import MAX_DEMO_SIZE, SCORES, STEP_KEYS
+from attention_core.attention import SCORES
+from attention_core.scaling import MAX_DEMO_SIZE
+from attention_core.steps import STEP_KEYS
 from attention_ui.kit.share.codec import Choice, Flag, Integer, Matrix, PageSchema
 from attention_ui.luong import state as luong
 from attention_ui.luong.model import MASK_KINDS, MAX_SIZE, TEMPERATURES

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import numpy as np
 import streamlit as st
 
-from attention_core import LAYOUTS
+from attention_core.attention import LAYOUTS
 from attention_ui.kit.grids.matrix_editor import (
     MatrixInput,
     check_matrix,

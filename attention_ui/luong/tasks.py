@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core import AttentionResult, fmt
+from attention_core import AttentionResult
+from attention_core.formatting import fmt
 from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.teaching.tasks import Progress, Snapshot, Task, finite, unfit
 from attention_ui.luong import state as luong

@@ -15,18 +15,10 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core import (
-    LAYOUTS,
-    MAX_DEMO_SIZE,
-    SCORES,
-    SMALL_GRADIENT,
-    AttentionInputError,
-    AttentionResult,
-    ScalingDemo,
-    Step,
-    fmt,
-    scaling_demo,
-)
+from attention_core import AttentionInputError, AttentionResult, Step
+from attention_core.attention import LAYOUTS, SCORES
+from attention_core.formatting import fmt
+from attention_core.scaling import MAX_DEMO_SIZE, SMALL_GRADIENT, ScalingDemo, scaling_demo
 from attention_ui.kit.figures.charts import TABLE_SUFFIX, show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.folds import fold, folded

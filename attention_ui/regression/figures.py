@@ -13,7 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from attention_core import Step, fmt
+from attention_core import Step
+from attention_core.formatting import fmt
 from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, hover_texts, plotly_text
 
 # Okabe–Ito: blue, orange, bluish green, vermillion, grey

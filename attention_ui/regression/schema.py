@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core import KERNELS
+from attention_core.regression import KERNELS
 from attention_ui.kit.grids import points_editor
 from attention_ui.kit.share.codec import Choice, Integer, Matrix
 from attention_ui.kit.share.schema import from_defaults

@@ -12,17 +12,16 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from attention_core import (
-    KERNEL_LATEX,
+from attention_core import AttentionInputError, nadaraya_watson
+from attention_core.formatting import fmt
+from attention_core.regression import (
     KERNELS,
-    AttentionInputError,
     bandwidth_range,
-    fmt,
     leave_one_out,
-    nadaraya_watson,
     nadaraya_watson_classes,
     sphere_bridge,
 )
+from attention_core.regression_steps import KERNEL_LATEX
 from attention_ui.kit.figures.charts import below_floor_note, show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.folds import fold

@@ -21,9 +21,9 @@ from attention_core import (
     ToyTask,
     TrainingRun,
     attention,
-    model_forward,
     toy_task,
 )
+from attention_core.training import model_forward
 from attention_ui.train import worker
 from attention_ui.train.state import Settings
 

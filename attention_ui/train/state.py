@@ -15,7 +15,8 @@ from typing import Any
 
 import streamlit as st
 
-from attention_core import MAX_TRAINING_STEPS, TASKS, TRAINING_SCORES
+from attention_core.toy_tasks import TASKS
+from attention_core.training import MAX_TRAINING_STEPS, TRAINING_SCORES
 from attention_ui.kit.share.codec import MAX_INT, Choice, Field, Integer
 
 PREFIX = "train."

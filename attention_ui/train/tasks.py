@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.teaching.tasks import Progress, Snapshot, Task, unfit
 from attention_ui.train import claims, compute, runs, state
 

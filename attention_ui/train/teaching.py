@@ -16,8 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
-from attention_core import TrainingRun, fmt, normalize, scores, tiny_model, toy_tasks, training
+from attention_core import TrainingRun, normalize, scores, tiny_model, toy_tasks, training
 from attention_core import errors as engine_errors
+from attention_core.formatting import fmt
 from attention_ui.kit.classroom.panel import question_without_numbers
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import literal

@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from attention_core import ToyTask, TrainingRun, model_forward
+from attention_core import ToyTask, TrainingRun
+from attention_core.training import model_forward
 from attention_ui.kit.share.address import SCHEMAS
 from attention_ui.luong import state as luong
 from attention_ui.train.state import Settings

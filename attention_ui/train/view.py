@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention_core import TRAINING_SCORES, AttentionInputError, TrainingRun, fmt
+from attention_core import AttentionInputError, TrainingRun
+from attention_core.formatting import fmt
+from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.figures.charts import show_chart, show_moving_chart
 from attention_ui.kit.figures.heatmap import SIGNED, heatmap
 from attention_ui.kit.share.address import SCHEMAS, apply_state

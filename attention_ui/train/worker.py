@@ -16,7 +16,8 @@ import signal
 from multiprocessing.connection import Connection
 from typing import Any
 
-from attention_core import AttentionInputError, toy_task, train_attention_steps
+from attention_core import AttentionInputError, toy_task
+from attention_core.training import TrainingSettings, train_attention_steps
 
 
 def serve(connection: Connection) -> None:
@@ -49,8 +50,7 @@ def _train(request: dict[str, Any], connection: Connection) -> tuple[str, Any]:
     try:
         task = toy_task(request["task"], size=request["size"], seed=request["seed"])
         done = 0
-        for progress in train_attention_steps(
-            task,
+        settings = TrainingSettings(
             score=request["score"],
             heads=request["heads"],
             d_model=request["d_model"],
@@ -58,7 +58,8 @@ def _train(request: dict[str, Any], connection: Connection) -> tuple[str, Any]:
             learning_rate=request["learning_rate"],
             seed=request["seed"],
             record_every=request["record_every"],
-        ):
+        )
+        for progress in train_attention_steps(task, settings):
             snapshot = progress.snapshot
             new = progress.loss[done:].tolist()
             connection.send(("progress", (new, [(snapshot.step, snapshot.accuracy)])))

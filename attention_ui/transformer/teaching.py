@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from attention_core import MultiHeadResult, positional_encoding
+from attention_core import MultiHeadResult
+from attention_core.multi_head import positional_encoding
 from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import numpy_script

@@ -9,14 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from attention_core import (
-    AttentionInputError,
-    MultiHeadResult,
-    attention,
-    fmt,
-    positional_encoding,
-    positional_encoding_entry,
-)
+from attention_core import AttentionInputError, MultiHeadResult, attention
+from attention_core.formatting import fmt
+from attention_core.multi_head import positional_encoding, positional_encoding_entry
 from attention_ui.kit.figures.blocks import colour_bar_below
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts

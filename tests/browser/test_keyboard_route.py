@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.text.i18n import catalog
 from tests.browser.conftest import open_page, plot_data, wait_idle
 

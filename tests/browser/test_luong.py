@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 from playwright.sync_api import expect
 
-from attention_core import attention, fmt
+from attention_core import attention
+from attention_core.formatting import fmt
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS
 from tests.browser.conftest import grid, open_page, wait_idle

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core import attention, fmt, lookup, multi_head, nadaraya_watson, query_gradient
+from attention_core import attention, lookup, multi_head, nadaraya_watson, query_gradient
+from attention_core.formatting import fmt
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS

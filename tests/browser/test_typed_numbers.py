@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from attention_core import attention, fmt
+from attention_core import attention
+from attention_core.formatting import fmt
 from attention_ui.luong.presets import PRESETS
 from tests.browser.conftest import (
     grid,

@@ -13,12 +13,8 @@ import warnings
 
 import pytest
 
-from attention_core import (
-    ERROR_CODES,
-    AttentionInputError,
-    attention,
-    lookup,
-)
+from attention_core import AttentionInputError, attention, lookup
+from attention_core.errors import ERROR_CODES
 from attention_ui.kit.text.i18n import error_text
 from tests.support.engine_errors import ERROR_CASES as CASES
 from tests.support.engine_errors import WA_CONCAT, K, Q, V

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention_core import (
-    attention,
+from attention_core import attention
+from attention_core.geometry import (
     combine,
     cone,
     cone_polygon,

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention_core import AttentionInputError, frobenius_norm, query_gradient, weighted_covariance
+from attention_core import AttentionInputError, query_gradient
+from attention_core.gradient import frobenius_norm, weighted_covariance
 
 
 def output_of(q, K, V, score, W, tau):

@@ -15,15 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention_core import (
+from attention_core import lookup
+from attention_core.formatting import fmt
+from attention_core.lookup import (
     DEFAULT_SIMILARITY,
     SIMILARITIES,
     SIMILARITY_LATEX,
     Record,
     duplicate_keys,
     explain_similarity,
-    fmt,
-    lookup,
     lookup_many,
     similarity_score,
 )

@@ -15,13 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention_core import (
-    ERROR_CODES,
+from attention_core import AttentionInputError, attention, multi_head
+from attention_core.errors import ERROR_CODES
+from attention_core.multi_head import (
     MULTI_HEAD_STEP_KEYS,
-    AttentionInputError,
-    attention,
     causal_mask,
-    multi_head,
     positional_encoding,
     positional_encoding_entry,
 )

@@ -12,16 +12,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention_core import (
-    ERROR_CODES,
+from attention_core import AttentionInputError, nadaraya_watson
+from attention_core.errors import ERROR_CODES
+from attention_core.regression import (
     KERNELS,
-    NW_STEP_KEYS,
-    AttentionInputError,
     bandwidth_range,
     leave_one_out,
-    nadaraya_watson,
 )
-from attention_core.regression import KERNEL_LATEX
+from attention_core.regression_steps import KERNEL_LATEX, NW_STEP_KEYS
 from attention_ui.kit.text.i18n import error_text, step_sentence
 
 PROPERTY = settings(max_examples=60, deadline=None)

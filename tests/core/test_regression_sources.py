@@ -9,13 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention_core import (
-    KERNELS,
-    attention,
-    nadaraya_watson,
-    nadaraya_watson_classes,
-    sphere_bridge,
-)
+from attention_core import attention, nadaraya_watson
+from attention_core.regression import KERNELS, nadaraya_watson_classes, sphere_bridge
 
 EXAMPLE = ([1.0], [0.0, 0.6, 2.0], [0.0, 1.0, 5.0], 1.5)  # x*, x, y, σ
 

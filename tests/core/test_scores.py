@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention_core import SCORES
+from attention_core.attention import SCORES
 from attention_core.scores import SCORE_FUNCTIONS
 from tests.support.reference import reference_score
 

@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention_core import (
+from attention_core import AttentionInputError
+from attention_core.geometry import in_hull
+from attention_core.search import (
     MAX_LEARNING_RATE,
     MAX_SEARCH_STEPS,
-    AttentionInputError,
     gradient_search,
     hard_lookup,
-    in_hull,
     letter_pair_vectors,
     outranking_mix,
     plane_projection,

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention_core import AttentionInputError, squeeze_excitation
+from attention_core import AttentionInputError
+from attention_core.squeeze_excitation import squeeze_excitation
 
 X = np.array([[1.0, 2.0, 3.0, 2.0], [0.0, -1.0, 1.0, 0.0], [4.0, 4.0, 0.0, 0.0]])  # C = 3, P = 4
 W1 = np.array([[1.0, 0.5, -0.5], [0.0, 1.0, 1.0]])  # r = 2

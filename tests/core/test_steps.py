@@ -12,7 +12,9 @@ import re
 import numpy as np
 import pytest
 
-from attention_core import STEP_KEYS, attention, fmt
+from attention_core import attention
+from attention_core.formatting import fmt
+from attention_core.steps import STEP_KEYS
 from attention_ui.kit.text.i18n import step_sentence, step_title
 
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attention_core import SIMILARITIES, AttentionInputError, similarity_score, top_k
+from attention_core import AttentionInputError
+from attention_core.lookup import SIMILARITIES, similarity_score, top_k
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
 
 WITHOUT_LI = [r for r in D2L_RECORDS if r[0] != "Li"]

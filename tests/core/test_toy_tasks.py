@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import TASKS, toy_task
-from attention_core.toy_tasks import LOOKUP_KEYS, LOOKUP_PAIRS, LOOKUP_VALUES
+from attention_core import toy_task
+from attention_core.toy_tasks import LOOKUP_KEYS, LOOKUP_PAIRS, LOOKUP_VALUES, TASKS
 
 
 def both_sets(task):

@@ -13,19 +13,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention_core import (
-    TASKS,
-    TRAINING_SCORES,
     AttentionInputError,
     attention,
-    model_forward,
     model_gradients,
     model_loss,
     multi_head,
     toy_task,
     train_attention,
+)
+from attention_core.tiny_model import Architecture, init_params
+from attention_core.toy_tasks import TASKS
+from attention_core.training import (
+    TRAINING_SCORES,
+    TrainingSettings,
+    model_forward,
     train_attention_steps,
 )
-from attention_core.tiny_model import init_params
 
 RELATIVE_ERROR = 1e-6
 
@@ -64,9 +67,8 @@ def finite_difference_error(params, inputs, targets, score, heads, options, h=1e
 def small_problem(task_name, score, heads=2, d_model=4, examples=3, seed=0):
     task = toy_task(task_name, size=16, seed=seed)
     rng = np.random.default_rng(seed)
-    params = init_params(
-        rng, task.vocab, task.length, d_model, heads, score, task.layers, task.features
-    )
+    model = Architecture(score, heads, task.causal, task.features)
+    params = init_params(rng, model, task.vocab, task.length, d_model, task.layers)
     options = {"causal": task.causal, "features": task.features}
     return params, task.inputs[:examples], task.targets[:examples], options
 
@@ -92,7 +94,7 @@ def test_a_training_run_is_a_pure_function_of_its_settings():
 
 def test_the_progress_reports_end_with_the_same_run_as_a_plain_call():
     task = toy_task("previous", size=32)
-    reports = list(train_attention_steps(task, steps=25, record_every=10))
+    reports = list(train_attention_steps(task, TrainingSettings(steps=25, record_every=10)))
     assert [r.step for r in reports] == [0, 10, 20, 25]
     assert all(r.run is None for r in reports[:-1])
     plain = train_attention(task, steps=25, record_every=10)
@@ -116,7 +118,9 @@ def test_a_run_keeps_the_curves_and_snapshots_the_page_draws():
 
 def test_the_models_attention_is_multi_head_self_attention_of_the_engine():
     task = toy_task("previous", size=16)
-    params = init_params(np.random.default_rng(1), task.vocab, task.length, 8, 2, "scaled_dot")
+    params = init_params(
+        np.random.default_rng(1), Architecture("scaled_dot", 2), task.vocab, task.length, 8
+    )
     run = model_forward(params, task.inputs[:1], task.length, "scaled_dot", 2, causal=True)
     X = params["E"][task.inputs[0]] + params["P"]  # L × d
     reference = multi_head(
@@ -130,7 +134,9 @@ def test_the_models_attention_is_multi_head_self_attention_of_the_engine():
 def test_each_heads_weights_are_attention_with_that_score(score):
     task = toy_task("reverse", size=16)
     heads, d = 2, 8
-    params = init_params(np.random.default_rng(2), task.vocab, task.length, d, heads, score)
+    params = init_params(
+        np.random.default_rng(2), Architecture(score, heads), task.vocab, task.length, d
+    )
     run = model_forward(params, task.inputs[:1], task.length, score, heads)
     X = params["E"][task.inputs[0]] + params["P"]  # L × d
     d_h = d // heads
@@ -171,7 +177,9 @@ def test_gradients_match_finite_differences_for_any_small_size(
     features = None
     if data.draw(st.booleans(), label="made of features"):
         features = (rng.random((vocab, vocab + 1)) < 0.5).astype(float)
-    params = init_params(rng, vocab, length, heads * d_head, heads, score, layers, features)
+    params = init_params(
+        rng, Architecture(score, heads, causal, features), vocab, length, heads * d_head, layers
+    )
     inputs = rng.integers(0, vocab, (examples, length))
     targets = rng.integers(0, vocab, (examples, outputs))
     options = {"causal": causal, "features": features}
@@ -195,7 +203,9 @@ def test_settings_at_the_bounds_are_accepted_and_checked_before_the_first_report
     run = train_attention(task, heads=8, d_model=64, steps=5)  # record_every=10 > steps
     assert [s.step for s in run.snapshots] == [0, 5]
     with pytest.raises(AttentionInputError) as caught:
-        train_attention_steps(task, record_every=3001)  # raises here, not when iterated
+        train_attention_steps(
+            task, TrainingSettings(record_every=3001)
+        )  # raises here, not when iterated
     assert (
         caught.value.code == "out_of_bounds" and caught.value.params["parameter"] == "record_every"
     )

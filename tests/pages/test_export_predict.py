@@ -11,7 +11,9 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import attention, fmt, lookup_many
+from attention_core import attention
+from attention_core.formatting import fmt
+from attention_core.lookup import lookup_many
 from attention_ui.kit.export import panel as export_view
 from attention_ui.kit.export.latex_writer import latex_text
 from attention_ui.kit.export.scripts import result_script, table_script

@@ -11,20 +11,19 @@ import pytest
 
 from attention_core import (
     attention,
-    gradient_search,
-    leave_one_out,
     lookup,
-    lookup_many,
     model_loss,
     multi_head,
     nadaraya_watson,
-    positional_encoding,
-    scaling_demo,
-    similarity_score,
-    squeeze_excitation,
     toy_task,
     train_attention,
 )
+from attention_core.lookup import lookup_many, similarity_score
+from attention_core.multi_head import positional_encoding
+from attention_core.regression import leave_one_out
+from attention_core.scaling import scaling_demo
+from attention_core.search import gradient_search
+from attention_core.squeeze_excitation import squeeze_excitation
 
 NAN, INF = math.nan, math.inf
 

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.figures.heatmap import BELOW_FLOOR
 
 _TAG = re.compile(r"<[^>]*>")

@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.export.names import file_name
 from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_table
 from attention_ui.kit.figures.heatmap import BELOW_FLOOR, WEIGHT_FLOOR, DrawnFigure

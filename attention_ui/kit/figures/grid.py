@@ -16,7 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.figures.heatmap import WEIGHT_SCALE, cell_texts, plotly_text, weight_range
 
 # Print numbers on the cells only while every panel stays legible.

@@ -25,7 +25,8 @@ import plotly.io as pio
 from _plotly_utils.basevalidators import is_homogeneous_array
 from _plotly_utils.utils import convert_to_base64, to_typed_array_spec
 
-from attention_core import Step, fmt
+from attention_core import Step
+from attention_core.formatting import fmt
 
 SIGNED_SCALE = "RdBu_r"
 WEIGHT_SCALE = "Reds"
@@ -171,15 +172,6 @@ class DrawnFigure(go.Figure):
         if self._facts is None:
             self._facts = read(self)
         return self._facts
-
-    def _initialize_layout_template(self) -> None:
-        # plotly gives every new figure a deep copy of the default template: two thirds of
-        # building a small heatmap. A drawn figure is read-only, so it holds the shared dict.
-        template = _template_dict()
-        if template is None or self._layout_obj._props.get("template") is not None:
-            super()._initialize_layout_template()
-        else:
-            self._layout_obj._props["template"] = template
 
     def to_dict(self) -> dict:
         if self._drawn is None:

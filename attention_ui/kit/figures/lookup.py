@@ -13,7 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from attention_core import LookupResult, LookupTable, explain_similarity, fmt
+from attention_core import LookupResult
+from attention_core.formatting import fmt
+from attention_core.lookup import LookupTable, explain_similarity
 from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, plotly_text
 
 # Colour-blind safe: the best bar is dark red, the others a light red (lightness, not hue,

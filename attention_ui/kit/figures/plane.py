@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from attention_core import Cone, cone_polygon, convex_hull, fmt
+from attention_core.formatting import fmt
+from attention_core.geometry import Cone, cone_polygon, convex_hull
 from attention_ui.kit.figures.heatmap import plotly_text
 
 CONE_FILL = "rgba(158, 202, 225, 0.35)"

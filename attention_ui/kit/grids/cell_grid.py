@@ -25,7 +25,7 @@ from typing import Any
 import streamlit as st
 from streamlit.components.v2 import component
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.state.navigation import follow_navigation
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown

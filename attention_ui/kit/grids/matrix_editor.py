@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.text.i18n import t
 
 from . import store

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.grids import store
 from attention_ui.kit.grids.cell_grid import GridSpec, cell_grid
 from attention_ui.kit.grids.number_text import read_number

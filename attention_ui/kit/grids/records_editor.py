@@ -23,7 +23,8 @@ from typing import Any
 
 import streamlit as st
 
-from attention_core import duplicate_keys, fmt
+from attention_core.formatting import fmt
+from attention_core.lookup import duplicate_keys
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
 

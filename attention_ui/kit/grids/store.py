@@ -25,7 +25,7 @@ from typing import Any
 
 import streamlit as st
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.grids.number_text import MAX_CHARS, NotANumberError, read_number
 
 from .paste import cut_block, split_block

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import streamlit as st
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.classroom.panel import class_puzzle, question_here
 from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
 from attention_ui.kit.teaching.predict import NO_WINNER, Verdict, grade

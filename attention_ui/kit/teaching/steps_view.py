@@ -17,8 +17,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core import AttentionResult, Step, fmt, score_terms
-from attention_core.formatting import subscript
+from attention_core import AttentionResult, Step
+from attention_core.entry import score_terms
+from attention_core.formatting import fmt, subscript
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, heatmap, hover_texts
 from attention_ui.kit.text.i18n import step_sentence, step_title, t

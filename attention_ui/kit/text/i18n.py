@@ -25,11 +25,8 @@ from typing import Any, TypeVar
 import numpy as np
 import streamlit as st
 
-from attention_core import (
-    AttentionInputError,
-    Step,
-    fmt,
-)
+from attention_core import AttentionInputError, Step
+from attention_core.formatting import fmt
 from attention_ui.kit.text.markdown import escape_markdown
 
 LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語"}

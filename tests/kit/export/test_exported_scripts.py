@@ -16,22 +16,19 @@ from pathlib import Path
 import numpy as np
 
 from attention_core import (
-    KERNELS,
-    LAYOUTS,
-    SIMILARITIES,
     AttentionInputError,
     attention,
-    gradient_search,
-    hard_lookup,
-    letter_pair_vectors,
     lookup,
-    lookup_many,
     multi_head,
     nadaraya_watson,
     query_gradient,
-    squeeze_excitation,
-    weighted_covariance,
 )
+from attention_core.attention import LAYOUTS
+from attention_core.gradient import weighted_covariance
+from attention_core.lookup import SIMILARITIES, lookup_many
+from attention_core.regression import KERNELS
+from attention_core.search import gradient_search, hard_lookup, letter_pair_vectors
+from attention_core.squeeze_excitation import squeeze_excitation
 from attention_ui.database.state import JAPANESE_RECORDS, STORY
 from attention_ui.database.state import PRESETS as DATABASE_PRESETS
 from attention_ui.exercises import state as exercises

@@ -13,7 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attention_core import LAYOUTS, SCORES, attention, lookup_many
+from attention_core import attention
+from attention_core.attention import LAYOUTS, SCORES
+from attention_core.lookup import lookup_many
 from attention_core.scores import SCORE_FUNCTIONS
 from attention_ui.kit.export.csv_writer import matrix_csv
 from attention_ui.kit.export.latex_writer import derivation_latex, latex_number, latex_text

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.figures.alt_text import chart_facts, chart_table
 from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
 from attention_ui.kit.figures.heatmap import heatmap

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.figures.charts import TABLE_SUFFIX
 from attention_ui.kit.text.i18n import catalog
 from tests.conftest import open_app_page

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.figures import alt_text
 from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_table, plain
 from attention_ui.kit.figures.grid import GridSettings, heatmap_grid

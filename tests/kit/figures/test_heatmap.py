@@ -1,11 +1,13 @@
 """The heatmap builder: a matrix drawn as written, labelled, with readable hovers and safe text."""
 
 import numpy as np
+import plotly.graph_objects as go
 
 from attention_core import attention
 from attention_ui.kit.figures.heatmap import (
     SIGNED,
     WEIGHTS,
+    DrawnFigure,
     heatmap,
     step_heatmap,
 )
@@ -155,3 +157,14 @@ def test_a_tiny_weight_prints_short_and_keeps_its_value_in_its_hover_and_table()
     assert list(signed.data[0].text[0]) == ["−0.5", "6.52×10⁻⁶"]
     grid = heatmap_grid(np.array(row).reshape(1, 1, 1, 4), "k", "q")  # weights' red: one rule
     assert list(grid.data[0].text[0]) == ["0.9", "0.0999", "<0.01", "0"]
+
+
+def test_a_drawn_figure_overrides_no_private_plotly_method():
+    """Plotly's public API only: DrawnFigure may override public methods (to_dict), never one
+    of go.Figure's private ones (it once replaced _initialize_layout_template)."""
+    private = [
+        name
+        for name in vars(DrawnFigure)
+        if name.startswith("_") and not name.startswith("__") and hasattr(go.Figure, name)
+    ]
+    assert private == []

@@ -3,7 +3,10 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from attention_core import cone, fmt, lookup, lookup_many
+from attention_core import lookup
+from attention_core.formatting import fmt
+from attention_core.geometry import cone
+from attention_core.lookup import lookup_many
 from attention_ui.kit.figures.heatmap import plotly_text
 from attention_ui.kit.figures.lookup import (
     BEST_COLOUR,

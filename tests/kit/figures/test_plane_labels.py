@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention_core import convex_hull
+from attention_core.geometry import convex_hull
 from attention_ui.kit.figures.plane import (
     _SIDES,
     PlaneCaptions,

@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention_core import attention, lookup_many, multi_head, nadaraya_watson
+from attention_core import attention, multi_head, nadaraya_watson
+from attention_core.lookup import lookup_many
 from tests.conftest import REPO
 
 UI = REPO / "attention_ui"

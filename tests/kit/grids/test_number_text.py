@@ -6,7 +6,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.grids.number_text import MAX_CHARS, NotANumberError, read_number
 
 # What a learner types → the number the app must use.

@@ -5,7 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
-from attention_core import LAYOUTS, SCORES, attention
+from attention_core import attention
+from attention_core.attention import LAYOUTS, SCORES
 from attention_ui.kit.teaching.steps_view import (
     score_hover,
     step_axes,

@@ -12,21 +12,15 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from attention_core import (
-    ERROR_CODES,
-    KERNELS,
-    MULTI_HEAD_STEP_KEYS,
-    NW_STEP_KEYS,
-    SCORES,
-    SIMILARITIES,
-    STEP_KEYS,
-    AttentionInputError,
-    attention,
-    explain_similarity,
-    fmt,
-    multi_head,
-    nadaraya_watson,
-)
+from attention_core import AttentionInputError, attention, multi_head, nadaraya_watson
+from attention_core.attention import SCORES
+from attention_core.errors import ERROR_CODES
+from attention_core.formatting import fmt
+from attention_core.lookup import SIMILARITIES, explain_similarity
+from attention_core.multi_head import MULTI_HEAD_STEP_KEYS
+from attention_core.regression import KERNELS
+from attention_core.regression_steps import NW_STEP_KEYS
+from attention_core.steps import STEP_KEYS
 from attention_core.validation import as_matrix
 from attention_ui.kit.text.i18n import (
     LANGUAGES,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from attention_core import TRAINING_SCORES
+from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.classroom import follow
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, state

@@ -10,7 +10,9 @@ import itertools
 import numpy as np
 import pytest
 
-from attention_core import AttentionInputError, fmt, top_k
+from attention_core import AttentionInputError
+from attention_core.formatting import fmt
+from attention_core.lookup import top_k
 from attention_ui.database.compute import Inputs, compute
 from attention_ui.database.view import answer_notes, pooled_formula, pooled_note, top_k_lines
 from attention_ui.kit.grids.records_editor import D2L_RECORDS

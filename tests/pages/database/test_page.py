@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import fmt, lookup, lookup_many
+from attention_core import lookup
+from attention_core.formatting import fmt
+from attention_core.lookup import lookup_many
 from attention_ui.database import state
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, current_records
 from tests.conftest import open_app_page

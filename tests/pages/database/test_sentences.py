@@ -9,7 +9,9 @@ import itertools
 import numpy as np
 import pytest
 
-from attention_core import SIMILARITIES, fmt, lookup, top_k
+from attention_core import lookup
+from attention_core.formatting import fmt
+from attention_core.lookup import SIMILARITIES, top_k
 from attention_ui.database import state
 from attention_ui.database.tasks import TASKS as DATABASE_TASKS
 from attention_ui.database.view import lesson_lines, top_k_lines

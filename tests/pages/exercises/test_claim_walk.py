@@ -11,7 +11,9 @@ import itertools
 import numpy as np
 import pytest
 
-from attention_core import SIMILARITIES, fmt, letter_pair_vectors, outranking_mix
+from attention_core.formatting import fmt
+from attention_core.lookup import SIMILARITIES
+from attention_core.search import letter_pair_vectors, outranking_mix
 from attention_ui.exercises import compute
 from attention_ui.exercises.gradient import NUMERICALLY_GONE, gradient_notes
 from attention_ui.exercises.matching import match_notes

@@ -8,14 +8,11 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import (
-    MAX_SEARCH_STEPS,
-    fmt,
-    gradient_search,
-    query_gradient,
-    squeeze_excitation,
-    weighted_covariance,
-)
+from attention_core import query_gradient
+from attention_core.formatting import fmt
+from attention_core.gradient import weighted_covariance
+from attention_core.search import MAX_SEARCH_STEPS, gradient_search
+from attention_core.squeeze_excitation import squeeze_excitation
 from attention_ui.exercises import state
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.text.i18n import catalog

@@ -9,16 +9,10 @@ import re
 import numpy as np
 import pytest
 
-from attention_core import (
-    AttentionInputError,
-    fmt,
-    gradient_search,
-    hard_lookup,
-    letter_pair_vectors,
-    lookup,
-    query_gradient,
-    squeeze_excitation,
-)
+from attention_core import AttentionInputError, lookup, query_gradient
+from attention_core.formatting import fmt
+from attention_core.search import gradient_search, hard_lookup, letter_pair_vectors
+from attention_core.squeeze_excitation import squeeze_excitation
 from attention_ui.exercises import state
 from attention_ui.exercises.gradient import NUMERICALLY_GONE, gradient_notes, tau_notes
 from attention_ui.exercises.matching import SOFTMAX_LATEX, SUM_LATEX

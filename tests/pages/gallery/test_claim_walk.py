@@ -11,7 +11,9 @@ import re
 import numpy as np
 import pytest
 
-from attention_core import AttentionInputError, cone, fmt
+from attention_core import AttentionInputError
+from attention_core.formatting import fmt
+from attention_core.geometry import cone
 from attention_ui.gallery.cases import special_cases
 from attention_ui.gallery.compute import Inputs, compute
 from attention_ui.gallery.state import PRESETS, TEMPERATURES

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import attention, lookup_many
+from attention_core import attention
+from attention_core.lookup import lookup_many
 from attention_ui.kit.grids.matrix_editor import matrix_values, set_matrix
 from attention_ui.kit.grids.records_editor import D2L_RECORDS
 from attention_ui.kit.text.i18n import catalog

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import attention, fmt
+from attention_core import attention
+from attention_core.formatting import fmt
 from attention_ui.kit.text.i18n import t
 from attention_ui.page_list import PAGES
 from tests.conftest import APP, REPO

@@ -13,7 +13,7 @@ import itertools
 import numpy as np
 import pytest
 
-from attention_core import fmt
+from attention_core.formatting import fmt
 from attention_ui.kit.teaching.steps_view import trace_entry, vectors_sentence
 from attention_ui.kit.text.i18n import LANGUAGES, catalog, step_sentence, t
 from attention_ui.luong.compare import compare_scores, largest_change, winner_table

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import SCORES, attention, fmt
+from attention_core import attention
+from attention_core.attention import SCORES
+from attention_core.formatting import fmt
 from attention_ui.kit.grids.number_text import read_number
 from attention_ui.kit.text.i18n import catalog, step_sentence, step_title
 from attention_ui.luong.model import Sizes, causal_mask, default_parameters, padding_mask

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from attention_core import SCORES, attention
+from attention_core import attention
+from attention_core.attention import SCORES
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.claims import story_holds
 from attention_ui.luong.compare import compare_scores, largest_change, winner_table, winners

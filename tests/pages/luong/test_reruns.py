@@ -9,7 +9,7 @@ import pytest
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from attention_core import SCORES
+from attention_core.attention import SCORES
 from attention_ui.luong import reruns, state
 from attention_ui.luong.compute import Inputs, compute
 from attention_ui.luong.model import PARAMETERS, Sizes, causal_mask, column_shape, in_layout

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import attention, query_gradient, scaling_demo
-from attention_core.scaling import SMALL_GRADIENT
+from attention_core import attention, query_gradient
+from attention_core.scaling import SMALL_GRADIENT, scaling_demo
 from attention_ui.kit.text.i18n import LANGUAGES, catalog, step_sentence, t
 from attention_ui.luong import state
 from attention_ui.luong.model import TEMPERATURES

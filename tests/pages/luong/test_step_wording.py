@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import attention, scaling_demo
+from attention_core import attention
+from attention_core.scaling import scaling_demo
 from attention_ui.kit.teaching.steps_view import trace_entry, vectors_sentence
 from attention_ui.kit.text.i18n import LANGUAGES, catalog, step_sentence
 from attention_ui.luong.presets import PRESETS

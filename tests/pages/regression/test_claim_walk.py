@@ -10,7 +10,8 @@ import itertools
 import numpy as np
 import pytest
 
-from attention_core import BOUNDED_KERNELS, KERNELS, fmt
+from attention_core.formatting import fmt
+from attention_core.regression import BOUNDED_KERNELS, KERNELS
 from attention_ui.kit.text.i18n import LANGUAGES, step_sentence, t
 from attention_ui.regression import data
 from attention_ui.regression.compute import Inputs, compute

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import fmt, nadaraya_watson
+from attention_core import nadaraya_watson
+from attention_core.formatting import fmt
 from attention_ui.kit.text.i18n import LANGUAGES
 from attention_ui.regression import data
 from attention_ui.regression.view import chosen_sentence, sigma_sentence

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import bandwidth_range, fmt, leave_one_out, nadaraya_watson
+from attention_core import nadaraya_watson
+from attention_core.formatting import fmt
+from attention_core.regression import bandwidth_range, leave_one_out
 from attention_ui.kit.figures.heatmap import cell_text
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.text.i18n import LANGUAGES, catalog

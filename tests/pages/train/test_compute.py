@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import model_forward
+from attention_core.training import model_forward
 from attention_ui.train import claims, compute, runs
 from attention_ui.train.state import settings_of
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import fmt, toy_task, train_attention
+from attention_core import toy_task, train_attention
+from attention_core.formatting import fmt
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, state
 from tests.plotly_json import chart

@@ -5,7 +5,7 @@ negative speeds were none)."""
 
 from __future__ import annotations
 
-from attention_core import TRAINING_SCORES
+from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, state
 from tests.support.pages import open_page, shown

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import model_forward
+from attention_core.training import model_forward
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, runs, state
 from tests.plotly_json import chart

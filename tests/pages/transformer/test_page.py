@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core import attention, causal_mask, multi_head, positional_encoding
+from attention_core import attention, multi_head
+from attention_core.multi_head import causal_mask, positional_encoding
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.transformer import state
 from attention_ui.transformer.model import EXAMPLES, embeddings, projections, split_sentence

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core import multi_head, positional_encoding
+from attention_core import multi_head
+from attention_core.multi_head import positional_encoding
 from attention_ui.kit.text.i18n import LANGUAGES, catalog, t
 from attention_ui.transformer import model, state
 from attention_ui.transformer.model import EXAMPLES, embeddings, projections, split_sentence
