@@ -70,9 +70,9 @@ above = view.settings_above()
 
 # Fragments: an edit of a grid reruns that grid's fragment (view.input_grids) and this one,
 # not the settings above or the other grids, which cuts the server's work per edit
-# (bench/load.py); the step-by-step tab (`steps_tab`) reruns with them only when the edit
+# the step-by-step tab (`steps_tab`) reruns with them only when the edit
 # changes the open step. The grid's callback names them (attention_ui/luong/reruns.py). A grid
-# sends its edit up to 150 ms after the learner leaves the cell, so after "type a number, click
+# sends its edit a moment after the learner leaves the cell, so after "type a number, click
 # another page" that rerun can stop the other page's run, which once left the browser blank;
 # the grid's callback then sends the learner on to the page they clicked instead
 # (attention_ui/kit/state/navigation.py).

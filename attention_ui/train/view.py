@@ -23,9 +23,9 @@ from attention_ui.train.figures import curves, thinned, weights_with_marks
 from attention_ui.train.state import SETTINGS, Setting, Settings
 
 # While a run trains, the page redraws its progress this often (the browser sees the curves
-# grow at least twice a second), each curve with at most LIVE_POINTS points (a 3,000-step loss
-# curve is 52 kB of figure per redraw and session, 600 points 14 kB); the finished run's
-# curves have every point.
+# grow at least twice a second), each curve with at most LIVE_POINTS points, so a redraw's
+# figure stays the same size however long the run (it is sent to every session watching); the
+# finished run's curves have every point.
 REFRESH_SECONDS = 0.3
 LIVE_POINTS = 600
 

@@ -96,7 +96,7 @@ def _has_cjk(text: str) -> bool:
 
 @functools.cache
 def _tokenizer() -> Tokenizer:
-    """One analyser per process: loading its dictionary takes about 0.7 s and 60 MB."""
+    """One analyser per process: its dictionary is loaded once, on the first Japanese sentence."""
     return Tokenizer(wakati=True)
 
 

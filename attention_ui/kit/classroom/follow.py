@@ -47,8 +47,8 @@ PURGE_EVERY = 60.0  # seconds between a process's purges of expired classes and 
 HEALTH_EVERY = 2.0  # seconds between a process's checks that its store is there and writable
 RESTORED_SHOWN = 120.0  # seconds every screen says the store was restored
 # Seconds a class read is shared by the sessions of one process: a change made on another
-# process reaches its followers' polls at most this late (0.5 s was a sixth of the follow
-# latency's budget; a read is one row by its key).
+# process reaches its followers' polls at most this late, a small part of the follow latency's
+# budget (STUDENT_POLL_SECONDS); a read is one row by its key.
 VIEW_TTL = 0.25
 TOUCH_EVERY = 5.0  # seconds between a process's presence writes (all its students in one)
 CONFIG_TTL = 10.0  # seconds the secrets' answer (which store) is kept: every poll asks

@@ -32,11 +32,10 @@ from .rounds import NO_WINNER, Question, RoundTally, changed, tally
 
 POLL_SECONDS = 2.0  # the teacher's live counts and class question
 # A follower's poll. A teacher's change reaches a follower after the wait for its next poll
-# (up to this long) and a whole run of its page (about 0.1 s of a core each, all followers
-# within this time). 30 students on two processes (tests/deploy/test_classroom_postgres.py):
-# follow latency p95 3.4 s at 2 s, 2.1 s at 1 s. An idle poll is 5 to 6 ms of server time,
-# nearly all of it Streamlit's own for a fragment's run (the check reads a class view shared
-# by the process): 30 idle followers cost 9 % of a core at 2 s, 16 % at 1 s.
+# (up to this long) and a whole run of its page, so this bounds the follow latency; an idle
+# poll is a fragment's run that reads a class view shared by the process (kit/classroom/
+# follow.VIEW_TTL), never the store, so a class of idle followers costs little of a core.
+# tests/deploy/test_classroom_postgres.py measures the latency with a class on two processes.
 STUDENT_POLL_SECONDS = 1.0
 _SEEN = "classroom.seen"  # the question's place (number, round, revealed) this screen drew
 _BOX = "classroom.box"  # the Class box while not in a class (open or not)

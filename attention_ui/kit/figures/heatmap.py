@@ -127,11 +127,10 @@ def heatmap(
         "colorbar": {"thickness": 12, "len": 0.9},
     }
     layout = heatmap_layout(list(x_labels), len(y_labels), title, x_title, y_title)
-    # One constructor call from plain dicts: building a go.Heatmap first (validated, then
-    # deep-copied into the figure) and calling update_layout/update_xaxes/update_yaxes made a
-    # heatmap 5-6× slower to build, for the same figure. Plotly's validation of these fixed,
-    # known-good properties took over half of what was left; tests/kit/figures/test_heatmap.py pins
-    # that the unvalidated figure is the validated one.
+    # One constructor call from plain dicts, unvalidated: no go.Heatmap built first (validated,
+    # then deep-copied into the figure) and no update_layout/update_xaxes/update_yaxes, which
+    # build the same figure several times over. The properties are fixed and known-good:
+    # tests/kit/figures/test_heatmap.py pins that the unvalidated figure is the validated one.
     return DrawnFigure(
         data=[{key: value for key, value in trace.items() if value is not None}],
         layout=layout,
@@ -153,8 +152,8 @@ class DrawnFigure(go.Figure):
     """A finished go.Figure that makes its `to_dict()` once, and cheaply.
 
     st.plotly_chart calls to_dict() on every draw, and plotly's to_dict deep-copies the whole
-    figure and walks it for arrays to encode, its default template included: nine tenths of a
-    small heatmap, the same in every figure. Here the template's dict is made once per
+    figure and walks it for arrays to encode, its default template included, which is most of
+    a small heatmap and the same in every figure. Here the template's dict is made once per
     process (`_template_dict`) and shared; only the figure's own part is copied. Pages keep
     their figures between reruns and may draw one twice in a run, so the dict is made once
     per figure too. Treat the figure and that dict as read-only (plotly does not report every

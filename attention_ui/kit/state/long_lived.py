@@ -2,11 +2,11 @@
 
 After a page's first whole run in a process, everything that exists then (Streamlit, plotly,
 NumPy, the app's modules, catalogs and templates, the page's own module) lives as long as the
-process. Python's full collection still walked all of it every time it ran: with 20 sessions
-editing the Luong page, full collections cost 1.45 ms of server time per edit against 0.82 ms
-for the floor page (bench/floor_app.py, whose heap is smaller), and each one held the server
-for about 0.15 s. `gc.freeze()` moves those objects to the collector's permanent generation,
-which it never walks; the sessions' own objects are collected as before (0.33 ms per edit).
+process. Python's full collection would still walk all of it every time it ran, holding the
+server while it does, and more often the more sessions edit. `gc.freeze()` moves those objects
+to the collector's permanent generation, which it never walks; the sessions' own objects are
+collected as before. (bench/load.py's `--modes gc` compares the two; its figures are in the
+commit that froze the heap.)
 
 A frozen object is still freed when its last reference goes; only a reference cycle that was
 already garbage at the moment of freezing stays (once per page and process, at most one

@@ -1,11 +1,11 @@
 """Which page the learner is on, as far as the server knows, for edits that arrive late.
 
-A grid sends its edit up to 150 ms after the learner leaves the cell, so "type a number, click
-another page" can send the edit after the other page's run has begun, carrying the old page's
-address (the browser has not switched yet). Streamlit then stops the new page's run and runs
-the old page (or, for an `st.fragment`, a part of it) instead: the learner would be sent back,
-or shown a blank page. The grid's callback keeps the edit and then sends the learner on to the
-page they asked for (`follow_navigation`).
+A grid sends its edit a moment after the learner leaves the cell (static/cell_grid.js), so
+"type a number, click another page" can send the edit after the other page's run has begun,
+carrying the old page's address (the browser has not switched yet). Streamlit then stops the
+new page's run and runs the old page (or, for an `st.fragment`, a part of it) instead: the
+learner would be sent back, or shown a blank page. The grid's callback keeps the edit and then
+sends the learner on to the page they asked for (`follow_navigation`).
 
 That needs the other page's run to have begun. When the late edit reaches the server first
 (Streamlit merges the two requests, keeping the newer page), or stops that run before its first

@@ -26,7 +26,7 @@ def escape_markdown(text: str, limit: int = 80) -> str:
     long text cut to `limit` characters (with an ellipsis), so a name is shown, never run.
     Control characters go first: a right-to-left override must not reverse the message."""
     raw = str(text)
-    text = without_controls(raw[: 2 * limit + 64])  # a few controls more than shown, not 10 MB
+    text = without_controls(raw[: 2 * limit + 64])  # a few controls more than shown, not all
     if len(text) > limit or len(raw) > 2 * limit + 64:
         text = text[:limit] + "…"
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
