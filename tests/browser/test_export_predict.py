@@ -57,8 +57,9 @@ def test_the_downloaded_script_runs_alone_then_predict_hides_and_reveals(page, s
 
 def test_the_open_export_and_the_masks_length_follow_an_edit(page, server):
     """The export is a fragment of its own, rerun with an edit only while it is open, and the
-    padding mask's length sits in a place the results' fragment writes (pages/luong.py): after
-    L goes from 1 to 2 and Q's first cell to 3, A's CSV downloads those weights."""
+    padding mask's length sits in a place the results' fragment writes
+    (attention_ui/luong/fragments.py): after L goes from 1 to 2 and Q's first cell to 3, A's
+    CSV downloads those weights."""
     first = PRESETS["first"].column_matrices()
     open_page(page, server, "luong", "mask=padding&L=1")
     page.get_by_text("Export: script, CSV, LaTeX").click()

@@ -1,7 +1,7 @@
 """An edit of a grid sends what it changes: the grid, S, A and O, the story and the tasks'
 verdicts, not the switch, the results' heading, columns, table expanders and weight sums, the
-export or the solved list, which the whole run draws (pages/luong.py). Checked on a served page
-through bench/load.py's Session, as a browser's edit of Q's first cell."""
+export or the solved list, which the whole run draws (luong/fragments.lay_out). Checked on a
+served page through bench/load.py's Session, as a browser's edit of Q's first cell."""
 
 from __future__ import annotations
 

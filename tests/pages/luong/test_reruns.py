@@ -1,6 +1,7 @@
-"""An edit reruns the step tab only when it can change the open step: the table of what each
-step reads, checked against the engine (a step said not to read a matrix is the same after
-that matrix changes), and the decision taken from it."""
+"""An edit reruns the step tab only when it can change the open step: what each step reads,
+asked of the engine (`reruns.step_reads`), checked against it in both layouts with other inputs
+(a step said not to read a matrix is the same after that matrix changes, hovers included), and
+the decision taken from it."""
 
 from __future__ import annotations
 
@@ -20,13 +21,13 @@ MATRICES = ("Q", "K", "V", "W", "Wa_concat", "va", "Wa_location", "mask")
 
 def inputs(score: str, layout: str, changed: str | None) -> Inputs:
     """Seeded inputs for `score`; `changed` (a matrix, or "mask") gets other numbers."""
-    rng = np.random.default_rng(7)
+    rng, other = np.random.default_rng(11), np.random.default_rng(12)
     values = {}
     for name in ("Q", "K", "V", *PARAMETERS[score]):
         shape = column_shape(name, SIZES)
         values[name] = rng.normal(size=shape)
         if name == changed:
-            values[name] = values[name] + 0.5
+            values[name] = other.normal(size=shape)
         if name in ("Q", "K", "V"):
             values[name] = in_layout(values[name], layout)
     mask = np.ones(column_shape("mask", SIZES), dtype=bool)
@@ -49,17 +50,26 @@ def test_a_step_said_not_to_read_a_matrix_stays_the_same_when_it_changes(score, 
     for matrix in MATRICES:
         after = compute(inputs(score, layout, matrix))
         for step in after.steps:
-            if step.key in before and not reruns.step_reads(step.key, matrix):
+            if step.key in before and not reruns.step_reads(step.key, matrix, score):
                 assert shown(step) == before[step.key], (score, matrix, step.key)
 
 
 def test_the_table_does_not_hide_a_change():
-    """Each matrix the page edits changes some step said to read it (the table is not
-    vacuous): Q the scores, K the transposed keys, V only the output."""
-    assert reruns.step_reads("scores_dot", "Q") and reruns.step_reads("keys_transposed", "K")
-    assert not reruns.step_reads("keys_transposed", "Q")
-    assert [reruns.step_reads(key, "V") for key in ("weights_softmax", "output")] == [False, True]
-    assert reruns.step_reads("masked", "mask") and not reruns.step_reads("keys_projected", "mask")
+    """Each matrix the page edits changes some step said to read it (the answer is not
+    vacuous): Q the scores, K the transposed keys, V only the output; the location score reads
+    no K; an unknown step or score reads everything."""
+    dot = "dot"
+    assert reruns.step_reads("scores_dot", "Q", dot) and reruns.step_reads(
+        "keys_transposed", "K", dot
+    )
+    assert not reruns.step_reads("keys_transposed", "Q", dot)
+    reads_v = [reruns.step_reads(key, "V", dot) for key in ("weights_softmax", "output")]
+    assert reads_v == [False, True]
+    assert reruns.step_reads("masked", "mask", dot)
+    assert not reruns.step_reads("keys_projected", "mask", "concat")
+    assert reruns.step_reads("exponentials", "K", dot)  # not left out by softmax's invariance
+    assert not reruns.step_reads("weights_softmax", "K", "location")
+    assert reruns.step_reads("no_such_step", "V", dot) and reruns.step_reads("output", "V", "x")
 
 
 @pytest.mark.parametrize(
@@ -76,7 +86,7 @@ def test_the_table_does_not_hide_a_change():
 def test_the_step_tab_reruns_with_an_edit_only_when_it_shows_what_changed(
     matrix, step, steps_open, follows
 ):
-    assert reruns.steps_follow(matrix, step, steps_open) is follows
+    assert reruns.steps_follow(matrix, step, steps_open, "dot") is follows
 
 
 class RerunAskedError(Exception):
@@ -86,7 +96,9 @@ class RerunAskedError(Exception):
 def test_the_grids_callback_names_the_fragments(monkeypatch):
     """The callback itself (AppTest calls no callback): st.rerun with the grid's own fragment,
     the results' and, when the open step reads the edited matrix, the step tab's."""
-    monkeypatch.setattr(st, "session_state", {state.STEP: "weights_softmax", state.TAB_INDEX: 0})
+    monkeypatch.setattr(
+        st, "session_state", {state.SCORE: "dot", state.STEP: "weights_softmax", state.TAB_INDEX: 0}
+    )
     reruns_asked = []
 
     def rerun(scope):  # as st.rerun does in a callback: ends it
@@ -107,7 +119,9 @@ def test_the_grids_callback_names_the_fragments(monkeypatch):
 def test_without_a_drawn_step_tab_the_edit_still_reruns_its_grid_and_the_results(monkeypatch):
     """The step tab's fragment is unknown until a whole run drew it: st.rerun refuses the
     key, and the grid and the results still rerun."""
-    monkeypatch.setattr(st, "session_state", {state.STEP: "weights_softmax", state.TAB_INDEX: 0})
+    monkeypatch.setattr(
+        st, "session_state", {state.SCORE: "dot", state.STEP: "weights_softmax", state.TAB_INDEX: 0}
+    )
     reruns_asked = []
 
     def rerun(scope):
@@ -125,7 +139,12 @@ def test_without_a_drawn_step_tab_the_edit_still_reruns_its_grid_and_the_results
 def test_an_open_export_reruns_with_the_edit_and_a_closed_one_does_not(monkeypatch):
     """The export is a fragment of its own: an edit reruns it only while it is open (a closed
     one shows nothing an edit changes); a key st.rerun refuses is left out, the others kept."""
-    session = {state.STEP: "keys_transposed", state.TAB_INDEX: 0, reruns.EXPORT_OPEN: True}
+    session = {
+        state.SCORE: "dot",
+        state.STEP: "keys_transposed",
+        state.TAB_INDEX: 0,
+        reruns.EXPORT_OPEN: True,
+    }
     monkeypatch.setattr(st, "session_state", session)
     reruns_asked = []
     unknown = set()
