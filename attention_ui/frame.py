@@ -113,7 +113,7 @@ def page_frame(name: str) -> None:
     classroom.adopt_class_language()  # a student who did not pick one: the class's language
     follow_clicked_link(name, NAMES)
     st.set_page_config(
-        page_title=f"{t(f'nav.{name}')} · Attention Explorer",
+        page_title=f"{t(f'{name}.menu')} · Attention Explorer",
         page_icon=FAVICON,
         layout="wide",
         initial_sidebar_state=SIDEBAR_WIDTH,
@@ -126,7 +126,7 @@ def page_frame(name: str) -> None:
     for page in PAGES:
         st.sidebar.page_link(
             page.path,
-            label=t(f"nav.{page.name}"),
+            label=t(f"{page.name}.menu"),
             icon=page.icon,
             query_params=link_params(page.name),
         )

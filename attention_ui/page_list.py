@@ -5,12 +5,9 @@ Streamlit finds every script in pages/ by itself (its own `pages/` discovery, so
 address such as `/luong?lang=ja` opens that page even as the first visit to a fresh server);
 its default file-name menu is hidden (`client.showSidebarNavigation = false` in
 .streamlit/config.toml) and `attention_ui.frame` draws this list instead, in the learner's
-language.
-
-To add a page: write pages/<name>.py (it starts with `page_header("<name>")` and ends with
-`page_footer("<name>")`), its package attention_ui/<name>/ (with `schema.py`), ONE line below,
-and the catalog entries `nav.<name>` (menu label), `<name>.title`, `<name>.intro` and
-`home.pages.<name>` (its line on the home page) in both languages.
+language: each page's `menu` label and `summary` (its line on the home page) come from its own
+catalog. To add a page, see "Adding a page" in docs/ARCHITECTURE.md (five files, one line here;
+tests/test_add_a_page.py follows it).
 """
 
 from __future__ import annotations
@@ -37,10 +34,15 @@ from attention_ui.transformer import schema as _transformer_schema
 
 @dataclass(frozen=True)
 class MenuPage:
-    name: str  # pages/<name>.py, served at /<name>, labelled by the catalog entry nav.<name>
+    name: str  # pages/<name>.py, served at /<name>, labelled by the catalog entry <name>.menu
     icon: str  # a Material Symbol, drawn by Streamlit's own font (no emoji font needed)
-    schema: PageSchema  # what of the page travels in its address and its state file
+    # what of the page travels in its address and its state file (None: nothing, an empty one)
+    schema: PageSchema | None = None
     tasks: tuple[Task, ...] = ()  # the checked tasks at the end of the page
+
+    def __post_init__(self) -> None:
+        if self.schema is None:
+            object.__setattr__(self, "schema", PageSchema(self.name, ()))
 
     @property
     def path(self) -> str:

@@ -71,10 +71,10 @@ st.header(t("home.pages.title"))
 for listed in PAGES[1:]:  # every page but this one, in menu order
     st.page_link(
         listed.path,
-        label=t(f"nav.{listed.name}"),
+        label=t(f"{listed.name}.menu"),
         icon=listed.icon,
         query_params=link_params(listed.name),
     )
-    st.caption(t(f"home.pages.{listed.name}"))
+    st.caption(t(f"{listed.name}.summary"))
 
 page_footer("home")  # the address follows the page: a reload or a copied link shows it

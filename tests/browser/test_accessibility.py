@@ -252,7 +252,7 @@ def japanese_text(page) -> dict:
     sidebar = page.locator("[data-testid=stSidebar]")
     return {
         "title": page.locator("h1").first.inner_text().strip(),
-        "menu": [sidebar.get_by_text(JA[f"nav.{name}"], exact=True).count() for name in PAGES],
+        "menu": [sidebar.get_by_text(JA[f"{name}.menu"], exact=True).count() for name in PAGES],
         "url": page.url,
         "body": page.locator("[data-testid=stMain]").inner_text(),
         "fonts": fonts_drawing(page, "h1"),

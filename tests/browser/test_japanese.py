@@ -25,7 +25,7 @@ PAGE_NAMES = (
     "transformer",
     "train",
 )
-NAV_LABELS = [JA[f"nav.{name}"] for name in PAGE_NAMES]
+NAV_LABELS = [JA[f"{name}.menu"] for name in PAGE_NAMES]
 WHOLE_NAME = {"ja": "マルチヘッド・セルフアテンション", "en": "Multi-head self-attention"}
 # Each menu label's text as drawn, and whether a box in it cuts it (wider than it shows).
 MENU_LABELS = """() => Array.from(document.querySelectorAll('[data-testid=stSidebar] a'))
@@ -99,8 +99,8 @@ def test_every_menu_label_is_the_pages_whole_title_uncut_at_1400(browser, server
         title = words["transformer.title"]
         page.get_by_role("heading", name=title, exact=True).first.wait_for(timeout=90_000)
         labels = page.evaluate(MENU_LABELS)
-        assert [label["text"] for label in labels] == [words[f"nav.{n}"] for n in PAGE_NAMES]
-        assert title == words["nav.transformer"] == WHOLE_NAME[lang]
+        assert [label["text"] for label in labels] == [words[f"{n}.menu"] for n in PAGE_NAMES]
+        assert title == words["transformer.menu"] == WHOLE_NAME[lang]
         cut = [label for label in labels if label["cut"]]
         assert not cut, cut
     finally:

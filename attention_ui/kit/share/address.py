@@ -283,9 +283,9 @@ def share_panel(page: str) -> None:
         _show_notice(*notice)
     opened = st.session_state.pop(_FILE_PAGE, None)
     if opened is not None and opened != page:
-        st.sidebar.info(t("share.file_other_page", page=t(f"nav.{opened}")))
+        st.sidebar.info(t("share.file_other_page", page=t(f"{opened}.menu")))
         st.sidebar.page_link(
-            f"pages/{opened}.py", label=t(f"nav.{opened}"), query_params=link_params(opened)
+            f"pages/{opened}.py", label=t(f"{opened}.menu"), query_params=link_params(opened)
         )
     st.session_state.pop(_WHOLE_RUN, None)
     if page not in SCHEMAS:

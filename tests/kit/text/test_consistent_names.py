@@ -17,7 +17,7 @@ JA = catalog("ja")
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_transformer_pages_menu_name_is_its_title(lang):
     words = catalog(lang)
-    assert words["nav.transformer"] == words["transformer.title"]
+    assert words["transformer.menu"] == words["transformer.title"]
 
 
 def test_japanese_calls_dot_product_attention_by_the_seeds_name_only():

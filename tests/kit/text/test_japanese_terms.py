@@ -80,6 +80,6 @@ def test_the_multi_head_page_is_called_by_its_whole_name_in_its_title_and_menu()
     """Both parts of the name, multi-head and self-attention, in the title and the menu (the
     menu once said only セルフアテンション: its box was 200 px at 1400 and the whole name 224;
     the sidebar is now wide enough, attention_ui/frame.py SIDEBAR_WIDTH)."""
-    for key in ("transformer.title", "nav.transformer", "train.transfer.transformer"):
+    for key in ("transformer.title", "transformer.menu", "train.transfer.transformer"):
         assert "multi-head self-attention" in EN[key].lower(), key
         assert "マルチヘッド・セルフアテンション" in JA[key], key

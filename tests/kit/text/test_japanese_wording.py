@@ -46,7 +46,7 @@ def test_the_jacobian_has_one_name():
 
 
 def test_the_gallery_page_has_one_name():
-    name = JA["nav.gallery"]
+    name = JA["gallery.menu"]
     assert JA["gallery.title"] == name
     mentions = [text for text in JA.values() if "ギャラリー" in text]
     assert mentions and all(text.count("ギャラリー") == text.count(name) for text in mentions)
@@ -84,12 +84,12 @@ def test_learning_is_named_only_where_something_is_learned():
         "engine.error.bad_learning_rate",
         "engine.error.learning_rate_too_large",
         "tasks.exercise_quick_search",
-        "home.pages.exercises",
+        "exercises.summary",
         "transformer.heads_grid",  # a trained Transformer learns its W's
         "home.why.concise",  # d2l: a layer with not too many parameters to learn
         "database.lessons.concise",
         "train.",  # the training page trains a model
-        "home.pages.train",
+        "train.summary",
         "common.trained",  # matrices the training page trained
         "tasks.train_",  # the training page's tasks train a model
         "tasks.reason.needs_lookup",

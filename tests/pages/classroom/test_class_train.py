@@ -151,4 +151,4 @@ def test_the_teacher_keeps_the_question_after_the_settings_change():
 
 def test_the_hint_names_the_training_page_among_those_that_ask():
     for words in (EN, JA):
-        assert words["nav.train"] in words["classroom.ask_hint"]
+        assert words["train.menu"] in words["classroom.ask_hint"]

@@ -42,7 +42,7 @@ def test_every_page_of_the_pages_folder_is_in_the_translated_menu(home):
     menu = home.sidebar.get("page_link")
     assert [link.proto.page for link in menu] == [page.name for page in PAGES]
     assert [link.proto.label for link in menu] == [
-        t(f"nav.{page.name}", lang="en") for page in PAGES
+        t(f"{page.name}.menu", lang="en") for page in PAGES
     ]
 
 
