@@ -471,9 +471,10 @@ def results_frame(sizes: Sizes) -> ResultsFrame:
     """The results' three columns, each chart's table expander and the weight sums under A
     (their heading is `results_heading`'s): no edit changes them, so the whole run draws them
     and the grids' fragment writes only the charts (and an open expander's table) into them;
-    an edit then does not send the columns, the expanders and the sums again (bench/browser.py
-    counts messages per edit). The sums are drawn as the fragment last measured them, or as 1
-    for each query before it has; the fragment reruns the page when it measures other ones."""
+    an edit then does not send the columns, the expanders and the sums again
+    (tests/pages/luong/test_edit_messages.py). The sums are drawn as the fragment last measured
+    them, or as 1 for each query before it has; the fragment reruns the page when it measures
+    other ones."""
     charts, tables = {}, {}
     columns = st.columns(3)
     for column, name in zip(columns, RESULT_NAMES, strict=True):
