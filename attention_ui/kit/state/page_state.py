@@ -52,6 +52,38 @@ def changed_since_kept(*keys: str) -> bool:
     return any(st.session_state.get(key) != kept(key) for key in keys)
 
 
+def start_values(defaults: Mapping[str, Any]) -> None:
+    """Before a page's widgets are drawn: each setting the session has never held gets its
+    default. A value the address gave, or one Streamlit keeps for the session (every keyed
+    widget is drawn with persist_state="session"), stays."""
+    for key, default in defaults.items():
+        st.session_state.setdefault(key, default)
+
+
+# {widget key: the value the last run drew it with}, for `changed` (a plain session key)
+_DRAWN = "page_state.drawn"
+
+
+def drawn(*keys: str) -> None:
+    """After these widgets are drawn: record the values they were drawn with (see `changed`)."""
+    record = st.session_state.setdefault(_DRAWN, {})
+    record.update({key: st.session_state.get(key) for key in keys})
+
+
+def changed(*keys: str) -> bool:
+    """Whether any of these widgets now holds another value than the last run drew it with
+    (`drawn`).
+
+    Invariant: an `on_change` that replaces the learner's work (reloads a preset, transposes
+    the grids, draws new points) acts only on a real change. Streamlit calls a widget's
+    callback again when its state comes back after a run of another page began (a grid's late
+    edit after a click on another page: see kit/state/navigation.py), with the very value the
+    page last drew: reloading or transposing then would throw away that late edit.
+    """
+    record = st.session_state.get(_DRAWN, {})
+    return any(st.session_state.get(key) != record.get(key) for key in keys)
+
+
 def forget(key: str, session: MutableMapping[str, Any] | None = None) -> None:
     state = _state(session)
     if key + _KEPT in state:
