@@ -94,9 +94,8 @@ def test_noisy_data_boxes_whose_state_comes_back_unchanged_draw_no_new_points(se
     """The regression page's seed and count: new points would replace the learner's table."""
     load = Recorder()
     monkeypatch.setattr(regression_state, "load_preset", load)
-    for key, value in ((regression_state.SEED, 0), (regression_state.COUNT, 20)):
-        session[key] = value
-        page_state.keep(key, value)
+    session[regression_state.SEED], session[regression_state.COUNT] = 0, 20
+    regression_state.data_drawn()  # the page drew the boxes with these
     regression_state.change_noisy_data()
     assert load.calls == []
     session[regression_state.COUNT] = 21
