@@ -77,8 +77,8 @@ def current_state(schema: PageSchema) -> dict[str, Any]:
             value = matrix_values(f.key)
         elif f.store == "records":
             value = current_records(f.key)
-        elif f.store == "kept":
-            value = page_state.kept(f.key)
+        elif f.store == "plain":
+            value = st.session_state.get(f.key)
         else:
             value = page_state.widget_value(f.key)
         if value is not None:
@@ -110,8 +110,8 @@ def apply_state(schema: PageSchema, values: Mapping[str, Any]) -> None:
             set_matrix(f.key, value)
         elif f.store == "records":
             set_records(f.key, value)
-        elif f.store == "kept":
-            page_state.keep(f.key, value)
+        elif f.store == "plain":
+            st.session_state[f.key] = value
         else:
             page_state.set_widget(f.key, value)
 

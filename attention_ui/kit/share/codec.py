@@ -74,8 +74,8 @@ class Ignored:
 @dataclass(frozen=True)
 class Field:
     """One piece of a page's state. `store` says how the page keeps it: "widget" (a widget key,
-    kept by page_state), "matrix" (a matrix editor), "records" (a records table), "kept" (a
-    plain kept value)."""
+    kept by Streamlit), "matrix" (a matrix editor), "records" (a records table), "plain" (a
+    plain session key)."""
 
     param: str
     key: str
@@ -318,7 +318,7 @@ class TextList(Field):
 
     max_items: int = 10
     max_text: int = 100
-    store: str = field(default="kept", kw_only=True)
+    store: str = field(default="plain", kw_only=True)
 
     def encode(self, value: Any) -> str | None:
         return None if value is None else pack([str(text) for text in value])
