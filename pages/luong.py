@@ -50,7 +50,7 @@ from attention_ui.luong import tasks as luong_tasks
 from attention_ui.luong.model import Sizes
 
 page_header("luong")
-state.restore()
+state.start()
 show_trained_note("luong")  # matrices sent by the training page, while the grids hold them
 
 # The first screen holds what the learner touches and what it does: the example, the score
@@ -136,7 +136,6 @@ def grids_and_results(
                 view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
     # in the fragment, so an edit of a grid rechecks the tasks
     fill_tasks(below.tasks, luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
-    state.remember(state.FRAGMENT_SETTINGS)  # a run of this alone keeps its widgets too
     follow_address("luong")  # an edit made in here reruns this alone: the address follows it
 
 
@@ -184,6 +183,5 @@ if below.shown:
 if below.shown and below.tabs["steps"].open:
     with below.tabs["steps"]:
         steps_tab()
-state.remember()
 
 page_footer("luong")  # the address follows the page: a reload or a copied link shows it

@@ -21,7 +21,6 @@ from collections.abc import Sequence
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from attention_ui.kit.state.page_state import kept
 from attention_ui.luong import state
 from attention_ui.luong.model import ALL_PARAMETERS, INPUTS
 
@@ -74,7 +73,7 @@ def follow_edit(matrix: str, own: Sequence[str] = ()) -> None:
     # a setting above the grids, which the results' fragment sees and reruns the page for.
     shown = state.results_shown()
     steps_open = shown and st.session_state.get(state.TAB_INDEX, 0) == 0
-    open_step = st.session_state.get(state.STEP, kept(state.STEP))
+    open_step = st.session_state.get(state.STEP)
     follows = [STEPS] if steps_follow(matrix, open_step, steps_open) else []
     # the export panel, a fragment of its own, builds its files only while open (a closed one
     # shows nothing an edit changes)
