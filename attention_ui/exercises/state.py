@@ -78,7 +78,7 @@ MATRICES: dict[str, np.ndarray] = {
     SE_W2: np.array([[1.0, -1.0], [0.5, 0.5], [-1.0, 2.0]]),
 }
 
-# Slider ranges and option lists, for `restore` and the view.
+# Slider ranges and option lists, for the address and the view.
 GRAD_Q_RANGE = (-12.0, 12.0)
 GRAD_TAU_RANGE = (0.05, 5.0)
 SEARCH_Q_RANGE = (-5.0, 5.0)

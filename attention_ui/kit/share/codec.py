@@ -2,7 +2,7 @@
 
 Pure (no Streamlit): a page declares its state as a `PageSchema`, a tuple of fields, each with
 a short parameter name (`tau`), the session key it belongs to (`luong.tau`), what a valid value
-is, and how the value is kept (a widget, a matrix editor, a records table, a plain kept value).
+is, and how the value is kept (a widget, a matrix editor, a records table, a plain session key).
 `encode` turns values into `{parameter: text}`; `decode` reads what it can and reports, as codes,
 what it ignored. Nothing is evaluated or unpickled: numbers go through a strict pattern and
 `float`, text through UTF-8, tables through `json.loads` and a shape check.
