@@ -37,14 +37,14 @@ from attention_ui.frame import page_footer, page_header
 from attention_ui.kit.teaching.task_panel import panel as task_panel
 
 page_header("database")
-state.restore()
+state.start()
 notice = view.story()
 # The answers (or the prediction they wait for) right under the story's buttons, on the first
 # screen; the formula, the table, the query and the controls that make them follow.
 answers_place = st.container()
 view.formula()
 records_in, query = view.table_and_query()
-state.remember(query.queries)
+state.publish_queries(query.queries)
 looked_up = view.lookup_of(records_in, query)
 with answers_place:
     shown = teaching.reveal(records_in, looked_up.table)  # predict-then-reveal hides them

@@ -16,9 +16,8 @@ from attention_ui.frame import page_footer, page_header
 from attention_ui.kit.teaching.task_panel import panel as task_panel
 
 page_header("exercises")
-state.restore()
+state.start()
 view.section(view.chosen_section())
 task_panel(exercises_tasks.TASKS, exercises_tasks.snapshot)
-state.remember()
 
 page_footer("exercises")  # the address follows the page: a reload or a copied link shows it

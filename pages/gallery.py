@@ -27,13 +27,13 @@ from attention_ui.gallery import tasks as gallery_tasks
 from attention_ui.kit.teaching.task_panel import panel as task_panel
 
 page_header("gallery")
-state.restore()
+state.start()
 view.formula()
 plane = view.plane()
 teaching.export(plane)
 view.cases(plane)
 view.heatmap_grids()
-state.remember()
+state.note_borrowed()
 task_panel(gallery_tasks.TASKS, gallery_tasks.snapshot)
 
 page_footer("gallery")  # the address follows the page: a reload or a copied link shows it

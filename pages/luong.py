@@ -44,7 +44,7 @@ from attention_ui.kit.state.trained import show_trained_note
 from attention_ui.luong import fragments, state, view
 
 page_header("luong")
-state.restore()
+state.start()
 show_trained_note("luong")  # matrices sent by the training page, while the grids hold them
 
 # The first screen holds what the learner touches and what it does: the example, the score
@@ -60,6 +60,5 @@ with more:
 # The grids, S, A, O, the export, the tabs and the tasks: an edit reruns only what it changes.
 places = fragments.lay_out(work, settings, sizes, mask_place)
 fragments.show(settings, sizes, places)
-state.remember()
 
 page_footer("luong")  # the address follows the page: a reload or a copied link shows it

@@ -26,7 +26,7 @@ from attention_ui.frame import page_footer, page_header
 from attention_ui.regression import state, teaching, view
 
 page_header("regression")
-state.restore()
+state.start()
 # The chart beside the table from the first screen: the kernel, σ and the prediction on the
 # left (first on a phone, which stacks the columns), the training data on the right.
 result_column, data_column = st.columns([3, 2], gap="large")
@@ -47,6 +47,5 @@ if runs is not None:
     view.classes(points, settings, runs)
     view.steps(runs, points)
     teaching.export(runs.queries, points)
-state.remember()
 
 page_footer("regression")  # the address follows the page: a reload or a copied link shows it

@@ -29,7 +29,7 @@ from attention_ui.frame import page_footer, page_header
 from attention_ui.transformer import state, teaching, view
 
 page_header("transformer")
-state.restore()
+state.start()
 tokens = view.sentence()
 settings = view.settings()
 # The heads' weights (the result) right under the sentence and the settings that make them,
@@ -57,6 +57,5 @@ if tokens.ok:
             positions=settings.positions,
             causal=settings.causal,
         )
-state.remember()
 
 page_footer("transformer")  # the address follows the page: a reload or a copied link shows it

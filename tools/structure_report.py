@@ -7,7 +7,9 @@ Static counts come from the source alone (an AST walk): files, import edges betw
 project's files, imports from the shared layer into a page package, imports inside functions,
 import cycles, functions over 80 lines or 8 parameters, `st.session_state` uses; and, for the
 engine (attention_core) and the interface (attention_ui and pages/) apart, functions over 60
-lines or 6 parameters (issue 33's thresholds). The Q-edit
+lines or 6 parameters (issue 33's thresholds); hand-written keep/restore calls, shadow keys
+(`<key>.kept`) and the lines of Python of the code that draws the pages and keeps their state
+(STATE_CODE). The Q-edit
 trace runs the Luong page in AppTest, edits one cell of Q and records which interface files
 run code during that rerun, and how often `attention_core.attention` is called.
 """
@@ -29,6 +31,24 @@ MAX_PARAMS = 8
 # issue 33's targets count functions over these, in the engine and in the interface apart
 WIDE_LINES = 60
 WIDE_PARAMS = 6
+# The hand-written machinery Streamlit's persist_state="session" replaces (issue 33): calls of
+# these names (bare, or on `page_state` / a page's `state` module) are keep/restore calls.
+KEEP_CALLS = frozenset(
+    {"restore_widgets", "keep_widgets", "remember", "keep", "kept", "set_widget", "widget_value"}
+)
+KEEP_OWNERS = frozenset({"page_state", "state"})
+SHADOW_KEY = re.compile(r"\.kept\b")  # in a string: a shadow copy's session key `<key>.kept`
+# The code that draws the pages and keeps their state: the page packages, pages/, the frame,
+# the page list, kit/state and kit/share.
+PAGE_PACKAGES = (*PAGES, "train")
+STATE_CODE = (
+    *(f"{UI}/{name}" for name in PAGE_PACKAGES),
+    "pages",
+    f"{UI}/frame.py",
+    f"{UI}/page_list.py",
+    f"{UI}/kit/state",
+    f"{UI}/kit/share",
+)
 
 
 def module_name(path: Path) -> str:
@@ -119,6 +139,42 @@ def wide_counts(found: list[str]) -> str:
     return f"{len(found)} ({lines} over the lines, {params} over the parameters)"
 
 
+def keep_restore_calls(tree: ast.Module) -> int:
+    """Calls of the hand-written keep/restore functions (KEEP_CALLS; a page's `state.restore`)."""
+    count = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (isinstance(func, ast.Name) and func.id in KEEP_CALLS) or (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in KEEP_OWNERS
+            and (func.attr in KEEP_CALLS or (func.value.id == "state" and func.attr == "restore"))
+        ):
+            count += 1
+    return count
+
+
+def shadow_keys(tree: ast.Module) -> int:
+    """String constants naming a shadow copy's key (`<key>.kept`, or the suffix itself)."""
+    return sum(
+        len(SHADOW_KEY.findall(node.value))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
+def state_code_lines() -> int:
+    """Lines of Python in STATE_CODE."""
+    total = 0
+    for part in STATE_CODE:
+        path = REPO / part
+        files = [path] if path.suffix == ".py" else sorted(path.rglob("*.py"))
+        total += sum(len(f.read_text(encoding="utf-8").splitlines()) for f in files)
+    return total
+
+
 def engine_files() -> list[Path]:
     return sorted(f for f in (REPO / "attention_core").glob("*.py"))
 
@@ -167,7 +223,7 @@ def static_report() -> dict[str, object]:
     page_to_page: set[tuple[str, str]] = set()
     inner_imports = 0
     too_long: list[str] = []
-    session_state = 0
+    session_state = keep_restore = shadow = 0
     for path in files:
         text = path.read_text(encoding="utf-8")
         tree = ast.parse(text)
@@ -178,6 +234,8 @@ def static_report() -> dict[str, object]:
         inner_imports += function_level_imports(tree)
         too_long += long_functions(path, tree)
         session_state += len(re.findall(r"\bst\.session_state\b", text))
+        keep_restore += keep_restore_calls(tree)
+        shadow += shadow_keys(tree)
     for source, targets in graph.items():
         # the page list and the frame sit above the pages: they may read them
         if not source.startswith(UI + ".") or source in (f"{UI}.page_list", f"{UI}.frame"):
@@ -201,6 +259,9 @@ def static_report() -> dict[str, object]:
         "import cycles (files in each)": [len(c) for c in cycles(graph)],
         f"functions over {MAX_LINES} lines or {MAX_PARAMS} params": len(too_long),
         "st.session_state uses": session_state,
+        "hand-written keep/restore calls": keep_restore,
+        "shadow keys (.kept)": shadow,
+        "lines of Python drawing the pages and keeping their state": state_code_lines(),
         f"engine functions {wide}": wide_counts(wide_engine),
         f"interface functions {wide} (attention_ui and pages/)": wide_counts(wide_interface),
         "_long": too_long,

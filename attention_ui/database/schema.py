@@ -34,5 +34,5 @@ SCHEMA = PageSchema(
         database_teaching.SEED_FIELD,
     ),
     baseline=lambda values: {database.RECORDS: database.D2L_RECORDS},
-    defaults={**database.KEPT, **database_teaching.DEFAULTS},
+    defaults={**database.DEFAULTS, **database_teaching.DEFAULTS},
 )

@@ -1,8 +1,8 @@
 """The database page's session state: its keys, presets, story, and the callbacks that set them.
 
 Widget keys are listed in pages/database.py. The table lives under RECORDS (see
-`attention_ui.kit.grids.records_editor`); the other controls are kept across visits to
-other pages by `attention_ui.kit.state.page_state` (their values are copied to `<key>.kept`).
+`attention_ui.kit.grids.records_editor`); Streamlit keeps the other controls' values across
+visits to other pages itself (each is drawn with persist_state="session").
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from attention_ui.kit.grids.records_editor import (
     cut_name,
     set_records,
 )
-from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.state.page_state import start_values
 from attention_ui.kit.text.i18n import t, worded
 
 RECORDS = "database.records"
@@ -36,7 +36,7 @@ ANSWER_TAB = "database.answer.tab"  # the open query's tab (only that one is bui
 ANSWER_TAB_INDEX = "database.answer.tab.index"  # its position, kept while the tabs are hidden
 TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0)  # τ's slider
 QUERY_LIMIT = 10  # queries shown at once
-KEPT = {
+DEFAULTS = {
     QUERY: "Li",
     SIMILARITY: "exact",
     TEMPERATURE: 0.1,
@@ -63,14 +63,13 @@ STORY = {
 }
 
 
-def restore() -> None:
-    """Before the widgets are drawn: put back the values Streamlit forgot while away."""
-    restore_widgets(KEPT)
+def start() -> None:
+    """Before the widgets are drawn: each setting at its default on a first visit."""
+    start_values(DEFAULTS)
 
 
-def remember(queries: list[str]) -> None:
-    """After the controls are drawn: keep their values, and the queries for the gallery."""
-    keep_widgets(KEPT)
+def publish_queries(queries: list[str]) -> None:
+    """After the query box is drawn: its queries, for the gallery."""
     st.session_state[QUERIES] = queries
 
 

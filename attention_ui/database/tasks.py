@@ -13,7 +13,6 @@ from attention_core.formatting import fmt
 from attention_ui.database import state as database
 from attention_ui.database.compute import Inputs, compute
 from attention_ui.kit.grids.records_editor import check_records, current_records
-from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.teaching.tasks import Progress, Snapshot, Task, unfit
 
 
@@ -43,14 +42,14 @@ def snapshot() -> dict | None:
     """The page's inputs as the rules read them, or None while they are not usable."""
     rows = current_records(database.RECORDS)
     records = check_records(rows).records if rows else []
-    queries = st.session_state.get(database.QUERIES) or [widget_value(database.QUERY, "")]
+    queries = st.session_state.get(database.QUERIES) or [st.session_state.get(database.QUERY, "")]
     if not records or not queries:
         return None
     return {
         "records": records,
         "query": queries[0],
-        "similarity": widget_value(database.SIMILARITY, "exact"),
-        "tau": widget_value(database.TEMPERATURE, 1.0),
+        "similarity": st.session_state.get(database.SIMILARITY, "exact"),
+        "tau": st.session_state.get(database.TEMPERATURE, 1.0),
     }
 
 

@@ -17,7 +17,7 @@ from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import table_script
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, current_records
 from attention_ui.kit.share.codec import MAX_INT, Integer
-from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.state.page_state import start_values
 from attention_ui.kit.teaching.predict import NO_WINNER, puzzle_id, typo_queries
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
 from attention_ui.kit.text.i18n import t
@@ -67,16 +67,16 @@ def _puzzle_controls() -> None:
     st.header(t("predict.database.title"))
     st.caption(t("predict.database.ask"))
     seed_col, button_col = st.columns([1, 2], vertical_alignment="bottom")
-    restore_widgets({SEED: DEFAULTS[SEED]})
+    start_values({SEED: DEFAULTS[SEED]})
     seed_col.number_input(
         t("predict.database.seed"),
         min_value=0,
         max_value=MAX_INT,
         step=1,
         key=SEED,
+        persist_state="session",
         help=t("predict.database.seed_help"),
     )
-    keep_widgets({SEED: DEFAULTS[SEED]})
     button_col.button(
         t("predict.database.make"),
         key="database.predict.make",

@@ -144,6 +144,7 @@ def query_and_similarity() -> str:
     st.text_input(
         t("database.query.label"),
         key=state.QUERY,
+        persist_state="session",
         max_chars=400,
         help=t("database.query.help"),
         placeholder=t("database.query.placeholder"),
@@ -152,6 +153,7 @@ def query_and_similarity() -> str:
         t("database.similarity.label"),
         ["exact", "ngram", "edit"],
         key=state.SIMILARITY,
+        persist_state="session",
         horizontal=True,
         format_func=option_labels("database.similarity."),
     )
@@ -179,6 +181,7 @@ def temperature_and_top_k(similarity: str) -> tuple[float, int]:
         label,
         TEMPERATURES,
         key=state.TEMPERATURE,
+        persist_state="session",
         format_func=fmt,
         disabled=similarity == "exact",
         help=t("database.temperature.help"),
@@ -190,6 +193,7 @@ def temperature_and_top_k(similarity: str) -> tuple[float, int]:
         max_value=RECORD_LIMIT,
         step=1,
         key=state.TOP_K,
+        persist_state="session",
         help=t("database.topk.help"),
     )
     return temperature, int(k)
@@ -202,6 +206,7 @@ def normalization_controls(similarity: str, temperature: float) -> str:
         label,
         ["softmax", "sum"],
         key=state.NORMALIZATION,
+        persist_state="session",
         horizontal=True,
         format_func=option_labels("database.normalization."),
         disabled=similarity == "exact",

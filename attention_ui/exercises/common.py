@@ -47,6 +47,7 @@ def choice(label: str, key: str, names: str, *, horizontal: bool = False) -> str
         t(label),
         list(state.OPTIONS[key]),
         key=key,
+        persist_state="session",
         horizontal=horizontal,
         format_func=option_labels(names),
     )

@@ -72,7 +72,7 @@ def gradient() -> None:
     if points == "huge":
         draw_notes(cross_covariance_notes(query, values, state.HUGE_OWN_VALUES, tau))
     teaching.export_gradient(result, values, covariance)
-    if st.toggle(t("exercises.grad.answer_toggle"), key=state.GRAD_ANSWER):
+    if st.toggle(t("exercises.grad.answer_toggle"), key=state.GRAD_ANSWER, persist_state="session"):
         st.markdown(t("exercises.grad.answer"))
 
 
@@ -100,9 +100,27 @@ def _controls() -> tuple[str, np.ndarray, float]:
         key="exercises.grad.huge",
         on_click=state.load_huge_score,
     )
-    q1 = st.slider(t("exercises.grad.q1"), *state.GRAD_Q_RANGE, step=Q_STEP, key=state.GRAD_Q1)
-    q2 = st.slider(t("exercises.grad.q2"), *state.GRAD_Q_RANGE, step=Q_STEP, key=state.GRAD_Q2)
-    tau = st.slider(t("exercises.grad.tau"), *state.GRAD_TAU_RANGE, step=0.05, key=state.GRAD_TAU)
+    q1 = st.slider(
+        t("exercises.grad.q1"),
+        *state.GRAD_Q_RANGE,
+        step=Q_STEP,
+        key=state.GRAD_Q1,
+        persist_state="session",
+    )
+    q2 = st.slider(
+        t("exercises.grad.q2"),
+        *state.GRAD_Q_RANGE,
+        step=Q_STEP,
+        key=state.GRAD_Q2,
+        persist_state="session",
+    )
+    tau = st.slider(
+        t("exercises.grad.tau"),
+        *state.GRAD_TAU_RANGE,
+        step=0.05,
+        key=state.GRAD_TAU,
+        persist_state="session",
+    )
     return points, np.array([q1, q2]), tau
 
 

@@ -73,11 +73,17 @@ def matching() -> None:
     st.caption(t(source, count=len(records)))
     controls, result_column = st.columns([2, 3], gap="large")
     with controls:
-        query = st.text_input(t("exercises.match.query"), key=state.MATCH_QUERY, max_chars=100)
+        query = st.text_input(
+            t("exercises.match.query"),
+            key=state.MATCH_QUERY,
+            persist_state="session",
+            max_chars=100,
+        )
         similarity = st.radio(
             t("exercises.match.similarity"),
             SIMILARITIES,
             key=state.MATCH_SIMILARITY,
+            persist_state="session",
             horizontal=True,
             format_func=option_labels("exercises.match.similarity_name."),
         )
@@ -86,6 +92,7 @@ def matching() -> None:
             *state.MATCH_TAU_RANGE,
             step=0.05,
             key=state.MATCH_TAU,
+            persist_state="session",
             disabled=similarity == "exact",  # the exact lookup has no τ
             help=t("exercises.match.tau_exact") if similarity == "exact" else None,
         )
@@ -102,7 +109,9 @@ def matching() -> None:
             result = None
         if result is not None:
             ranking(result, tau)
-    if st.toggle(t("exercises.match.answer_toggle"), key=state.MATCH_ANSWER):
+    if st.toggle(
+        t("exercises.match.answer_toggle"), key=state.MATCH_ANSWER, persist_state="session"
+    ):
         worked_answer(records, query, tau)
 
 

@@ -94,17 +94,20 @@ def _descent_controls(names: list[str], m: int) -> tuple[int, float, int]:
         t("exercises.search.target"),
         list(range(m)),
         key=state.SEARCH_TARGET,
+        persist_state="session",
         format_func=lambda i: _label(names, i),
     )
     rate = st.number_input(
         t("exercises.search.rate"),
         key=state.SEARCH_RATE,
+        persist_state="session",
         format="%g",
         help=t("exercises.search.rate_help"),
     )
     steps = st.number_input(
         t("exercises.search.steps"),
         key=state.SEARCH_STEPS,
+        persist_state="session",
         step=1,
         help=t("exercises.search.steps_help", cap=MAX_SEARCH_STEPS),
     )
@@ -280,6 +283,7 @@ def _vector_records():
         max_value=state.MAX_RECORDS,
         step=1,
         key=state.SEARCH_M,
+        persist_state="session",
     )
     m = int(min(max(m, 1), state.MAX_RECORDS))
     names = labels("r", m)
@@ -292,10 +296,18 @@ def _vector_records():
         help=t("exercises.search.keys_help"),
     )
     q1 = st.slider(
-        t("exercises.search.start1"), *state.SEARCH_Q_RANGE, step=0.1, key=state.SEARCH_Q1
+        t("exercises.search.start1"),
+        *state.SEARCH_Q_RANGE,
+        step=0.1,
+        key=state.SEARCH_Q1,
+        persist_state="session",
     )
     q2 = st.slider(
-        t("exercises.search.start2"), *state.SEARCH_Q_RANGE, step=0.1, key=state.SEARCH_Q2
+        t("exercises.search.start2"),
+        *state.SEARCH_Q_RANGE,
+        step=0.1,
+        key=state.SEARCH_Q2,
+        persist_state="session",
     )
     for problem in keys_in.problems:
         st.error(problem)

@@ -77,7 +77,13 @@ def _sizes() -> tuple[int, int, int]:
     sizes = []
     for column, (name, low, limit, key, help_key) in zip(st.columns(3), boxes, strict=True):
         value = column.number_input(
-            t(name), min_value=low, max_value=limit, step=1, key=key, help=help_key and t(help_key)
+            t(name),
+            min_value=low,
+            max_value=limit,
+            step=1,
+            key=key,
+            persist_state="session",
+            help=help_key and t(help_key),
         )
         if value > limit:  # the browser's max is not enforced on the server
             st.warning(t("exercises.se.too_many", name=t(name), value=value, limit=limit))

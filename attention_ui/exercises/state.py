@@ -1,12 +1,12 @@
 """The exercises page's session state: every widget key and its default in ONE dict, the
 matrices it edits, and the inputs it borrows from the database and gallery pages.
 
-DEFAULTS lists the widgets (kept across visits to other pages by `page_state`); MATRICES lists
-the grids (kept by `matrix_editor`), with their default contents. Whatever arrives in a widget
-key is input: the frame's check (kit.share.address.check_widgets, by this page's address
-fields) puts back the last kept value or the default for any value the page does not offer,
-before `restore` runs; a count such as the search's steps may be any whole number the address
-holds, left as typed for the engine to cap and say so.
+DEFAULTS lists the widgets (Streamlit keeps their values across visits to other pages: each is
+drawn with persist_state="session"); MATRICES lists the grids (kept by `matrix_editor`), with
+their default contents. Whatever arrives in a widget key is input: the frame's check
+(kit.share.address.check_widgets, by this page's address fields) puts back the default for any
+value the page does not offer, before the widgets are drawn; a count such as the search's steps
+may be any whole number the address holds, left as typed for the engine to cap and say so.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from attention_ui.database import state as database
 from attention_ui.gallery import state as gallery
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, check_records, current_records
-from attention_ui.kit.state.page_state import keep_widgets, restore_widgets, widget_value
+from attention_ui.kit.state.page_state import start_values
 from attention_ui.luong import state as luong
 
 SECTION = "exercises.section"
@@ -78,7 +78,7 @@ MATRICES: dict[str, np.ndarray] = {
     SE_W2: np.array([[1.0, -1.0], [0.5, 0.5], [-1.0, 2.0]]),
 }
 
-# Slider ranges and option lists, for `restore` and the view.
+# Slider ranges and option lists, for the address and the view.
 GRAD_Q_RANGE = (-12.0, 12.0)
 GRAD_TAU_RANGE = (0.05, 5.0)
 SEARCH_Q_RANGE = (-5.0, 5.0)
@@ -124,15 +124,9 @@ def shared_shapes(values: dict[str, object]) -> dict[str, tuple[int, int]]:
     return shapes
 
 
-def restore() -> None:
-    """Before the widgets are drawn: put back kept values (the frame's check_widgets has put
-    back any value the page does not offer)."""
-    restore_widgets(DEFAULTS)
-
-
-def remember() -> None:
-    """After the widgets are drawn: keep their values."""
-    keep_widgets(DEFAULTS)
+def start() -> None:
+    """Before the widgets are drawn: each setting at its default on a first visit."""
+    start_values(DEFAULTS)
 
 
 def load_huge_score() -> None:
@@ -145,7 +139,7 @@ def load_huge_score() -> None:
 def gallery_values() -> tuple[np.ndarray, bool]:
     """The gallery's values (m × 2) as the learner left them, or its first preset (False)."""
     values = matrix_values(gallery.VALUES)
-    m = widget_value(gallery.M)
+    m = st.session_state.get(gallery.M)
     if values is not None and isinstance(m, int) and 1 <= m <= values.shape[0]:
         values = values[:m]
         if values.shape[1] == 2 and np.isfinite(values).all():

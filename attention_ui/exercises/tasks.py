@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import streamlit as st
 
 from attention_core.formatting import fmt
 from attention_core.search import letter_pair_vectors
 from attention_ui.exercises import compute
 from attention_ui.exercises import state as ex
 from attention_ui.kit.grids.matrix_editor import matrix_values
-from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.teaching.tasks import Progress, Snapshot, Task, finite, unfit
 
 
@@ -48,7 +48,7 @@ def snapshot() -> dict | None:
     """The page's inputs as the rules read them, or None while they are not usable."""
 
     def setting(key: str) -> Any:
-        return widget_value(key, ex.DEFAULTS[key])
+        return st.session_state.get(key, ex.DEFAULTS[key])
 
     points = ex.HUGE_POINTS if setting(ex.GRAD_POINTS) == "huge" else ex.gallery_values()[0]
     matrices = {key: matrix_values(key) for key in (ex.SE_X, ex.SE_W1, ex.SE_W2)}

@@ -24,6 +24,7 @@ def chosen_section() -> str:
         t("exercises.section"),
         list(state.SECTIONS),
         key=state.SECTION,
+        persist_state="session",
         horizontal=True,
         format_func=option_labels("exercises.section_name."),
     )

@@ -33,15 +33,15 @@ SCHEMA = PageSchema(
         Matrix("w", gallery.CONE_WEIGHTS, max_rows=1, max_cols=8),
         Choice("grid", gallery.GRID_SOURCE, options=("luong", "database")),
         NumberSet("taus", gallery.GRID_TAUS, options=gallery.GRID_TEMPERATURES),
-        Matrix("lQ", gallery.LIVE_Q, store="kept", only_if=_LIVE_LUONG),
-        Matrix("lK", gallery.LIVE_K, store="kept", only_if=_LIVE_LUONG),
+        Matrix("lQ", gallery.LIVE_Q, store="plain", only_if=_LIVE_LUONG),
+        Matrix("lK", gallery.LIVE_K, store="plain", only_if=_LIVE_LUONG),
         Records(
             "ldb",
             gallery.LIVE_RECORDS,
             max_rows=RECORD_LIMIT,
             max_text=NAME_LIMIT,
             number_limit=NUMBER_LIMIT,
-            store="kept",
+            store="plain",
             only_if=_LIVE_DATABASE,
         ),
         TextList(
@@ -56,9 +56,9 @@ SCHEMA = PageSchema(
         gallery.VALUES: np.array(gallery.PRESETS["first_quadrant"]),
         gallery.CONE_WEIGHTS: np.array([gallery.DEFAULT_CONE_WEIGHTS[:3]]),
     },
-    defaults=gallery.KEPT,
+    defaults=gallery.DEFAULTS,
     # V has m rows: one of another size is left out, and said
     shapes=lambda values: {
-        gallery.VALUES: (int(values.get(gallery.M, gallery.KEPT[gallery.M])), 2)
+        gallery.VALUES: (int(values.get(gallery.M, gallery.DEFAULTS[gallery.M])), 2)
     },
 )

@@ -1,9 +1,9 @@
-"""The weights gallery's session state: keys, value presets, kept widget values, and the
+"""The weights gallery's session state: keys, value presets, the widgets' defaults, and the
 inputs it borrows from the Luong and database pages.
 
 Widget keys are listed in pages/gallery.py. The values and the case-1 weights are matrix
-editors (their edits survive a visit to another page); the other controls are kept by
-`restore`/`remember`.
+editors (their edits survive a visit to another page); Streamlit keeps the other controls'
+values itself (each is drawn with persist_state="session").
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import streamlit as st
 from attention_ui.database import state as database
 from attention_ui.kit.grids.matrix_editor import VALUE_LIMIT, set_matrix
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, Row, check_records, current_records
-from attention_ui.kit.state.page_state import keep, keep_widgets, kept, restore_widgets
+from attention_ui.kit.state.page_state import start_values
 from attention_ui.luong import state as luong
 
 VALUES, CONE_WEIGHTS = "gallery.values", "gallery.cone"
@@ -24,13 +24,13 @@ TEMPERATURE = "gallery.temperature"
 NORMALIZATION = "gallery.normalization"
 GRID_SOURCE = "gallery.grid.source"
 GRID_TAUS = "gallery.grid.temperatures"
-# The other pages' inputs the live grid last showed: kept here, so that a shared address of
-# this page shows the same grid in a session that never opened those pages.
+# The other pages' inputs the live grid last showed (plain session keys), so that a shared
+# address of this page shows the same grid in a session that never opened those pages.
 LIVE_Q, LIVE_K = "gallery.live.Q", "gallery.live.K"
 LIVE_RECORDS, LIVE_QUERIES = "gallery.live.records", "gallery.live.queries"
 TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 GRID_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0)  # the heatmap grid's columns
-KEPT = {
+DEFAULTS = {
     M: 3,
     Q1: 1.0,
     Q2: 1.0,
@@ -53,24 +53,22 @@ EXAMPLE_K = np.array([[1.0, 0.0, -1.0, 0.5], [0.0, 1.0, 0.0, 0.5]])
 DEFAULT_QUERIES = ["Li", "Smola", "Hu"]
 
 
-def restore() -> None:
-    """Before the widgets are drawn: put back the values Streamlit forgot while away."""
-    restore_widgets(KEPT)
+def start() -> None:
+    """Before the widgets are drawn: each setting at its default on a first visit."""
+    start_values(DEFAULTS)
 
 
-def remember() -> None:
-    """After the widgets are drawn: keep their values, and the other pages' inputs."""
-    keep_widgets(KEPT)
+def note_borrowed() -> None:
+    """After the live grid is drawn: the other pages' inputs it borrowed, for the address."""
     entered = luong.query_and_keys()
     if entered is not None:
-        keep(LIVE_Q, entered[0])
-        keep(LIVE_K, entered[1])
+        st.session_state[LIVE_Q], st.session_state[LIVE_K] = entered
     rows = current_records(database.RECORDS)
     if rows is not None:
-        keep(LIVE_RECORDS, rows)
+        st.session_state[LIVE_RECORDS] = rows
     queries = st.session_state.get(database.QUERIES)
     if queries is not None:
-        keep(LIVE_QUERIES, queries)
+        st.session_state[LIVE_QUERIES] = queries
 
 
 def load_values(name: str) -> None:
@@ -83,8 +81,9 @@ def load_values(name: str) -> None:
 def luong_inputs() -> tuple[np.ndarray, np.ndarray, bool]:
     """The Luong page's current Q and K in column layout, or the built-in example (False)."""
     entered = luong.query_and_keys()
-    if entered is None and kept(LIVE_Q) is not None and kept(LIVE_K) is not None:
-        entered = kept(LIVE_Q), kept(LIVE_K)  # from a shared address
+    live = st.session_state.get(LIVE_Q), st.session_state.get(LIVE_K)
+    if entered is None and all(m is not None for m in live):
+        entered = live  # from a shared address
     if entered is None:
         return EXAMPLE_Q, EXAMPLE_K, False
     Q, K = np.asarray(entered[0], dtype=float), np.asarray(entered[1], dtype=float)
@@ -104,9 +103,9 @@ def database_inputs() -> tuple[list[Row], list[str], bool]:
     learner's table has no usable record. Queries default to a few of d2l's surnames."""
     rows = current_records(database.RECORDS)
     if rows is None:
-        rows = kept(LIVE_RECORDS)  # from a shared address
+        rows = st.session_state.get(LIVE_RECORDS)  # from a shared address
     records = check_records(rows).records if rows else []
-    borrowed = st.session_state.get(database.QUERIES) or kept(LIVE_QUERIES) or []
+    borrowed = st.session_state.get(database.QUERIES) or st.session_state.get(LIVE_QUERIES) or []
     # checked as the database page checks its own (an address may bring blank or long ones)
     queries = database.check_queries(borrowed if isinstance(borrowed, list) else [])[0]
     queries = queries or DEFAULT_QUERIES

@@ -7,12 +7,12 @@ Each rule recomputes with the page's `compute` from the plain snapshot of the pa
 from __future__ import annotations
 
 import numpy as np
+import streamlit as st
 
 from attention_core.formatting import fmt
 from attention_ui.gallery import state as gallery
 from attention_ui.gallery.compute import Inputs, compute
 from attention_ui.kit.grids.matrix_editor import matrix_values
-from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.teaching.tasks import Progress, Snapshot, Task, finite
 
 
@@ -36,7 +36,7 @@ def gallery_mean(s: Snapshot) -> Progress:
 def snapshot() -> dict | None:
     """The page's inputs as the rules read them, or None while they are not usable."""
     values = matrix_values(gallery.VALUES)
-    m = widget_value(gallery.M, 3)
+    m = st.session_state.get(gallery.M, 3)
     if values is None or not isinstance(m, int) or not 1 <= m <= values.shape[0]:
         return None
     values = values[:m]
@@ -44,9 +44,9 @@ def snapshot() -> dict | None:
         return None
     return {
         "values": values,
-        "q": (widget_value(gallery.Q1, 1.0), widget_value(gallery.Q2, 1.0)),
-        "tau": widget_value(gallery.TEMPERATURE, 1.0),
-        "normalization": widget_value(gallery.NORMALIZATION, "softmax"),
+        "q": (st.session_state.get(gallery.Q1, 1.0), st.session_state.get(gallery.Q2, 1.0)),
+        "tau": st.session_state.get(gallery.TEMPERATURE, 1.0),
+        "normalization": st.session_state.get(gallery.NORMALIZATION, "softmax"),
     }
 
 

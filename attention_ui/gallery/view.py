@@ -103,12 +103,17 @@ def presets() -> None:
 
 def plane_controls() -> tuple[MatrixInput, list[str], Inputs | None]:
     """The plane's widgets; the inputs they make (None while the values are not usable)."""
-    q1 = st.slider(t("gallery.query.q1"), -3.0, 3.0, step=0.1, key=state.Q1)
-    q2 = st.slider(t("gallery.query.q2"), -3.0, 3.0, step=0.1, key=state.Q2)
+    q1 = st.slider(
+        t("gallery.query.q1"), -3.0, 3.0, step=0.1, key=state.Q1, persist_state="session"
+    )
+    q2 = st.slider(
+        t("gallery.query.q2"), -3.0, 3.0, step=0.1, key=state.Q2, persist_state="session"
+    )
     temperature = st.select_slider(
         t("gallery.temperature.label"),
         TEMPERATURES,
         key=state.TEMPERATURE,
+        persist_state="session",
         format_func=fmt,
         help=t("gallery.temperature.help"),
     )
@@ -116,6 +121,7 @@ def plane_controls() -> tuple[MatrixInput, list[str], Inputs | None]:
         t("gallery.normalization.label"),
         ["softmax", "sum"],
         key=state.NORMALIZATION,
+        persist_state="session",
         horizontal=True,
         format_func=option_labels("gallery.normalization."),
     )
@@ -132,7 +138,14 @@ def plane_controls() -> tuple[MatrixInput, list[str], Inputs | None]:
         st.caption(t("gallery.normalization.sum_note"))
     # the values under the query's sliders: on a phone, which stacks the columns, the sliders
     # are then on the first screen and the plane follows on the second
-    st.number_input(t("gallery.values.m"), min_value=1, max_value=8, step=1, key=state.M)
+    st.number_input(
+        t("gallery.values.m"),
+        min_value=1,
+        max_value=8,
+        step=1,
+        key=state.M,
+        persist_state="session",
+    )
     m = int(st.session_state[state.M])
     value_labels = [f"v{i + 1}" for i in range(m)]
     st.caption(t("gallery.values.help"))
@@ -348,6 +361,7 @@ def heatmap_grids() -> None:
             t("gallery.grid.source"),
             ["luong", "database"],
             key=state.GRID_SOURCE,
+            persist_state="session",
             horizontal=True,
             format_func=option_labels("gallery.grid.source_"),
         )
@@ -355,6 +369,7 @@ def heatmap_grids() -> None:
             t("gallery.grid.temperatures"),
             GRID_TEMPERATURES,
             key=state.GRID_TAUS,
+            persist_state="session",
             format_func=lambda tau: f"τ = {fmt(tau)}",
         )
     taus = sorted(st.session_state[state.GRID_TAUS])

@@ -120,7 +120,6 @@ def results(settings: view.Settings, sizes: Sizes, places: Places) -> None:
                 view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
     # in the fragment, so an edit of a grid rechecks the tasks
     fill_tasks(below.tasks, luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
-    state.remember(state.FRAGMENT_SETTINGS)  # a run of this alone keeps its widgets too
     follow_address("luong")  # an edit made in here reruns this alone: the address follows it
 
 

@@ -20,7 +20,6 @@ import streamlit as st
 
 from attention_core.attention import SCORES
 from attention_ui.kit.state.fragment_reruns import rerun_fragments
-from attention_ui.kit.state.page_state import kept
 from attention_ui.luong import state
 from attention_ui.luong.compute import Inputs, compute
 from attention_ui.luong.model import (
@@ -110,7 +109,7 @@ def follow_edit(matrix: str, own: Sequence[str] = ()) -> None:
     # a setting above the grids, which the results' fragment sees and reruns the page for.
     shown = state.results_shown()
     steps_open = shown and st.session_state.get(state.TAB_INDEX, 0) == 0
-    open_step = st.session_state.get(state.STEP, kept(state.STEP))
+    open_step = st.session_state.get(state.STEP)
     score = st.session_state.get(state.SCORE)
     follows = [STEPS] if steps_follow(matrix, open_step, steps_open, score) else []
     # the export panel, a fragment of its own, builds its files only while open (a closed one

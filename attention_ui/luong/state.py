@@ -1,7 +1,8 @@
 """The Luong explorer's session state: settings, matrices, and the callbacks that change them.
 
 Widget keys (all prefixed "luong."; see pages/luong.py for the full list) and their defaults
-are in DEFAULTS; `attention_ui.kit.state.page_state` keeps them across pages and hidden widgets.
+are in DEFAULTS; Streamlit keeps their values across pages and hidden widgets (each is drawn
+with persist_state="session").
 Matrices are kept by `attention_ui.kit.grids.matrix_editor` under `luong.<name>` (name = Q, K, V, W,
 Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 """
@@ -9,7 +10,7 @@ Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -27,13 +28,7 @@ from attention_ui.kit.grids.matrix_editor import (
 )
 from attention_ui.kit.share.codec import MAX_INT, Choice, Integer
 from attention_ui.kit.state import page_state
-from attention_ui.kit.state.page_state import (
-    changed_since_kept,
-    keep,
-    keep_widgets,
-    kept,
-    restore_widgets,
-)
+from attention_ui.kit.state.page_state import changed, drawn, start_values
 from attention_ui.luong.model import (
     ALL_PARAMETERS,
     DISPLAY_NAMES,
@@ -117,40 +112,22 @@ def matrix_key(name: str) -> str:
 MATRIX_KEYS = tuple(matrix_key(name) for name in (*INPUTS, *ALL_PARAMETERS, "mask.cells"))
 
 
-def restore() -> None:
-    """Put back the settings Streamlit forgot; on a first visit, load the selected preset."""
-    restore_widgets(DEFAULTS)
-    if not st.session_state.pop(_DEMO_DRAWN, False):  # the demo's kept values, not stale ones
-        for key in DEMO_KEYS:
-            st.session_state[key] = kept(key, DEFAULTS[key])
+def start() -> None:
+    """Before the widgets are drawn: each setting at its default on a first visit, which loads
+    the selected preset."""
+    start_values(DEFAULTS)
     if matrix_values(matrix_key("Q")) is None:
         load_preset()
 
 
-# The settings the results' fragment draws (pages/luong.py): a run of it alone keeps these;
-# the others are drawn by the whole run, and a callback in the fragment that changes one of
-# them (a new random puzzle) reruns the whole page.
-FRAGMENT_SETTINGS = (MASK_LENGTH, FOLLOW_KEY, FOLLOW_QUERY)
+# The settings whose on_change replaces the grids (choose_preset, switch_layout): they act
+# only on a real change (see `page_state.changed`).
+GRID_SETTINGS = (PRESET, SEED, LAYOUT)
 
 
-# The scaling demo's settings, drawn only in the open formula fold with the scaled dot score:
-# kept by the demo itself when it draws them (`demo_drawn`). From the second run that hides
-# them on, Streamlit gives back the value their keys held before their widgets first took them
-# (the default `restore` put there), not theirs: `restore` puts the kept ones back instead.
-DEMO_KEYS = (SCALING_D_K, SCALING_SEED)
-_DEMO_DRAWN = "luong.scaling.drawn"  # the last whole run drew the demo's widgets
-
-
-def demo_drawn() -> None:
-    """After the scaling demo's widgets are drawn: keep their values, for the runs that hide
-    them."""
-    keep_widgets(DEMO_KEYS)
-    st.session_state[_DEMO_DRAWN] = True
-
-
-def remember(keys: Iterable[str] = tuple(k for k in DEFAULTS if k not in DEMO_KEYS)) -> None:
-    """After the widgets are drawn: keep the settings (they survive runs that hide them)."""
-    keep_widgets(keys)
+def settings_drawn() -> None:
+    """After the settings are drawn: the values their on_change compares with."""
+    drawn(*GRID_SETTINGS)
 
 
 def open_tab(labels: list[str]) -> None:
@@ -163,21 +140,22 @@ def open_step(step_keys: Sequence[str]) -> str:
     """Before the step picker: the step to show, by its key. The learner's last choice while
     this run has that step (it is kept while the tab is closed or the page left), else the
     first step (another score or no mask may drop a step)."""
-    chosen = st.session_state.get(STEP, kept(STEP))
+    chosen = st.session_state.get(STEP)
     if chosen not in step_keys:
         chosen = step_keys[0]
     st.session_state[STEP] = chosen
     return chosen
 
 
-def keep_step(chosen: str) -> None:
-    keep(STEP, chosen)
+def step_drawn() -> None:
+    """After the step picker is drawn: the step it shows, for `step_picked`."""
+    drawn(STEP)
 
 
 def step_picked() -> bool:
     """Before the step picker: whether the learner picked another step since it was last
     drawn (the address, which holds the open step, then follows)."""
-    return st.session_state.get(STEP) != kept(STEP)
+    return changed(STEP)
 
 
 def results_shown(shown: bool | None = None) -> bool:
@@ -260,8 +238,8 @@ def preset_state(preset: str, seed: int, layout: str, sizes: Sizes) -> dict[str,
 
 def choose_preset() -> None:
     """The example selector's and the seed's `on_change`: load the chosen example, on a real
-    change only (see `page_state.changed_since_kept`)."""
-    if changed_since_kept(PRESET, SEED):
+    change only (see `page_state.changed`)."""
+    if changed(PRESET, SEED):
         load_preset()
 
 
@@ -271,7 +249,7 @@ def load_preset() -> None:
     # a callback runs before the frame's check_widgets: a crafted client's values are checked here
     for key, f in _PRESET_FIELDS.items():
         if not f.accepts(st.session_state.get(key)):
-            st.session_state[key] = kept(key) if f.accepts(kept(key)) else DEFAULTS[key]
+            st.session_state[key] = DEFAULTS[key]
     chosen = preset_state(
         st.session_state[PRESET], int(st.session_state[SEED]), st.session_state[LAYOUT], sizes()
     )
@@ -294,8 +272,8 @@ def redraw() -> None:
 def switch_layout() -> None:
     """Transpose Q, K, V and the per-cell mask so that their numbers follow the learner into
     the other layout (W, W_a, v_a mean the same in both layouts and stay). On a real change
-    only (see `page_state.changed_since_kept`): otherwise the grids are already in it."""
-    if not changed_since_kept(LAYOUT):
+    only (see `page_state.changed`): otherwise the grids are already in it."""
+    if not changed(LAYOUT):
         return
     for name in (*INPUTS, "mask.cells"):
         transpose_matrix(matrix_key(name))
@@ -319,7 +297,7 @@ def latest(name: str) -> np.ndarray | None:
 def query_and_keys() -> tuple[np.ndarray, np.ndarray] | None:
     """The learner's latest Q and K in column layout, for other pages (the gallery's live
     grid); None before the Luong page has been opened in this session."""
-    layout = kept(LAYOUT, st.session_state.get(LAYOUT, "column"))
+    layout = st.session_state.get(LAYOUT, "column")
     q, k = latest("Q"), latest("K")
     if q is None or k is None:
         return None

@@ -97,6 +97,7 @@ def settings(more: Any) -> Settings:
         t("luong.preset.label"),
         PRESET_KEYS,
         key=state.PRESET,
+        persist_state="session",
         format_func=labels_of("preset", PRESET_KEYS, ".name").get,
         on_change=state.choose_preset,
     )
@@ -114,6 +115,7 @@ def settings(more: Any) -> Settings:
             max_value=MAX_INT,
             step=1,
             key=state.SEED,
+            persist_state="session",
             on_change=state.choose_preset,
             help=t("luong.seed_help"),
         )
@@ -129,6 +131,7 @@ def settings(more: Any) -> Settings:
         t("luong.score.label"),
         SCORES,
         key=state.SCORE,
+        persist_state="session",
         format_func=labels_of("score_name", SCORES).get,
         on_change=state.keep_dot_sizes,
         help=t("luong.score.help"),
@@ -139,6 +142,7 @@ def settings(more: Any) -> Settings:
         t("luong.layout.label"),
         LAYOUTS,
         key=state.LAYOUT,
+        persist_state="session",
         format_func=labels_of("layout", LAYOUTS).get,
         on_change=state.switch_layout,
         help=t("luong.layout.help"),
@@ -147,6 +151,7 @@ def settings(more: Any) -> Settings:
         t("luong.mask.label"),
         MASK_KINDS,
         key=state.MASK_KIND,
+        persist_state="session",
         format_func=labels_of("mask.kind", MASK_KINDS).get,
         help=t("luong.mask.help"),
     )
@@ -154,10 +159,12 @@ def settings(more: Any) -> Settings:
         t("luong.tau.label"),
         TEMPERATURES,
         key=state.TEMPERATURE,
+        persist_state="session",
         format_func=fmt,
         help=t("luong.tau.help"),
         width=220,
     )
+    state.settings_drawn()
     return Settings(preset, score, layout, float(tau), mask_kind)
 
 
@@ -176,6 +183,7 @@ def size_controls(score: str) -> Sizes:
             max_value=MAX_SIZE,
             step=1,
             key=state.SIZE_KEYS[name],
+            persist_state="session",
             help=t(f"luong.sizes.{name}_help"),
             disabled=name == "d_q" and dot_like,
             on_change=state.keep_dot_sizes if name == "d_k" else None,
@@ -223,12 +231,21 @@ def scaling_demo_panel() -> None:
     st.caption(t("luong.scaling.why"))
     size, seed = st.columns(2)
     d_k = size.number_input(
-        t("luong.scaling.d_k"), min_value=1, max_value=MAX_DEMO_SIZE, step=1, key=state.SCALING_D_K
+        t("luong.scaling.d_k"),
+        min_value=1,
+        max_value=MAX_DEMO_SIZE,
+        step=1,
+        key=state.SCALING_D_K,
+        persist_state="session",
     )
     chosen_seed = seed.number_input(
-        t("luong.scaling.seed"), min_value=0, max_value=2**32 - 1, step=1, key=state.SCALING_SEED
+        t("luong.scaling.seed"),
+        min_value=0,
+        max_value=2**32 - 1,
+        step=1,
+        key=state.SCALING_SEED,
+        persist_state="session",
     )
-    state.demo_drawn()
     try:
         demo = scaling_demo(int(d_k), int(chosen_seed))
     except AttentionInputError as error:
@@ -337,6 +354,7 @@ def mask_input(kind: str, sizes: Sizes, layout: str) -> np.ndarray | None:
             max_value=sizes.m,
             step=1,
             key=state.MASK_LENGTH,
+            persist_state="session",
             help=t("luong.mask.length_help"),
             on_change=reruns.follow_edit,
             args=("mask",),
@@ -574,10 +592,11 @@ def steps_tab(
         t("luong.steps.pick"),
         step_keys,
         key=state.STEP,
+        persist_state="session",
         format_func=names.get,
         horizontal=True,
     )
-    state.keep_step(chosen)
+    state.step_drawn()
     step = result.step(chosen)
     figure = figures.get(chosen) or open_step_figure(step, result.layout, titles)
     show_step(
@@ -617,12 +636,14 @@ def follow_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes:
         t("luong.follow.key"),
         range(sizes.m),
         key=state.FOLLOW_KEY,
+        persist_state="session",
         format_func=key_names.__getitem__,
     )
     j = query_col.selectbox(
         t("luong.follow.query"),
         range(sizes.n),
         key=state.FOLLOW_QUERY,
+        persist_state="session",
         format_func=query_names.__getitem__,
     )
     params = engine_parameters(result.score, values)

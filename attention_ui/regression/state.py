@@ -1,8 +1,9 @@
 """The regression page's session state: every widget key and its default in ONE dict, the
 training table's key, the bounds checked on the server, and the callbacks.
 
-Widget values are kept across pages by `page_state.restore_widgets` / `keep_widgets`; the
-training table keeps its rows itself (attention_ui/kit/grids/points_editor.py).
+Streamlit keeps the widgets' values across pages and hidden runs itself (each is drawn with
+persist_state="session"); the training table keeps its rows itself
+(attention_ui/kit/grids/points_editor.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import streamlit as st
 
 from attention_ui.kit.grids.points_editor import set_points
 from attention_ui.kit.share.codec import MAX_INT, Integer, Number
-from attention_ui.kit.state.page_state import changed_since_kept, keep_widgets, restore_widgets
+from attention_ui.kit.state.page_state import changed, drawn, start_values
 from attention_ui.regression import data
 
 POINTS = "regression.points"  # the training table (x, y)
@@ -58,17 +59,17 @@ COUNT_FIELD = Integer("count", COUNT, *COUNT_RANGE)
 LAST_GOOD_SIGMA = "regression.sigma.last_good"
 
 
-def restore() -> None:
-    """Before the widgets are drawn: their remembered values (or defaults). The frame's
+def start() -> None:
+    """Before the widgets are drawn: each setting at its default on a first visit. The frame's
     check_widgets has put back a value no widget could send; the query chosen is one of the
     queries there are."""
-    restore_widgets(DEFAULTS)
+    start_values(DEFAULTS)
     st.session_state[CHOSEN] = min(st.session_state[CHOSEN], st.session_state[QUERIES])
 
 
-def remember() -> None:
-    """After the widgets are drawn: keep their values for the next visit."""
-    keep_widgets(DEFAULTS)
+def data_drawn() -> None:
+    """After the seed and count boxes are drawn: the values `change_noisy_data` compares with."""
+    drawn(SEED, COUNT)
 
 
 def default_points() -> tuple:
@@ -88,8 +89,8 @@ def load_preset(preset: str) -> None:
 
 def change_noisy_data() -> None:
     """The seed and count boxes' `on_change`: new noisy points, on a real change only (see
-    `page_state.changed_since_kept`: new points would replace the learner's table)."""
-    if changed_since_kept(SEED, COUNT):
+    `page_state.changed`: new points would replace the learner's table)."""
+    if changed(SEED, COUNT):
         load_preset("noisy")
 
 

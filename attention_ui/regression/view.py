@@ -76,6 +76,7 @@ def training_data() -> PointsInput:
         max_value=state.SEED_MAX,
         step=1,
         key=state.SEED,
+        persist_state="session",
         on_change=state.change_noisy_data,
         disabled=not noisy,
         help=t("regression.data.seed_help"),
@@ -86,9 +87,11 @@ def training_data() -> PointsInput:
         max_value=state.COUNT_RANGE[1],
         step=1,
         key=state.COUNT,
+        persist_state="session",
         on_change=state.change_noisy_data,
         disabled=not noisy,
     )
+    state.data_drawn()
     st.caption(
         t(
             f"regression.preset_text.{preset}",
@@ -127,6 +130,7 @@ def controls() -> tuple[Settings, Any]:
         t("regression.controls.kernel"),
         KERNELS,
         key=state.KERNEL,
+        persist_state="session",
         format_func=option_labels("regression.kernel."),
         horizontal=True,
     )
@@ -136,6 +140,7 @@ def controls() -> tuple[Settings, Any]:
     st.number_input(
         t("regression.controls.sigma"),
         key=state.SIGMA,
+        persist_state="session",
         step=0.1,
         format="%g",
         help=t(
@@ -162,9 +167,19 @@ def controls() -> tuple[Settings, Any]:
     else:
         st.session_state[state.LAST_GOOD_SIGMA] = sigma
     chart_place = st.container()
-    queries = st.slider(t("regression.controls.queries"), *state.QUERIES_RANGE, key=state.QUERIES)
+    queries = st.slider(
+        t("regression.controls.queries"),
+        *state.QUERIES_RANGE,
+        key=state.QUERIES,
+        persist_state="session",
+    )
     chosen = st.slider(
-        t("regression.controls.chosen"), 1, max(queries, 2), key=state.CHOSEN, disabled=queries < 2
+        t("regression.controls.chosen"),
+        1,
+        max(queries, 2),
+        key=state.CHOSEN,
+        persist_state="session",
+        disabled=queries < 2,
     )
     return Settings(kernel, sigma, queries, min(chosen, queries) - 1), chart_place
 
@@ -469,7 +484,7 @@ BRIDGE_TOLERANCE = 1e-12  # the two weightings agree up to rounding
 def bridge(points: PointsInput, settings: Settings, runs: Runs) -> None:
     """d2l's exercise 3: on the unit circle the Gaussian kernel is dot-product attention."""
     st.header(t("regression.bridge.title"))
-    if not st.toggle(t("regression.bridge.show"), key=state.SHOW_BRIDGE):
+    if not st.toggle(t("regression.bridge.show"), key=state.SHOW_BRIDGE, persist_state="session"):
         return
     st.markdown(t("regression.bridge.text"))
     st.latex(
@@ -516,7 +531,7 @@ def bridge_sentence(result, settings: Settings, query: float, lang: str | None =
 def classes(points: PointsInput, settings: Settings, runs: Runs) -> None:
     """d2l: "for (multiclass) classification, we use one-hot-encoding of yᵢ to obtain vᵢ"."""
     st.header(t("regression.classes.title"))
-    if not st.toggle(t("regression.classes.show"), key=state.SHOW_CLASSES):
+    if not st.toggle(t("regression.classes.show"), key=state.SHOW_CLASSES, persist_state="session"):
         return
     labels = class_labels(points.y)
     st.markdown(t("regression.classes.text"))
@@ -571,7 +586,7 @@ def steps(runs: Runs, points: PointsInput) -> None:
     asked for (eight heatmaps more on every rerun are a cost the browser feels)."""
     result = runs.queries
     st.header(t("regression.steps.title", count=len(result.steps)))
-    if not st.toggle(t("regression.steps.show"), key=state.SHOW_STEPS):
+    if not st.toggle(t("regression.steps.show"), key=state.SHOW_STEPS, persist_state="session"):
         return
     st.caption(t("regression.steps.intro"))
     show_steps(

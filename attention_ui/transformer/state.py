@@ -1,7 +1,7 @@
 """The transformer page's session state: every widget key with its default (DEFAULTS, the one
 list of them), the matrix grids, and the callbacks that reseed or reset them.
 
-Widget values are kept across page visits by `page_state.restore_widgets/keep_widgets`; the
+Streamlit keeps the widgets' values across page visits itself (persist_state="session"); the
 grids (X and the four W's) keep their edits through `matrix_editor`. The grids are seeded from
 the seed shown on the page: all of them when the seed or d_model changes, X alone when the
 sentence's tokens change (each token's row is drawn from the seed and the token).
@@ -16,7 +16,7 @@ import numpy as np
 import streamlit as st
 
 from attention_ui.kit.grids.matrix_editor import matrix_values, set_matrix
-from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
+from attention_ui.kit.state.page_state import start_values
 from attention_ui.kit.text.i18n import current_language
 from attention_ui.transformer.model import (
     EXAMPLES,
@@ -53,15 +53,10 @@ MATRIX_KEYS = {name: f"transformer.{name}" for name in ("X", *PROJECTIONS)}
 _SEEDED = "transformer.seeded"  # (seed, d_model, tokens) the grids were last drawn from
 
 
-def restore() -> None:
-    """Before the widgets are drawn: put back the values Streamlit forgot while away. A first
-    visit opens on the example sentence of the page's language."""
-    restore_widgets({**DEFAULTS, SENTENCE: EXAMPLES.get(current_language(), EXAMPLES["en"])})
-
-
-def remember() -> None:
-    """After the widgets are drawn: keep their values."""
-    keep_widgets(DEFAULTS)
+def start() -> None:
+    """Before the widgets are drawn: each setting at its default on a first visit, which opens
+    on the example sentence of the page's language."""
+    start_values({**DEFAULTS, SENTENCE: EXAMPLES.get(current_language(), EXAMPLES["en"])})
 
 
 def sync_grids(tokens: list[str], d_model: int, seed: int) -> None:

@@ -102,6 +102,7 @@ def sentence() -> Tokens:
     text_col.text_input(
         t("transformer.sentence.label"),
         key=state.SENTENCE,
+        persist_state="session",
         max_chars=MAX_SENTENCE_LENGTH,
         help=t("transformer.sentence.help"),
     )
@@ -136,6 +137,7 @@ def settings() -> Settings:
         max_value=MAX_D_MODEL,
         step=1,
         key=state.D_MODEL,
+        persist_state="session",
         help=t("transformer.d_model_help"),
     )
     numbers[1].number_input(
@@ -144,6 +146,7 @@ def settings() -> Settings:
         max_value=MAX_HEADS,
         step=1,
         key=state.HEADS,
+        persist_state="session",
         help=t("transformer.heads_help"),
     )
     numbers[2].number_input(
@@ -152,14 +155,21 @@ def settings() -> Settings:
         max_value=MAX_INT,
         step=1,
         key=state.SEED,
+        persist_state="session",
         help=t("transformer.seed_help"),
     )
     switches = st.columns(3, vertical_alignment="center")
     switches[0].checkbox(
-        t("transformer.positions"), key=state.POSITIONS, help=t("transformer.positions_help")
+        t("transformer.positions"),
+        key=state.POSITIONS,
+        persist_state="session",
+        help=t("transformer.positions_help"),
     )
     switches[1].checkbox(
-        t("transformer.causal"), key=state.CAUSAL, help=t("transformer.causal_help")
+        t("transformer.causal"),
+        key=state.CAUSAL,
+        persist_state="session",
+        help=t("transformer.causal_help"),
     )
     switches[2].button(
         t("transformer.identity"),
@@ -434,7 +444,12 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
     _show(before, labels, titles, "transformer.step")
     shown = len(before)
 
-    st.toggle(t("transformer.detail.toggle"), key=state.DETAIL, help=t("transformer.detail.help"))
+    st.toggle(
+        t("transformer.detail.toggle"),
+        key=state.DETAIL,
+        persist_state="session",
+        help=t("transformer.detail.help"),
+    )
     if st.session_state[state.DETAIL]:
         if st.session_state.get(state.DETAIL_HEAD) not in range(mh.head_count):
             st.session_state[state.DETAIL_HEAD] = 0  # fewer heads than before
@@ -443,6 +458,7 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
             t("transformer.detail.head"),
             range(mh.head_count),
             key=state.DETAIL_HEAD,
+            persist_state="session",
             horizontal=True,
             format_func=names.__getitem__,
         )

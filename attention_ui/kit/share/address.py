@@ -39,7 +39,6 @@ from attention_ui.kit.share.codec import (
     guard,
     not_kept,
 )
-from attention_ui.kit.state import page_state
 from attention_ui.kit.state.navigation import CLICKED_PARAM, link_params
 from attention_ui.kit.text.i18n import current_language, t
 from attention_ui.kit.text.markdown import escape_markdown
@@ -77,10 +76,8 @@ def current_state(schema: PageSchema) -> dict[str, Any]:
             value = matrix_values(f.key)
         elif f.store == "records":
             value = current_records(f.key)
-        elif f.store == "kept":
-            value = page_state.kept(f.key)
-        else:
-            value = page_state.widget_value(f.key)
+        else:  # a widget (Streamlit keeps its value while it is not drawn) or a plain key
+            value = st.session_state.get(f.key)
         if value is not None:
             values[f.key] = value
     return values
@@ -97,7 +94,6 @@ def apply_state(schema: PageSchema, values: Mapping[str, Any]) -> None:
             forget_records(f.key)
         else:
             st.session_state.pop(f.key, None)
-            page_state.forget(f.key)
     if schema.prepare is not None:
         schema.prepare(dict(values))
     for f in schema.fields:
@@ -110,10 +106,8 @@ def apply_state(schema: PageSchema, values: Mapping[str, Any]) -> None:
             set_matrix(f.key, value)
         elif f.store == "records":
             set_records(f.key, value)
-        elif f.store == "kept":
-            page_state.keep(f.key, value)
-        else:
-            page_state.set_widget(f.key, value)
+        else:  # a widget's value set before it is drawn is the widget's, or a plain key
+            st.session_state[f.key] = value
 
 
 def address_params(page: str) -> dict[str, str]:
@@ -175,7 +169,7 @@ def restore_params(page: str, params: Mapping[str, str]) -> None:
 def check_widgets(page: str) -> None:
     """Before the page is drawn: a widget value the page does not offer (only a crafted client
     can send one: an unknown preset, a radio sent as a number, text for a slider) goes back to
-    the value last kept, else to the page's default."""
+    the page's default."""
     schema = SCHEMAS.get(page)
     if schema is None:
         return
@@ -187,8 +181,7 @@ def check_widgets(page: str) -> None:
                 continue
         except Exception:  # a state Streamlit cannot even read is not a value
             pass
-        fallback = page_state.kept(f.key)
-        st.session_state[f.key] = fallback if f.accepts(fallback) else schema.defaults[f.key]
+        st.session_state[f.key] = schema.defaults[f.key]
 
 
 def update_address(page: str) -> bool:

@@ -2,7 +2,7 @@
 
 Pure (no Streamlit): a page declares its state as a `PageSchema`, a tuple of fields, each with
 a short parameter name (`tau`), the session key it belongs to (`luong.tau`), what a valid value
-is, and how the value is kept (a widget, a matrix editor, a records table, a plain kept value).
+is, and how the value is kept (a widget, a matrix editor, a records table, a plain session key).
 `encode` turns values into `{parameter: text}`; `decode` reads what it can and reports, as codes,
 what it ignored. Nothing is evaluated or unpickled: numbers go through a strict pattern and
 `float`, text through UTF-8, tables through `json.loads` and a shape check.
@@ -74,8 +74,8 @@ class Ignored:
 @dataclass(frozen=True)
 class Field:
     """One piece of a page's state. `store` says how the page keeps it: "widget" (a widget key,
-    kept by page_state), "matrix" (a matrix editor), "records" (a records table), "kept" (a
-    plain kept value)."""
+    kept by Streamlit), "matrix" (a matrix editor), "records" (a records table), "plain" (a
+    plain session key)."""
 
     param: str
     key: str
@@ -318,7 +318,7 @@ class TextList(Field):
 
     max_items: int = 10
     max_text: int = 100
-    store: str = field(default="kept", kw_only=True)
+    store: str = field(default="plain", kw_only=True)
 
     def encode(self, value: Any) -> str | None:
         return None if value is None else pack([str(text) for text in value])

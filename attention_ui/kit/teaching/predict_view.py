@@ -15,7 +15,6 @@ import streamlit as st
 
 from attention_core.formatting import fmt
 from attention_ui.kit.classroom.panel import class_puzzle, question_here
-from attention_ui.kit.state.page_state import keep_widgets, restore_widgets
 from attention_ui.kit.teaching.predict import NO_WINNER, Verdict, grade
 from attention_ui.kit.text.i18n import t
 
@@ -28,11 +27,12 @@ def predict_switch(page: str) -> bool:
     """The 'Predict, then reveal' switch (kept while the learner visits other pages)."""
     if question_here(page):  # the class question takes the puzzle's place
         return True
-    key = f"{page}.predict"
-    restore_widgets({key: False})
-    on = st.toggle(t("predict.switch"), key=key, help=t("predict.switch_help"))
-    keep_widgets({key: False})
-    return on
+    return st.toggle(
+        t("predict.switch"),
+        key=f"{page}.predict",
+        help=t("predict.switch_help"),
+        persist_state="session",
+    )
 
 
 def _revealed_key(page: str) -> str:

@@ -14,7 +14,6 @@ from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.grids.records_editor import current_records
 from attention_ui.kit.share.address import APP_NAME, read_state_file
 from attention_ui.kit.share.codec import pack
-from attention_ui.kit.state.page_state import widget_value
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.transformer.model import EXAMPLES, split_sentence
 from tests.conftest import APP
@@ -210,7 +209,7 @@ def test_the_address_opens_the_same_page_in_a_fresh_session(name):
     if page == "luong":
         assert b.session_state["luong.tab"] == a.session_state["luong.tab"]
         step = "luong.steps.open"  # the picked step, while its tab is closed too
-        picked = [widget_value(step, None, at.session_state) for at in (a, b)]
+        picked = [at.session_state[step] for at in (a, b)]  # kept by Streamlit
         assert picked[0] == picked[1]
 
 

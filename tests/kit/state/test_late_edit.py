@@ -14,7 +14,7 @@ import pytest
 import streamlit as st
 
 from attention_ui.kit.grids import cell_grid, matrix_editor, store
-from attention_ui.kit.state import navigation, page_state
+from attention_ui.kit.state import navigation
 from attention_ui.luong import state as luong_state
 from attention_ui.regression import state as regression_state
 
@@ -65,9 +65,8 @@ def test_an_example_selector_state_that_comes_back_unchanged_reloads_nothing(ses
     run began, though the learner chose nothing: reloading would wipe the late edit."""
     load = Recorder()
     monkeypatch.setattr(luong_state, "load_preset", load)
-    for key, value in ((luong_state.PRESET, "first"), (luong_state.SEED, 3)):
-        session[key] = value
-        page_state.keep(key, value)
+    session[luong_state.PRESET], session[luong_state.SEED] = "first", 3
+    luong_state.settings_drawn()  # the page drew the settings with these
     luong_state.choose_preset()
     assert load.calls == []
     session[luong_state.SEED] = 4  # a new seed is a choice
@@ -82,7 +81,7 @@ def test_a_layout_switch_state_that_comes_back_unchanged_transposes_nothing(sess
     transpose = Recorder()
     monkeypatch.setattr(luong_state, "transpose_matrix", transpose)
     session[luong_state.LAYOUT] = "column"
-    page_state.keep(luong_state.LAYOUT, "column")
+    luong_state.settings_drawn()
     luong_state.switch_layout()
     assert transpose.calls == []
     session[luong_state.LAYOUT] = "row"
@@ -94,9 +93,8 @@ def test_noisy_data_boxes_whose_state_comes_back_unchanged_draw_no_new_points(se
     """The regression page's seed and count: new points would replace the learner's table."""
     load = Recorder()
     monkeypatch.setattr(regression_state, "load_preset", load)
-    for key, value in ((regression_state.SEED, 0), (regression_state.COUNT, 20)):
-        session[key] = value
-        page_state.keep(key, value)
+    session[regression_state.SEED], session[regression_state.COUNT] = 0, 20
+    regression_state.data_drawn()  # the page drew the boxes with these
     regression_state.change_noisy_data()
     assert load.calls == []
     session[regression_state.COUNT] = 21
