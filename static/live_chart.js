@@ -91,6 +91,8 @@ class LiveChart {
   update(data) {
     if (!data) return;
     this.text = typeof data === "string" ? data : new TextDecoder().decode(data);
+    // the first chart of a page starts fetching plotly.js now, not after its draw's waits
+    if (!window.Plotly && !plotlyLoad) loadPlotly(JSON.parse(this.text).plotly || {}).catch(() => {});
     this.root.dispatchEvent(new CustomEvent("attention:chart-data", { bubbles: true, composed: true }));
     this.drain();
   }
