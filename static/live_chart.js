@@ -2,9 +2,13 @@
 // element, then redrawn in place with Plotly.react whenever the server sends new numbers. The
 // element, its hover layer and its mode bar stay; only what changed is drawn again.
 //
-// The server sends one JSON document as bytes: {figure, config, alt, plotly} where `plotly` is
-// the address of the plotly.js that the Python plotly package ships (served by Streamlit, loaded
-// once per page). Streamlit's own chart theme is applied here as Streamlit applies it to
+// The server sends one JSON document as bytes: {figure, config, alt, plotly} where `plotly` says
+// where plotly.js is: `streamlit`, the file name of the chunk of Streamlit's frontend that holds
+// it (the one st.plotly_chart loads; it sets window.Plotly when it runs), imported from beside
+// Streamlit's own index script: served uncompressed from disk and kept by the browser for a
+// year; else `package`, the address of the plotly.js that the Python plotly package ships
+// (served by Streamlit as a component's asset, compressed anew for each request). Loaded once
+// per page. Streamlit's own chart theme is applied here as Streamlit applies it to
 // st.plotly_chart: the template's placeholder colours become the theme's (light or dark), and the
 // theme's fonts, backgrounds, grid and hover colours are the template's layout.
 //
@@ -16,22 +20,42 @@
 const CHARTS = new WeakMap();
 let plotlyLoad = null;
 
-function loadPlotly(src) {
+function loadPlotly(where) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!plotlyLoad) {
-    plotlyLoad = new Promise((resolve, reject) => {
-      const tag = document.createElement("script");
-      tag.src = new URL(src, document.baseURI).href;
-      tag.async = true;
-      tag.onload = () => (window.Plotly ? resolve(window.Plotly) : reject(new Error("no Plotly")));
-      tag.onerror = () => {
+    plotlyLoad = fromStreamlit(where.streamlit)
+      .catch((error) => {
+        if (where.streamlit) console.warn("plotly.js: Streamlit's chunk not loaded", error);
+        return fromScript(where.package);
+      })
+      .catch((error) => {
         plotlyLoad = null;
-        reject(new Error(`plotly.js not loaded from ${src}`));
-      };
-      document.head.appendChild(tag);
-    });
+        throw error;
+      });
   }
   return plotlyLoad;
+}
+
+// Streamlit's chunk, from the folder Streamlit's own index script came from (so under a base
+// path or behind a proxy too), as the same module Streamlit itself would import.
+async function fromStreamlit(name) {
+  if (!name) throw new Error("no chunk named");
+  const own = document.querySelector('script[type="module"][src*="/static/js/index."]');
+  const folder = own ? own.src : new URL("static/js/", document.baseURI).href;
+  await import(new URL(name, folder).href);
+  if (!window.Plotly) throw new Error("no Plotly");
+  return window.Plotly;
+}
+
+function fromScript(src) {
+  return new Promise((resolve, reject) => {
+    const tag = document.createElement("script");
+    tag.src = new URL(src, document.baseURI).href;
+    tag.async = true;
+    tag.onload = () => (window.Plotly ? resolve(window.Plotly) : reject(new Error("no Plotly")));
+    tag.onerror = () => reject(new Error(`plotly.js not loaded from ${src}`));
+    document.head.appendChild(tag);
+  });
 }
 
 export default function (component) {
@@ -67,6 +91,8 @@ class LiveChart {
   update(data) {
     if (!data) return;
     this.text = typeof data === "string" ? data : new TextDecoder().decode(data);
+    // the first chart of a page starts fetching plotly.js now, not after its draw's waits
+    if (!window.Plotly && !plotlyLoad) loadPlotly(JSON.parse(this.text).plotly || {}).catch(() => {});
     this.root.dispatchEvent(new CustomEvent("attention:chart-data", { bubbles: true, composed: true }));
     this.drain();
   }
@@ -96,7 +122,7 @@ class LiveChart {
 
   async draw(text) {
     const spec = JSON.parse(text);
-    const Plotly = await loadPlotly(spec.plotly);
+    const Plotly = await loadPlotly(spec.plotly || {});
     const theme = readTheme(this.root);
     const figure = JSON.parse(themed(JSON.stringify(spec.figure || {}), theme));
     const layout = figure.layout || {};

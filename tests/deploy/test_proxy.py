@@ -14,11 +14,13 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from attention_ui.kit.figures import live_chart
 from bench.load import closed_phase, luong_target
 from tests.app_server import server_log, start_app, stop_app
 from tests.conftest import REPO
@@ -132,3 +134,40 @@ def test_two_processes_behind_nginx_serve_a_class_with_affinity():
     assert all(len(reached) == 1 for reached in by_browser.values()), by_browser
     for process, _ in apps:
         assert "Traceback" not in server_log(process)
+
+
+@pytest.mark.deploy
+@pytest.mark.timeout(180)
+def test_behind_nginx_the_charts_plotly_comes_as_streamlit_serves_it():
+    """The live chart imports Streamlit's own plotly chunk (kit/figures/live_chart.py): through
+    the proxy it arrives whole, uncompressed by the app server, with a year's caching; the
+    chart's own script (app/static/) answers too."""
+    assert Path(NGINX).exists() or shutil.which("nginx"), (
+        "Debian's nginx is missing: tools/test-all.sh installs it"
+    )
+    app = proxy = None
+    try:
+        app = start_app(extra_args=("--server.runOnSave", "false"))
+        proxy = start_proxy([app[1]])
+        chunk = live_chart.streamlit_plotly_chunk()
+        got = {}
+        for path in (f"static/js/{chunk}", "app/static/live_chart.js"):
+            request = urllib.request.Request(
+                f"{proxy.url}/{path}", headers={"Accept-Encoding": "gzip"}
+            )
+            with urllib.request.urlopen(request, timeout=60) as response:
+                got[path] = (
+                    response.status,
+                    {k.lower(): v for k, v in response.headers.items()},
+                    len(response.read()),
+                )
+    finally:
+        if proxy is not None:
+            stop_proxy(proxy)
+        if app is not None:
+            stop_app(app[0])
+    status, headers, size = got[f"static/js/{chunk}"]
+    assert status == 200 and "content-encoding" not in headers
+    assert "immutable" in headers["cache-control"]
+    assert size == (live_chart._STREAMLIT_JS / chunk).stat().st_size
+    assert all(status == 200 for status, _, _ in got.values())

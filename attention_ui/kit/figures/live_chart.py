@@ -8,11 +8,20 @@ changed. It keeps what st.plotly_chart gives: hover text, the mode bar's camera 
 `config`), Streamlit's chart theme in light and dark, the text alternative as the chart's
 accessible name (role="figure"), and the container's width.
 
-The plotly.js it draws with is the one the Python plotly package ships (the version that writes
-the figures), served by Streamlit from the package's own folder and fetched once per page load.
+The plotly.js it draws with is the one st.plotly_chart draws with: Streamlit's own plotly chunk
+(static/js/PlotlyChart.<hash>.js in its frontend, which sets window.Plotly when it runs),
+imported from where Streamlit serves its frontend. That route sends files as they are on disk
+(no compression on the server: Streamlit leaves its static route out of its gzip middleware)
+with `Cache-Control: public, immutable, max-age=1 year`, so a browser fetches it once, and a
+page that also has an st.plotly_chart loads it once. The plotly.js that the Python plotly
+package ships (served by Streamlit from the package's folder, as a component's asset) is the
+fallback, should a Streamlit release name its chunk otherwise: that route compresses its 4.8 MB
+anew for every request (0.5-0.6 s of the server's CPU per cold open, bench/cold_open.py) and
+lets no browser keep it.
 
 Sent: one JSON document as bytes (the figure as plotly writes it, the config, the text
-alternative, where plotly.js is). `chart_spec(element)` reads it back, for tests.
+alternative, where plotly.js is: `{"streamlit": chunk file name or "", "package": address}`).
+`chart_spec(element)` reads it back, for tests.
 """
 
 from __future__ import annotations
@@ -32,6 +41,18 @@ from streamlit.components.v2 import component
 _PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"
 _PLOTLY_NAME = "plotly_js"  # Streamlit serves _PLOTLY_DIR at component/<module>.plotly_js/
 _PLOTLY_URL = f"component/{__name__}.{_PLOTLY_NAME}/plotly.min.js"
+# Streamlit's frontend, served at static/ beside its index.html
+_STREAMLIT_JS = Path(st.__file__).resolve().parent / "static" / "static" / "js"
+
+
+def streamlit_plotly_chunk() -> str:
+    """The file name of the chunk of Streamlit's frontend that holds plotly.js (the one
+    st.plotly_chart loads), or "" when there is not exactly one."""
+    found = sorted(path.name for path in _STREAMLIT_JS.glob("PlotlyChart.*.js"))
+    return found[0] if len(found) == 1 else ""
+
+
+_PLOTLY_WHERE = json.dumps({"streamlit": streamlit_plotly_chunk(), "package": _PLOTLY_URL})
 _STATIC = Path(__file__).resolve().parents[3] / "static"
 _LOADER = """
 const code = import(new URL("app/static/live_chart.js", location.href).href);
@@ -82,7 +103,7 @@ def live_chart(
         + ',"alt":'
         + json.dumps(alt)
         + ',"plotly":'
-        + json.dumps(_PLOTLY_URL)
+        + _PLOTLY_WHERE
         + "}"
     )
     if container is None or container is st:
