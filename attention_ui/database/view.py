@@ -108,8 +108,27 @@ def table_and_query() -> tuple[RecordsInput, Query]:
     queries, query_notes = parse_queries(st.session_state[state.QUERY])
     for note in query_notes:
         st.warning(note, icon=":material/edit:")
+    # what the answers' fragment compares with the inputs it finds (state.query_edited)
+    st.session_state[state.ABOVE] = state.drawn_inputs(query_notes)
+    st.session_state[state.QUERY_SHOWN] = st.session_state[state.QUERY]
     # checked by the frame
     return records_in, Query(queries, similarity, temperature, normalization, k)
+
+
+def query_now(drawn: Query) -> Query:
+    """The query as the box holds it now (a query edit reruns the answers' fragment alone),
+    with the settings the whole run drew (`drawn`), which only a whole run changes."""
+    queries, _ = parse_queries(st.session_state.get(state.QUERY))
+    return Query(queries, drawn.similarity, drawn.temperature, drawn.normalization, drawn.top_k)
+
+
+def inputs_moved() -> bool:
+    """Whether an input drawn by the whole run changed since (a callback in the answers'
+    fragment set it: the puzzle's button), so that the page must rerun whole to show it."""
+    notes = parse_queries(st.session_state.get(state.QUERY))[1]
+    return st.session_state.get(state.ABOVE) != state.drawn_inputs(notes) or st.session_state.get(
+        state.QUERY
+    ) != st.session_state.get(state.QUERY_SHOWN)
 
 
 def records_table() -> RecordsInput:
@@ -141,13 +160,7 @@ def records_table() -> RecordsInput:
 def query_and_similarity() -> str:
     """The query box and the similarity a(q, k) with its formula."""
     st.header(t("database.query.title"))
-    st.text_input(
-        t("database.query.label"),
-        key=state.QUERY,
-        max_chars=400,
-        help=t("database.query.help"),
-        placeholder=t("database.query.placeholder"),
-    )
+    query_box()
     similarity = st.radio(
         t("database.similarity.label"),
         ["exact", "ngram", "edit"],
@@ -159,6 +172,22 @@ def query_and_similarity() -> str:
         st.latex(part)
     st.caption(t(f"database.similarity.{similarity}_help"))
     return similarity
+
+
+@st.fragment(key=state.QUERY_BOX)
+def query_box() -> None:
+    """The query box, in a fragment of its own: an edit then starts as a run of this fragment,
+    which its callback turns into a run of the answers' (state.query_edited). (Started as a
+    run of the page, the edit dropped the page's files, the favicon among them, which the
+    browser then asked for in vain.)"""
+    st.text_input(
+        t("database.query.label"),
+        key=state.QUERY,
+        max_chars=400,
+        help=t("database.query.help"),
+        placeholder=t("database.query.placeholder"),
+        on_change=state.query_edited,  # reruns the answers' fragment alone
+    )
 
 
 def inactive_label(label: str, inactive: bool) -> Literal["visible", "collapsed"]:
@@ -258,9 +287,17 @@ def lookup_of(records_in: RecordsInput, query: Query) -> Answer:
     )
 
 
-def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
-    """What the engine computes: all queries as one heatmap, then one tab per query."""
+def answers_heading() -> None:
     st.header(t("database.answer.title"))
+
+
+def answers(
+    records_in: RecordsInput, query: Query, looked_up: Answer, heading: bool = True
+) -> None:
+    """What the engine computes: all queries as one heatmap, then one tab per query; under
+    `heading` (False: the page's whole run drew it, no query edit changes it)."""
+    if heading:
+        answers_heading()
     if not records_in.ok:
         st.info(t("database.check.empty_table"), icon=":material/folder_open:")
         return
@@ -288,12 +325,9 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
         )
         st.caption(t("database.chart.heatmap_caption"))
     labels = [f"q{i + 1}: {escape_markdown(text, 24)}" for i, text in enumerate(query.queries)]
-    # Only the open query's tab is built (switching reruns the page): a first view builds only
-    # what it shows, and ten queries made ten tabs' answers, lists and tables on every run.
-    open_tab(state.ANSWER_TAB, state.ANSWER_TAB_INDEX, labels)
-    tabs = st.tabs(labels, key=state.ANSWER_TAB, on_change="rerun")
+    tabs = answer_tabs(labels)
     for number, (tab, result) in enumerate(zip(tabs, table.results, strict=True), start=1):
-        if not tab.open:
+        if tab.open is False:  # (a lone tab's is None: it is the one shown)
             continue
         with tab:
             show_answer(number, result, rows, query.temperature, query.normalization)
@@ -309,6 +343,19 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
                 numbers.box.dataframe(similarity_table(result, rows, headers), hide_index=True)
     # under the answers it is about: above them it pushed the weights off the first screen
     st.caption(t("database.answer.intuition"))
+
+
+def answer_tabs(labels: list[str]) -> list[Any]:
+    """One tab per query, labelled with it. Only the open query's tab is built (switching
+    reruns): a first view builds only what it shows, and ten queries made ten tabs' answers,
+    lists and tables on every run. A lone query's tab has nothing to switch to and is drawn
+    without a key: a keyed st.tabs is told apart by its labels, so each edit of the query made
+    it a new element, and its charts with it, built and drawn anew instead of redrawn in place
+    (kit/figures/live_chart)."""
+    if len(labels) == 1:
+        return st.tabs(labels)
+    open_tab(state.ANSWER_TAB, state.ANSWER_TAB_INDEX, labels)
+    return st.tabs(labels, key=state.ANSWER_TAB, on_change="rerun")
 
 
 def show_answer(
