@@ -27,6 +27,9 @@ Main session-state keys (for tests and the browser tour):
   "database.predict.reveal" / "database.predict.again".
 - "database.export": the export expander (script, scores and weights as CSV).
 - "database.numbers.<i>": query i's "every number" expander (its table is built only while open).
+Fragment key (st.rerun): "database.answers", the answers with the predict switch, the export,
+the story's notice and the tasks' verdicts; an edit of the query reruns it alone
+(`state.query_edited`), not the table and the controls, which it does not change.
 """
 
 import streamlit as st
@@ -34,7 +37,8 @@ import streamlit as st
 from attention_ui.database import state, teaching, view
 from attention_ui.database import tasks as database_tasks
 from attention_ui.frame import page_footer, page_header
-from attention_ui.kit.teaching.task_panel import panel as task_panel
+from attention_ui.kit.share.address import follow_address
+from attention_ui.kit.teaching.task_panel import TaskSlots, fill, panel_frame
 
 page_header("database")
 state.start()
@@ -43,17 +47,43 @@ notice = view.story()
 # screen; the formula, the table, the query and the controls that make them follow.
 answers_place = st.container()
 view.formula()
-records_in, query = view.table_and_query()
-state.publish_queries(query.queries)
-looked_up = view.lookup_of(records_in, query)
-with answers_place:
-    shown = teaching.reveal(records_in, looked_up.table)  # predict-then-reveal hides them
-view.story_notice(notice, shown)  # a step's notice states its answer: only with the answers
-if shown:
-    with answers_place:
-        view.answers(records_in, query, looked_up)
+records_in, drawn = view.table_and_query()
+view.lessons(records_in, answers_shown=state.answers_shown())
+slots = panel_frame(database_tasks.TASKS)  # the verdicts: the fragment's
+
+
+# An edit of the query reruns this alone (state.query_edited): the table, the controls, the
+# lessons and the task panel's frame, which a query does not change, are not sent again
+# (tests/pages/database/test_edit_messages.py checks what an edit sends).
+@st.fragment(key=state.ANSWERS)
+def answers(
+    records_in: view.RecordsInput, drawn: view.Query, notice, slots: TaskSlots, predicting: bool
+) -> None:
+    """The puzzle (while `predicting`), the answers and the export from the query as the box
+    holds it now; the story's notice above and the tasks' verdicts below."""
+    if view.inputs_moved():  # a callback in here (the puzzle's button) set an input above
+        st.rerun()
+    query = view.query_now(drawn)
+    state.publish_queries(query.queries)
+    looked_up = view.lookup_of(records_in, query)
+    # predict-then-reveal hides them
+    shown = teaching.reveal(records_in, looked_up.table, predicting)
+    if shown != state.answers_shown():  # the lessons' story answers follow: the whole run
+        st.session_state[state.ANSWERS_SHOWN] = shown
+        st.rerun()
+    view.story_notice(notice, shown)  # a step's notice states its answer: only with the answers
+    if shown:
+        view.answers(records_in, query, looked_up, heading=predicting)
         teaching.export(records_in, query, looked_up.table)
-view.lessons(records_in, answers_shown=shown)
-task_panel(database_tasks.TASKS, database_tasks.snapshot)
+    fill(slots, database_tasks.TASKS, database_tasks.snapshot)
+    follow_address("database")  # a query edit reruns this alone: the address follows it
+
+
+with answers_place:
+    # The switch and, while it is off, the answers' heading: no query edit changes them.
+    predicting = teaching.switch()
+    if not predicting:
+        view.answers_heading()
+    answers(records_in, drawn, notice, slots, predicting)
 
 page_footer("database")  # the address follows the page: a reload or a copied link shows it

@@ -7,10 +7,13 @@ visits to other pages itself (each is drawn with persist_state="session").
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Iterable
 from typing import Any
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from attention_ui.kit.figures.lookup import LookupCaptions
 from attention_ui.kit.grids.records_editor import (
@@ -34,7 +37,13 @@ PREDICT = "database.predict"  # attention_ui.kit.teaching.predict_view's switch
 QUERIES = "database.queries.current"  # the parsed queries of the last run (the gallery reads them)
 ANSWER_TAB = "database.answer.tab"  # the open query's tab (only that one is built)
 ANSWER_TAB_INDEX = "database.answer.tab.index"  # its position, kept while the tabs are hidden
+ANSWERS = "database.answers"  # the answers' st.fragment (pages/database.py), rerun by a query edit
+ANSWERS_SHOWN = "database.answers.shown"  # whether the answers' fragment last showed them
+ABOVE = "database.answers.above"  # what the whole run drew of the inputs (`drawn_inputs`)
+QUERY_BOX = "database.query.box"  # the query box's own st.fragment
+QUERY_SHOWN = "database.answers.query"  # the query the box shows (drawn, or typed since)
 TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0)  # τ's slider
+QUERY_SEPARATORS = re.compile(r"[,;、，；]")  # between the box's queries
 QUERY_LIMIT = 10  # queries shown at once
 DEFAULTS = {
     QUERY: "Li",
@@ -71,6 +80,44 @@ def start() -> None:
 def publish_queries(queries: list[str]) -> None:
     """After the query box is drawn: its queries, for the gallery."""
     st.session_state[QUERIES] = queries
+
+
+def answers_shown() -> bool:
+    """Whether the answers' fragment last showed the answers (the lessons' story answers follow
+    it; True before it has run)."""
+    return bool(st.session_state.get(ANSWERS_SHOWN, True))
+
+
+def drawn_inputs(notes: Iterable[str] = ()) -> tuple:
+    """The inputs as the whole run draws them but the query's text: the table, the similarity,
+    τ, the normalization and k, and the query's notes (`notes`, drawn under the controls). The
+    answers' fragment compares them with what the whole run drew: when a callback in the
+    fragment changed one (the puzzle's button), the page reruns whole."""
+    rows = current_records(RECORDS)
+    return (
+        tuple(tuple(row) for row in rows) if rows is not None else None,
+        *(st.session_state.get(key) for key in (SIMILARITY, TEMPERATURE, NORMALIZATION, TOP_K)),
+        tuple(notes),
+    )
+
+
+def query_edited() -> None:
+    """The query box's callback: the query reruns the answers' fragment alone (the story's
+    notice, the answers, the export and the tasks' verdicts), not the table and the controls,
+    which it does not change; but the whole page when the query's notes change (too many,
+    too long), which the whole run draws under the controls."""
+    drawn = st.session_state.get(ABOVE)
+    if drawn is None or drawn[-1] != tuple(parse_queries(st.session_state.get(QUERY))[1]):
+        st.rerun()  # the whole page (the box's own fragment would be the default)
+    st.session_state[QUERY_SHOWN] = st.session_state.get(QUERY)  # the box shows what was typed
+    with contextlib.suppress(StreamlitAPIException):  # no fragment drawn yet: the whole page
+        st.rerun(ANSWERS)
+    st.rerun()
+
+
+def parse_queries(text: str) -> tuple[list[str], list[str]]:
+    """Queries from the box (comma separated), and messages about what was cut or skipped."""
+    return check_queries(QUERY_SEPARATORS.split(text or ""))
 
 
 def check_queries(pieces: Iterable[Any]) -> tuple[list[str], list[str]]:

@@ -1,7 +1,8 @@
 """The database page's export panel and its predict-then-reveal puzzle.
 
-pages/database.py calls `reveal(...)` before drawing the answers (False: keep them hidden) and
-`export(...)` after them. Both read the rerun's one lookup (attention_ui/database/compute.py).
+pages/database.py draws the switch in its whole run (`switch`), calls `reveal(...)` in the
+answers' fragment before drawing the answers (False: keep them hidden) and `export(...)` after
+them. Both read the rerun's one lookup (attention_ui/database/compute.py).
 """
 
 from __future__ import annotations
@@ -50,11 +51,17 @@ def make_puzzle() -> None:
     st.session_state.pop(state.STORY_STEP, None)
 
 
-def reveal(records_in: RecordsInput, table: LookupTable | None) -> bool:
-    """The switch and, when it is on, one question per query about `table` (the rerun's
+def switch() -> bool:
+    """The 'Predict, then reveal' switch (drawn by the page's whole run: toggling it reruns the
+    page); True while it is on."""
+    return predict_switch(PAGE)
+
+
+def reveal(records_in: RecordsInput, table: LookupTable | None, switch_on: bool) -> bool:
+    """When the switch (`switch`) is on, one question per query about `table` (the rerun's
     lookup). True when the page may show its answers and exports (switch off, answers
     revealed, or nothing to guess)."""
-    if not predict_switch(PAGE):
+    if not switch_on:
         return True
     if not student_question_here(PAGE):  # a student answers the teacher's records
         _puzzle_controls()

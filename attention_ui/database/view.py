@@ -6,7 +6,6 @@ stays a short table of contents.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -20,7 +19,7 @@ from attention_core.formatting import fmt, fmt_latex
 from attention_core.lookup import SIMILARITY_LATEX, TopK, explain_similarity, top_k
 from attention_ui.database import state
 from attention_ui.database.compute import Answer, Inputs, answer
-from attention_ui.database.state import TEMPERATURES
+from attention_ui.database.state import TEMPERATURES, parse_queries
 from attention_ui.database.state import chart_captions as captions
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.lookup import (
@@ -38,8 +37,6 @@ from attention_ui.kit.grids.records_editor import (
 from attention_ui.kit.state.page_state import open_tab, option_labels
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown
-
-QUERY_SEPARATORS = re.compile(r"[,;、，；]")
 
 
 @dataclass(frozen=True)
@@ -108,8 +105,27 @@ def table_and_query() -> tuple[RecordsInput, Query]:
     queries, query_notes = parse_queries(st.session_state[state.QUERY])
     for note in query_notes:
         st.warning(note, icon=":material/edit:")
+    # what the answers' fragment compares with the inputs it finds (state.query_edited)
+    st.session_state[state.ABOVE] = state.drawn_inputs(query_notes)
+    st.session_state[state.QUERY_SHOWN] = st.session_state[state.QUERY]
     # checked by the frame
     return records_in, Query(queries, similarity, temperature, normalization, k)
+
+
+def query_now(drawn: Query) -> Query:
+    """The query as the box holds it now (a query edit reruns the answers' fragment alone),
+    with the settings the whole run drew (`drawn`), which only a whole run changes."""
+    queries, _ = parse_queries(st.session_state.get(state.QUERY))
+    return Query(queries, drawn.similarity, drawn.temperature, drawn.normalization, drawn.top_k)
+
+
+def inputs_moved() -> bool:
+    """Whether an input drawn by the whole run changed since (a callback in the answers'
+    fragment set it: the puzzle's button), so that the page must rerun whole to show it."""
+    notes = parse_queries(st.session_state.get(state.QUERY))[1]
+    return st.session_state.get(state.ABOVE) != state.drawn_inputs(notes) or st.session_state.get(
+        state.QUERY
+    ) != st.session_state.get(state.QUERY_SHOWN)
 
 
 def records_table() -> RecordsInput:
@@ -141,14 +157,7 @@ def records_table() -> RecordsInput:
 def query_and_similarity() -> str:
     """The query box and the similarity a(q, k) with its formula."""
     st.header(t("database.query.title"))
-    st.text_input(
-        t("database.query.label"),
-        key=state.QUERY,
-        persist_state="session",
-        max_chars=400,
-        help=t("database.query.help"),
-        placeholder=t("database.query.placeholder"),
-    )
+    query_box()
     similarity = st.radio(
         t("database.similarity.label"),
         ["exact", "ngram", "edit"],
@@ -161,6 +170,23 @@ def query_and_similarity() -> str:
         st.latex(part)
     st.caption(t(f"database.similarity.{similarity}_help"))
     return similarity
+
+
+@st.fragment(key=state.QUERY_BOX)
+def query_box() -> None:
+    """The query box, in a fragment of its own: an edit then starts as a run of this fragment,
+    which its callback turns into a run of the answers' (state.query_edited). (Started as a
+    run of the page, the edit dropped the page's files, the favicon among them, which the
+    browser then asked for in vain.)"""
+    st.text_input(
+        t("database.query.label"),
+        key=state.QUERY,
+        persist_state="session",
+        max_chars=400,
+        help=t("database.query.help"),
+        placeholder=t("database.query.placeholder"),
+        on_change=state.query_edited,  # reruns the answers' fragment alone
+    )
 
 
 def inactive_label(label: str, inactive: bool) -> Literal["visible", "collapsed"]:
@@ -243,11 +269,6 @@ def divide_by_sum_latex(temperature: float) -> tuple[str, ...]:
     return d2l, power
 
 
-def parse_queries(text: str) -> tuple[list[str], list[str]]:
-    """Queries from the box (comma separated), and messages about what was cut or skipped."""
-    return state.check_queries(QUERY_SEPARATORS.split(text or ""))
-
-
 def lookup_of(records_in: RecordsInput, query: Query) -> Answer:
     """The page's one lookup for this rerun (nothing while the table or the queries are empty)."""
     if not records_in.ok or not query.queries:
@@ -263,9 +284,17 @@ def lookup_of(records_in: RecordsInput, query: Query) -> Answer:
     )
 
 
-def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
-    """What the engine computes: all queries as one heatmap, then one tab per query."""
+def answers_heading() -> None:
     st.header(t("database.answer.title"))
+
+
+def answers(
+    records_in: RecordsInput, query: Query, looked_up: Answer, heading: bool = True
+) -> None:
+    """What the engine computes: all queries as one heatmap, then one tab per query; under
+    `heading` (False: the page's whole run drew it, no query edit changes it)."""
+    if heading:
+        answers_heading()
     if not records_in.ok:
         st.info(t("database.check.empty_table"), icon=":material/folder_open:")
         return
@@ -293,12 +322,9 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
         )
         st.caption(t("database.chart.heatmap_caption"))
     labels = [f"q{i + 1}: {escape_markdown(text, 24)}" for i, text in enumerate(query.queries)]
-    # Only the open query's tab is built (switching reruns the page): a first view builds only
-    # what it shows, and ten queries made ten tabs' answers, lists and tables on every run.
-    open_tab(state.ANSWER_TAB, state.ANSWER_TAB_INDEX, labels)
-    tabs = st.tabs(labels, key=state.ANSWER_TAB, on_change="rerun")
+    tabs = answer_tabs(labels)
     for number, (tab, result) in enumerate(zip(tabs, table.results, strict=True), start=1):
-        if not tab.open:
+        if tab.open is False:  # (a lone tab's is None: it is the one shown)
             continue
         with tab:
             show_answer(number, result, rows, query.temperature, query.normalization)
@@ -314,6 +340,19 @@ def answers(records_in: RecordsInput, query: Query, looked_up: Answer) -> None:
                 numbers.box.dataframe(similarity_table(result, rows, headers), hide_index=True)
     # under the answers it is about: above them it pushed the weights off the first screen
     st.caption(t("database.answer.intuition"))
+
+
+def answer_tabs(labels: list[str]) -> list[Any]:
+    """One tab per query, labelled with it. Only the open query's tab is built (switching
+    reruns): a first view builds only what it shows, and ten queries made ten tabs' answers,
+    lists and tables on every run. A lone query's tab has nothing to switch to and is drawn
+    without a key: a keyed st.tabs is told apart by its labels, so each edit of the query made
+    it a new element, and its charts with it, built and drawn anew instead of redrawn in place
+    (kit/figures/live_chart)."""
+    if len(labels) == 1:
+        return st.tabs(labels)
+    open_tab(state.ANSWER_TAB, state.ANSWER_TAB_INDEX, labels)
+    return st.tabs(labels, key=state.ANSWER_TAB, on_change="rerun")
 
 
 def show_answer(
