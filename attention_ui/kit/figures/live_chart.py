@@ -15,9 +15,8 @@ imported from where Streamlit serves its frontend. That route sends files as the
 with `Cache-Control: public, immutable, max-age=1 year`, so a browser fetches it once, and a
 page that also has an st.plotly_chart loads it once. The plotly.js that the Python plotly
 package ships (served by Streamlit from the package's folder, as a component's asset) is the
-fallback, should a Streamlit release name its chunk otherwise: that route compresses its 4.8 MB
-anew for every request (0.5-0.6 s of the server's CPU per cold open, bench/cold_open.py) and
-lets no browser keep it.
+fallback, should a Streamlit release name its chunk otherwise: that route compresses the whole
+file anew for every request and lets no browser keep it.
 
 Sent: one JSON document as bytes (the figure as plotly writes it, the config, the text
 alternative, where plotly.js is: `{"streamlit": chunk file name or "", "package": address}`).
