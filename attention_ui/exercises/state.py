@@ -139,7 +139,7 @@ def load_huge_score() -> None:
 def gallery_values() -> tuple[np.ndarray, bool]:
     """The gallery's values (m × 2) as the learner left them, or its first preset (False)."""
     values = matrix_values(gallery.VALUES)
-    m = st.session_state.get(gallery.M)
+    m = st.session_state.get(gallery.M.key)
     if values is not None and isinstance(m, int) and 1 <= m <= values.shape[0]:
         values = values[:m]
         if values.shape[1] == 2 and np.isfinite(values).all():

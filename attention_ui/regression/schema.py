@@ -25,8 +25,8 @@ def _store_regression_points(values: np.ndarray | None) -> None:
 
 SCHEMA = from_settings(
     "regression",
-    regression.SETTINGS,
-    matrices=(
+    (
+        *regression.SETTINGS,
         Matrix(
             "xy",
             regression.POINTS,

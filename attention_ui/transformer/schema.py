@@ -10,15 +10,17 @@ from attention_ui.transformer import state as transformer
 
 SCHEMA = from_settings(
     "transformer",
-    transformer.SETTINGS,
-    matrices=tuple(
-        Matrix(
-            name.replace("_", ""),
-            key,
-            max_rows=max(transformer_model.MAX_TOKENS, transformer_model.MAX_D_MODEL),
-            max_cols=transformer_model.MAX_D_MODEL,
-        )
-        for name, key in transformer.MATRIX_KEYS.items()
+    (
+        *transformer.SETTINGS,
+        *(
+            Matrix(
+                name.replace("_", ""),
+                key,
+                max_rows=max(transformer_model.MAX_TOKENS, transformer_model.MAX_D_MODEL),
+                max_cols=transformer_model.MAX_D_MODEL,
+            )
+            for name, key in transformer.MATRIX_KEYS.items()
+        ),
     ),
     prepare=transformer.prepare_shared,  # the seeded grids, so sync_grids keeps the address's
     baseline=transformer.shared_baseline,

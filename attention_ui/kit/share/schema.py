@@ -25,18 +25,15 @@ if TYPE_CHECKING:
     from attention_ui.kit.state.settings import Setting
 
 
-def from_settings(
-    page: str,
-    settings: tuple[Setting, ...],
-    matrices: tuple[Field, ...] = (),
-    **hooks: Any,
-) -> PageSchema:
-    """A schema from a page's settings, in their order, then its grids' fields. A crafted
-    widget value goes back to the setting's default, except where the page checks it itself
-    (`checked_by_page`). `hooks` are PageSchema's `prepare`, `baseline` and `shapes`."""
+def from_settings(page: str, parts: tuple[Setting | Field, ...], **hooks: Any) -> PageSchema:
+    """A schema from a page's settings and its other fields (grids, tables, plain keys), in
+    the order the address writes them. A crafted widget value goes back to its setting's
+    default, except where the page checks it itself (`checked_by_page`). `hooks` are
+    PageSchema's `prepare`, `baseline` and `shapes`."""
+    settings = [p for p in parts if not isinstance(p, Field)]
     return PageSchema(
         page,
-        (*(s.field for s in settings), *matrices),
+        tuple(p if isinstance(p, Field) else p.field for p in parts),
         defaults={s.key: s.default for s in settings if not s.checked_by_page},
         **hooks,
     )

@@ -18,12 +18,21 @@ from typing import Any
 
 import streamlit as st
 
-from attention_ui.kit.share.codec import MAX_INT, Choice, Field, Flag, Integer, Number, Text
+from attention_ui.kit.share.codec import (
+    MAX_INT,
+    Choice,
+    Field,
+    Flag,
+    Integer,
+    Number,
+    NumberSet,
+    Text,
+)
 from attention_ui.kit.state.page_state import option_labels, start_values
 from attention_ui.kit.text.i18n import t
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # a declaration: one of its kind (a list default is fine)
 class Setting:
     field: Field  # the address field: parameter name, session key, valid values
     default: Any
@@ -39,6 +48,10 @@ class Setting:
     def accepts(self, value: Any) -> bool:
         """Whether `value` is one the setting takes (the address's check of it)."""
         return self.field.accepts(value)
+
+    def value(self) -> Any:
+        """The session's value (the default before the page first gave it one)."""
+        return st.session_state.get(self.key, self.default)
 
     def current(self) -> Any:
         """The session's value if the setting takes it, else its default."""
@@ -64,6 +77,11 @@ def flag(key: str, param: str, default: bool = False, **words: Any) -> Setting:
 
 def text(key: str, param: str, default: str, max_length: int, **words: Any) -> Setting:
     return Setting(Text(param, key, max_length=max_length), default, **words)
+
+
+def number_set(key: str, param: str, default: list, options: Iterable, **words: Any) -> Setting:
+    """Several of a fixed list of numbers (a multiselect)."""
+    return Setting(NumberSet(param, key, options=tuple(options)), default, **words)
 
 
 def defaults(settings: Iterable[Setting]) -> dict[str, Any]:
@@ -112,12 +130,30 @@ def slider(s: Setting, where: Any = st, **kwargs: Any) -> Any:
     )
 
 
-def radio(s: Setting, where: Any = st, **kwargs: Any) -> Any:
+def _choices(s: Setting, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """A choice's options (the field's, unless given) and their labels (the catalog's)."""
     kwargs = _words(s, kwargs)
     options = kwargs.pop("options", getattr(s.field, "options", ()))
     if s.options_label:
         kwargs.setdefault("format_func", option_labels(s.options_label))
+    return options, kwargs
+
+
+def radio(s: Setting, where: Any = st, **kwargs: Any) -> Any:
+    options, kwargs = _choices(s, kwargs)
     return where.radio(t(s.label or s.key), options, **kwargs, key=s.key, persist_state="session")
+
+
+def select_slider(s: Setting, where: Any = st, **kwargs: Any) -> Any:
+    options, kwargs = _choices(s, kwargs)
+    label = t(s.label or s.key)
+    return where.select_slider(label, options, **kwargs, key=s.key, persist_state="session")
+
+
+def multiselect(s: Setting, where: Any = st, **kwargs: Any) -> list:
+    options, kwargs = _choices(s, kwargs)
+    label = t(s.label or s.key)
+    return where.multiselect(label, options, **kwargs, key=s.key, persist_state="session")
 
 
 def toggle(s: Setting, where: Any = st, **kwargs: Any) -> bool:
