@@ -144,6 +144,12 @@ def radio(s: Setting, where: Any = st, **kwargs: Any) -> Any:
     return where.radio(t(s.label or s.key), options, **kwargs, key=s.key, persist_state="session")
 
 
+def selectbox(s: Setting, where: Any = st, **kwargs: Any) -> Any:
+    options, kwargs = _choices(s, kwargs)
+    label = t(s.label or s.key)
+    return where.selectbox(label, options, **kwargs, key=s.key, persist_state="session")
+
+
 def select_slider(s: Setting, where: Any = st, **kwargs: Any) -> Any:
     options, kwargs = _choices(s, kwargs)
     label = t(s.label or s.key)
@@ -169,10 +175,5 @@ def checkbox(s: Setting, where: Any = st, **kwargs: Any) -> bool:
 
 
 def text_input(s: Setting, where: Any = st, **kwargs: Any) -> str:
-    return where.text_input(
-        t(s.label or s.key),
-        max_chars=s.field.max_length,
-        **_words(s, kwargs),
-        key=s.key,
-        persist_state="session",
-    )
+    kwargs = {"max_chars": s.field.max_length, **_words(s, kwargs)}
+    return where.text_input(t(s.label or s.key), **kwargs, key=s.key, persist_state="session")
