@@ -5,7 +5,7 @@
 3. A differentiable search engine: gradient descent on −log p(target), and the hard argmax
 4. Squeeze-and-Excitation read as attention: each channel gated by its own sigmoid weight
 
-Every widget key and default is in attention_ui/exercises/state.py (DEFAULTS, MATRICES);
+Each setting is declared once in attention_ui/exercises/state.py, beside the grids (MATRICES);
 each section is drawn by its module in attention_ui/exercises/ (matching, gradient, search,
 squeeze); view.py picks one.
 """

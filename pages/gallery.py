@@ -8,16 +8,13 @@ temperature τ; `attention_core.geometry` finds and checks the cone and the hull
 is drawn by a function of attention_ui/gallery/view.py; attention_ui/gallery/state.py holds the
 keys, presets and callbacks, attention_ui/gallery/cases.py the four cases' claims.
 
-Main session-state keys (for tests and the browser tour):
+Each setting (its key, default, values and label) is declared once in
+attention_ui/gallery/state.py. Other keys (for tests and the browser tour):
 - "gallery.values.editor.<version>": the values table (matrix editor "gallery.values": rows
-  v1…vm, columns "x", "y"); "gallery.m": how many values (number input).
+  v1…vm, columns "x", "y").
 - "gallery.preset.<name>": value presets (first_quadrant, around_origin, half_plane, on_a_line).
-- "gallery.q1", "gallery.q2": the query's coordinates (sliders).
-- "gallery.temperature": τ (a select slider over view.TEMPERATURES).
-- "gallery.normalization": "softmax" | "sum".
 - "gallery.cone.editor.<version>": the weights of case 1 (matrix editor "gallery.cone": one
   row "w", columns v1…vm).
-- "gallery.grid.source": "luong" | "database"; "gallery.grid.temperatures": the grid's τ columns.
 - "gallery.export": the export expander of the plane's attention (script, CSV, LaTeX).
 """
 

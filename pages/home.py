@@ -11,19 +11,18 @@ from attention_ui.home.compute import compute
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import WEIGHTS, step_heatmap
 from attention_ui.kit.folds import fold
+from attention_ui.kit.state import settings as draw
 from attention_ui.kit.state.navigation import link_params
-from attention_ui.kit.state.page_state import start_values
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.page_list import PAGES
 
 page_header("home")
-start_values(state.DEFAULTS)
+draw.start(state.SETTINGS)
 st.header(t("home.example.title"))
 st.markdown(t("home.example.intro"))
 controls, chart = st.columns([1, 2])
 with controls:
-    q1 = st.slider(t("home.example.q1"), -3.0, 3.0, step=0.1, key=state.Q1, persist_state="session")
-    q2 = st.slider(t("home.example.q2"), -3.0, 3.0, step=0.1, key=state.Q2, persist_state="session")
+    q1, q2 = (draw.slider(q, step=0.1) for q in (state.Q1, state.Q2))
     # One formula each: side by side they do not fit the narrow column.
     st.latex(r"\mathbf{K} = \begin{bmatrix} 1 & 0 & -1 \\ 0 & 1 & 0 \end{bmatrix}")
     st.latex(r"\mathbf{V} = \begin{bmatrix} 10 & 20 & 30 \end{bmatrix}")

@@ -3,9 +3,8 @@ become the lookup, the alignment and the head. Every number comes from the engin
 `train_attention_steps` (attention_core/training.py) for the settings on the page; runs are
 shared by every session with the same settings (attention_ui/train/runs.py).
 
-Widget keys (for tests and tours): the settings train.task, train.score, train.heads,
-train.d_model, train.learning_rate, train.steps, train.seed (attention_ui/train/state.py
-declares each once); train.train (the Train button), train.step (the step slider),
+Keys (for tests and tours): the run's settings, each declared once in
+attention_ui/train/state.py; train.train (the Train button), train.step (the step slider),
 train.probe.<task> (the input typed through the trained model), train.compare (train every
 score function), train.export (the export expander), train.predict (the predict switch) with
 "which cells light up?" (train.predict.guess.<output>.<id>, train.predict.reveal / .again) and

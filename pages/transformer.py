@@ -5,16 +5,12 @@ optionally plus sinusoidal positional encodings; Q, K, V are three projections o
 (editable W_Q, W_K, W_V); h heads each run scaled dot attention on their own columns, with an
 optional causal mask; the heads' outputs are concatenated and mixed by W_O. Every number comes
 from `attention_core.multi_head`. Each section is drawn by attention_ui/transformer/view.py;
-attention_ui/transformer/state.py lists every widget key with its default (DEFAULTS).
+attention_ui/transformer/state.py declares each setting once (its key, default, values, label).
 
-Widget keys (for tests and tours)
----------------------------------
-transformer.sentence       text box (split on spaces; Japanese without spaces by characters)
+Keys (for tests and tours), besides the settings declared in state.py
+----------------------------------------------------------------------
 transformer.example.en/ja  example sentence buttons
-transformer.d_model, transformer.heads, transformer.seed   number inputs
-transformer.positions, transformer.causal                  checkboxes
 transformer.identity       button: h = 1 and every W = I
-transformer.detail         toggle: one head in full detail; transformer.detail.head picks it
 Grids: state keys transformer.X, transformer.W_Q, transformer.W_K, transformer.W_V,
 transformer.W_O; each grid's widget key is "<state key>.editor.<version>" with the version in
 session_state["<state key>.version"]. X's rows are the tokens ("1 · the"), its columns 1…d_model.

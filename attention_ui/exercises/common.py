@@ -9,11 +9,8 @@ import streamlit as st
 
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import SIGNED, Shading, heatmap
-from attention_ui.kit.state.page_state import option_labels
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import stacked
-
-from . import state
 
 
 def labels(prefix: str, count: int) -> list[str]:
@@ -39,18 +36,6 @@ def opening(name: str, *formula: str) -> list:
     st.markdown(t(f"exercises.{name}.question"))
     st.latex(stacked(*formula))
     return st.columns([2, 3], gap="large")
-
-
-def choice(label: str, key: str, names: str, *, horizontal: bool = False) -> str:
-    """A radio over the options state.OPTIONS has for `key`, each worded by `names` + option."""
-    return st.radio(
-        t(label),
-        list(state.OPTIONS[key]),
-        key=key,
-        persist_state="session",
-        horizontal=horizontal,
-        format_func=option_labels(names),
-    )
 
 
 def draw_notes(notes: Iterable[tuple[str, str]]) -> None:

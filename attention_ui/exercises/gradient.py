@@ -15,10 +15,11 @@ from attention_core.gradient import frobenius_norm
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import WEIGHTS
 from attention_ui.kit.figures.plane import PlaneCaptions
+from attention_ui.kit.state import settings as draw
 from attention_ui.kit.text.i18n import show_error, t, worded
 
 from . import compute, state, teaching
-from .common import choice, draw_notes, labels, matrix_chart, opening
+from .common import draw_notes, labels, matrix_chart, opening
 from .figures import EllipseCaptions, gradient_figure
 
 # Below this norm a change of q no longer moves the output by anything double precision shows
@@ -72,7 +73,7 @@ def gradient() -> None:
     if points == "huge":
         draw_notes(cross_covariance_notes(query, values, state.HUGE_OWN_VALUES, tau))
     teaching.export_gradient(result, values, covariance)
-    if st.toggle(t("exercises.grad.answer_toggle"), key=state.GRAD_ANSWER, persist_state="session"):
+    if draw.toggle(state.GRAD_ANSWER):
         st.markdown(t("exercises.grad.answer"))
 
 
@@ -94,33 +95,14 @@ def _points(rows: np.ndarray) -> str:
 
 
 def _controls() -> tuple[str, np.ndarray, float]:
-    points = choice("exercises.grad.points", state.GRAD_POINTS, "exercises.grad.points_name.")
+    points = draw.radio(state.GRAD_POINTS)
     st.button(
         t("exercises.grad.huge_button"),
         key="exercises.grad.huge",
         on_click=state.load_huge_score,
     )
-    q1 = st.slider(
-        t("exercises.grad.q1"),
-        *state.GRAD_Q_RANGE,
-        step=Q_STEP,
-        key=state.GRAD_Q1,
-        persist_state="session",
-    )
-    q2 = st.slider(
-        t("exercises.grad.q2"),
-        *state.GRAD_Q_RANGE,
-        step=Q_STEP,
-        key=state.GRAD_Q2,
-        persist_state="session",
-    )
-    tau = st.slider(
-        t("exercises.grad.tau"),
-        *state.GRAD_TAU_RANGE,
-        step=0.05,
-        key=state.GRAD_TAU,
-        persist_state="session",
-    )
+    q1, q2 = (draw.slider(q, step=Q_STEP) for q in (state.GRAD_Q1, state.GRAD_Q2))
+    tau = draw.slider(state.GRAD_TAU, step=0.05)
     return points, np.array([q1, q2]), tau
 
 
@@ -259,7 +241,7 @@ def slider_move(jacobian: np.ndarray) -> float:
 def lower_tau(tau: float) -> float | None:
     """The τ the page compares with: half of this one, no lower than the slider goes; None
     when τ is already at the bottom."""
-    low = max(state.GRAD_TAU_RANGE[0], tau / 2)
+    low = max(state.GRAD_TAU.field.low, tau / 2)
     return low if low < tau else None
 
 

@@ -13,11 +13,11 @@ import streamlit as st
 
 from attention_core import AttentionInputError, LookupResult, lookup
 from attention_core.formatting import fmt
-from attention_core.lookup import SIMILARITIES, SIMILARITY_LATEX
+from attention_core.lookup import SIMILARITY_LATEX
 from attention_ui.database.state import chart_captions as lookup_captions
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.lookup import weights_bar
-from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.state import settings as draw
 from attention_ui.kit.teaching.predict import winners_of
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
@@ -73,26 +73,11 @@ def matching() -> None:
     st.caption(t(source, count=len(records)))
     controls, result_column = st.columns([2, 3], gap="large")
     with controls:
-        query = st.text_input(
-            t("exercises.match.query"),
-            key=state.MATCH_QUERY,
-            persist_state="session",
-            max_chars=100,
-        )
-        similarity = st.radio(
-            t("exercises.match.similarity"),
-            SIMILARITIES,
-            key=state.MATCH_SIMILARITY,
-            persist_state="session",
-            horizontal=True,
-            format_func=option_labels("exercises.match.similarity_name."),
-        )
-        tau = st.slider(
-            t("exercises.match.tau"),
-            *state.MATCH_TAU_RANGE,
+        query = draw.text_input(state.MATCH_QUERY, max_chars=100)
+        similarity = draw.radio(state.MATCH_SIMILARITY, horizontal=True)
+        tau = draw.slider(
+            state.MATCH_TAU,
             step=0.05,
-            key=state.MATCH_TAU,
-            persist_state="session",
             disabled=similarity == "exact",  # the exact lookup has no τ
             help=t("exercises.match.tau_exact") if similarity == "exact" else None,
         )
@@ -109,9 +94,7 @@ def matching() -> None:
             result = None
         if result is not None:
             ranking(result, tau)
-    if st.toggle(
-        t("exercises.match.answer_toggle"), key=state.MATCH_ANSWER, persist_state="session"
-    ):
+    if draw.toggle(state.MATCH_ANSWER):
         worked_answer(records, query, tau)
 
 

@@ -21,11 +21,12 @@ from attention_core.search import (
 )
 from attention_ui.kit.figures.charts import below_floor_note, show_chart
 from attention_ui.kit.grids.matrix_editor import matrix_editor
+from attention_ui.kit.state import settings as draw
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 
 from . import compute, state, teaching
-from .common import choice, draw_notes, labels, opening
+from .common import draw_notes, labels, opening
 from .figures import (
     SearchCaptions,
     StepCaptions,
@@ -47,12 +48,7 @@ def search() -> None:
         r"\mathbf{q} \leftarrow \mathbf{q} - \eta\,\nabla_{\mathbf{q}} L",
     )
     with controls:
-        source = choice(
-            "exercises.search.source",
-            state.SEARCH_SOURCE,
-            "exercises.search.source_name.",
-            horizontal=True,
-        )
+        source = draw.radio(state.SEARCH_SOURCE, horizontal=True)
         keys, names, start, pairs = _vector_records() if source == "vectors" else _name_records()
     if keys is None:
         return
@@ -88,27 +84,17 @@ def search() -> None:
 
 
 def _descent_controls(names: list[str], m: int) -> tuple[int, float, int]:
-    if not 0 <= st.session_state[state.SEARCH_TARGET] < m:
-        st.session_state[state.SEARCH_TARGET] = 0
-    target = st.selectbox(
-        t("exercises.search.target"),
-        list(range(m)),
-        key=state.SEARCH_TARGET,
-        persist_state="session",
-        format_func=lambda i: _label(names, i),
+    if not 0 <= st.session_state[state.SEARCH_TARGET.key] < m:
+        st.session_state[state.SEARCH_TARGET.key] = 0
+    target = draw.selectbox(
+        state.SEARCH_TARGET, options=list(range(m)), format_func=lambda i: _label(names, i)
     )
-    rate = st.number_input(
-        t("exercises.search.rate"),
-        key=state.SEARCH_RATE,
-        persist_state="session",
-        format="%g",
-        help=t("exercises.search.rate_help"),
-    )
-    steps = st.number_input(
-        t("exercises.search.steps"),
-        key=state.SEARCH_STEPS,
-        persist_state="session",
-        step=1,
+    # no bounds: the engine caps a rate or a count of steps, and the page says so
+    rate = draw.number_input(state.SEARCH_RATE, min_value=None, max_value=None, format="%g")
+    steps = draw.number_input(
+        state.SEARCH_STEPS,
+        min_value=None,
+        max_value=None,
         help=t("exercises.search.steps_help", cap=MAX_SEARCH_STEPS),
     )
     return target, rate, steps
@@ -277,14 +263,7 @@ def cannot_win(mix: np.ndarray, target: int, labels: list[str], lang: str | None
 
 def _vector_records():
     """The learner's table of 2-D keys, the record names r1…rm and the start (sliders)."""
-    m = st.number_input(
-        t("exercises.search.m"),
-        min_value=1,
-        max_value=state.MAX_RECORDS,
-        step=1,
-        key=state.SEARCH_M,
-        persist_state="session",
-    )
+    m = draw.number_input(state.SEARCH_M, min_value=1, max_value=state.MAX_RECORDS)
     m = int(min(max(m, 1), state.MAX_RECORDS))
     names = labels("r", m)
     keys_in = matrix_editor(
@@ -295,20 +274,7 @@ def _vector_records():
         ["x", "y"],
         help=t("exercises.search.keys_help"),
     )
-    q1 = st.slider(
-        t("exercises.search.start1"),
-        *state.SEARCH_Q_RANGE,
-        step=0.1,
-        key=state.SEARCH_Q1,
-        persist_state="session",
-    )
-    q2 = st.slider(
-        t("exercises.search.start2"),
-        *state.SEARCH_Q_RANGE,
-        step=0.1,
-        key=state.SEARCH_Q2,
-        persist_state="session",
-    )
+    q1, q2 = (draw.slider(q, step=0.1) for q in (state.SEARCH_Q1, state.SEARCH_Q2))
     for problem in keys_in.problems:
         st.error(problem)
     if not keys_in.ok:

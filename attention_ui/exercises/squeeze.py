@@ -16,6 +16,7 @@ from attention_core.squeeze_excitation import SqueezeExcitation, squeeze_excitat
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS
 from attention_ui.kit.grids.matrix_editor import matrix_editor
+from attention_ui.kit.state import settings as draw
 from attention_ui.kit.text.i18n import show_error, t
 
 from . import compute, state, teaching
@@ -69,24 +70,17 @@ def squeeze() -> None:
 
 def _sizes() -> tuple[int, int, int]:
     """C, P and the hidden size, clamped to what the page draws (and said when clamped)."""
-    boxes = (  # label, lowest, highest, widget key, help
-        ("exercises.se.channels", 0, state.MAX_CHANNELS, state.SE_CHANNELS, None),
-        ("exercises.se.pixels", 0, state.MAX_PIXELS, state.SE_PIXELS, None),
-        ("exercises.se.r", 1, state.MAX_HIDDEN, state.SE_R, "exercises.se.r_help"),
+    boxes = (  # setting, lowest, highest
+        (state.SE_CHANNELS, 0, state.MAX_CHANNELS),
+        (state.SE_PIXELS, 0, state.MAX_PIXELS),
+        (state.SE_R, 1, state.MAX_HIDDEN),
     )
     sizes = []
-    for column, (name, low, limit, key, help_key) in zip(st.columns(3), boxes, strict=True):
-        value = column.number_input(
-            t(name),
-            min_value=low,
-            max_value=limit,
-            step=1,
-            key=key,
-            persist_state="session",
-            help=help_key and t(help_key),
-        )
+    for column, (setting, low, limit) in zip(st.columns(3), boxes, strict=True):
+        value = draw.number_input(setting, column, min_value=low, max_value=limit)
         if value > limit:  # the browser's max is not enforced on the server
-            st.warning(t("exercises.se.too_many", name=t(name), value=value, limit=limit))
+            name = t(setting.label or setting.key)
+            st.warning(t("exercises.se.too_many", name=name, value=value, limit=limit))
         sizes.append(min(int(value), limit))
     channels, pixels, hidden = sizes
     return channels, pixels, max(1, hidden)

@@ -1,7 +1,7 @@
-"""The exercises page's session state: every widget key and its default in ONE dict, the
-matrices it edits, and the inputs it borrows from the database and gallery pages.
+"""The exercises page's session state: each setting declared once (kit/state/settings.py),
+the matrices it edits, and the inputs it borrows from the database and gallery pages.
 
-DEFAULTS lists the widgets (Streamlit keeps their values across visits to other pages: each is
+SETTINGS lists the widgets (Streamlit keeps their values across visits to other pages: each is
 drawn with persist_state="session"); MATRICES lists the grids (kept by `matrix_editor`), with
 their default contents. Whatever arrives in a widget key is input: the frame's check
 (kit.share.address.check_widgets, by this page's address fields) puts back the default for any
@@ -19,51 +19,86 @@ from attention_ui.database import state as database
 from attention_ui.gallery import state as gallery
 from attention_ui.kit.grids.matrix_editor import matrix_values
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, check_records, current_records
-from attention_ui.kit.state.page_state import start_values
+from attention_ui.kit.share.codec import MAX_INT
+from attention_ui.kit.state import settings
 from attention_ui.luong import state as luong
 
-SECTION = "exercises.section"
 SECTIONS = ("match", "grad", "search", "se")
-MATCH_QUERY = "exercises.match.query"
-MATCH_SIMILARITY = "exercises.match.similarity"
-MATCH_TAU = "exercises.match.tau"
-MATCH_ANSWER = "exercises.match.answer"
-GRAD_POINTS = "exercises.grad.points"
-GRAD_Q1, GRAD_Q2 = "exercises.grad.q1", "exercises.grad.q2"
-GRAD_TAU = "exercises.grad.tau"
-GRAD_ANSWER = "exercises.grad.answer"
-SEARCH_SOURCE = "exercises.search.source"
-SEARCH_M = "exercises.search.m"
-SEARCH_TARGET = "exercises.search.target"
-SEARCH_Q1, SEARCH_Q2 = "exercises.search.q1", "exercises.search.q2"
-SEARCH_RATE = "exercises.search.rate"
-SEARCH_STEPS = "exercises.search.steps"
-SE_CHANNELS = "exercises.se.channels"
-SE_PIXELS = "exercises.se.pixels"
-SE_R = "exercises.se.r"
-
-DEFAULTS: dict[str, object] = {
-    SECTION: "match",
-    MATCH_QUERY: "Li",
-    MATCH_SIMILARITY: "ngram",
-    MATCH_TAU: 0.25,
-    MATCH_ANSWER: False,
-    GRAD_POINTS: "gallery",
-    GRAD_Q1: 1.0,
-    GRAD_Q2: 0.5,
-    GRAD_TAU: 1.0,
-    GRAD_ANSWER: False,
-    SEARCH_SOURCE: "vectors",
-    SEARCH_M: 4,
-    SEARCH_TARGET: 1,
-    SEARCH_Q1: -1.0,
-    SEARCH_Q2: -1.0,
-    SEARCH_RATE: 0.5,
-    SEARCH_STEPS: 30,
-    SE_CHANNELS: 3,
-    SE_PIXELS: 4,
-    SE_R: 2,
-}
+# A size or a count the address may hold as any whole number: the page clamps it and says so.
+ANY_INT = (-MAX_INT - 1, MAX_INT)
+# Each setting once: key, address parameter, default, values, label (none given: the key).
+SECTION = settings.choice(
+    "exercises.section", "section", "match", SECTIONS, options_label="exercises.section_name."
+)
+MATCH_QUERY = settings.text("exercises.match.query", "match_query", "Li", 400)
+MATCH_SIMILARITY = settings.choice(
+    "exercises.match.similarity",
+    "match_similarity",
+    "ngram",
+    SIMILARITIES,
+    options_label="exercises.match.similarity_name.",
+)
+MATCH_TAU = settings.number("exercises.match.tau", "match_tau", 0.25, 0.05, 5.0)
+MATCH_ANSWER = settings.flag(
+    "exercises.match.answer.show", "match_answer", label="exercises.match.answer_toggle"
+)
+GRAD_POINTS = settings.choice(
+    "exercises.grad.points",
+    "grad_points",
+    "gallery",
+    ("gallery", "huge"),
+    options_label="exercises.grad.points_name.",
+)
+GRAD_Q1 = settings.number("exercises.grad.q1", "grad_q1", 1.0, -12.0, 12.0)
+GRAD_Q2 = settings.number("exercises.grad.q2", "grad_q2", 0.5, -12.0, 12.0)
+GRAD_TAU = settings.number("exercises.grad.tau", "grad_tau", 1.0, 0.05, 5.0)
+GRAD_ANSWER = settings.flag(
+    "exercises.grad.answer.show", "grad_answer", label="exercises.grad.answer_toggle"
+)
+SEARCH_SOURCE = settings.choice(
+    "exercises.search.source",
+    "search_source",
+    "vectors",
+    ("vectors", "names"),
+    options_label="exercises.search.source_name.",
+)
+SEARCH_M = settings.integer("exercises.search.m", "search_m", 4, *ANY_INT)
+SEARCH_TARGET = settings.integer("exercises.search.target", "search_target", 1, *ANY_INT)
+SEARCH_Q1 = settings.number(
+    "exercises.search.q1", "search_q1", -1.0, -5.0, 5.0, label="exercises.search.start1"
+)
+SEARCH_Q2 = settings.number(
+    "exercises.search.q2", "search_q2", -1.0, -5.0, 5.0, label="exercises.search.start2"
+)
+SEARCH_RATE = settings.number(
+    "exercises.search.rate", "search_rate", 0.5, -1e6, 1e6, help="exercises.search.rate_help"
+)
+SEARCH_STEPS = settings.integer("exercises.search.steps", "search_steps", 30, *ANY_INT)
+SE_CHANNELS = settings.integer("exercises.se.channels", "se_channels", 3, *ANY_INT)
+SE_PIXELS = settings.integer("exercises.se.pixels", "se_pixels", 4, *ANY_INT)
+SE_R = settings.integer("exercises.se.r", "se_r", 2, *ANY_INT, help="exercises.se.r_help")
+SETTINGS = (
+    SECTION,
+    MATCH_QUERY,
+    MATCH_SIMILARITY,
+    MATCH_TAU,
+    MATCH_ANSWER,
+    GRAD_POINTS,
+    GRAD_Q1,
+    GRAD_Q2,
+    GRAD_TAU,
+    GRAD_ANSWER,
+    SEARCH_SOURCE,
+    SEARCH_M,
+    SEARCH_TARGET,
+    SEARCH_Q1,
+    SEARCH_Q2,
+    SEARCH_RATE,
+    SEARCH_STEPS,
+    SE_CHANNELS,
+    SE_PIXELS,
+    SE_R,
+)
 # The grids: state key → default content (the editors resize them, keeping what fits).
 SEARCH_KEYS, SE_X, SE_W1, SE_W2 = (
     "exercises.search.keys",
@@ -78,24 +113,6 @@ MATRICES: dict[str, np.ndarray] = {
     SE_W2: np.array([[1.0, -1.0], [0.5, 0.5], [-1.0, 2.0]]),
 }
 
-# Slider ranges and option lists, for the address and the view.
-GRAD_Q_RANGE = (-12.0, 12.0)
-GRAD_TAU_RANGE = (0.05, 5.0)
-SEARCH_Q_RANGE = (-5.0, 5.0)
-MATCH_TAU_RANGE = (0.05, 5.0)
-OPTIONS = {
-    MATCH_SIMILARITY: SIMILARITIES,
-    GRAD_POINTS: ("gallery", "huge"),
-    SEARCH_SOURCE: ("vectors", "names"),
-}
-RANGES = {
-    GRAD_Q1: GRAD_Q_RANGE,
-    GRAD_Q2: GRAD_Q_RANGE,
-    GRAD_TAU: GRAD_TAU_RANGE,
-    SEARCH_Q1: SEARCH_Q_RANGE,
-    SEARCH_Q2: SEARCH_Q_RANGE,
-    MATCH_TAU: MATCH_TAU_RANGE,
-}
 MAX_CHANNELS, MAX_PIXELS, MAX_HIDDEN, MAX_RECORDS = 4, 8, 4, 8
 
 # d2l's exercise 2 meets the Luong page's "One huge score": its K's columns are used as the
@@ -111,10 +128,10 @@ def shared_shapes(values: dict[str, object]) -> dict[str, tuple[int, int]]:
     """The shape each grid must have for these values, clamped as the page clamps its sizes
     (a grid of another shape in an address is left out and said, kit.share.address)."""
 
-    def size(key: str, low: int, high: int) -> int:
-        value = values.get(key, DEFAULTS[key])
-        whole = value if isinstance(value, int) and not isinstance(value, bool) else DEFAULTS[key]
-        return int(min(max(whole, low), high))  # type: ignore[call-overload]
+    def size(setting: settings.Setting, low: int, high: int) -> int:
+        value = values.get(setting.key, setting.default)
+        whole = value if isinstance(value, int) and not isinstance(value, bool) else setting.default
+        return int(min(max(whole, low), high))
 
     shapes = {SEARCH_KEYS: (size(SEARCH_M, 1, MAX_RECORDS), 2)}
     channels, pixels = size(SE_CHANNELS, 0, MAX_CHANNELS), size(SE_PIXELS, 0, MAX_PIXELS)
@@ -126,20 +143,25 @@ def shared_shapes(values: dict[str, object]) -> dict[str, tuple[int, int]]:
 
 def start() -> None:
     """Before the widgets are drawn: each setting at its default on a first visit."""
-    start_values(DEFAULTS)
+    settings.start(SETTINGS)
 
 
 def load_huge_score() -> None:
     """Button callback: the "One huge score" case (q = (10, 0), τ = 1)."""
     st.session_state.update(
-        {GRAD_POINTS: "huge", GRAD_Q1: HUGE_QUERY[0], GRAD_Q2: HUGE_QUERY[1], GRAD_TAU: 1.0}
+        {
+            GRAD_POINTS.key: "huge",
+            GRAD_Q1.key: HUGE_QUERY[0],
+            GRAD_Q2.key: HUGE_QUERY[1],
+            GRAD_TAU.key: 1.0,
+        }
     )
 
 
 def gallery_values() -> tuple[np.ndarray, bool]:
     """The gallery's values (m × 2) as the learner left them, or its first preset (False)."""
     values = matrix_values(gallery.VALUES)
-    m = st.session_state.get(gallery.M)
+    m = st.session_state.get(gallery.M.key)
     if values is not None and isinstance(m, int) and 1 <= m <= values.shape[0]:
         values = values[:m]
         if values.shape[1] == 2 and np.isfinite(values).all():

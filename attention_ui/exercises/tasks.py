@@ -7,10 +7,7 @@ attention_ui.kit.teaching.task_panel draws them.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-import streamlit as st
 
 from attention_core.formatting import fmt
 from attention_core.search import letter_pair_vectors
@@ -47,35 +44,32 @@ def exercise_quick_search(s: Snapshot) -> Progress:
 def snapshot() -> dict | None:
     """The page's inputs as the rules read them, or None while they are not usable."""
 
-    def setting(key: str) -> Any:
-        return st.session_state.get(key, ex.DEFAULTS[key])
-
-    points = ex.HUGE_POINTS if setting(ex.GRAD_POINTS) == "huge" else ex.gallery_values()[0]
+    points = ex.HUGE_POINTS if ex.GRAD_POINTS.value() == "huge" else ex.gallery_values()[0]
     matrices = {key: matrix_values(key) for key in (ex.SE_X, ex.SE_W1, ex.SE_W2)}
     matrices = {
         key: ex.MATRICES[key] if values is None else values for key, values in matrices.items()
     }
-    if setting(ex.SEARCH_SOURCE) == "names":
+    if ex.SEARCH_SOURCE.value() == "names":
         keys, _pairs = letter_pair_vectors([r[0] for r in ex.database_records()[0]])
         start = np.zeros(keys.shape[0])
     else:
         table = matrix_values(ex.SEARCH_KEYS)
         keys = (ex.MATRICES[ex.SEARCH_KEYS] if table is None else table).T
-        start = np.array([setting(ex.SEARCH_Q1), setting(ex.SEARCH_Q2)])
+        start = np.array([ex.SEARCH_Q1.value(), ex.SEARCH_Q2.value()])
     if not finite(*matrices.values(), keys):
         return None
     return {
         "points": points,
-        "q": [setting(ex.GRAD_Q1), setting(ex.GRAD_Q2)],
-        "tau": setting(ex.GRAD_TAU),
+        "q": [ex.GRAD_Q1.value(), ex.GRAD_Q2.value()],
+        "tau": ex.GRAD_TAU.value(),
         "X": matrices[ex.SE_X],
         "W1": matrices[ex.SE_W1],
         "W2": matrices[ex.SE_W2],
         "keys": keys,
         "start": start,
-        "target": setting(ex.SEARCH_TARGET),
-        "rate": setting(ex.SEARCH_RATE),
-        "steps": setting(ex.SEARCH_STEPS),
+        "target": ex.SEARCH_TARGET.value(),
+        "rate": ex.SEARCH_RATE.value(),
+        "steps": ex.SEARCH_STEPS.value(),
     }
 
 

@@ -5,10 +5,7 @@ comes from attention_core; those modules only lay it out in words.
 
 from __future__ import annotations
 
-import streamlit as st
-
-from attention_ui.kit.state.page_state import option_labels
-from attention_ui.kit.text.i18n import t
+from attention_ui.kit.state import settings as draw
 
 from . import state
 from .gradient import gradient
@@ -20,14 +17,7 @@ from .squeeze import squeeze
 def chosen_section() -> str:
     """One exercise at a time: each is a page's worth of charts, and drawing all four on every
     rerun would make every slider move slow."""
-    return st.radio(
-        t("exercises.section"),
-        list(state.SECTIONS),
-        key=state.SECTION,
-        persist_state="session",
-        horizontal=True,
-        format_func=option_labels("exercises.section_name."),
-    )
+    return draw.radio(state.SECTION, horizontal=True)
 
 
 def section(name: str) -> None:

@@ -8,31 +8,23 @@ import numpy as np
 from attention_ui.database import state as database
 from attention_ui.gallery import state as gallery
 from attention_ui.kit.grids.records_editor import NAME_LIMIT, NUMBER_LIMIT, RECORD_LIMIT
-from attention_ui.kit.share.codec import (
-    Choice,
-    Integer,
-    Matrix,
-    Number,
-    NumberSet,
-    PageSchema,
-    Records,
-    TextList,
-)
+from attention_ui.kit.share.codec import Matrix, Records, TextList
+from attention_ui.kit.share.schema import from_settings
 
-_LIVE_LUONG = (gallery.GRID_SOURCE, "luong")
-_LIVE_DATABASE = (gallery.GRID_SOURCE, "database")
-SCHEMA = PageSchema(
+_LIVE_LUONG = (gallery.GRID_SOURCE.key, "luong")
+_LIVE_DATABASE = (gallery.GRID_SOURCE.key, "database")
+SCHEMA = from_settings(
     "gallery",
     (
-        Integer("m", gallery.M, 1, 8),
+        gallery.M,
         Matrix("V", gallery.VALUES, max_rows=8, max_cols=2),
-        Number("q1", gallery.Q1, -3.0, 3.0),
-        Number("q2", gallery.Q2, -3.0, 3.0),
-        Choice("tau", gallery.TEMPERATURE, options=gallery.TEMPERATURES),
-        Choice("norm", gallery.NORMALIZATION, options=("softmax", "sum")),
+        gallery.Q1,
+        gallery.Q2,
+        gallery.TEMPERATURE,
+        gallery.NORMALIZATION,
         Matrix("w", gallery.CONE_WEIGHTS, max_rows=1, max_cols=8),
-        Choice("grid", gallery.GRID_SOURCE, options=("luong", "database")),
-        NumberSet("taus", gallery.GRID_TAUS, options=gallery.GRID_TEMPERATURES),
+        gallery.GRID_SOURCE,
+        gallery.GRID_TAUS,
         Matrix("lQ", gallery.LIVE_Q, store="plain", only_if=_LIVE_LUONG),
         Matrix("lK", gallery.LIVE_K, store="plain", only_if=_LIVE_LUONG),
         Records(
@@ -56,9 +48,6 @@ SCHEMA = PageSchema(
         gallery.VALUES: np.array(gallery.PRESETS["first_quadrant"]),
         gallery.CONE_WEIGHTS: np.array([gallery.DEFAULT_CONE_WEIGHTS[:3]]),
     },
-    defaults=gallery.DEFAULTS,
     # V has m rows: one of another size is left out, and said
-    shapes=lambda values: {
-        gallery.VALUES: (int(values.get(gallery.M, gallery.DEFAULTS[gallery.M])), 2)
-    },
+    shapes=lambda values: {gallery.VALUES: (int(values.get(gallery.M.key, gallery.M.default)), 2)},
 )

@@ -1,9 +1,8 @@
-"""The weights gallery's session state: keys, value presets, the widgets' defaults, and the
-inputs it borrows from the Luong and database pages.
+"""The weights gallery's session state: each setting declared once (kit/state/settings.py),
+the grids' keys, value presets, and the inputs it borrows from the Luong and database pages.
 
-Widget keys are listed in pages/gallery.py. The values and the case-1 weights are matrix
-editors (their edits survive a visit to another page); Streamlit keeps the other controls'
-values itself (each is drawn with persist_state="session").
+The values and the case-1 weights are matrix editors (their edits survive a visit to another
+page); Streamlit keeps the settings' values itself (each is drawn with persist_state="session").
 """
 
 from __future__ import annotations
@@ -14,31 +13,47 @@ import streamlit as st
 from attention_ui.database import state as database
 from attention_ui.kit.grids.matrix_editor import VALUE_LIMIT, set_matrix
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, Row, check_records, current_records
-from attention_ui.kit.state.page_state import start_values
+from attention_ui.kit.state import settings
 from attention_ui.luong import state as luong
 
 VALUES, CONE_WEIGHTS = "gallery.values", "gallery.cone"
-M = "gallery.m"
-Q1, Q2 = "gallery.q1", "gallery.q2"
-TEMPERATURE = "gallery.temperature"
-NORMALIZATION = "gallery.normalization"
-GRID_SOURCE = "gallery.grid.source"
-GRID_TAUS = "gallery.grid.temperatures"
+TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+GRID_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0)  # the heatmap grid's columns
+# Each setting once: key, address parameter, default, values, label.
+M = settings.integer("gallery.m", "m", 3, 1, 8, label="gallery.values.m")
+Q1 = settings.number("gallery.q1", "q1", 1.0, -3.0, 3.0, label="gallery.query.q1")
+Q2 = settings.number("gallery.q2", "q2", 1.0, -3.0, 3.0, label="gallery.query.q2")
+TEMPERATURE = settings.choice(
+    "gallery.temperature",
+    "tau",
+    1.0,
+    TEMPERATURES,
+    label="gallery.temperature.label",
+    help="gallery.temperature.help",
+)
+NORMALIZATION = settings.choice(
+    "gallery.normalization",
+    "norm",
+    "softmax",
+    ("softmax", "sum"),
+    label="gallery.normalization.label",
+    options_label="gallery.normalization.",
+)
+GRID_SOURCE = settings.choice(
+    "gallery.grid.source",
+    "grid",
+    "luong",
+    ("luong", "database"),
+    options_label="gallery.grid.source_",
+)
+GRID_TAUS = settings.number_set(
+    "gallery.grid.temperatures", "taus", [0.25, 1.0, 4.0], GRID_TEMPERATURES
+)
+SETTINGS = (M, Q1, Q2, TEMPERATURE, NORMALIZATION, GRID_SOURCE, GRID_TAUS)
 # The other pages' inputs the live grid last showed (plain session keys), so that a shared
 # address of this page shows the same grid in a session that never opened those pages.
 LIVE_Q, LIVE_K = "gallery.live.Q", "gallery.live.K"
 LIVE_RECORDS, LIVE_QUERIES = "gallery.live.records", "gallery.live.queries"
-TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
-GRID_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0)  # the heatmap grid's columns
-DEFAULTS = {
-    M: 3,
-    Q1: 1.0,
-    Q2: 1.0,
-    TEMPERATURE: 1.0,
-    NORMALIZATION: "softmax",
-    GRID_SOURCE: "luong",
-    GRID_TAUS: [0.25, 1.0, 4.0],
-}
 
 PRESETS = {
     "first_quadrant": [[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]],
@@ -55,7 +70,7 @@ DEFAULT_QUERIES = ["Li", "Smola", "Hu"]
 
 def start() -> None:
     """Before the widgets are drawn: each setting at its default on a first visit."""
-    start_values(DEFAULTS)
+    settings.start(SETTINGS)
 
 
 def note_borrowed() -> None:
@@ -74,7 +89,7 @@ def note_borrowed() -> None:
 def load_values(name: str) -> None:
     """Preset callback: new values (and as many of them)."""
     points = np.array(PRESETS[name])
-    st.session_state[M] = points.shape[0]
+    st.session_state[M.key] = points.shape[0]
     set_matrix(VALUES, points)  # the preset replaces the remembered edits too
 
 

@@ -7,7 +7,6 @@ Each rule recomputes with the page's `compute` from the plain snapshot of the pa
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 
 from attention_core.formatting import fmt
 from attention_ui.gallery import state as gallery
@@ -36,7 +35,7 @@ def gallery_mean(s: Snapshot) -> Progress:
 def snapshot() -> dict | None:
     """The page's inputs as the rules read them, or None while they are not usable."""
     values = matrix_values(gallery.VALUES)
-    m = st.session_state.get(gallery.M, 3)
+    m = gallery.M.value()
     if values is None or not isinstance(m, int) or not 1 <= m <= values.shape[0]:
         return None
     values = values[:m]
@@ -44,9 +43,9 @@ def snapshot() -> dict | None:
         return None
     return {
         "values": values,
-        "q": (st.session_state.get(gallery.Q1, 1.0), st.session_state.get(gallery.Q2, 1.0)),
-        "tau": st.session_state.get(gallery.TEMPERATURE, 1.0),
-        "normalization": st.session_state.get(gallery.NORMALIZATION, "softmax"),
+        "q": (gallery.Q1.value(), gallery.Q2.value()),
+        "tau": gallery.TEMPERATURE.value(),
+        "normalization": gallery.NORMALIZATION.value(),
     }
 
 

@@ -22,7 +22,7 @@ def export(plane: Plane) -> None:
     if result is None or not plane.values_in.ok:
         return
     values = np.asarray(plane.values_in.values, dtype=float)  # m × 2, one value per row
-    query = np.array([[float(st.session_state[state.Q1])], [float(st.session_state[state.Q2])]])
+    query = np.array([[float(st.session_state[q.key])] for q in (state.Q1, state.Q2)])
 
     def build() -> Export:
         heading = (

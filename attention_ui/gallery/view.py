@@ -18,14 +18,13 @@ from attention_core.lookup import SIMILARITIES, lookup_many
 from attention_ui.gallery import state
 from attention_ui.gallery.cases import Case, holds, outside_hull_but_in_cone, special_cases
 from attention_ui.gallery.compute import PATH_TEMPERATURES, Inputs, compute, output_path
-from attention_ui.gallery.state import GRID_TEMPERATURES, TEMPERATURES
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.grid import GridSettings, grid_columns, heatmap_grid
 from attention_ui.kit.figures.heatmap import WEIGHTS, step_heatmap
 from attention_ui.kit.figures.lookup import short
 from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure, view_box
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
-from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.state import settings as draw
 from attention_ui.kit.text.i18n import show_error, t, worded
 from attention_ui.kit.text.markdown import stacked
 
@@ -103,28 +102,9 @@ def presets() -> None:
 
 def plane_controls() -> tuple[MatrixInput, list[str], Inputs | None]:
     """The plane's widgets; the inputs they make (None while the values are not usable)."""
-    q1 = st.slider(
-        t("gallery.query.q1"), -3.0, 3.0, step=0.1, key=state.Q1, persist_state="session"
-    )
-    q2 = st.slider(
-        t("gallery.query.q2"), -3.0, 3.0, step=0.1, key=state.Q2, persist_state="session"
-    )
-    temperature = st.select_slider(
-        t("gallery.temperature.label"),
-        TEMPERATURES,
-        key=state.TEMPERATURE,
-        persist_state="session",
-        format_func=fmt,
-        help=t("gallery.temperature.help"),
-    )
-    normalization = st.radio(
-        t("gallery.normalization.label"),
-        ["softmax", "sum"],
-        key=state.NORMALIZATION,
-        persist_state="session",
-        horizontal=True,
-        format_func=option_labels("gallery.normalization."),
-    )
+    q1, q2 = (draw.slider(setting, step=0.1) for setting in (state.Q1, state.Q2))
+    temperature = draw.select_slider(state.TEMPERATURE, format_func=fmt)
+    normalization = draw.radio(state.NORMALIZATION, horizontal=True)
     if normalization == "softmax":
         st.latex(
             r"\alpha_i = \frac{\exp(\mathbf{q}^\top\mathbf{v}_i/\tau)}"
@@ -138,15 +118,7 @@ def plane_controls() -> tuple[MatrixInput, list[str], Inputs | None]:
         st.caption(t("gallery.normalization.sum_note"))
     # the values under the query's sliders: on a phone, which stacks the columns, the sliders
     # are then on the first screen and the plane follows on the second
-    st.number_input(
-        t("gallery.values.m"),
-        min_value=1,
-        max_value=8,
-        step=1,
-        key=state.M,
-        persist_state="session",
-    )
-    m = int(st.session_state[state.M])
+    m = int(draw.number_input(state.M))
     value_labels = [f"v{i + 1}" for i in range(m)]
     st.caption(t("gallery.values.help"))
     values_in = matrix_editor(
@@ -357,25 +329,12 @@ def heatmap_grids() -> None:
             key="gallery.chart.identity",
         )
     with live:  # the settings here, the live grid below them at the page's whole width
-        st.radio(
-            t("gallery.grid.source"),
-            ["luong", "database"],
-            key=state.GRID_SOURCE,
-            persist_state="session",
-            horizontal=True,
-            format_func=option_labels("gallery.grid.source_"),
-        )
-        st.multiselect(
-            t("gallery.grid.temperatures"),
-            GRID_TEMPERATURES,
-            key=state.GRID_TAUS,
-            persist_state="session",
-            format_func=lambda tau: f"τ = {fmt(tau)}",
-        )
-    taus = sorted(st.session_state[state.GRID_TAUS])
+        draw.radio(state.GRID_SOURCE, horizontal=True)
+        draw.multiselect(state.GRID_TAUS, format_func=lambda tau: f"τ = {fmt(tau)}")
+    taus = sorted(st.session_state[state.GRID_TAUS.key])
     if not taus:
         st.info(t("gallery.grid.no_temperature"))
-    elif st.session_state[state.GRID_SOURCE] == "luong":
+    elif st.session_state[state.GRID_SOURCE.key] == "luong":
         luong_grid(taus)
     else:
         database_grid(taus)

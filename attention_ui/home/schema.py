@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 from attention_ui.home import state as home
-from attention_ui.kit.share.codec import Number
-from attention_ui.kit.share.schema import from_defaults
+from attention_ui.kit.share.schema import from_settings
 
-SCHEMA = from_defaults(
-    "home",
-    home.DEFAULTS,
-    fields=(Number("q1", home.Q1, -3.0, 3.0), Number("q2", home.Q2, -3.0, 3.0)),
-)
+SCHEMA = from_settings("home", home.SETTINGS)

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core.regression import KERNELS
 from attention_ui.kit.grids import points_editor
-from attention_ui.kit.share.codec import Choice, Integer, Matrix
-from attention_ui.kit.share.schema import from_defaults
-from attention_ui.regression import data as regression_data
+from attention_ui.kit.share.codec import Matrix
+from attention_ui.kit.share.schema import from_settings
 from attention_ui.regression import state as regression
 
 
@@ -25,20 +23,11 @@ def _store_regression_points(values: np.ndarray | None) -> None:
         points_editor.set_rows(regression.POINTS, [(float(x), float(y)) for x, y in values])
 
 
-SCHEMA = from_defaults(
+SCHEMA = from_settings(
     "regression",
-    regression.DEFAULTS,
-    fields=(
-        Choice("preset", regression.PRESET, options=regression_data.PRESETS),
-        Choice("kernel", regression.KERNEL, options=tuple(KERNELS)),
-        regression.SEED_FIELD,
-        regression.COUNT_FIELD,
-        Integer("queries", regression.QUERIES, *regression.QUERIES_RANGE),
-        Integer("chosen", regression.CHOSEN, 1, regression.QUERIES_RANGE[1]),
-        regression.SIGMA_FIELD,
-    ),
-    matrices={
-        regression.POINTS: Matrix(
+    (
+        *regression.SETTINGS,
+        Matrix(
             "xy",
             regression.POINTS,
             max_rows=points_editor.MAX_POINTS,
@@ -47,7 +36,6 @@ SCHEMA = from_defaults(
             store="custom",
             read=_regression_points,
             write=_store_regression_points,
-        )
-    },
-    checked_by_page=(regression.SIGMA,),  # the page names a bad σ in a message
+        ),
+    ),
 )

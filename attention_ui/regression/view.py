@@ -15,7 +15,6 @@ import streamlit as st
 from attention_core import AttentionInputError, nadaraya_watson
 from attention_core.formatting import fmt
 from attention_core.regression import (
-    KERNELS,
     bandwidth_range,
     leave_one_out,
     nadaraya_watson_classes,
@@ -26,7 +25,7 @@ from attention_ui.kit.figures.charts import below_floor_note, show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.folds import fold
 from attention_ui.kit.grids.points_editor import PointsInput, points_editor
-from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.state import settings as draw
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
@@ -62,41 +61,22 @@ def training_data() -> PointsInput:
     for index, name in enumerate(data.PRESETS):
         buttons[index % 3].button(
             t(f"regression.preset.{name}"),
-            key=f"{state.PRESET}.{name}",
+            key=f"{state.PRESET.key}.{name}",
             on_click=state.load_preset,
             args=(name,),
             width="stretch",
         )
-    preset = st.session_state[state.PRESET]
+    preset = st.session_state[state.PRESET.key]
     noisy = preset == "noisy"
     seed_col, count_col = st.columns(2)
-    seed_col.number_input(
-        t("regression.data.seed"),
-        min_value=0,
-        max_value=state.SEED_MAX,
-        step=1,
-        key=state.SEED,
-        persist_state="session",
-        on_change=state.change_noisy_data,
-        disabled=not noisy,
-        help=t("regression.data.seed_help"),
-    )
-    count_col.number_input(
-        t("regression.data.count"),
-        min_value=state.COUNT_RANGE[0],
-        max_value=state.COUNT_RANGE[1],
-        step=1,
-        key=state.COUNT,
-        persist_state="session",
-        on_change=state.change_noisy_data,
-        disabled=not noisy,
-    )
+    for setting, column in ((state.SEED, seed_col), (state.COUNT, count_col)):
+        draw.number_input(setting, column, on_change=state.change_noisy_data, disabled=not noisy)
     state.data_drawn()
     st.caption(
         t(
             f"regression.preset_text.{preset}",
-            seed=st.session_state[state.SEED],
-            count=st.session_state[state.COUNT],
+            seed=st.session_state[state.SEED.key],
+            count=st.session_state[state.COUNT.key],
         )
     )
     st.latex(data.TRUE_FUNCTIONS[preset][1])
@@ -126,40 +106,28 @@ def controls() -> tuple[Settings, Any]:
     drawn once the engine has run), then the number of queries and the chosen query, which
     the chart's lower panel shows."""
     st.header(t("regression.controls.title"))
-    kernel = st.radio(
-        t("regression.controls.kernel"),
-        KERNELS,
-        key=state.KERNEL,
-        persist_state="session",
-        format_func=option_labels("regression.kernel."),
-        horizontal=True,
-    )
+    kernel = draw.radio(state.KERNEL, horizontal=True)
     st.latex(KERNEL_LATEX[kernel])
     if kernel in ("triangular", "epanechnikov", "boxcar"):
         st.caption(t(f"regression.kernel_note.{kernel}"))
-    st.number_input(
-        t("regression.controls.sigma"),
-        key=state.SIGMA,
-        persist_state="session",
+    low, high = (fmt(bound) for bound in state.SIGMA_RANGE)
+    draw.number_input(
+        state.SIGMA,
         step=0.1,
         format="%g",
-        help=t(
-            "regression.controls.sigma_help",
-            low=fmt(state.SIGMA_RANGE[0]),
-            high=fmt(state.SIGMA_RANGE[1]),
-        ),
+        help=t("regression.controls.sigma_help", low=low, high=high),
     )
-    entered = st.session_state.get(state.SIGMA)
+    entered = st.session_state.get(state.SIGMA.key)
     sigma = state.checked_sigma(entered)
     if sigma is None:
-        fallback = st.session_state.get(state.LAST_GOOD_SIGMA, state.DEFAULTS[state.SIGMA])
+        fallback = st.session_state.get(state.LAST_GOOD_SIGMA, state.SIGMA.default)
         shown = entered if isinstance(entered, (int, float)) else escape_markdown(entered, 30)
         st.error(
             t(
                 "regression.controls.sigma_bad",
                 value=_number_text(shown),
-                low=fmt(state.SIGMA_RANGE[0]),
-                high=fmt(state.SIGMA_RANGE[1]),
+                low=low,
+                high=high,
                 used=fmt(fallback),
             )
         )
@@ -167,20 +135,8 @@ def controls() -> tuple[Settings, Any]:
     else:
         st.session_state[state.LAST_GOOD_SIGMA] = sigma
     chart_place = st.container()
-    queries = st.slider(
-        t("regression.controls.queries"),
-        *state.QUERIES_RANGE,
-        key=state.QUERIES,
-        persist_state="session",
-    )
-    chosen = st.slider(
-        t("regression.controls.chosen"),
-        1,
-        max(queries, 2),
-        key=state.CHOSEN,
-        persist_state="session",
-        disabled=queries < 2,
-    )
+    queries = draw.slider(state.QUERIES)
+    chosen = draw.slider(state.CHOSEN, max_value=max(queries, 2), disabled=queries < 2)
     return Settings(kernel, sigma, queries, min(chosen, queries) - 1), chart_place
 
 
@@ -484,7 +440,7 @@ BRIDGE_TOLERANCE = 1e-12  # the two weightings agree up to rounding
 def bridge(points: PointsInput, settings: Settings, runs: Runs) -> None:
     """d2l's exercise 3: on the unit circle the Gaussian kernel is dot-product attention."""
     st.header(t("regression.bridge.title"))
-    if not st.toggle(t("regression.bridge.show"), key=state.SHOW_BRIDGE, persist_state="session"):
+    if not draw.toggle(state.SHOW_BRIDGE):
         return
     st.markdown(t("regression.bridge.text"))
     st.latex(
@@ -531,7 +487,7 @@ def bridge_sentence(result, settings: Settings, query: float, lang: str | None =
 def classes(points: PointsInput, settings: Settings, runs: Runs) -> None:
     """d2l: "for (multiclass) classification, we use one-hot-encoding of yᵢ to obtain vᵢ"."""
     st.header(t("regression.classes.title"))
-    if not st.toggle(t("regression.classes.show"), key=state.SHOW_CLASSES, persist_state="session"):
+    if not draw.toggle(state.SHOW_CLASSES):
         return
     labels = class_labels(points.y)
     st.markdown(t("regression.classes.text"))
@@ -586,7 +542,7 @@ def steps(runs: Runs, points: PointsInput) -> None:
     asked for (eight heatmaps more on every rerun are a cost the browser feels)."""
     result = runs.queries
     st.header(t("regression.steps.title", count=len(result.steps)))
-    if not st.toggle(t("regression.steps.show"), key=state.SHOW_STEPS, persist_state="session"):
+    if not draw.toggle(state.SHOW_STEPS):
         return
     st.caption(t("regression.steps.intro"))
     show_steps(

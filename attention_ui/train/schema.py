@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from attention_ui.kit.share.codec import Flag, Integer
-from attention_ui.kit.share.schema import from_defaults
+from attention_ui.kit.share.schema import from_settings
 from attention_ui.train import state
 
 
@@ -25,14 +25,12 @@ def _flag(key: str) -> Flag:
     return Flag(key.removeprefix(state.PREFIX), key, store="custom", read=read, write=write)
 
 
-SCHEMA = from_defaults(
+SCHEMA = from_settings(
     "train",
-    state.DEFAULTS,
-    fields=tuple(s.field for s in state.SETTINGS),
-    matrices={
-        state.TRAINED: _flag(state.TRAINED),
-        state.COMPARED: _flag(state.COMPARED),
-        state.STEP: Integer("step", state.STEP, 0, state.BY_NAME["steps"].high),
-    },
-    checked_by_page=(state.BY_NAME["steps"].key,),  # the page says a number beyond the bound
+    (
+        *state.SETTINGS,
+        _flag(state.TRAINED),
+        _flag(state.COMPARED),
+        Integer("step", state.STEP, 0, state.STEPS.field.high),
+    ),
 )

@@ -1,6 +1,7 @@
-"""The training page's settings, each declared ONCE: its key, default, choices or range and the
-catalog key of its label. Everything else is derived from this one list: the widgets
-(`view.settings`), the address fields (`schema.py`), the run's settings (`Settings`).
+"""The training page's settings, each declared once (kit/state/settings.py): its key, default,
+choices or range and the catalog key of its label. Everything else is derived from this one
+list: the widgets (`view.settings`), the address fields (`schema.py`), the run's settings
+(`Settings`).
 
 Streamlit keeps every widget's value itself (`persist_state="session"`): no kept copies, no
 restore step. The address writes a value into `st.session_state[key]` before the widget is
@@ -13,56 +14,51 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import streamlit as st
-
 from attention_core.toy_tasks import TASKS
 from attention_core.training import MAX_TRAINING_STEPS, TRAINING_SCORES
-from attention_ui.kit.share.codec import MAX_INT, Choice, Field, Integer
+from attention_ui.kit.state import settings
 
 PREFIX = "train."
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One setting of a run: a choice among `options`, or a whole number in [low, high]."""
-
-    key: str
-    default: Any
-    options: tuple = ()
-    low: int = 0
-    high: int = MAX_INT
-    words: str = ""  # catalog prefix of the options' words (default train.settings.<name>_options.)
-
-    @property
-    def option_words(self) -> str:
-        return self.words or f"{self.label}_options."
-
-    @property
-    def name(self) -> str:  # the address parameter and the catalog key's last part
-        return self.key.removeprefix(PREFIX)
-
-    @property
-    def label(self) -> str:
-        return f"train.settings.{self.name}"
-
-    @property
-    def field(self) -> Field:
-        if self.options:
-            return Choice(self.name, self.key, options=self.options)
-        return Integer(self.name, self.key, self.low, self.high)
-
-
-SETTINGS: tuple[Setting, ...] = (
-    Setting("train.task", "lookup", options=TASKS),
-    Setting("train.score", "scaled_dot", options=TRAINING_SCORES, words="engine.value.score."),
-    Setting("train.heads", 1, options=(1, 2, 4)),
-    Setting("train.d_model", 16, options=(4, 8, 16, 32)),
-    Setting("train.learning_rate", 0.005, options=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05)),
-    Setting("train.steps", 600, low=10, high=MAX_TRAINING_STEPS),
-    Setting("train.seed", 0, low=0, high=MAX_INT),
+# Each setting of a run once: key, address parameter (also the name in `Settings`), default,
+# choices or range, label. The steps box's upper bound is said by the page, not clamped.
+TASK = settings.choice(
+    "train.task",
+    "task",
+    "lookup",
+    TASKS,
+    label="train.settings.task",
+    options_label="train.settings.task_options.",
 )
-BY_NAME = {s.name: s for s in SETTINGS}
-DEFAULTS: dict[str, Any] = {s.key: s.default for s in SETTINGS}
+SCORE = settings.choice(
+    "train.score",
+    "score",
+    "scaled_dot",
+    TRAINING_SCORES,
+    label="train.settings.score",
+    options_label="engine.value.score.",
+)
+HEADS = settings.choice("train.heads", "heads", 1, (1, 2, 4), label="train.settings.heads")
+D_MODEL = settings.choice(
+    "train.d_model", "d_model", 16, (4, 8, 16, 32), label="train.settings.d_model"
+)
+LEARNING_RATE = settings.choice(
+    "train.learning_rate",
+    "learning_rate",
+    0.005,
+    (0.001, 0.002, 0.005, 0.01, 0.02, 0.05),
+    label="train.settings.learning_rate",
+)
+STEPS = settings.integer(
+    "train.steps",
+    "steps",
+    600,
+    10,
+    MAX_TRAINING_STEPS,
+    label="train.settings.steps",
+    checked_by_page=True,
+)
+SEED = settings.integer("train.seed", "seed", 0, label="train.settings.seed")
+SETTINGS = (TASK, SCORE, HEADS, D_MODEL, LEARNING_RATE, STEPS, SEED)
 
 # Not settings of the run: what the learner looks at once it has trained.
 TRAINED = "train.trained"  # the run's settings were trained (the Train button): a kept value
@@ -92,16 +88,9 @@ class Settings:
 
 def settings_of(values: Mapping[str, Any]) -> Settings:
     """The settings in `values` (by widget key; what is missing at its default)."""
-    return Settings(**{s.name: values.get(s.key, s.default) for s in SETTINGS})
+    return Settings(**{s.field.param: values.get(s.key, s.default) for s in SETTINGS})
 
 
 def current() -> Settings:
     """The settings the widgets hold now."""
-    return settings_of({s.key: st.session_state.get(s.key, s.default) for s in SETTINGS})
-
-
-def start_values() -> None:
-    """Before the widgets are drawn on a first visit: each setting at its default (a value the
-    address gave, or one Streamlit kept for the session, stays)."""
-    for s in SETTINGS:
-        st.session_state.setdefault(s.key, s.default)
+    return settings_of({s.key: s.value() for s in SETTINGS})

@@ -60,12 +60,12 @@ def transformer_state(
     for name in ("W_Q", "W_K", "W_V", "W_O"):
         grids[transformer.MATRIX_KEYS[name]] = params[name]
     values = {
-        transformer.SENTENCE: " ".join(task.tokens[int(i)] for i in tokens),
-        transformer.D_MODEL: run.d_model,
-        transformer.HEADS: run.heads,
-        transformer.SEED: settings.seed,
-        transformer.POSITIONS: False,  # the learned positions are in X already
-        transformer.CAUSAL: task.causal,
+        transformer.SENTENCE.key: " ".join(task.tokens[int(i)] for i in tokens),
+        transformer.D_MODEL.key: run.d_model,
+        transformer.HEADS.key: run.heads,
+        transformer.SEED.key: settings.seed,
+        transformer.POSITIONS.key: False,  # the learned positions are in X already
+        transformer.CAUSAL.key: task.causal,
         **grids,
     }
     return Sent(values, tuple(grids))

@@ -12,7 +12,9 @@ from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.figures.charts import show_chart, show_moving_chart
 from attention_ui.kit.figures.heatmap import SIGNED, heatmap
 from attention_ui.kit.share.address import SCHEMAS, apply_state
-from attention_ui.kit.state.page_state import option_labels
+from attention_ui.kit.share.codec import MAX_INT
+from attention_ui.kit.state import settings as draw
+from attention_ui.kit.state.settings import Setting
 from attention_ui.kit.state.trained import Trained, mark_trained
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import current_language, error_text, t
@@ -20,7 +22,7 @@ from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.train import claims, compute, runs, state, teaching
 from attention_ui.train import transfer as transfer_rules
 from attention_ui.train.figures import curves, thinned, weights_with_marks
-from attention_ui.train.state import SETTINGS, Setting, Settings
+from attention_ui.train.state import SETTINGS, Settings
 
 # While a run trains, the page redraws its progress this often (the browser sees the curves
 # grow at least twice a second), each curve with at most LIVE_POINTS points, so a redraw's
@@ -43,24 +45,22 @@ def _untrain() -> None:
 
 def _widget(s: Setting, where) -> None:
     """One setting's widget, from its declaration: a choice of words as a select box, a choice
-    of numbers as a select slider, a range of whole numbers as a number box."""
-    common = {
-        "key": s.key,
-        "help": t(f"train.settings.{s.name}_help", low=fmt(s.low), high=fmt(s.high)),
-        "on_change": _untrain,
-        "persist_state": "session",
-    }
-    if s.options and isinstance(s.options[0], str):
-        where.selectbox(t(s.label), s.options, format_func=option_labels(s.option_words), **common)
-    elif s.options:
-        where.select_slider(t(s.label), s.options, format_func=fmt, **common)
+    of numbers as a select slider, a range of whole numbers as a number box (no upper bound:
+    the steps' is said by the page, the seed's by the address)."""
+    low, high = getattr(s.field, "low", 0), getattr(s.field, "high", MAX_INT)
+    common = {"help": t(f"{s.label}_help", low=fmt(low), high=fmt(high)), "on_change": _untrain}
+    options = getattr(s.field, "options", ())
+    if options and isinstance(options[0], str):
+        draw.selectbox(s, where, **common)
+    elif options:
+        draw.select_slider(s, where, format_func=fmt, **common)
     else:
-        where.number_input(t(s.label), min_value=s.low, step=1, **common)
+        draw.number_input(s, where, min_value=low, max_value=None, **common)
 
 
 def settings() -> Settings:
     """Every setting's widget, three to a row (one under another on a phone)."""
-    state.start_values()
+    draw.start(SETTINGS)
     rows = (SETTINGS[:2], SETTINGS[2:5], SETTINGS[5:])
     for row in rows:
         for column, s in zip(st.columns(len(row)), row, strict=True):
@@ -94,7 +94,7 @@ def show_problem(problem: str) -> None:
 def bounds_problem(settings: Settings) -> str | None:
     """A sentence naming a setting beyond the page's bounds (only the steps box lets one
     through: its upper bound is said, not clamped), else None."""
-    high = state.BY_NAME["steps"].high
+    high = state.STEPS.field.high
     if settings.steps > high:
         return t("train.bounds.steps", steps=fmt(settings.steps), high=fmt(high))
     return None

@@ -1,5 +1,5 @@
-"""The transformer page's session state: every widget key with its default (DEFAULTS, the one
-list of them), the matrix grids, and the callbacks that reseed or reset them.
+"""The transformer page's session state: each setting declared once (kit/state/settings.py),
+the matrix grids, and the callbacks that reseed or reset them.
 
 Streamlit keeps the widgets' values across page visits itself (persist_state="session"); the
 grids (X and the four W's) keep their edits through `matrix_editor`. The grids are seeded from
@@ -16,35 +16,44 @@ import numpy as np
 import streamlit as st
 
 from attention_ui.kit.grids.matrix_editor import matrix_values, set_matrix
-from attention_ui.kit.state.page_state import start_values
+from attention_ui.kit.state import settings
 from attention_ui.kit.text.i18n import current_language
 from attention_ui.transformer.model import (
     EXAMPLES,
+    MAX_D_MODEL,
+    MAX_HEADS,
+    MAX_SENTENCE_LENGTH,
+    MIN_D_MODEL,
     PROJECTIONS,
     embeddings,
     projections,
     split_sentence,
 )
 
-SENTENCE = "transformer.sentence"
-D_MODEL = "transformer.d_model"
-HEADS = "transformer.heads"
-SEED = "transformer.seed"
-POSITIONS = "transformer.positions"
-CAUSAL = "transformer.causal"
-DETAIL = "transformer.detail"
-DETAIL_HEAD = "transformer.detail.head"
-# Every widget of the page that holds a value, with its default: the one place to read them.
-DEFAULTS: dict[str, Any] = {
-    SENTENCE: EXAMPLES["en"],
-    D_MODEL: 4,
-    HEADS: 2,
-    SEED: 0,
-    POSITIONS: False,
-    CAUSAL: False,
-    DETAIL: False,
-    DETAIL_HEAD: 0,
-}
+# Each setting once: key, address parameter, default, values, label and help.
+SENTENCE = settings.text(
+    "transformer.sentence",
+    "text",
+    EXAMPLES["en"],  # on a first visit, the example of the page's language (`start`)
+    MAX_SENTENCE_LENGTH,
+    label="transformer.sentence.label",
+    help="transformer.sentence.help",
+)
+D_MODEL = settings.integer(
+    "transformer.d_model", "d", 4, MIN_D_MODEL, MAX_D_MODEL, help="transformer.d_model_help"
+)
+HEADS = settings.integer("transformer.heads", "h", 2, 1, MAX_HEADS, help="transformer.heads_help")
+SEED = settings.integer("transformer.seed", "seed", 0, help="transformer.seed_help")
+POSITIONS = settings.flag("transformer.positions", "pos", help="transformer.positions_help")
+CAUSAL = settings.flag("transformer.causal", "causal", help="transformer.causal_help")
+DETAIL = settings.flag(
+    "transformer.detail",
+    "detail",
+    label="transformer.detail.toggle",
+    help="transformer.detail.help",
+)
+DETAIL_HEAD = settings.integer("transformer.detail.head", "head", 0, 0, MAX_HEADS - 1)
+SETTINGS = (SENTENCE, D_MODEL, HEADS, SEED, POSITIONS, CAUSAL, DETAIL, DETAIL_HEAD)
 # Buttons (no value to keep): an example sentence per language, and W = I with one head.
 EXAMPLE_BUTTONS = {lang: f"transformer.example.{lang}" for lang in EXAMPLES}
 IDENTITY = "transformer.identity"
@@ -56,7 +65,7 @@ _SEEDED = "transformer.seeded"  # (seed, d_model, tokens) the grids were last dr
 def start() -> None:
     """Before the widgets are drawn: each setting at its default on a first visit, which opens
     on the example sentence of the page's language."""
-    start_values({**DEFAULTS, SENTENCE: EXAMPLES.get(current_language(), EXAMPLES["en"])})
+    settings.start(SETTINGS, {SENTENCE.key: EXAMPLES.get(current_language(), EXAMPLES["en"])})
 
 
 def sync_grids(tokens: list[str], d_model: int, seed: int) -> None:
@@ -84,12 +93,12 @@ def _fits(name: str, shape: tuple[int, ...]) -> bool:
 
 def _seeding(values: Mapping[str, Any]) -> tuple[int, int, tuple[str, ...]] | None:
     """(seed, d_model, tokens) the grids of a shared state are seeded from (None: no tokens)."""
-    tokens = split_sentence(values.get(SENTENCE, DEFAULTS[SENTENCE]))
+    tokens = split_sentence(values.get(SENTENCE.key, SENTENCE.default))
     if not tokens.ok:
         return None
     return (
-        int(values.get(SEED, DEFAULTS[SEED])),
-        int(values.get(D_MODEL, DEFAULTS[D_MODEL])),
+        int(values.get(SEED.key, SEED.default)),
+        int(values.get(D_MODEL.key, D_MODEL.default)),
         tuple(tokens.tokens),
     )
 
@@ -134,12 +143,12 @@ def prepare_shared(values: Mapping[str, Any]) -> None:
 
 
 def load_example(lang: str) -> None:
-    st.session_state[SENTENCE] = EXAMPLES[lang]
+    st.session_state[SENTENCE.key] = EXAMPLES[lang]
 
 
 def identity_weights() -> None:
     """h = 1 and W_Q = W_K = W_V = W_O = I: the page reduces to plain scaled dot attention."""
-    d_model = int(st.session_state[D_MODEL])
-    st.session_state[HEADS] = 1
+    d_model = int(st.session_state[D_MODEL.key])
+    st.session_state[HEADS.key] = 1
     for name in PROJECTIONS:
         set_matrix(MATRIX_KEYS[name], np.eye(d_model))

@@ -16,7 +16,7 @@ from attention_ui.kit.figures.blocks import colour_bar_below
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
-from attention_ui.kit.share.codec import MAX_INT
+from attention_ui.kit.state import settings as draw
 from attention_ui.kit.state.trained import trained_note
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import show_error, t
@@ -31,10 +31,6 @@ from attention_ui.transformer.figures import (
     step_figure,
 )
 from attention_ui.transformer.model import (
-    MAX_D_MODEL,
-    MAX_HEADS,
-    MAX_SENTENCE_LENGTH,
-    MIN_D_MODEL,
     PROJECTIONS,
     Tokens,
     divisors,
@@ -99,13 +95,7 @@ def formula() -> None:
 def sentence() -> Tokens:
     """The sentence box, the example buttons, and the tokens as the page split them."""
     text_col, *buttons = st.columns([4, 1, 1], vertical_alignment="bottom")
-    text_col.text_input(
-        t("transformer.sentence.label"),
-        key=state.SENTENCE,
-        persist_state="session",
-        max_chars=MAX_SENTENCE_LENGTH,
-        help=t("transformer.sentence.help"),
-    )
+    draw.text_input(state.SENTENCE, text_col)
     for column, (lang, key) in zip(buttons, state.EXAMPLE_BUTTONS.items(), strict=True):
         column.button(
             t(f"transformer.sentence.example_{lang}"),
@@ -114,7 +104,7 @@ def sentence() -> Tokens:
             args=(lang,),
             width="stretch",
         )
-    tokens = split_sentence(st.session_state.get(state.SENTENCE))
+    tokens = split_sentence(st.session_state.get(state.SENTENCE.key))
     if tokens.split != "none":
         shown = " | ".join(escape_markdown(token, 20) for token in tokens.tokens[:20])
         st.caption(
@@ -131,46 +121,11 @@ def sentence() -> Tokens:
 def settings() -> Settings:
     """d_model, h, the seed, positions, causal mask, and the identity check's button."""
     numbers = st.columns(3, vertical_alignment="bottom")
-    numbers[0].number_input(
-        t("transformer.d_model"),
-        min_value=MIN_D_MODEL,
-        max_value=MAX_D_MODEL,
-        step=1,
-        key=state.D_MODEL,
-        persist_state="session",
-        help=t("transformer.d_model_help"),
-    )
-    numbers[1].number_input(
-        t("transformer.heads"),
-        min_value=1,
-        max_value=MAX_HEADS,
-        step=1,
-        key=state.HEADS,
-        persist_state="session",
-        help=t("transformer.heads_help"),
-    )
-    numbers[2].number_input(
-        t("transformer.seed"),
-        min_value=0,
-        max_value=MAX_INT,
-        step=1,
-        key=state.SEED,
-        persist_state="session",
-        help=t("transformer.seed_help"),
-    )
+    for setting, column in zip((state.D_MODEL, state.HEADS, state.SEED), numbers, strict=True):
+        draw.number_input(setting, column)
     switches = st.columns(3, vertical_alignment="center")
-    switches[0].checkbox(
-        t("transformer.positions"),
-        key=state.POSITIONS,
-        persist_state="session",
-        help=t("transformer.positions_help"),
-    )
-    switches[1].checkbox(
-        t("transformer.causal"),
-        key=state.CAUSAL,
-        persist_state="session",
-        help=t("transformer.causal_help"),
-    )
+    for setting, column in zip((state.POSITIONS, state.CAUSAL), switches, strict=False):
+        draw.checkbox(setting, column)
     switches[2].button(
         t("transformer.identity"),
         key=state.IDENTITY,
@@ -179,11 +134,11 @@ def settings() -> Settings:
     )
     # the frame's check_widgets (the schema's fields) has put back a number no box could send
     return Settings(
-        d_model=int(st.session_state[state.D_MODEL]),
-        heads=int(st.session_state[state.HEADS]),
-        seed=int(st.session_state[state.SEED]),
-        positions=bool(st.session_state[state.POSITIONS]),
-        causal=bool(st.session_state[state.CAUSAL]),
+        d_model=int(st.session_state[state.D_MODEL.key]),
+        heads=int(st.session_state[state.HEADS.key]),
+        seed=int(st.session_state[state.SEED.key]),
+        positions=bool(st.session_state[state.POSITIONS.key]),
+        causal=bool(st.session_state[state.CAUSAL.key]),
     )
 
 
@@ -444,21 +399,13 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
     _show(before, labels, titles, "transformer.step")
     shown = len(before)
 
-    st.toggle(
-        t("transformer.detail.toggle"),
-        key=state.DETAIL,
-        persist_state="session",
-        help=t("transformer.detail.help"),
-    )
-    if st.session_state[state.DETAIL]:
-        if st.session_state.get(state.DETAIL_HEAD) not in range(mh.head_count):
-            st.session_state[state.DETAIL_HEAD] = 0  # fewer heads than before
+    if draw.toggle(state.DETAIL):
+        if st.session_state.get(state.DETAIL_HEAD.key) not in range(mh.head_count):
+            st.session_state[state.DETAIL_HEAD.key] = 0  # fewer heads than before
         names = head_titles(mh.head_count, mh.d_head)
-        head = st.radio(
-            t("transformer.detail.head"),
-            range(mh.head_count),
-            key=state.DETAIL_HEAD,
-            persist_state="session",
+        head = draw.radio(
+            state.DETAIL_HEAD,
+            options=range(mh.head_count),
             horizontal=True,
             format_func=names.__getitem__,
         )

@@ -12,6 +12,6 @@ def open_exercise(lang: str = "en", section: str = "match") -> AppTest:
     """The page in `lang`, showing one exercise (the page draws one at a time), checked."""
     at = open_page("exercises", lang)
     if section != "match":
-        at.radio(key=state.SECTION).set_value(section).run()
+        at.radio(key=state.SECTION.key).set_value(section).run()
     assert not at.exception
     return at

@@ -6,6 +6,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from attention_core import toy_task, train_attention
+from attention_ui.kit.state.settings import defaults
 from attention_ui.train import compute, state
 from tests.plotly_json import charts as live_charts
 
@@ -20,7 +21,7 @@ SETTINGS = {
 
 def engine_run(score: str = "scaled_dot"):
     """The engine's run of SETTINGS with this score function, trained here."""
-    s = state.settings_of({**state.DEFAULTS, **SETTINGS, "train.score": score})
+    s = state.settings_of({**defaults(state.SETTINGS), **SETTINGS, "train.score": score})
     return train_attention(
         toy_task(s.task, size=compute.TASK_SIZE, seed=s.seed),
         score=s.score,

@@ -1,10 +1,11 @@
-"""A page's address schema from its DEFAULTS dict: one field per widget key, its kind from the
-default's type, so a page with plain widgets declares only what needs a tighter check."""
+"""A page's address schema: from its declared settings (`from_settings`: each setting's own
+field), or, for a page not yet declaring them, from its DEFAULTS dict (`from_defaults`: one
+field per widget key, its kind from the default's type)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +20,23 @@ from attention_ui.kit.share.codec import (
     PageSchema,
     Text,
 )
+
+if TYPE_CHECKING:
+    from attention_ui.kit.state.settings import Setting
+
+
+def from_settings(page: str, parts: tuple[Setting | Field, ...], **hooks: Any) -> PageSchema:
+    """A schema from a page's settings and its other fields (grids, tables, plain keys), in
+    the order the address writes them. A crafted widget value goes back to its setting's
+    default, except where the page checks it itself (`checked_by_page`). `hooks` are
+    PageSchema's `prepare`, `baseline` and `shapes`."""
+    settings = [p for p in parts if not isinstance(p, Field)]
+    return PageSchema(
+        page,
+        tuple(p if isinstance(p, Field) else p.field for p in parts),
+        defaults={s.key: s.default for s in settings if not s.checked_by_page},
+        **hooks,
+    )
 
 
 def from_defaults(

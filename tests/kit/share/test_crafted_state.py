@@ -60,7 +60,7 @@ CRAFTED_WIDGETS = [  # (page, key, crafted value, the value the page must use in
     ("exercises", "exercises.grad.q2", float("nan"), 0.5),
     ("exercises", "exercises.search.steps", 2.5, 30),
     ("exercises", "exercises.search.steps", 10**4, 10**4),  # the engine caps it and says so
-    ("exercises", "exercises.match.answer", "yes", False),
+    ("exercises", "exercises.match.answer.show", "yes", False),
     ("exercises", "exercises.match.query", 3, "Li"),
 ]
 

@@ -20,7 +20,7 @@ PAGE_CHECKS = [
     ),
     (
         regression_schema.SCHEMA,
-        [regression.SIGMA_FIELD, regression.SEED_FIELD, regression.COUNT_FIELD],
+        [regression.SIGMA.field, regression.SEED.field, regression.COUNT.field],
     ),
 ]
 

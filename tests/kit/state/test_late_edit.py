@@ -93,10 +93,10 @@ def test_noisy_data_boxes_whose_state_comes_back_unchanged_draw_no_new_points(se
     """The regression page's seed and count: new points would replace the learner's table."""
     load = Recorder()
     monkeypatch.setattr(regression_state, "load_preset", load)
-    session[regression_state.SEED], session[regression_state.COUNT] = 0, 20
+    session[regression_state.SEED.key], session[regression_state.COUNT.key] = 0, 20
     regression_state.data_drawn()  # the page drew the boxes with these
     regression_state.change_noisy_data()
     assert load.calls == []
-    session[regression_state.COUNT] = 21
+    session[regression_state.COUNT.key] = 21
     regression_state.change_noisy_data()
     assert load.calls == [("noisy",)]

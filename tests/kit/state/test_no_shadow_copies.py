@@ -2,7 +2,8 @@
 them comes back. Counted as tools/structure_report.py counts them: no call of the old
 keep/restore functions (restore_widgets, keep_widgets, a page's state.restore / remember, keep,
 kept, set_widget, widget_value) and no shadow key (`<key>.kept`) in attention_ui or pages/; and
-every keyed setting a page lists in its DEFAULTS is drawn with persist_state."""
+every keyed setting of a page (in its DEFAULTS, or declared with kit/state/settings.py) is drawn
+with persist_state."""
 
 from __future__ import annotations
 
@@ -77,6 +78,7 @@ def test_every_keyed_setting_of_a_page_is_kept_by_streamlit():
     for name in REPORT.PAGE_PACKAGES:
         files += sorted((REPO / "attention_ui" / name).glob("*.py"))
     files.append(REPO / "attention_ui" / "kit" / "teaching" / "predict_view.py")
+    files.append(REPO / "attention_ui" / "kit" / "state" / "settings.py")  # declared settings
     for path in files:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (

@@ -38,21 +38,21 @@ def test_every_weight_per_step_prints_its_number_one_row_per_step():
     assert spec["layout"]["height"] - margin["t"] - margin["b"] <= 31 * STEP_ROW_PX + 8
     many = catalog("en")["exercises.search.weights_many"]
     assert many not in [c.value for c in at.caption]
-    at.number_input(key=state.SEARCH_STEPS).set_value(80).run()
+    at.number_input(key=state.SEARCH_STEPS.key).set_value(80).run()
     assert "texttemplate" not in chart(at, "exercises.chart.search_weights")["data"][0]
     assert many in [c.value for c in at.caption]
 
 
 def test_letter_pairs_read_as_pairs_not_as_a_python_list():
     at = open_exercise("en", "search")
-    at.radio(key=state.SEARCH_SOURCE).set_value("names").run()
+    at.radio(key=state.SEARCH_SOURCE.key).set_value("names").run()
     caption = next(c.value for c in at.caption if "letter pairs (" in c.value)
     assert caption.endswith(": ␣h · ␣l · ␣s · ␣w · ␣z · a␣ · an · er · es · g␣ · ha · hu")
 
 
 def test_names_drawn_at_one_point_share_one_label_in_the_names_plane():
     at = open_exercise("en", "search")
-    at.radio(key=state.SEARCH_SOURCE).set_value("names").run()
+    at.radio(key=state.SEARCH_SOURCE.key).set_value("names").run()
     texts = chart(at, "exercises.chart.search")["data"][0]["text"]
     assert "Zhang, Smola" in texts and "" in texts  # the d2l table's two overlapping names
     assert texts.count("Lipton") == 1

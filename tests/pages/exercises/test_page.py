@@ -59,7 +59,7 @@ def test_one_huge_score_prints_a_tiny_nonzero_norm_and_says_it_is_numerically_go
 
 def test_lowering_tau_sharpens_the_weights_and_scales_the_jacobian():
     at = open_exercise(section="grad")
-    at.slider(key=state.GRAD_TAU).set_value(0.5).run()
+    at.slider(key=state.GRAD_TAU.key).set_value(0.5).run()
     g = query_gradient([1.0, 0.5], FIRST_QUADRANT.T, FIRST_QUADRANT.T, temperature=0.5)
     np.testing.assert_allclose(heatmap_values(at, "exercises.chart.jacobian"), g.jacobian)
     np.testing.assert_allclose(
@@ -96,7 +96,7 @@ def test_the_hard_lookups_formula_speaks_the_learners_language(lang):
 
 def test_names_become_letter_pair_keys_and_the_search_finds_the_target():
     at = open_exercise(section="search")
-    at.radio(key=state.SEARCH_SOURCE).set_value("names").run()
+    at.radio(key=state.SEARCH_SOURCE.key).set_value("names").run()
     assert not at.exception
     assert any("letter pairs (␣ is a space):" in c.value for c in at.caption)
     loss = np.asarray(chart(at, "exercises.chart.loss")["data"][0]["y"], dtype=float)
@@ -106,16 +106,16 @@ def test_names_become_letter_pair_keys_and_the_search_finds_the_target():
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_bad_search_settings_get_a_message_and_bounded_work(lang):
     at = open_exercise(lang, "search")
-    at.session_state[state.SEARCH_RATE] = 0.0
+    at.session_state[state.SEARCH_RATE.key] = 0.0
     at.run()
     assert not at.exception
     errors = "\n".join(e.value for e in at.error)
     assert ("learning rate" in errors) if lang == "en" else ("学習率" in errors)
-    at.session_state[state.SEARCH_RATE] = 1e6
+    at.session_state[state.SEARCH_RATE.key] = 1e6
     at.run()
     assert not at.exception and len(at.error) == 1
-    at.session_state[state.SEARCH_RATE] = 0.5
-    at.session_state[state.SEARCH_STEPS] = 10_000
+    at.session_state[state.SEARCH_RATE.key] = 0.5
+    at.session_state[state.SEARCH_STEPS.key] = 10_000
     at.run()
     assert not at.exception
     capped = catalog(lang)["exercises.search.capped"].format(requested=10_000, cap=MAX_SEARCH_STEPS)
@@ -147,12 +147,12 @@ def test_an_empty_feature_map_and_a_cleared_cell_are_named(lang):
     assert not at.exception
     errors = "\n".join(e.value for e in at.error)
     assert "X" in errors and "c2" in errors and "p2" in errors
-    at.session_state[state.SE_CHANNELS] = 0
+    at.session_state[state.SE_CHANNELS.key] = 0
     at.run()
     assert not at.exception
     errors = "\n".join(e.value for e in at.error)
     assert ("X is empty" in errors) if lang == "en" else ("X が空です" in errors)
-    at.session_state[state.SE_CHANNELS] = 99  # a crafted value past the browser's max
+    at.session_state[state.SE_CHANNELS.key] = 99  # a crafted value past the browser's max
     at.run()
     assert not at.exception
     assert len(matrix_values(state.SE_X, at.session_state)) <= state.MAX_CHANNELS
@@ -160,11 +160,11 @@ def test_an_empty_feature_map_and_a_cleared_cell_are_named(lang):
 
 def test_exercise_one_ranks_the_closest_name_first_and_reveals_the_answer_on_request():
     at = open_exercise()
-    at.text_input(key=state.MATCH_QUERY).set_value("Lipt").run()
+    at.text_input(key=state.MATCH_QUERY.key).set_value("Lipt").run()
     table = at.dataframe[0].value
     assert table.iloc[0, 1] == "Lipton"
     assert catalog("en")["exercises.match.answer"] not in texts(at)
-    at.toggle(key=state.MATCH_ANSWER).set_value(True).run()
+    at.toggle(key=state.MATCH_ANSWER.key).set_value(True).run()
     shown = texts(at)
     assert catalog("en")["exercises.match.answer"] in shown
     assert catalog("en")["exercises.match.answer_exact_miss"].format(query="Lipt") in shown
@@ -172,8 +172,8 @@ def test_exercise_one_ranks_the_closest_name_first_and_reveals_the_answer_on_req
 
 def test_crafted_widget_values_are_put_back_in_range():
     at = open_exercise(section="grad")
-    at.session_state[state.GRAD_Q1] = 1e9
+    at.session_state[state.GRAD_Q1.key] = 1e9
     at.run()
     assert not at.exception
-    low, high = state.GRAD_Q_RANGE
-    assert low <= at.slider(key=state.GRAD_Q1).value <= high
+    low, high = state.GRAD_Q1.field.low, state.GRAD_Q1.field.high
+    assert low <= at.slider(key=state.GRAD_Q1.key).value <= high

@@ -36,8 +36,8 @@ FIRST_QUADRANT = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])  # the gallery's
 @pytest.mark.parametrize("similarity", ["ngram", "edit"])
 def test_a_query_sharing_nothing_gets_the_uniform_weight_it_is_shown_with(lang, similarity):
     at = open_exercise(lang)
-    at.text_input(key=state.MATCH_QUERY).set_value("xyz")
-    at.radio(key=state.MATCH_SIMILARITY).set_value(similarity).run()
+    at.text_input(key=state.MATCH_QUERY.key).set_value("xyz")
+    at.radio(key=state.MATCH_SIMILARITY.key).set_value(similarity).run()
     result = lookup(D2L_RECORDS, "xyz", similarity, temperature=0.25)
     assert not result.valid and np.allclose(result.weights, 1 / 6)
     table = at.dataframe[0].value
@@ -51,8 +51,8 @@ def test_a_query_sharing_nothing_gets_the_uniform_weight_it_is_shown_with(lang, 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_an_exact_miss_says_every_weight_is_zero(lang):
     at = open_exercise(lang)
-    at.text_input(key=state.MATCH_QUERY).set_value("xyz")
-    at.radio(key=state.MATCH_SIMILARITY).set_value("exact").run()
+    at.text_input(key=state.MATCH_QUERY.key).set_value("xyz")
+    at.radio(key=state.MATCH_SIMILARITY.key).set_value("exact").run()
     assert list(at.dataframe[0].value["α"]) == [fmt(0.0)] * 6
     assert t("exercises.match.no_answer", lang, query="xyz") in shown(at)
 
@@ -63,10 +63,10 @@ def test_an_exact_miss_says_every_weight_is_zero(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_exact_matching_shows_the_sum_normalisation_and_disables_tau(lang):
     at = open_exercise(lang)
-    at.radio(key=state.MATCH_SIMILARITY).set_value("exact").run()
+    at.radio(key=state.MATCH_SIMILARITY.key).set_value("exact").run()
     formulas = "\n".join(e.value for e in at.latex)
     assert SUM_LATEX in formulas and SOFTMAX_LATEX not in formulas
-    assert at.slider(key=state.MATCH_TAU).proto.disabled
+    assert at.slider(key=state.MATCH_TAU.key).proto.disabled
     result = lookup(D2L_RECORDS, "Li", "exact")
     np.testing.assert_allclose(result.weights, result.scores / result.scores.sum())  # a/Σa
     at.session_state["exercises.export"] = True
@@ -75,9 +75,9 @@ def test_exact_matching_shows_the_sum_normalisation_and_disables_tau(lang):
     assert r"\frac{a(q, k_i)}{\sum_j a(q, k_j)}" in derivation
     assert r"\exp(a(q, k_i)/\tau)" not in derivation
     # with an approximate similarity the softmax over τ is back, and τ can move
-    at.radio(key=state.MATCH_SIMILARITY).set_value("ngram").run()
+    at.radio(key=state.MATCH_SIMILARITY.key).set_value("ngram").run()
     assert SOFTMAX_LATEX in "\n".join(e.value for e in at.latex)
-    assert not at.slider(key=state.MATCH_TAU).proto.disabled
+    assert not at.slider(key=state.MATCH_TAU.key).proto.disabled
 
 
 # --- 3 · differentiable in what ---------------------------------------------------------------
@@ -92,7 +92,7 @@ def test_the_worked_answer_says_the_weights_are_differentiable_in_the_scores_not
     lang, where, pointer
 ):
     at = open_exercise(lang)
-    at.toggle(key=state.MATCH_ANSWER).set_value(True).run()
+    at.toggle(key=state.MATCH_ANSWER.key).set_value(True).run()
     answer = t("exercises.match.answer", lang)
     assert answer in shown(at)
     assert where in answer and pointer in answer
@@ -115,8 +115,8 @@ def test_lowering_tau_is_said_to_grow_the_gradient_where_it_does(lang):
     alive = t("exercises.grad.alive", lang, limit="", norm="", step="", move="", scale="")
     assert "τ" not in alive  # no general claim about τ is left in the "alive" sentence
     at = open_exercise(lang, "grad")
-    at.slider(key=state.GRAD_Q1).set_value(1.0)
-    at.slider(key=state.GRAD_Q2).set_value(-1.0).run()
+    at.slider(key=state.GRAD_Q1.key).set_value(1.0)
+    at.slider(key=state.GRAD_Q2.key).set_value(-1.0).run()
     assert text in shown(at)
 
 
@@ -138,7 +138,7 @@ def test_every_tau_sentence_matches_the_engine_at_the_lower_tau():
             for tau in (0.05, 0.1, 0.5, 1.0, 5.0):
                 q = np.asarray(q)
                 notes = tau_notes(q, keys, tau, "en")
-                if tau == state.GRAD_TAU_RANGE[0]:
+                if tau == state.GRAD_TAU.field.low:
                     assert notes == []  # nothing lower to compare with
                     continue
                 here = query_gradient(q, keys.T, keys.T, temperature=tau).norm
@@ -231,7 +231,7 @@ def test_the_gradient_says_its_layout_and_that_a_cross_covariance_need_not_be_sy
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_search_started_on_a_tie_says_the_argmax_has_no_gradient_there(lang):
     at = open_exercise(lang, "search")
-    at.radio(key=state.SEARCH_SOURCE).set_value("names").run()
+    at.radio(key=state.SEARCH_SOURCE.key).set_value("names").run()
     text = shown(at)
     assert t("exercises.search.hard_miss", lang) not in text
     assert t("exercises.search.hard_hit", lang) not in text
@@ -272,7 +272,7 @@ def test_every_hard_lookup_sentence_holds_at_its_start():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_too_large_learning_rate_is_refused_as_the_pages_limit_not_an_overshoot(lang):
     at = open_exercise(lang, "search")
-    at.number_input(key=state.SEARCH_RATE).set_value(1000.0).run()
+    at.number_input(key=state.SEARCH_RATE.key).set_value(1000.0).run()
     errors = "\n".join(e.value for e in at.error)
     assert "overshoot" not in errors and "行き過ぎ" not in errors
     assert t("engine.error.learning_rate_too_large", lang, value="1000", limit="100") in errors
@@ -329,7 +329,7 @@ def test_the_hidden_size_is_c_over_r_with_r_the_reduction_ratio(lang):
     assert "C/r" in catalog(lang)["exercises.se.r"]
     assert "reduction ratio" in catalog(lang)["exercises.se.r_help"]
     at = open_exercise(lang, "se")
-    assert at.number_input(key=state.SE_R).label == t("exercises.se.r", lang)
+    assert at.number_input(key=state.SE_R.key).label == t("exercises.se.r", lang)
 
 
 def test_the_open_gates_solution_states_the_examples_channel_means_and_solves_it():

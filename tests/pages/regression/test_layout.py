@@ -11,9 +11,9 @@ from tests.support.pages import open_page
 
 def test_the_prediction_chart_is_in_the_kernels_column_beside_the_table():
     at = open_page("regression")
-    kernel = [c for c in at.columns if any(w.key == state.KERNEL for w in c.radio)]
+    kernel = [c for c in at.columns if any(w.key == state.KERNEL.key for w in c.radio)]
     assert kernel
     ids = [e.proto.id for c in kernel for e in charts(c)]
     assert any(i.endswith("-regression.chart.data") for i in ids), ids
-    table = [c for c in at.columns if any(w.key == state.SEED for w in c.number_input)]
+    table = [c for c in at.columns if any(w.key == state.SEED.key for w in c.number_input)]
     assert table and not any(charts(c) for c in table)

@@ -65,7 +65,7 @@ def test_every_preset_runs_in_both_languages_with_the_engines_prediction(preset,
     at.button(key=f"regression.preset.{preset}").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == catalog(lang)["regression.title"]
-    x, y = data.preset_points(preset, 0, state.DEFAULTS[state.COUNT])
+    x, y = data.preset_points(preset, 0, state.COUNT.default)
     np.testing.assert_allclose(table(at), (x, y))
     curve_x, curve_y = prediction_curve_any(at)
     expected = nadaraya_watson(curve_x, x, y, "gaussian", 0.5).prediction
@@ -82,20 +82,18 @@ def prediction_curve_any(at: AppTest) -> tuple[np.ndarray, list]:
 
 
 def test_the_default_data_is_d2ls_noisy_function_with_its_seed_shown(at):
-    x, y = data.preset_points("noisy", 0, state.DEFAULTS[state.COUNT])
+    x, y = data.preset_points("noisy", 0, state.COUNT.default)
     np.testing.assert_allclose(table(at), (x, y))
     assert "seed 0" in texts(at)
-    at.number_input(key=state.SEED).set_value(7).run()
+    at.number_input(key=state.SEED.key).set_value(7).run()
     assert not at.exception
-    np.testing.assert_allclose(
-        table(at), data.preset_points("noisy", 7, state.DEFAULTS[state.COUNT])
-    )
+    np.testing.assert_allclose(table(at), data.preset_points("noisy", 7, state.COUNT.default))
     assert "seed 7" in texts(at)
 
 
 def test_changing_sigma_changes_the_curve_to_the_engines(at):
     before = prediction_curve(at)[1]
-    at.number_input(key=state.SIGMA).set_value(2.0).run()
+    at.number_input(key=state.SIGMA.key).set_value(2.0).run()
     curve_x, after = prediction_curve(at)
     x, y = table(at)
     np.testing.assert_allclose(after, nadaraya_watson(curve_x, x, y, "gaussian", 2.0).prediction)
@@ -130,7 +128,7 @@ def test_weights_heatmap_is_one_chart_of_queries_by_training_points_sorted_by_x(
 
 def test_a_few_points_print_every_weight_on_its_cell(at):
     """With at most MAX_POINTS_WITH_NUMBERS training points every cell prints its number."""
-    at.number_input(key=state.COUNT).set_value(MAX_POINTS_WITH_NUMBERS).run()
+    at.number_input(key=state.COUNT.key).set_value(MAX_POINTS_WITH_NUMBERS).run()
     trace = chart(at, "regression.chart.weights")["data"][0]
     x, y = table(at)
     weights = nadaraya_watson(data.queries_along(x, 12), x, y, "gaussian", 0.5).weights
@@ -138,12 +136,12 @@ def test_a_few_points_print_every_weight_on_its_cell(at):
     assert trace["texttemplate"] == "%{text}"
     assert trace["text"][5] == [cell_text(w, weights=True) for w in weights[5, order]]
     assert EN["regression.heatmap.many"] not in [c.value for c in at.caption]
-    at.number_input(key=state.COUNT).set_value(MAX_POINTS_WITH_NUMBERS + 1).run()
+    at.number_input(key=state.COUNT.key).set_value(MAX_POINTS_WITH_NUMBERS + 1).run()
     assert "texttemplate" not in chart(at, "regression.chart.weights")["data"][0]
 
 
 def test_many_queries_keep_the_weights_chart_within_its_height(at):
-    at.slider(key=state.QUERIES).set_value(60).run()
+    at.slider(key=state.QUERIES.key).set_value(60).run()
     figure = chart(at, "regression.chart.weights")
     assert len(figure["data"][0]["y"]) == 60 and figure["layout"]["height"] <= 640
     assert EN["regression.heatmap.many"] in [c.value for c in at.caption]
@@ -173,9 +171,9 @@ LOO_TEXT_START = EN["regression.loo.text"][:30]
 
 def test_a_query_no_point_reaches_leaves_a_gap_and_a_sentence_never_nan(at):
     at.button(key="regression.preset.few").click().run()
-    at.radio(key=state.KERNEL).set_value("boxcar").run()
-    at.number_input(key=state.SIGMA).set_value(0.3).run()
-    at.toggle(key=state.SHOW_STEPS).set_value(True).run()
+    at.radio(key=state.KERNEL.key).set_value("boxcar").run()
+    at.number_input(key=state.SIGMA.key).set_value(0.3).run()
+    at.toggle(key=state.SHOW_STEPS.key).set_value(True).run()
     assert not at.exception
     _, curve = prediction_curve(at)
     assert None in curve  # a gap in the line, not a number
@@ -188,9 +186,9 @@ def test_a_query_no_point_reaches_leaves_a_gap_and_a_sentence_never_nan(at):
 
 def test_a_tiny_sigma_claims_nearest_neighbour_and_a_huge_one_the_mean(at):
     open_folded(at)
-    at.number_input(key=state.SIGMA).set_value(0.001).run()
+    at.number_input(key=state.SIGMA.key).set_value(0.001).run()
     assert "nearest-neighbour lookup" in "\n".join(s.value for s in at.success)
-    at.number_input(key=state.SIGMA).set_value(1000.0).run()
+    at.number_input(key=state.SIGMA.key).set_value(1000.0).run()
     _x, y = table(at)
     assert f"the mean of all y**, {fmt_mean(y)}" in "\n".join(s.value for s in at.success)
 
@@ -216,7 +214,7 @@ def test_leave_one_out_marks_its_minimum_and_the_button_uses_it(at):
     assert best["x"][0] == pytest.approx(expected.best_bandwidth)
     at.button(key=state.LOO_BUTTON).click().run()
     assert not at.exception
-    assert at.number_input(key=state.SIGMA).value == pytest.approx(
+    assert at.number_input(key=state.SIGMA.key).value == pytest.approx(
         expected.best_bandwidth, rel=1e-3
     )
 
@@ -243,11 +241,11 @@ def test_duplicate_x_are_allowed_and_explained(at):
 
 
 def test_steps_show_formulas_at_the_learners_sizes(at):
-    m = state.DEFAULTS[state.COUNT]
+    m = state.COUNT.default
     assert not any(rf"{{12 \times {m}}}" in element.value for element in at.latex)
-    at.toggle(key=state.SHOW_STEPS).set_value(True).run()
+    at.toggle(key=state.SHOW_STEPS.key).set_value(True).run()
     assert len(charts(at)) == 2 + 8  # the data, the weights, 8 steps
     latex = [element.value for element in at.latex]
     assert any(rf"{{12 \times {m}}}" in text for text in latex)
-    at.slider(key=state.QUERIES).set_value(5).run()
+    at.slider(key=state.QUERIES.key).set_value(5).run()
     assert any(rf"{{5 \times {m}}}" in element.value for element in at.latex)

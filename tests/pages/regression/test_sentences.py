@@ -32,7 +32,7 @@ def texts(at: AppTest) -> str:
 
 
 def test_the_noisy_example_is_d2ls_current_recipe():
-    assert state.DEFAULTS[state.COUNT] == 40  # d2l: n = 40
+    assert state.COUNT.default == 40  # d2l: n = 40
     x, y = data.preset_points("noisy", 3, 4000)
     residual = y - data.d2l_function(x)
     assert 0.95 < np.std(residual) < 1.05  # unit variance, not a standard deviation of 0.5
@@ -78,7 +78,7 @@ def test_the_page_compares_the_two_kernels_with_the_engines_numbers():
 
 @pytest.mark.parametrize("kernel", ["triangular", "epanechnikov"])
 def test_choosing_either_kernel_says_what_d2l_calls_epanechikov(at, kernel):
-    at.radio(key=state.KERNEL).set_value(kernel).run()
+    at.radio(key=state.KERNEL.key).set_value(kernel).run()
     assert not at.exception
     shown = texts(at)
     assert EN[f"regression.kernel_note.{kernel}"] in shown
@@ -93,10 +93,10 @@ def test_repeated_x_act_as_one_point_at_their_mean_with_their_combined_weight(at
     for key in ("regression.check.duplicates", "regression.data.table_help"):
         assert "combined weight" in EN[key] and "mean of their y" in EN[key]
         assert "重みの合計" in JA[key]
-    x = data.preset_points("noisy", 0, state.DEFAULTS[state.COUNT])[0]
+    x = data.preset_points("noisy", 0, state.COUNT.default)[0]
     edit_grid(at, state.POINTS, {1: {"x": str(float(x[0])), "y": "100"}})
     at.session_state[state.TEMPERATURE_BOX] = True  # σ's chart, folded: built once opened
-    at.slider(key=state.QUERIES).set_value(1).run()  # x*1 is the axis' left end: nearest x[0]
+    at.slider(key=state.QUERIES.key).set_value(1).run()  # x*1 is the axis' left end: nearest x[0]
     assert not at.exception
     figure = chart(at, "regression.chart.sigma")
     labels = " ".join(a.get("text", "") for a in figure["layout"].get("annotations", []))
@@ -114,10 +114,10 @@ def test_at_a_tiny_sigma_repeated_x_give_the_mean_of_their_y():
 
 
 def test_few_points_boxcar_sigma_0_3_query_4_does_not_claim_a_sum_of_1(at):
-    at.button(key=f"{state.PRESET}.few").click().run()
-    at.radio(key=state.KERNEL).set_value("boxcar").run()
-    at.number_input(key=state.SIGMA).set_value(0.3).run()
-    at.slider(key=state.CHOSEN).set_value(4).run()
+    at.button(key=f"{state.PRESET.key}.few").click().run()
+    at.radio(key=state.KERNEL.key).set_value("boxcar").run()
+    at.number_input(key=state.SIGMA.key).set_value(0.3).run()
+    at.slider(key=state.CHOSEN.key).set_value(4).run()
     assert not at.exception
     captions = [c.value for c in at.caption]
     assert EN["regression.chart.caption_none"] in " ".join(captions)
@@ -158,7 +158,7 @@ def test_the_intro_does_not_call_synthetic_data_real():
 
 
 def test_the_bridge_to_dot_product_attention_is_computed(at):
-    at.toggle(key=state.SHOW_BRIDGE).set_value(True).run()
+    at.toggle(key=state.SHOW_BRIDGE.key).set_value(True).run()
     assert not at.exception
     assert len(at.dataframe) == 1  # the bridge's table (the training grid is a component)
     agree = [m.value for m in at.markdown if "dot-product attention with τ = σ² = 0.25" in m.value]
@@ -166,8 +166,8 @@ def test_the_bridge_to_dot_product_attention_is_computed(at):
 
 
 def test_classification_with_one_hot_values_is_computed(at):
-    at.button(key=f"{state.PRESET}.step").click().run()
-    at.toggle(key=state.SHOW_CLASSES).set_value(True).run()
+    at.button(key=f"{state.PRESET.key}.step").click().run()
+    at.toggle(key=state.SHOW_CLASSES.key).set_value(True).run()
     assert not at.exception
     figure = chart(at, "regression.chart.classes")
     assert [trace["name"] for trace in figure["data"]] == ["class 0", "class 2"]
@@ -195,7 +195,7 @@ def test_leave_one_out_credits_d2l_with_the_questions_its_exercise_asks_and_answ
 def test_the_boxcar_says_it_follows_d2ls_code_and_a_point_one_sigma_away_gets_no_weight(at):
     """d2l's text: 1 if ‖q − k‖ ≤ 1; its code: |u| < 1. The page says it follows the code, and
     the engine does: at x* = 1 with σ = 1, the point at x = 0 (|u| = 1) gets weight 0."""
-    at.radio(key=state.KERNEL).set_value("boxcar").run()
+    at.radio(key=state.KERNEL.key).set_value("boxcar").run()
     assert not at.exception
     assert EN["regression.kernel_note.boxcar"] in texts(at)
     for lang in LANGUAGES:

@@ -7,6 +7,7 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
+from attention_ui.kit.state.settings import defaults
 from attention_ui.train import state
 from tests.conftest import APP
 from tests.plotly_json import charts
@@ -61,7 +62,9 @@ def test_values_the_page_does_not_offer_are_refused_in_one_sentence():
     assert len(warnings) == 1
     for name in ("score", "heads", "steps", "task"):
         assert name in warnings[0]
-    assert [at.session_state[s.key] for s in state.SETTINGS] == list(state.DEFAULTS.values())
+    assert [at.session_state[s.key] for s in state.SETTINGS] == list(
+        defaults(state.SETTINGS).values()
+    )
 
 
 def test_streamlit_keeps_the_settings_while_the_learner_visits_another_page():

@@ -8,6 +8,7 @@ import pytest
 
 from attention_core import toy_task, train_attention
 from attention_core.formatting import fmt
+from attention_ui.kit.state.settings import defaults
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, state
 from tests.plotly_json import chart
@@ -23,7 +24,7 @@ def no_exception(at) -> None:
 
 
 def engine_run(**changes):
-    values = {**state.DEFAULTS, **QUICK, **changes}
+    values = {**defaults(state.SETTINGS), **QUICK, **changes}
     s = state.settings_of(values)
     return train_attention(
         toy_task(s.task, size=compute.TASK_SIZE, seed=s.seed),

@@ -67,7 +67,7 @@ def test_one_head_with_identity_weights_equals_plain_scaled_dot_attention():
     at = open_app_page("transformer")
     at.button(key=state.IDENTITY).click().run()
     no_exception(at)
-    assert at.number_input(key=state.HEADS).value == 1
+    assert at.number_input(key=state.HEADS.key).value == 1
     X = embeddings(TOKENS, 4, 0)
     plain = attention(X, X, X, "scaled_dot", layout="row")
     page = head_weights(at)
@@ -83,7 +83,7 @@ def test_one_head_with_identity_weights_equals_plain_scaled_dot_attention():
 
 def test_causal_mask_gives_exact_zeros_above_the_diagonal_in_every_head():
     at = open_app_page("transformer")
-    at.checkbox(key=state.CAUSAL).check().run()
+    at.checkbox(key=state.CAUSAL.key).check().run()
     no_exception(at)
     weights = head_weights(at)
     above = ~causal_mask(len(TOKENS))
@@ -93,7 +93,7 @@ def test_causal_mask_gives_exact_zeros_above_the_diagonal_in_every_head():
 
 def test_positions_are_added_and_shown_as_their_own_matrix():
     at = open_app_page("transformer")
-    at.checkbox(key=state.POSITIONS).check().run()
+    at.checkbox(key=state.POSITIONS.key).check().run()
     no_exception(at)
     P = np.asarray(chart(at, "transformer.chart.P")["data"][0]["z"], dtype=float)
     np.testing.assert_allclose(P, positional_encoding(len(TOKENS), 4))
@@ -115,10 +115,10 @@ def test_an_edit_of_x_reaches_the_heads():
 
 def test_more_heads_more_panels_and_one_head_in_full_detail():
     at = open_app_page("transformer")
-    at.number_input(key=state.HEADS).set_value(4).run()
+    at.number_input(key=state.HEADS.key).set_value(4).run()
     assert head_weights(at).shape[0] == 4
-    at.toggle(key=state.DETAIL).set_value(True).run()
-    at.radio(key=state.DETAIL_HEAD).set_value(2).run()
+    at.toggle(key=state.DETAIL.key).set_value(True).run()
+    at.radio(key=state.DETAIL_HEAD.key).set_value(2).run()
     no_exception(at)
     keys = {element.proto.id.rsplit("-", 1)[-1] for element in charts(at)}
     assert {
@@ -126,9 +126,9 @@ def test_more_heads_more_panels_and_one_head_in_full_detail():
         "transformer.head2.weights_softmax",
         "transformer.head2.scaled",
     } <= keys
-    at.number_input(key=state.HEADS).set_value(1).run()  # the chosen head no longer exists
+    at.number_input(key=state.HEADS.key).set_value(1).run()  # the chosen head no longer exists
     no_exception(at)
-    assert at.radio(key=state.DETAIL_HEAD).value == 0
+    assert at.radio(key=state.DETAIL_HEAD.key).value == 0
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -155,7 +155,7 @@ def test_a_repeated_word_gets_identical_rows_without_positions_and_not_with_them
     np.testing.assert_array_equal(weights[:, 0], weights[:, 4])
     said = EN["transformer.repeat.same"].format(token="the", first=1, second=5)
     assert any(said == c.value for c in at.caption)
-    at.checkbox(key=state.POSITIONS).check().run()
+    at.checkbox(key=state.POSITIONS.key).check().run()
     weights = head_weights(at)
     assert not np.array_equal(weights[:, 0], weights[:, 4])
     assert not any(said == c.value for c in at.caption)
@@ -165,7 +165,7 @@ def test_a_repeated_word_gets_identical_rows_without_positions_and_not_with_them
 
 def test_user_text_in_a_token_is_shown_as_text():
     at = open_app_page("transformer")
-    at.text_input(key=state.SENTENCE).set_value("**x** <b>y</b> $z$").run()
+    at.text_input(key=state.SENTENCE.key).set_value("**x** <b>y</b> $z$").run()
     no_exception(at)
     split = next(c.value for c in at.caption if c.value.startswith("Split on spaces"))
     assert r"\*\*x\*\*" in split and r"\<b\>y" in split and r"\$z\$" in split
@@ -197,7 +197,7 @@ def test_a_long_sentences_heads_are_drawn_in_blocks_of_keys_a_phone_can_print():
     colour bar once per head; put back together they are the engine's weights."""
     at = open_app_page("transformer")
     at.sidebar.radio(key="lang.switch").set_value("ja").run()
-    at.text_input(key=state.SENTENCE).set_value(EXAMPLES["ja"]).run()
+    at.text_input(key=state.SENTENCE.key).set_value(EXAMPLES["ja"]).run()
     blocks = head_blocks(at)
     assert list(blocks) == [
         "transformer.chart.head.1",
@@ -224,8 +224,8 @@ def test_a_long_sentences_wide_steps_are_drawn_in_blocks_a_phone_can_print():
     range per matrix; put back together they are the engine's."""
     at = open_app_page("transformer")
     at.sidebar.radio(key="lang.switch").set_value("ja").run()
-    at.text_input(key=state.SENTENCE).set_value(EXAMPLES["ja"]).run()
-    at.toggle(key=state.DETAIL).set_value(True).run()
+    at.text_input(key=state.SENTENCE.key).set_value(EXAMPLES["ja"]).run()
+    at.toggle(key=state.DETAIL.key).set_value(True).run()
     tokens = split_sentence(EXAMPLES["ja"]).tokens
     X, W = embeddings(tokens, 4, 0), projections(4, 0)
     head = multi_head(X, W["W_Q"], W["W_K"], W["W_V"], W["W_O"], 2).heads[0]

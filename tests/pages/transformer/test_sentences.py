@@ -122,7 +122,7 @@ def test_one_head_is_not_called_head_s_and_concat_names_each_head():
 
 def test_step_numbers_count_on_after_the_one_head_detail():
     at = open_app_page("transformer")
-    at.toggle(key=state.DETAIL).set_value(True).run()
+    at.toggle(key=state.DETAIL.key).set_value(True).run()
     assert not at.exception
     numbers = [
         int(m.group(1))
@@ -151,7 +151,7 @@ def test_the_japanese_page_opens_with_a_japanese_sentence_split_into_words():
     page.run()
     page.switch_page("pages/transformer.py").run()
     assert not page.exception
-    assert page.text_input(key=state.SENTENCE).value == EXAMPLES["ja"]
+    assert page.text_input(key=state.SENTENCE.key).value == EXAMPLES["ja"]
     words = split_sentence(EXAMPLES["ja"])
     assert words.split == "words" and words.ok and "マット" in words.tokens
     said = JA["transformer.sentence.split_words"].split("{")[0]
