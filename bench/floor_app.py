@@ -38,7 +38,7 @@ from attention_ui.luong.model import INPUTS, Sizes
 OPENED = "floor.opened"
 
 if OPENED not in st.session_state:  # the Luong page's first visit: its default example
-    state.restore()
+    state.start()
     st.session_state[OPENED] = True
 
 sizes = Sizes(**{name: st.session_state[key] for name, key in state.SIZE_KEYS.items()})

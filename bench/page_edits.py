@@ -119,25 +119,29 @@ RECORDS = database_state.PRESETS["d2l"]
 
 
 def database_expected(query: str) -> list[list]:
-    result = lookup(RECORDS, query, "exact", database_state.KEPT[database_state.TEMPERATURE])
+    result = lookup(RECORDS, query, "exact", database_state.DEFAULTS[database_state.TEMPERATURE])
     totals = [total for _, total in result.value_distribution]
     return held([("weights", result.weights), ("first names", totals)])
 
 
 def database() -> PageEdit:
-    keys = [record[0] for record in RECORDS if record[0] != database_state.KEPT["database.query"]]
+    keys = [
+        record[0]
+        for record in RECORDS
+        if record[0] != database_state.DEFAULTS[database_state.QUERY]
+    ]
     return PageEdit(
         "database",
         t("database.query.label", "en"),
         {
             "records": [list(record) for record in RECORDS],
-            "query": database_state.KEPT[database_state.QUERY],
+            "query": database_state.DEFAULTS[database_state.QUERY],
             "label": t("database.query.label", "en"),
         },
         lambda count: [keys[k % len(keys)] for k in range(count)],
         str,
         database_expected,
-        database_state.KEPT[database_state.QUERY],
+        database_state.DEFAULTS[database_state.QUERY],
         "bench/plain_floor_database.py",
     )
 
@@ -145,7 +149,6 @@ def database() -> PageEdit:
 # -- transformer ------------------------------------------------------------------------------
 
 WORDS = ["the", "a", "cat", "dog", "sat", "ran", "on", "under", "mat", "box", "red", "old"]
-T_DEFAULTS = transformer_state.DEFAULTS
 
 
 def transformer_values(count: int) -> list[str]:
@@ -154,13 +157,13 @@ def transformer_values(count: int) -> list[str]:
 
 
 def transformer_expected(sentence: str) -> list[list]:
-    d_model, seed = T_DEFAULTS[transformer_state.D_MODEL], T_DEFAULTS[transformer_state.SEED]
+    d_model, seed = transformer_state.D_MODEL.default, transformer_state.SEED.default
     tokens = transformer_model.split_sentence(sentence).tokens
     mh = transformer_compute.compute(
         transformer_compute.Inputs(
             transformer_model.embeddings(tokens, d_model, seed),
             transformer_model.projections(d_model, seed),
-            T_DEFAULTS[transformer_state.HEADS],
+            transformer_state.HEADS.default,
         )
     )
     steps = {step.key: step.value for step in mh.steps}
@@ -169,7 +172,7 @@ def transformer_expected(sentence: str) -> list[list]:
 
 
 def transformer() -> PageEdit:
-    d_model, seed = T_DEFAULTS[transformer_state.D_MODEL], T_DEFAULTS[transformer_state.SEED]
+    d_model, seed = transformer_state.D_MODEL.default, transformer_state.SEED.default
     label = t("transformer.sentence.label", "en")
     example = transformer_model.EXAMPLES["en"]
     weights = transformer_model.projections(d_model, seed)
@@ -181,7 +184,7 @@ def transformer() -> PageEdit:
             "label": label,
             "d_model": d_model,
             "seed": seed,
-            "heads": T_DEFAULTS[transformer_state.HEADS],
+            "heads": transformer_state.HEADS.default,
             "W": {name: w.tolist() for name, w in weights.items()},
         },
         transformer_values,
@@ -194,20 +197,18 @@ def transformer() -> PageEdit:
 
 # -- regression -------------------------------------------------------------------------------
 
-R_DEFAULTS = regression_state.DEFAULTS
-
 
 def regression_runs(sigma: float):
     x, y = regression_state.default_points()
     inputs = regression_compute.Inputs(
-        x, y, R_DEFAULTS[regression_state.KERNEL], sigma, R_DEFAULTS[regression_state.QUERIES]
+        x, y, regression_state.KERNEL.default, sigma, regression_state.QUERIES.default
     )
     return regression_compute.compute(inputs)
 
 
 def regression_expected(sigma: float) -> list[list]:
     runs = regression_runs(sigma)
-    chosen = R_DEFAULTS[regression_state.CHOSEN] - 1
+    chosen = regression_state.CHOSEN.default - 1
     return held(
         [
             ("curve", runs.curve.prediction),
@@ -219,9 +220,9 @@ def regression_expected(sigma: float) -> list[list]:
 
 def regression() -> PageEdit:
     x, y = regression_state.default_points()
-    sigma = R_DEFAULTS[regression_state.SIGMA]
+    sigma = regression_state.SIGMA.default
     runs = regression_runs(sigma)
-    truth = regression_data.TRUE_FUNCTIONS[R_DEFAULTS[regression_state.PRESET]][0]
+    truth = regression_data.TRUE_FUNCTIONS[regression_state.PRESET.default][0]
     label = t("regression.controls.sigma", "en")
     return PageEdit(
         "regression",
@@ -232,7 +233,7 @@ def regression() -> PageEdit:
             "curve_x": runs.curve.x_query.tolist(),
             "queries": runs.queries.x_query.tolist(),
             "truth": truth(runs.curve.x_query).tolist(),
-            "chosen": R_DEFAULTS[regression_state.CHOSEN] - 1,
+            "chosen": regression_state.CHOSEN.default - 1,
             "sigma": sigma,
             "label": label,
         },
