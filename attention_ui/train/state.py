@@ -27,6 +27,7 @@ TASK = settings.choice(
     "lookup",
     TASKS,
     label="train.settings.task",
+    help="train.settings.task_help",
     options_label="train.settings.task_options.",
 )
 SCORE = settings.choice(
@@ -35,11 +36,24 @@ SCORE = settings.choice(
     "scaled_dot",
     TRAINING_SCORES,
     label="train.settings.score",
+    help="train.settings.score_help",
     options_label="engine.value.score.",
 )
-HEADS = settings.choice("train.heads", "heads", 1, (1, 2, 4), label="train.settings.heads")
+HEADS = settings.choice(
+    "train.heads",
+    "heads",
+    1,
+    (1, 2, 4),
+    label="train.settings.heads",
+    help="train.settings.heads_help",
+)
 D_MODEL = settings.choice(
-    "train.d_model", "d_model", 16, (4, 8, 16, 32), label="train.settings.d_model"
+    "train.d_model",
+    "d_model",
+    16,
+    (4, 8, 16, 32),
+    label="train.settings.d_model",
+    help="train.settings.d_model_help",
 )
 LEARNING_RATE = settings.choice(
     "train.learning_rate",
@@ -47,6 +61,7 @@ LEARNING_RATE = settings.choice(
     0.005,
     (0.001, 0.002, 0.005, 0.01, 0.02, 0.05),
     label="train.settings.learning_rate",
+    help="train.settings.learning_rate_help",
 )
 STEPS = settings.integer(
     "train.steps",
@@ -55,9 +70,12 @@ STEPS = settings.integer(
     10,
     MAX_TRAINING_STEPS,
     label="train.settings.steps",
+    help="train.settings.steps_help",
     checked_by_page=True,
 )
-SEED = settings.integer("train.seed", "seed", 0, label="train.settings.seed")
+SEED = settings.integer(
+    "train.seed", "seed", 0, label="train.settings.seed", help="train.settings.seed_help"
+)
 SETTINGS = (TASK, SCORE, HEADS, D_MODEL, LEARNING_RATE, STEPS, SEED)
 
 # Not settings of the run: what the learner looks at once it has trained.

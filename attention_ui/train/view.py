@@ -48,7 +48,7 @@ def _widget(s: Setting, where) -> None:
     of numbers as a select slider, a range of whole numbers as a number box (no upper bound:
     the steps' is said by the page, the seed's by the address)."""
     low, high = getattr(s.field, "low", 0), getattr(s.field, "high", MAX_INT)
-    common = {"help": t(f"{s.label}_help", low=fmt(low), high=fmt(high)), "on_change": _untrain}
+    common = {"help": t(s.help, low=fmt(low), high=fmt(high)), "on_change": _untrain}
     options = getattr(s.field, "options", ())
     if options and isinstance(options[0], str):
         draw.selectbox(s, where, **common)
