@@ -6,15 +6,13 @@ Session, as a browser sends the query box's new value."""
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from bench.load import Session, Target
-from tests.app_server import start_app, stop_app
+from tests.support.deltas import delta_kinds, delta_parts, on_served_app, record_received
 
 # What a query edit may send, by element or block kind: the answers' fragment's own container,
 # its tab, notes, charts (kit.figures.live_chart), columns, folds, pooled number and top-k
@@ -34,37 +32,11 @@ SENT = {
 }
 
 
-def kinds_of(messages: list[bytes]) -> tuple[Counter, list]:
-    """The kinds of the deltas in `messages`, and the tab containers' protos."""
-    kinds, tab_containers = Counter(), []
-    for data in messages:
-        message = ForwardMsg()
-        message.ParseFromString(data)
-        if message.WhichOneof("type") != "delta":
-            continue
-        delta = message.delta
-        kind = delta.WhichOneof("type")
-        if kind in ("new_element", "add_block"):
-            part = getattr(delta, kind)
-            kinds[part.WhichOneof("type")] += 1
-            if kind == "add_block" and part.WhichOneof("type") == "tab_container":
-                tab_containers.append(part.tab_container)
-    return kinds, tab_containers
-
-
 async def edit_deltas(url: str) -> tuple[Counter, list]:
     """What the second of two query edits sends."""
     session = Session(Target("database", url, "database", "database.records"))
     await session.open()
-    received: list[bytes] = []
-    receive = session.socket.recv
-
-    async def recorded(*args, **kwargs):
-        data = await receive(*args, **kwargs)
-        received.append(data)
-        return data
-
-    session.socket.recv = recorded
+    received = record_received(session)
     try:
         await session.rerun()  # a whole run, recorded: the query box's widget id
         box = fragment = None
@@ -83,17 +55,13 @@ async def edit_deltas(url: str) -> tuple[Counter, list]:
         assert not session.errors, session.errors
     finally:
         await session.close()
-    return kinds_of(received)
+    kinds = delta_kinds(received)
+    tab_containers = [part for kind, part in delta_parts(received) if kind == "tab_container"]
+    return kinds, tab_containers
 
 
 def test_a_query_edit_sends_only_what_it_changes():
-    process, url = start_app()
-    try:
-        # in a thread of its own: a browser test in the same worker may hold a running loop
-        with ThreadPoolExecutor(1) as pool:
-            kinds, tab_containers = pool.submit(asyncio.run, edit_deltas(url)).result()
-    finally:
-        stop_app(process)
+    kinds, tab_containers = on_served_app(edit_deltas)
     assert kinds["bidi_component"] == 2, kinds  # the weights and first names' charts only
     # main before this change sent the whole page again: the menu's links, the story's
     # buttons, the heading, the table's editor and presets, the query box, the controls, the
