@@ -196,6 +196,18 @@ def code_lines(text: str) -> int:
     )
 
 
+def state_code_parts() -> list[str]:
+    """Each part of STATE_CODE: its lines, and its lines of code."""
+    parts = []
+    for part in STATE_CODE:
+        path = REPO / part
+        files = [path] if path.suffix == ".py" else sorted(path.rglob("*.py"))
+        texts = [f.read_text(encoding="utf-8") for f in files]
+        lines = sum(len(text.splitlines()) for text in texts)
+        parts.append(f"{part}: {lines} lines, {sum(map(code_lines, texts))} of code")
+    return parts
+
+
 def state_code_only_lines() -> int:
     """Lines of code (no blanks, comments or docstrings) in STATE_CODE."""
     return sum(code_lines(f.read_text(encoding="utf-8")) for f in state_code_files())
@@ -289,6 +301,7 @@ def static_report() -> dict[str, object]:
         "shadow keys (.kept)": shadow,
         "lines of Python drawing the pages and keeping their state": state_code_lines(),
         "of which lines of code (no blanks, comments or docstrings)": state_code_only_lines(),
+        "_state_code_parts": state_code_parts(),
         f"engine functions {wide}": wide_counts(wide_engine),
         f"interface functions {wide} (attention_ui and pages/)": wide_counts(wide_interface),
         "_long": too_long,
