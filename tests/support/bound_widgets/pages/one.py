@@ -1,0 +1,5 @@
+"""Page one of the throw-away app: the bound widgets and what they hold."""
+
+from bound import draw
+
+draw("one")

@@ -1,0 +1,5 @@
+"""Page two of the throw-away app: the bound widgets and what they hold."""
+
+from bound import draw
+
+draw("two")
