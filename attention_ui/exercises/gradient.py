@@ -16,10 +16,10 @@ from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import WEIGHTS
 from attention_ui.kit.figures.plane import PlaneCaptions
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.text.i18n import show_error, t, worded
+from attention_ui.kit.text.i18n import draw_notes, show_error, t, worded
 
 from . import compute, state, teaching
-from .common import draw_notes, labels, matrix_chart, opening
+from .common import labels, matrix_chart, opening
 from .figures import EllipseCaptions, gradient_figure
 
 # Below this norm a change of q no longer moves the output by anything double precision shows

@@ -22,11 +22,11 @@ from attention_core.search import (
 from attention_ui.kit.figures.charts import below_floor_note, show_chart
 from attention_ui.kit.grids.matrix_editor import matrix_editor
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.text.i18n import show_error, t, worded
+from attention_ui.kit.text.i18n import draw_notes, show_error, t, worded
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 
 from . import compute, state, teaching
-from .common import draw_notes, labels, opening
+from .common import labels, opening
 from .figures import (
     SearchCaptions,
     StepCaptions,

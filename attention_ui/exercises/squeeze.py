@@ -17,10 +17,10 @@ from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS
 from attention_ui.kit.grids.matrix_editor import matrix_editor
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.text.i18n import show_error, t, worded
+from attention_ui.kit.text.i18n import draw_notes, show_error, t, worded
 
 from . import compute, state, teaching
-from .common import draw_notes, labels, matrix_chart
+from .common import labels, matrix_chart
 from .figures import GatesCaptions, gates_figure
 
 

@@ -25,7 +25,7 @@ from attention_ui.kit.figures.lookup import short
 from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure, view_box
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.text.i18n import show_error, t, worded
+from attention_ui.kit.text.i18n import draw_notes, show_error, t, worded
 from attention_ui.kit.text.markdown import stacked
 
 # Where each case's output must land, as (catalog key if it does, if it does not).
@@ -264,14 +264,7 @@ def show_case(
         key=f"gallery.chart.case.{name}",
         name=t(f"gallery.cases.{name}.title"),
     )
-    draw = {
-        "caption": st.caption,
-        "markdown": st.markdown,
-        "warning": st.warning,
-        "success": st.success,
-    }
-    for kind, text in case_notes(case, values, best, scores):
-        draw[kind](text)
+    draw_notes(case_notes(case, values, best, scores))
 
 
 def case_notes(

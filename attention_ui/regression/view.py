@@ -259,7 +259,8 @@ def weights_map(points: PointsInput, runs: Runs) -> None:
     st.header(t("regression.heatmap.title"))
     st.caption(t("regression.heatmap.caption"))
     result = runs.queries
-    hover = entry_hover(result.step("nw_weights"))
+    step = result.step("nw_weights")
+    hover = hover_texts(step.value.shape, step.entry)  # the engine's arithmetic, each entry
     words = {
         "title": t("regression.heatmap.chart"),
         "x_title": t("regression.axis.key"),
@@ -526,8 +527,3 @@ def steps(runs: Runs, points: PointsInput) -> None:
             {"query": t("regression.axis.query"), "key": t("regression.axis.key")},
         ),
     )
-
-
-def entry_hover(step) -> list[list[str]]:
-    """The engine's arithmetic for every entry of a step (symbols and numbers only)."""
-    return hover_texts(step.value.shape, step.entry)
