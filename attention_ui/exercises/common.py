@@ -1,8 +1,6 @@
-"""What the four exercise modules share: labels, a heatmap, an exercise's opening, a radio."""
+"""What the four exercise modules share: labels, a heatmap, an exercise's opening."""
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 import numpy as np
 import streamlit as st
@@ -36,16 +34,3 @@ def opening(name: str, *formula: str) -> list:
     st.markdown(t(f"exercises.{name}.question"))
     st.latex(stacked(*formula))
     return st.columns([2, 3], gap="large")
-
-
-def draw_notes(notes: Iterable[tuple[str, str]]) -> None:
-    """Sentences as (how they are drawn, text), the form the pure `*_notes` functions return."""
-    draw = {
-        "markdown": st.markdown,
-        "info": st.info,
-        "warning": st.warning,
-        "success": st.success,
-        "caption": st.caption,
-    }
-    for kind, text in notes:
-        draw[kind](text)

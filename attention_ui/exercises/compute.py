@@ -57,6 +57,18 @@ def gradient(inputs: GradientInputs) -> Gradient:
 
 
 @dataclass(frozen=True)
+class Records:
+    """Exercise 3's records: their keys (d × m, one per column), names and the start q₀; by
+    name, the keys count the names' letter pairs (`pairs`, one per row)."""
+
+    keys: np.ndarray
+    names: list[str]
+    start: np.ndarray
+    pairs: tuple[str, ...] = ()
+    by_name: bool = False
+
+
+@dataclass(frozen=True)
 class SearchInputs:
     """Exercise 3: the keys (one per column), the start q₀, the target, η and the steps."""
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 
 from attention_core.formatting import fmt
+from attention_ui.exercises.compute import Gradient, Squeeze
 from attention_ui.kit.figures.blocks import colour_bar_below
 from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, plotly_text
 from attention_ui.kit.figures.plane import (
@@ -26,11 +28,27 @@ from attention_ui.kit.figures.plane import (
     view_box,
 )
 
+# Every chart here keeps 10 px around its plot.
+MARGIN = {"l": 10, "r": 10, "t": 10, "b": 10}
+
 
 @dataclass(frozen=True)
 class EllipseCaptions:
-    covariance: str = "covariance Cov_p(k)"
-    jacobian: str = "Jacobian ∂o/∂q"
+    cov_name: str
+    jac_name: str
+
+
+def _traced(points: np.ndarray, name: str, hover: str | Sequence[str], **style: Any) -> go.Scatter:
+    """A trace through `points` (n × 2) hovering `hover`: one text, or one per point."""
+    each = not isinstance(hover, str)
+    return go.Scatter(
+        x=points[:, 0],
+        y=points[:, 1],
+        name=plotly_text(name),
+        customdata=[plotly_text(text) for text in hover] if each else None,
+        hovertemplate=("%{customdata}" if each else plotly_text(hover)) + "<extra></extra>",
+        **style,
+    )
 
 
 def ellipse_points(centre: np.ndarray, matrix: np.ndarray, count: int = 73) -> np.ndarray:
@@ -48,37 +66,22 @@ def ellipse_points(centre: np.ndarray, matrix: np.ndarray, count: int = 73) -> n
 
 
 def gradient_figure(
-    values: np.ndarray,
-    output: np.ndarray,
-    query: np.ndarray,
-    weights: np.ndarray,
-    covariance: np.ndarray,
-    jacobian: np.ndarray,
-    *,
-    captions: PlaneCaptions,
-    ellipses: EllipseCaptions,
+    values: np.ndarray, numbers: Gradient, *, captions: PlaneCaptions, ellipses: EllipseCaptions
 ) -> go.Figure:
     """The values (= keys), q, the output o and, around o, the ellipses of Cov_p(k) and ∂o/∂q."""
-    cov_line = ellipse_points(output, covariance)
-    jac_line = ellipse_points(output, jacobian)
-    box = view_box(values, query, output, cov_line, jac_line)
-    scene = PlaneScene(values, output, weights=weights, query=query, avoid=(cov_line, jac_line))
+    result, covariance = numbers.result, numbers.covariance
+    output, jacobian = result.output, result.jacobian
+    cov_line, jac_line = ellipse_points(output, covariance), ellipse_points(output, jacobian)
+    box = view_box(values, result.query, output, cov_line, jac_line)
+    avoid = (cov_line, jac_line)
+    scene = PlaneScene(values, output, weights=result.weights, query=result.query, avoid=avoid)
     figure = plane_figure(scene, box=box, captions=captions)
     for line, name, matrix, style in (
-        (cov_line, ellipses.covariance, covariance, {"color": HULL_LINE, "width": 3}),
-        (jac_line, ellipses.jacobian, jacobian, {"color": CONE_LINE, "width": 2, "dash": "dash"}),
+        (cov_line, ellipses.cov_name, covariance, {"color": HULL_LINE, "width": 3}),
+        (jac_line, ellipses.jac_name, jacobian, {"color": CONE_LINE, "width": 2, "dash": "dash"}),
     ):
         entries = "; ".join(fmt(x) for x in np.asarray(matrix).ravel())
-        figure.add_trace(
-            go.Scatter(
-                x=line[:, 0],
-                y=line[:, 1],
-                mode="lines",
-                name=plotly_text(name),
-                line=style,
-                hovertemplate=plotly_text(f"{name} = [{entries}]") + "<extra></extra>",
-            )
-        )
+        figure.add_trace(_traced(line, name, f"{name} = [{entries}]", mode="lines", line=style))
     return figure
 
 
@@ -86,12 +89,12 @@ def gradient_figure(
 class SearchCaptions:
     """The search figure's words: its axes, the two traces and the hover's words."""
 
-    x_title: str
-    y_title: str
-    key_name: str
-    path_name: str
-    loss_word: str
-    step_word: str
+    x: str
+    y: str
+    records: str
+    path: str
+    loss: str
+    step: str
 
 
 def search_figure(
@@ -104,53 +107,44 @@ def search_figure(
     captions: SearchCaptions,
 ) -> go.Figure:
     """Records' keys and the query's descent path in the plane (or its projection)."""
-    x_title, y_title, key_name = captions.x_title, captions.y_title, captions.key_name
-    path_name, loss_word, step_word = captions.path_name, captions.loss_word, captions.step_word
-    figure = go.Figure()
-    colours = [HULL_LINE if i == target else VALUE_COLOUR for i in range(len(labels))]
     box = view_box(keys_2d, path_2d)
-    figure.add_trace(
+    hit = [i == target for i in range(len(labels))]
+    figure = go.Figure(
         go.Scatter(
             x=keys_2d[:, 0],
             y=keys_2d[:, 1],
             mode="markers+text",
-            name=plotly_text(key_name),
+            name=plotly_text(captions.records),
             text=[plotly_text(label) for label in shared_labels(keys_2d, labels, box)],
             textposition=sides_away_from(keys_2d, path_2d, box),
             marker={
-                "color": colours,
-                "size": [16 if i == target else 11 for i in range(len(labels))],
-                "symbol": ["star" if i == target else "circle" for i in range(len(labels))],
+                "color": [HULL_LINE if h else VALUE_COLOUR for h in hit],
+                "size": [16 if h else 11 for h in hit],
+                "symbol": ["star" if h else "circle" for h in hit],
             },
             hovertemplate="%{text}: (%{x:.3~g}, %{y:.3~g})<extra></extra>",
         )
     )
+    step, loss = captions.step, captions.loss
     hover = [
-        plotly_text(f"{step_word} {t}: q = ({fmt(x)}, {fmt(y)}), {loss_word} = {fmt(loss)}")
-        for t, ((x, y), loss) in enumerate(zip(path_2d, losses, strict=True))
+        f"{step} {t}: q = ({fmt(x)}, {fmt(y)}), {loss} = {fmt(v)}"
+        for t, ((x, y), v) in enumerate(zip(path_2d, losses, strict=True))
     ]
-    figure.add_trace(
-        go.Scatter(
-            x=path_2d[:, 0],
-            y=path_2d[:, 1],
-            mode="lines+markers",
-            name=plotly_text(path_name),
-            line={"color": QUERY_COLOUR, "width": 2},
-            marker={"size": 5, "color": QUERY_COLOUR},
-            customdata=hover,
-            hovertemplate="%{customdata}<extra></extra>",
-        )
-    )
+    path_style = {
+        "line": {"color": QUERY_COLOUR, "width": 2},
+        "marker": {"size": 5, "color": QUERY_COLOUR},
+    }
+    figure.add_trace(_traced(path_2d, captions.path, hover, mode="lines+markers", **path_style))
     x0, x1, y0, y1 = box
     figure.update_layout(
         height=420,
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        margin=MARGIN,
         legend={"orientation": "h", "y": -0.16, "yanchor": "top"},  # below the "x"
     )
-    figure.update_xaxes(range=[x0, x1], title_text=plotly_text(x_title), zeroline=True)
+    figure.update_xaxes(range=[x0, x1], title_text=plotly_text(captions.x), zeroline=True)
     figure.update_yaxes(
         range=[y0, y1],
-        title_text=plotly_text(y_title),
+        title_text=plotly_text(captions.y),
         scaleanchor="x",
         scaleratio=1,
         zeroline=True,
@@ -250,42 +244,32 @@ def numbers_fit(steps: int, records: int) -> bool:
 
 def loss_figure(losses: np.ndarray, *, x_title: str, y_title: str) -> go.Figure:
     """The loss −log p(target) after each step."""
-    steps = np.arange(len(losses))
-    figure = go.Figure(
-        go.Scatter(
-            x=steps,
-            y=losses,
-            mode="lines+markers",
-            name=plotly_text(y_title),
-            line={"color": QUERY_COLOUR},
-            marker={"size": 4},
-            customdata=[
-                plotly_text(f"{x_title} {t}: {y_title} = {fmt(v)}") for t, v in enumerate(losses)
-            ],
-            hovertemplate="%{customdata}<extra></extra>",
-        )
-    )
-    figure.update_layout(height=300, margin={"l": 10, "r": 10, "t": 10, "b": 10})
+    points = np.column_stack([np.arange(len(losses)), losses])
+    hover = [f"{x_title} {t}: {y_title} = {fmt(v)}" for t, v in enumerate(losses)]
+    style = {"line": {"color": QUERY_COLOUR}, "marker": {"size": 4}}
+    figure = go.Figure(_traced(points, y_title, hover, mode="lines+markers", **style))
+    figure.update_layout(height=300, margin=MARGIN)
     figure.update_xaxes(title_text=plotly_text(x_title))
     figure.update_yaxes(title_text=plotly_text(y_title), rangemode="tozero")
     return figure
 
 
-def gates_figure(
-    labels: Sequence[str],
-    sigmoid: np.ndarray,
-    softmax: np.ndarray,
-    *,
-    sigmoid_name: str,
-    softmax_name: str,
-    x_title: str,
-    y_title: str,
-) -> go.Figure:
+@dataclass(frozen=True)
+class GatesCaptions:
+    """The gates chart's words: its two bars' names and its axes."""
+
+    sigmoid: str
+    softmax: str
+    channel: str
+    weight: str
+
+
+def gates_figure(labels: Sequence[str], numbers: Squeeze, captions: GatesCaptions) -> go.Figure:
     """The channel weights of SE's sigmoid next to a softmax's, as grouped bars."""
     figure = go.Figure()
     for gates, name, colour in (
-        (sigmoid, sigmoid_name, HULL_LINE),
-        (softmax, softmax_name, VALUE_COLOUR),
+        (numbers.sigmoid.gates, captions.sigmoid, HULL_LINE),
+        (numbers.softmax.gates, captions.softmax, VALUE_COLOUR),
     ):
         figure.add_trace(
             go.Bar(
@@ -305,10 +289,10 @@ def gates_figure(
     figure.update_layout(
         barmode="group",
         height=320,
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        margin=MARGIN,
         # below the axis title (at -0.2 its first row touched the Japanese title on a phone)
         legend={"orientation": "h", "y": -0.3, "yanchor": "top"},
     )
-    figure.update_xaxes(title_text=plotly_text(x_title))
-    figure.update_yaxes(title_text=plotly_text(y_title), range=[0, 1.15])
+    figure.update_xaxes(title_text=plotly_text(captions.channel))
+    figure.update_yaxes(title_text=plotly_text(captions.weight), range=[0, 1.15])
     return figure

@@ -16,10 +16,10 @@ from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import WEIGHTS
 from attention_ui.kit.figures.plane import PlaneCaptions
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.text.i18n import show_error, t, worded
+from attention_ui.kit.text.i18n import draw_notes, show_error, t, worded
 
 from . import compute, state, teaching
-from .common import draw_notes, labels, matrix_chart, opening
+from .common import labels, matrix_chart, opening
 from .figures import EllipseCaptions, gradient_figure
 
 # Below this norm a change of q no longer moves the output by anything double precision shows
@@ -66,7 +66,7 @@ def gradient() -> None:
         return
     result, covariance = numbers.result, numbers.covariance
     with chart:
-        _plane(values, query, result, covariance)
+        _plane(values, numbers)
     _matrices(result, covariance, tau, key_labels)
     draw_notes(gradient_notes(result.jacobian, result.weights, values, key_labels))
     draw_notes(tau_notes(query, values, tau, here=result))
@@ -106,17 +106,11 @@ def _controls() -> tuple[str, np.ndarray, float]:
     return points, np.array([q1, q2]), tau
 
 
-def _plane(
-    values: np.ndarray, query: np.ndarray, result: QueryGradient, covariance: np.ndarray
-) -> None:
+def _plane(values: np.ndarray, numbers: compute.Gradient) -> None:
     show_chart(
         gradient_figure(
             values,
-            result.output,
-            query,
-            result.weights,
-            covariance,
-            result.jacobian,
+            numbers,
             captions=worded(
                 PlaneCaptions,
                 "exercises.grad",
@@ -124,9 +118,7 @@ def _plane(
                 path=t("gallery.plane.path"),
                 weight="p",
             ),
-            ellipses=EllipseCaptions(
-                covariance=t("exercises.grad.cov_name"), jacobian=t("exercises.grad.jac_name")
-            ),
+            ellipses=worded(EllipseCaptions, "exercises.grad"),
         ),
         key="exercises.chart.gradient",
     )

@@ -19,11 +19,10 @@ from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.lookup import weights_bar
 from attention_ui.kit.state import settings as draw
 from attention_ui.kit.teaching.predict import winners_of
-from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.i18n import draw_notes, show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 
 from . import compute, state, teaching
-from .common import draw_notes
 
 SOFTMAX_LATEX = r"\alpha(q, k_i) = \frac{\exp(a(q, k_i)/\tau)}{\sum_j \exp(a(q, k_j)/\tau)}"
 SUM_LATEX = r"\alpha(q, k_i) = \frac{a(q, k_i)}{\sum_j a(q, k_j)}"

@@ -22,11 +22,11 @@ from attention_core.search import (
 from attention_ui.kit.figures.charts import below_floor_note, show_chart
 from attention_ui.kit.grids.matrix_editor import matrix_editor
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.i18n import draw_notes, show_error, t, worded
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 
 from . import compute, state, teaching
-from .common import draw_notes, labels, opening
+from .common import labels, opening
 from .figures import (
     SearchCaptions,
     StepCaptions,
@@ -49,18 +49,19 @@ def search() -> None:
     )
     with controls:
         source = draw.radio(state.SEARCH_SOURCE, horizontal=True)
-        keys, names, start, pairs = _vector_records() if source == "vectors" else _name_records()
-    if keys is None:
+        records = _vector_records() if source == "vectors" else _name_records()
+    if records is None:
         return
+    keys, names = records.keys, records.names
     with controls:
         target, rate, steps = _descent_controls(names, keys.shape[1])
     try:
-        numbers = compute.search(compute.SearchInputs(keys, start, target, rate, steps))
+        numbers = compute.search(compute.SearchInputs(keys, records.start, target, rate, steps))
     except AttentionInputError as error:
         with chart:
             show_error(error)
         return
-    path, hard = numbers.path, numbers.hard
+    path = numbers.path
     if path.capped:
         st.warning(
             t("exercises.search.capped", requested=path.requested_steps, cap=MAX_SEARCH_STEPS)
@@ -68,19 +69,11 @@ def search() -> None:
     if "diverged" in path.notices:
         st.warning(t("exercises.search.diverged", steps=path.steps))
     with chart:
-        _plane(path, keys, names, target, pairs)
+        _plane(path, records, target)
     draw_notes(search_notes(path, keys, target, names))
     _weights_and_loss(path, names)
-    _hard_lookup(hard, names, target)
-    teaching.export_search(
-        path,
-        keys,
-        start,
-        hard.best,
-        names,
-        names=names if source == "names" else None,
-        pairs=pairs,
-    )
+    _hard_lookup(numbers.hard, names, target)
+    teaching.export_search(numbers, records)
 
 
 def _descent_controls(names: list[str], m: int) -> tuple[int, float, int]:
@@ -100,24 +93,23 @@ def _descent_controls(names: list[str], m: int) -> tuple[int, float, int]:
     return target, rate, steps
 
 
-def _plane(path: SearchPath, keys: np.ndarray, names: list[str], target: int, pairs: tuple) -> None:
+def _plane(path: SearchPath, records: compute.Records, target: int) -> None:
     """Keys and path in the plane (projected on the keys' two main directions beyond 2-D)."""
+    keys, pairs = records.keys, records.pairs
     centre, axes = plane_projection(keys)
     projected = keys.shape[0] > 2
     show_chart(
         search_figure(
             (keys.T - centre) @ axes,
-            names,
+            records.names,
             target,
             (path.queries - centre) @ axes,
             path.losses,
-            captions=SearchCaptions(
-                x_title=t("exercises.search.axis1" if projected else "exercises.search.x"),
-                y_title=t("exercises.search.axis2" if projected else "exercises.search.y"),
-                key_name=t("exercises.search.records"),
-                path_name=t("exercises.search.path"),
-                loss_word=t("exercises.search.loss"),
-                step_word=t("exercises.search.step"),
+            captions=worded(
+                SearchCaptions,
+                "exercises.search",
+                x=t("exercises.search.axis1" if projected else "exercises.search.x"),
+                y=t("exercises.search.axis2" if projected else "exercises.search.y"),
             ),
         ),
         key="exercises.chart.search",
@@ -261,7 +253,7 @@ def cannot_win(mix: np.ndarray, target: int, labels: list[str], lang: str | None
     return t("exercises.search.cannot_win", lang, target=name, mix=terms)
 
 
-def _vector_records():
+def _vector_records() -> compute.Records | None:
     """The learner's table of 2-D keys, the record names r1…rm and the start (sliders)."""
     m = draw.number_input(state.SEARCH_M, min_value=1, max_value=state.MAX_RECORDS)
     m = int(min(max(m, 1), state.MAX_RECORDS))
@@ -277,12 +269,10 @@ def _vector_records():
     q1, q2 = (draw.slider(q, step=0.1) for q in (state.SEARCH_Q1, state.SEARCH_Q2))
     for problem in keys_in.problems:
         st.error(problem)
-    if not keys_in.ok:
-        return None, names, None, ()
-    return keys_in.values.T, names, np.array([q1, q2]), ()
+    return compute.Records(keys_in.values.T, names, np.array([q1, q2])) if keys_in.ok else None
 
 
-def _name_records():
+def _name_records() -> compute.Records | None:
     """The database page's keys as letter-pair count vectors; the search starts at q = 0."""
     records, learners = state.database_records()
     names = [record[0] for record in records][: state.MAX_RECORDS * 2]
@@ -294,6 +284,6 @@ def _name_records():
         keys, pairs = letter_pair_vectors(names)
     except AttentionInputError as error:
         show_error(error)
-        return None, names, None, ()
+        return None
     st.caption(t("exercises.search.names_start", d=keys.shape[0]))
-    return keys, names, np.zeros(keys.shape[0]), pairs
+    return compute.Records(keys, names, np.zeros(keys.shape[0]), pairs, by_name=True)

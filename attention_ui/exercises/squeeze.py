@@ -17,11 +17,11 @@ from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS
 from attention_ui.kit.grids.matrix_editor import matrix_editor
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.text.i18n import show_error, t
+from attention_ui.kit.text.i18n import draw_notes, show_error, t, worded
 
 from . import compute, state, teaching
-from .common import draw_notes, labels, matrix_chart
-from .figures import gates_figure
+from .common import labels, matrix_chart
+from .figures import GatesCaptions, gates_figure
 
 
 def squeeze() -> None:
@@ -53,15 +53,7 @@ def squeeze() -> None:
     st.markdown("### " + t("exercises.se.reading_title"))
     st.markdown(t("exercises.se.reading"))
     show_chart(
-        gates_figure(
-            names[0],
-            se.gates,
-            soft.gates,
-            sigmoid_name=t("exercises.se.sigmoid"),
-            softmax_name=t("exercises.se.softmax"),
-            x_title=t("exercises.se.channel"),
-            y_title=t("exercises.se.weight"),
-        ),
+        gates_figure(names[0], numbers, worded(GatesCaptions, "exercises.se")),
         key="exercises.chart.gates",
     )
     draw_notes(gate_notes(se, soft, names[0]))

@@ -26,42 +26,29 @@ from attention_ui.luong import state as luong
 SECTIONS = ("match", "grad", "search", "se")
 # A size or a count the address may hold as any whole number: the page clamps it and says so.
 ANY_INT = (-MAX_INT - 1, MAX_INT)
+
+
+def _choice(key: str, param: str, default: str, options: tuple) -> settings.Setting:
+    """A choice whose options are worded by the catalog's `<key>_name.<option>`."""
+    return settings.choice(key, param, default, options, options_label=f"{key}_name.")
+
+
 # Each setting once: key, address parameter, default, values, label (none given: the key).
-SECTION = settings.choice(
-    "exercises.section", "section", "match", SECTIONS, options_label="exercises.section_name."
-)
+SECTION = _choice("exercises.section", "section", "match", SECTIONS)
 MATCH_QUERY = settings.text("exercises.match.query", "match_query", "Li", 400)
-MATCH_SIMILARITY = settings.choice(
-    "exercises.match.similarity",
-    "match_similarity",
-    "ngram",
-    SIMILARITIES,
-    options_label="exercises.match.similarity_name.",
-)
+MATCH_SIMILARITY = _choice("exercises.match.similarity", "match_similarity", "ngram", SIMILARITIES)
 MATCH_TAU = settings.number("exercises.match.tau", "match_tau", 0.25, 0.05, 5.0)
 MATCH_ANSWER = settings.flag(
     "exercises.match.answer.show", "match_answer", label="exercises.match.answer_toggle"
 )
-GRAD_POINTS = settings.choice(
-    "exercises.grad.points",
-    "grad_points",
-    "gallery",
-    ("gallery", "huge"),
-    options_label="exercises.grad.points_name.",
-)
+GRAD_POINTS = _choice("exercises.grad.points", "grad_points", "gallery", ("gallery", "huge"))
 GRAD_Q1 = settings.number("exercises.grad.q1", "grad_q1", 1.0, -12.0, 12.0)
 GRAD_Q2 = settings.number("exercises.grad.q2", "grad_q2", 0.5, -12.0, 12.0)
 GRAD_TAU = settings.number("exercises.grad.tau", "grad_tau", 1.0, 0.05, 5.0)
 GRAD_ANSWER = settings.flag(
     "exercises.grad.answer.show", "grad_answer", label="exercises.grad.answer_toggle"
 )
-SEARCH_SOURCE = settings.choice(
-    "exercises.search.source",
-    "search_source",
-    "vectors",
-    ("vectors", "names"),
-    options_label="exercises.search.source_name.",
-)
+SEARCH_SOURCE = _choice("exercises.search.source", "search_source", "vectors", ("vectors", "names"))
 SEARCH_M = settings.integer("exercises.search.m", "search_m", 4, *ANY_INT)
 SEARCH_TARGET = settings.integer("exercises.search.target", "search_target", 1, *ANY_INT)
 SEARCH_Q1 = settings.number(

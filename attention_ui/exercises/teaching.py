@@ -21,6 +21,7 @@ import numpy as np
 from attention_core import LookupResult, QueryGradient
 from attention_core.search import SearchPath
 from attention_core.squeeze_excitation import SqueezeExcitation
+from attention_ui.exercises.compute import Records, Search
 from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import (
@@ -295,24 +296,16 @@ def search_script(
     )
 
 
-def export_search(
-    path: SearchPath,
-    keys: np.ndarray,
-    start: np.ndarray,
-    hard_best: int,
-    labels: Sequence[str],
-    *,
-    names: Sequence[str] | None,
-    pairs: Sequence[str],
-) -> None:
-    """`names`: the records' names when the keys are their letter pairs (`pairs`), else None."""
+def export_search(numbers: Search, records: Records) -> None:
+    """The descent's export; by name, the script builds the keys from the names' letter pairs."""
+    path, names = numbers.path, records.names if records.by_name else None
 
     def build() -> Export:
         listed, total = search_steps_listed(path), path.steps + 1
         queries, weights = path.queries[:listed], path.weights[:listed]
         losses = path.losses[:listed, None]
         iterations = [str(i) for i in range(listed)]
-        dims = list(pairs) if names is not None else ["x", "y"]
+        dims = list(records.pairs) if records.by_name else ["x", "y"]
         lines = [
             _Line(
                 "search_queries",
@@ -333,11 +326,11 @@ def export_search(
             else ""
         )
         return Export(
-            script=search_script(path, keys, start, hard_best, names),
+            script=search_script(path, records.keys, records.start, numbers.hard.best, names),
             tables=[
-                Table("keys", np.asarray(keys).T, list(labels), dims),
+                Table("keys", np.asarray(records.keys).T, list(records.names), dims),
                 Table("queries", queries, iterations, dims),
-                Table("weights", weights, iterations, list(labels)),
+                Table("weights", weights, iterations, list(records.names)),
                 Table("losses", losses, iterations, ["L"]),
             ],
             derivation=_derivation(lines, _export_title, "search", note=left_out),

@@ -6,7 +6,7 @@ stays a short table of contents.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import streamlit as st
@@ -25,7 +25,7 @@ from attention_ui.kit.figures.lookup import short
 from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure, view_box
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.text.i18n import show_error, t, worded
+from attention_ui.kit.text.i18n import draw_notes, show_error, t, worded
 from attention_ui.kit.text.markdown import stacked
 
 # Where each case's output must land, as (catalog key if it does, if it does not).
@@ -264,14 +264,7 @@ def show_case(
         key=f"gallery.chart.case.{name}",
         name=t(f"gallery.cases.{name}.title"),
     )
-    draw = {
-        "caption": st.caption,
-        "markdown": st.markdown,
-        "warning": st.warning,
-        "success": st.success,
-    }
-    for kind, text in case_notes(case, values, best, scores):
-        draw[kind](text)
+    draw_notes(case_notes(case, values, best, scores))
 
 
 def case_notes(
@@ -358,23 +351,17 @@ def luong_grid(taus: list[float]) -> None:
         show_error(error)  # and the rest of the page (its kept state too) carries on
         return
     matrices = np.array([[r.weights.T for r in row] for row in runs])  # (score, τ, n, m)
-    step = "weights_softmax"
-    figures = grid_columns(
+    _weights_grid(
         matrices,
+        taus,
         t("gallery.grid.keys"),
-        t("gallery.grid.queries"),
         GridSettings(
-            titles=[f"τ = {fmt(tau)}" for tau in taus],
             row_titles=[t(f"gallery.grid.score_{s}") for s in scores],
             x_labels=[f"k{j + 1}" for j in range(K.shape[1])],
             y_labels=[f"q{i + 1}" for i in range(Q.shape[1])],
-            zmin=0,
-            zmax=1,
-            colorbar_title="α",
-            hover=lambda r, c, i, j: runs[r][c].step(step).entry(j, i),
+            hover=lambda r, c, i, j: runs[r][c].step("weights_softmax").entry(j, i),
         ),
     )
-    show_grid_columns(figures, keys=K.shape[1])
 
 
 def database_grid(taus: list[float]) -> None:
@@ -386,21 +373,16 @@ def database_grid(taus: list[float]) -> None:
         st.caption(t("gallery.grid.database_default"))
     tables = [[lookup_many(records, queries, sim, tau) for tau in taus] for sim in SIMILARITIES]
     matrices = np.array([[table.weights for table in row] for row in tables])
-    figures = grid_columns(
+    _weights_grid(
         matrices,
+        taus,
         t("gallery.grid.records"),
-        t("gallery.grid.queries"),
         GridSettings(
-            titles=[f"τ = {fmt(tau)}" for tau in taus],
             row_titles=[t(f"gallery.grid.similarity_{s}") for s in SIMILARITIES],
             x_labels=record_labels(records),
             y_labels=query_labels(queries),
-            zmin=0,
-            zmax=1,
-            colorbar_title="α",
         ),
     )
-    show_grid_columns(figures, keys=len(records))
     st.caption(t("gallery.grid.exact_note"))
 
 
@@ -409,10 +391,15 @@ def database_grid(taus: list[float]) -> None:
 ROW_CELLS = 12
 
 
-def show_grid_columns(figures: list, keys: int) -> None:
-    """The live grid's columns (one temperature each): side by side while their cells stay
-    wide enough for their numbers, in rows, one under another on a phone."""
-    per_row = max(1, min(len(figures), ROW_CELLS // max(1, keys)))
+def _weights_grid(matrices: np.ndarray, taus: list[float], keys: str, labels: GridSettings) -> None:
+    """The live grid of weights (row, τ, query, key) on one 0…1 scale, one τ a column: side by
+    side while their cells stay wide enough for their numbers, in rows, one under another on
+    a phone."""
+    grid = replace(
+        labels, titles=[f"τ = {fmt(tau)}" for tau in taus], zmin=0, zmax=1, colorbar_title="α"
+    )
+    figures = grid_columns(matrices, keys, t("gallery.grid.queries"), grid)
+    per_row = max(1, min(len(figures), ROW_CELLS // max(1, matrices.shape[-1])))
     for first in range(0, len(figures), per_row):
         shown = figures[first : first + per_row]
         for offset, (column, figure) in enumerate(zip(st.columns(per_row), shown, strict=False)):

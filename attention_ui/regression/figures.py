@@ -8,14 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from attention_core import Step
+from attention_core import NadarayaWatsonResult, Step
 from attention_core.formatting import fmt
 from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, hover_texts, plotly_text
+
+if TYPE_CHECKING:
+    from attention_ui.kit.grids.points_editor import PointsInput
 
 # Okabe–Ito: blue, orange, bluish green, vermillion, grey
 BLUE, ORANGE, GREEN, RED, GREY = "#0072B2", "#E69F00", "#009E73", "#D55E00", "#7f7f7f"
@@ -23,48 +27,26 @@ MAX_HEIGHT = 640
 
 
 def data_figure(
-    x_train: np.ndarray,
-    y_train: np.ndarray,
-    curve_x: np.ndarray,
-    curve_y: np.ndarray,
+    points: PointsInput,
+    curve: NadarayaWatsonResult,
     words: Mapping[str, str],
     *,
     truth_y: np.ndarray | None = None,
     chosen: tuple[float, np.ndarray] | None = None,
-    rows: Sequence[int] | None = None,
 ) -> go.Figure:
-    """Top: the training points, the true function, the prediction curve (None where there is
-    no prediction, so the line has a gap). Bottom: the `chosen` query's weights, given as
+    """Top: the training points, the true function, the `curve`'s prediction (None where there
+    is no prediction, so the line has a gap). Bottom: the `chosen` query's weights, given as
     (x*, its weights), as bars at the training points' x (d2l's attention pooling seen from
     one query)."""
-    rows = list(rows) if rows is not None else list(range(1, len(x_train) + 1))
-    figure = make_subplots(
-        rows=2, cols=1, shared_xaxes=True, row_heights=[0.68, 0.32], vertical_spacing=0.06
-    )
-    if truth_y is not None:
-        figure.add_trace(
-            go.Scatter(
-                x=curve_x,
-                y=truth_y,
-                mode="lines",
-                name=words["truth"],
-                line={"color": GREY, "dash": "dash"},
-                hovertemplate="x = %{x:.3~g}<br>f(x) = %{y:.3~g}<extra></extra>",
-            ),
-            row=1,
-            col=1,
-        )
-    figure.add_trace(
-        _gapped_line(curve_x, curve_y, words["prediction"], "x* = %{x:.3~g}<br>ŷ = %{y:.3~g}"),
-        row=1,
-        col=1,
-    )
+    x_train, y_train = points.x, points.y
     weights = chosen[1] if chosen is not None else np.zeros(len(x_train))
     point_hover = [
         plotly_text(words["point_hover"].format(row=row, x=fmt(x), y=fmt(y), weight=fmt(w)))
-        for row, x, y, w in zip(rows, x_train, y_train, weights, strict=True)
+        for row, x, y, w in zip(points.rows, x_train, y_train, weights, strict=True)
     ]
-    figure.add_trace(
+    prediction_hover = "x* = %{x:.3~g}<br>ŷ = %{y:.3~g}"
+    top = [
+        _gapped_line(curve.x_query, curve.prediction, words["prediction"], prediction_hover),
         go.Scatter(
             x=x_train,
             y=y_train,
@@ -74,9 +56,22 @@ def data_figure(
             customdata=point_hover,
             hovertemplate="%{customdata}<extra></extra>",
         ),
-        row=1,
-        col=1,
+    ]
+    if truth_y is not None:
+        truth = go.Scatter(
+            x=curve.x_query,
+            y=truth_y,
+            mode="lines",
+            name=words["truth"],
+            line={"color": GREY, "dash": "dash"},
+            hovertemplate="x = %{x:.3~g}<br>f(x) = %{y:.3~g}<extra></extra>",
+        )
+        top.insert(0, truth)
+    figure = make_subplots(
+        rows=2, cols=1, shared_xaxes=True, row_heights=[0.68, 0.32], vertical_spacing=0.06
     )
+    for trace in top:
+        figure.add_trace(trace, row=1, col=1)
     if chosen is not None:
         _chosen_bars(figure, x_train, chosen, words["weights"], point_hover)
     figure.update_xaxes(title_text=plotly_text(words["x_axis"]), row=2, col=1)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from attention_core import AttentionInputError, nadaraya_watson
+from attention_core import AttentionInputError, NadarayaWatsonResult, nadaraya_watson
 from attention_core.formatting import fmt
 from attention_core.regression import (
     bandwidth_range,
@@ -163,7 +163,6 @@ def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset
     curve, queries = runs.curve, runs.queries
     chosen_x = float(queries.x_query[settings.chosen])
     weights = queries.weights[settings.chosen]
-    truth = data.TRUE_FUNCTIONS[preset][0](curve.x_query)
     words = {
         key: t(f"regression.chart.{key}")
         for key in (
@@ -177,17 +176,9 @@ def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset
             "point_hover",
         )
     }
+    truth = data.TRUE_FUNCTIONS[preset][0](curve.x_query)
     show_chart(
-        figures.data_figure(
-            points.x,
-            points.y,
-            curve.x_query,
-            curve.prediction,
-            words,
-            truth_y=truth,
-            chosen=(chosen_x, weights),
-            rows=points.rows,
-        ),
+        figures.data_figure(points, curve, words, truth_y=truth, chosen=(chosen_x, weights)),
         "regression.chart.data",
         details=(settings.kernel,),
     )
@@ -206,11 +197,7 @@ def prediction_chart(points: PointsInput, settings: Settings, runs: Runs, preset
                 ),
             )
         )
-    st.markdown(
-        chosen_sentence(
-            weights, queries.prediction[settings.chosen], points.rows, chosen_x, settings.chosen
-        )
-    )
+    st.markdown(chosen_sentence(queries, settings.chosen, points.rows))
     if settings.kernel in ("triangular", "epanechnikov"):
         compared = kernel_comparison(points.x, points.y, chosen_x, settings)
         if compared:
@@ -245,16 +232,12 @@ def chart_caption(weights: np.ndarray, lang: str | None = None) -> str:
 
 
 def chosen_sentence(
-    weights: np.ndarray,
-    prediction: float,
-    rows: list[int],
-    x: float,
-    chosen: int,
-    lang: str | None = None,
+    result: NadarayaWatsonResult, chosen: int, rows: list[int], lang: str | None = None
 ) -> str:
-    """The chosen query's prediction and where its largest weight is: one row, or every row
+    """The `chosen` query's prediction and where its largest weight is: one row, or every row
     that shares it (points at the same x, or placed symmetrically); no prediction when no
     point reaches it."""
+    weights, x = result.weights[chosen], result.x_query[chosen]
     name = rf"x\*{chosen + 1}"  # escaped: Markdown must not start emphasis here
     if not weights.max() > 0:
         return t("regression.chart.chosen_none", lang, name=name, x=fmt(x))
@@ -264,7 +247,7 @@ def chosen_sentence(
         lang,
         name=name,
         x=fmt(x),
-        prediction=fmt(prediction),
+        prediction=fmt(result.prediction[chosen]),
         row=rows[top[0]],
         rows=", ".join(str(rows[i]) for i in top),
         weight=fmt(weights[top[0]]),
@@ -276,7 +259,8 @@ def weights_map(points: PointsInput, runs: Runs) -> None:
     st.header(t("regression.heatmap.title"))
     st.caption(t("regression.heatmap.caption"))
     result = runs.queries
-    hover = entry_hover(result.step("nw_weights"))
+    step = result.step("nw_weights")
+    hover = hover_texts(step.value.shape, step.entry)  # the engine's arithmetic, each entry
     words = {
         "title": t("regression.heatmap.chart"),
         "x_title": t("regression.axis.key"),
@@ -348,33 +332,20 @@ def _temperature(points: PointsInput, settings: Settings, runs: Runs) -> None:
         "regression.chart.sigma",
         details=(settings.kernel,),
     )
-    kind, text = sigma_sentence(
-        runs.queries.weights[settings.chosen],
-        points.y,
-        points.rows,
-        settings.sigma,
-        settings.chosen,
-        distances=np.abs(points.x - query),
-    )
+    kind, text = sigma_sentence(runs.queries, settings.chosen, points.rows)
     (st.success if kind in ("nearest", "nearest_shared", "mean") else st.info)(text)
 
 
 def sigma_sentence(
-    weights: np.ndarray,
-    y: np.ndarray,
-    rows: list[int],
-    sigma: float,
-    chosen: int,
-    lang: str | None = None,
-    *,
-    distances: np.ndarray | None = None,
+    result: NadarayaWatsonResult, chosen: int, rows: list[int], lang: str | None = None
 ) -> tuple[str, str]:
-    """What the chosen query's weights are at this σ (`data.sigma_claim`: nearest neighbour,
+    """What the `chosen` query's weights are at this σ (`data.sigma_claim`: nearest neighbour,
     the mean, between, or no prediction), as (kind, sentence)."""
-    claim = data.sigma_claim(weights, y, distances)
+    y, distances = result.y_train, np.abs(result.x_train - result.x_query[chosen])
+    claim = data.sigma_claim(result.weights[chosen], y, distances)
     params = {
         "name": rf"x\*{chosen + 1}",
-        "sigma": fmt(sigma),
+        "sigma": fmt(result.bandwidth),
         "row": rows[claim.points[0]],
         "rows": ", ".join(str(rows[i]) for i in claim.points),
         "share": fmt(claim.share),  # a weight, written as every other weight is
@@ -556,8 +527,3 @@ def steps(runs: Runs, points: PointsInput) -> None:
             {"query": t("regression.axis.query"), "key": t("regression.axis.key")},
         ),
     )
-
-
-def entry_hover(step) -> list[list[str]]:
-    """The engine's arithmetic for every entry of a step (symbols and numbers only)."""
-    return hover_texts(step.value.shape, step.entry)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import string
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, TypeVar
@@ -189,3 +189,16 @@ def _step_text(step: Step, part: str, lang: str | None, **extra: Any) -> str:
 def show_error(error: AttentionInputError) -> None:
     """An engine error as a message in the learner's language (never a traceback)."""
     st.error(error_text(error), icon=":material/error:")
+
+
+def draw_notes(notes: Iterable[tuple[str, str]]) -> None:
+    """Sentences as (how they are drawn, text), the form the pure `*_notes` functions return."""
+    draw = {
+        "markdown": st.markdown,
+        "info": st.info,
+        "warning": st.warning,
+        "success": st.success,
+        "caption": st.caption,
+    }
+    for kind, text in notes:
+        draw[kind](text)

@@ -54,10 +54,9 @@ def test_every_regression_sentence_holds_for_the_engines_numbers():
         for chosen, lang in itertools.product(range(queries.size), LANGUAGES):
             weights = nw.weights[chosen]
             distances = np.abs(x - queries[chosen])
-            kind, text = sigma_sentence(weights, y, rows, sigma, chosen, lang, distances=distances)
+            kind, text = sigma_sentence(nw, chosen, rows, lang)
             # The sentence under the chart: ŷ, and every row that holds the largest weight.
-            prediction = nw.prediction[chosen]
-            under = chosen_sentence(weights, prediction, rows, queries[chosen], chosen, lang)
+            under = chosen_sentence(nw, chosen, rows, lang)
             top_rows = [rows[i] for i in np.flatnonzero(weights == weights.max())]
             if reach[chosen].max() == 0:
                 assert under == t("regression.chart.chosen_none", lang, name=rf"x\*{chosen + 1}",

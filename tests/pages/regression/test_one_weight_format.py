@@ -4,7 +4,6 @@ other said "0.116"), in both languages."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from attention_core import nadaraya_watson
@@ -22,12 +21,8 @@ def test_the_largest_weight_reads_the_same_in_both_sentences(lang, sigma, kind):
     run = nadaraya_watson(queries, x, y, "gaussian", sigma)
     chosen, rows = 5, list(range(1, x.size + 1))
     weights = run.weights[chosen]
-    said_kind, said = sigma_sentence(
-        weights, y, rows, sigma, chosen, lang, distances=np.abs(x - queries[chosen])
-    )
-    under_chart = chosen_sentence(
-        weights, run.prediction[chosen], rows, queries[chosen], chosen, lang
-    )
+    said_kind, said = sigma_sentence(run, chosen, rows, lang)
+    under_chart = chosen_sentence(run, chosen, rows, lang)
     assert said_kind == kind
     written = fmt(weights.max())
     assert written in said and written in under_chart, (said, under_chart)

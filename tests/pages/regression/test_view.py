@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from attention_core import nadaraya_watson
-from attention_ui.kit.grids.points_editor import LIMIT, MAX_POINTS, check_points
+from attention_ui.kit.grids.points_editor import LIMIT, MAX_POINTS, PointsInput, check_points
 from attention_ui.regression import data, figures, state
 
 WORDS = {
@@ -131,7 +131,7 @@ def test_the_prediction_curve_breaks_where_there_is_no_prediction():
     x, y = np.array([0.0, 1.0]), np.array([1.0, 2.0])
     curve_x = np.linspace(-1, 2, 7)
     result = nadaraya_watson(curve_x, x, y, "boxcar", 0.4)
-    figure = figures.data_figure(x, y, curve_x, result.prediction, WORDS)
+    figure = figures.data_figure(PointsInput(x, y, [1, 2]), result, WORDS)
     line = next(trace for trace in figure.data if trace.name == "prediction")
     assert line.connectgaps is False
     assert [v is None for v in line.y] == (~result.reached).tolist()
@@ -148,7 +148,8 @@ def test_a_prediction_heatmap_never_prints_nan():
 def test_the_chosen_querys_weights_are_bars_at_the_training_x():
     x, y = np.array([0.0, 1.0, 2.0]), np.array([1.0, 2.0, 3.0])
     weights = np.array([0.2, 0.5, 0.3])
-    figure = figures.data_figure(x, y, x, y, WORDS, chosen=(1.0, weights))
+    curve = nadaraya_watson(x, x, y, "gaussian", 1.0)
+    figure = figures.data_figure(PointsInput(x, y, [1, 2, 3]), curve, WORDS, chosen=(1.0, weights))
     bars = next(trace for trace in figure.data if trace.type == "bar")
     assert list(bars.x) == [0.0, 1.0, 2.0] and list(bars.y) == [0.2, 0.5, 0.3]
     assert figure.layout.xaxis2.title.text == "x_axis"
