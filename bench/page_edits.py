@@ -119,29 +119,25 @@ RECORDS = database_state.PRESETS["d2l"]
 
 
 def database_expected(query: str) -> list[list]:
-    result = lookup(RECORDS, query, "exact", database_state.DEFAULTS[database_state.TEMPERATURE])
+    result = lookup(RECORDS, query, "exact", database_state.TEMPERATURE.default)
     totals = [total for _, total in result.value_distribution]
     return held([("weights", result.weights), ("first names", totals)])
 
 
 def database() -> PageEdit:
-    keys = [
-        record[0]
-        for record in RECORDS
-        if record[0] != database_state.DEFAULTS[database_state.QUERY]
-    ]
+    keys = [record[0] for record in RECORDS if record[0] != database_state.QUERY.default]
     return PageEdit(
         "database",
         t("database.query.label", "en"),
         {
             "records": [list(record) for record in RECORDS],
-            "query": database_state.DEFAULTS[database_state.QUERY],
+            "query": database_state.QUERY.default,
             "label": t("database.query.label", "en"),
         },
         lambda count: [keys[k % len(keys)] for k in range(count)],
         str,
         database_expected,
-        database_state.DEFAULTS[database_state.QUERY],
+        database_state.QUERY.default,
         "bench/plain_floor_database.py",
     )
 

@@ -5,26 +5,18 @@ a temperature and a normalization; the engine (`attention_core.lookup_many`) giv
 a weight, and the page shows the weights, the best match and the pooled answer. A four-step
 guided story replays the section's argument; each step sets the widgets, so the learner can
 keep playing from there. Each section is drawn by a function of attention_ui/database/view.py;
-attention_ui/database/state.py holds the keys, presets, story and callbacks.
-
-Main session-state keys (for tests and the browser tour):
+attention_ui/database/state.py declares each setting once (its key, default, values, label)
+and holds the other keys, the presets, the story and the callbacks. Other keys (for tests and
+the browser tour):
 - "database.records.cells": the records table (the grid editor, attention_ui/kit/grids;
-  columns "key", "value", "number"). `records_editor.current_records("database.records")`:
-  the rows as last seen,
-  [(key, value, number or None), …].
-- "database.query": the query box (several queries separated by commas).
-- "database.similarity": "exact" | "ngram" | "edit".
-- "database.temperature": τ, one of view.TEMPERATURES (a select slider).
-- "database.normalization": "softmax" | "sum".
-- "database.top_k": k of the top-k retrieval shown under each query's answer.
-- "database.story.1" … "database.story.4": the story's buttons; "database.story.step" is the
-  step last replayed.
-- "database.preset.d2l", "database.preset.ja", "database.preset.empty": table presets.
-- "database.queries.current": the parsed queries of the last run (the gallery reads them).
-- "database.predict": predict, then reveal (hides the answers and the export);
+  columns "key", "value", "number"); `records_editor.current_records(state.RECORDS)`: the rows
+  as last seen, [(key, value, number or None), …].
+- "database.story.1" … "database.story.4": the story's buttons; "database.preset.d2l",
+  "database.preset.ja", "database.preset.empty": table presets.
+- predict, then reveal (its switch hides the answers and the export):
   "database.predict.guess.<i>.<puzzle id>": one selectbox per query (record index, −1 = none);
-  "database.predict.seed" and "database.predict.make": misspelt keys as a seeded puzzle;
-  "database.predict.reveal" / "database.predict.again".
+  "database.predict.make": misspelt keys as a seeded puzzle; "database.predict.reveal" /
+  "database.predict.again".
 - "database.export": the export expander (script, scores and weights as CSV).
 - "database.numbers.<i>": query i's "every number" expander (its table is built only while open).
 Fragment key (st.rerun): "database.answers", the answers with the predict switch, the export,

@@ -1,8 +1,8 @@
-"""The database page's session state: its keys, presets, story, and the callbacks that set them.
+"""The database page's session state: each setting declared once (kit/state/settings.py), the
+table's key, the presets, the story and the callbacks that set them.
 
-Widget keys are listed in pages/database.py. The table lives under RECORDS (see
-`attention_ui.kit.grids.records_editor`); Streamlit keeps the other controls' values across
-visits to other pages itself (each is drawn with persist_state="session").
+The table lives under RECORDS (attention_ui/kit/grids/records_editor.py); Streamlit keeps the
+other controls' values across visits to other pages itself (persist_state="session").
 """
 
 from __future__ import annotations
@@ -19,21 +19,68 @@ from attention_ui.kit.figures.lookup import LookupCaptions
 from attention_ui.kit.grids.records_editor import (
     D2L_RECORDS,
     NAME_LIMIT,
+    RECORD_LIMIT,
     current_records,
     cut_name,
     set_records,
 )
-from attention_ui.kit.state.page_state import start_values
+from attention_ui.kit.state import settings
 from attention_ui.kit.text.i18n import t, worded
 
 RECORDS = "database.records"
-QUERY = "database.query"
-SIMILARITY = "database.similarity"
-TEMPERATURE = "database.temperature"
-NORMALIZATION = "database.normalization"
-TOP_K = "database.top_k"  # how many records top-k retrieval returns
-STORY_STEP = "database.story.step"
-PREDICT = "database.predict"  # attention_ui.kit.teaching.predict_view's switch
+TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0)  # τ's slider
+# Each setting once: key, address parameter, default, values, label and help.
+QUERY = settings.text(
+    "database.query", "q", "Li", 400, label="database.query.label", help="database.query.help"
+)
+SIMILARITY = settings.choice(
+    "database.similarity",
+    "sim",
+    "exact",
+    ("exact", "ngram", "edit"),
+    label="database.similarity.label",
+    options_label="database.similarity.",
+)
+TEMPERATURE = settings.choice(
+    "database.temperature",
+    "tau",
+    0.1,
+    TEMPERATURES,
+    label="database.temperature.label",
+    help="database.temperature.help",
+)
+NORMALIZATION = settings.choice(
+    "database.normalization",
+    "norm",
+    "softmax",
+    ("softmax", "sum"),
+    label="database.normalization.label",
+    options_label="database.normalization.",
+)
+TOP_K = settings.integer(  # how many records top-k retrieval returns
+    "database.top_k",
+    "topk",
+    2,
+    1,
+    RECORD_LIMIT,
+    label="database.topk.label",
+    help="database.topk.help",
+)
+# Predict, then reveal: its switch (drawn by kit.teaching.predict_view under "<page>.predict")
+# and the seed of its misspelt queries (attention_ui/database/teaching.py).
+PREDICT = settings.flag("database.predict", "predict")
+PUZZLE_SEED = settings.integer(
+    "database.predict.seed",
+    "pseed",
+    0,
+    label="predict.database.seed",
+    help="predict.database.seed_help",
+)
+# Drawn on every run, and so given their first value by `start`; the switch and the seed get
+# theirs when drawn (an address of a page that never showed the puzzle has no seed).
+CONTROLS = (QUERY, SIMILARITY, TEMPERATURE, NORMALIZATION, TOP_K)
+SETTINGS = (*CONTROLS, PREDICT, PUZZLE_SEED)
+STORY_STEP = "database.story.step"  # the story's step last replayed (none: no notice)
 QUERIES = "database.queries.current"  # the parsed queries of the last run (the gallery reads them)
 ANSWER_TAB = "database.answer.tab"  # the open query's tab (only that one is built)
 ANSWER_TAB_INDEX = "database.answer.tab.index"  # its position, kept while the tabs are hidden
@@ -42,16 +89,8 @@ ANSWERS_SHOWN = "database.answers.shown"  # whether the answers' fragment last s
 ABOVE = "database.answers.above"  # what the whole run drew of the inputs (`drawn_inputs`)
 QUERY_BOX = "database.query.box"  # the query box's own st.fragment
 QUERY_SHOWN = "database.answers.query"  # the query the box shows (drawn, or typed since)
-TEMPERATURES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0)  # τ's slider
 QUERY_SEPARATORS = re.compile(r"[,;、，；]")  # between the box's queries
 QUERY_LIMIT = 10  # queries shown at once
-DEFAULTS = {
-    QUERY: "Li",
-    SIMILARITY: "exact",
-    TEMPERATURE: 0.1,
-    NORMALIZATION: "softmax",
-    TOP_K: 2,
-}
 
 JAPANESE_RECORDS = [
     ("山田", "太郎", 10.0),
@@ -73,8 +112,8 @@ STORY = {
 
 
 def start() -> None:
-    """Before the widgets are drawn: each setting at its default on a first visit."""
-    start_values(DEFAULTS)
+    """Before the widgets are drawn: each control at its default on a first visit."""
+    settings.start(CONTROLS)
 
 
 def publish_queries(queries: list[str]) -> None:
@@ -96,7 +135,7 @@ def drawn_inputs(notes: Iterable[str] = ()) -> tuple:
     rows = current_records(RECORDS)
     return (
         tuple(tuple(row) for row in rows) if rows is not None else None,
-        *(st.session_state.get(key) for key in (SIMILARITY, TEMPERATURE, NORMALIZATION, TOP_K)),
+        *(st.session_state.get(s.key) for s in (SIMILARITY, TEMPERATURE, NORMALIZATION, TOP_K)),
         tuple(notes),
     )
 
@@ -107,9 +146,9 @@ def query_edited() -> None:
     which it does not change; but the whole page when the query's notes change (too many,
     too long), which the whole run draws under the controls."""
     drawn = st.session_state.get(ABOVE)
-    if drawn is None or drawn[-1] != tuple(parse_queries(st.session_state.get(QUERY))[1]):
+    if drawn is None or drawn[-1] != tuple(parse_queries(QUERY.value())[1]):
         st.rerun()  # the whole page (the box's own fragment would be the default)
-    st.session_state[QUERY_SHOWN] = st.session_state.get(QUERY)  # the box shows what was typed
+    st.session_state[QUERY_SHOWN] = QUERY.value()  # the box shows what was typed
     with contextlib.suppress(StreamlitAPIException):  # no fragment drawn yet: the whole page
         st.rerun(ANSWERS)
     st.rerun()
@@ -146,10 +185,10 @@ def replay(step: int) -> None:
     set_records(RECORDS, records)
     st.session_state.update(
         {
-            QUERY: query,
-            SIMILARITY: similarity,
-            TEMPERATURE: temperature,
-            NORMALIZATION: "softmax",
+            QUERY.key: query,
+            SIMILARITY.key: similarity,
+            TEMPERATURE.key: temperature,
+            NORMALIZATION.key: "softmax",
             STORY_STEP: step,
         }
     )
@@ -165,12 +204,12 @@ def step_still_shown(step: int) -> bool:
     """Whether the widgets still hold what the story step set (the learner may have moved on)."""
     records, query, similarity, temperature = STORY[step]
     same_records = [tuple(r) for r in current_records(RECORDS) or []] == list(records)
-    same_controls = (
-        st.session_state.get(QUERY) == query
-        and st.session_state.get(SIMILARITY) == similarity
-        and st.session_state.get(NORMALIZATION) == "softmax"
+    same_controls = (QUERY.value(), SIMILARITY.value(), NORMALIZATION.value()) == (
+        query,
+        similarity,
+        "softmax",
     )
-    same_tau = similarity == "exact" or st.session_state.get(TEMPERATURE) == temperature
+    same_tau = similarity == "exact" or TEMPERATURE.value() == temperature
     return same_records and same_controls and same_tau
 
 

@@ -42,14 +42,16 @@ def snapshot() -> dict | None:
     """The page's inputs as the rules read them, or None while they are not usable."""
     rows = current_records(database.RECORDS)
     records = check_records(rows).records if rows else []
-    queries = st.session_state.get(database.QUERIES) or [st.session_state.get(database.QUERY, "")]
+    queries = st.session_state.get(database.QUERIES) or [
+        st.session_state.get(database.QUERY.key, "")
+    ]
     if not records or not queries:
         return None
     return {
         "records": records,
         "query": queries[0],
-        "similarity": st.session_state.get(database.SIMILARITY, "exact"),
-        "tau": st.session_state.get(database.TEMPERATURE, 1.0),
+        "similarity": st.session_state.get(database.SIMILARITY.key, "exact"),
+        "tau": st.session_state.get(database.TEMPERATURE.key, 1.0),
     }
 
 

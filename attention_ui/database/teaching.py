@@ -17,25 +17,14 @@ from attention_ui.kit.classroom.panel import student_question_here
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import table_script
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, current_records
-from attention_ui.kit.share.codec import MAX_INT, Integer
-from attention_ui.kit.state.page_state import start_values
+from attention_ui.kit.state import settings
 from attention_ui.kit.teaching.predict import NO_WINNER, puzzle_id, typo_queries
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
 
 PAGE = "database"
-SEED = "database.predict.seed"
 PUZZLE_QUERIES = 3
-# This module's widgets and their first values (for the shareable address, like state.DEFAULTS).
-DEFAULTS = {f"{PAGE}.predict": False, SEED: 0}
-SEED_FIELD = Integer("pseed", SEED, 0, MAX_INT)  # the address's field, and the callback's check
-
-
-def puzzle_seed(value: object) -> int:
-    """The seed as the number input holds it; anything else (crafted state, which reaches a
-    button's callback before the page's check) counts as 0."""
-    return int(value) if SEED_FIELD.accepts(value) else 0  # type: ignore[call-overload]
 
 
 def make_puzzle() -> None:
@@ -43,11 +32,13 @@ def make_puzzle() -> None:
     seed), matched approximately so that a record can win."""
     rows = current_records(state.RECORDS) or D2L_RECORDS
     keys = [row[0] for row in rows if isinstance(row[0], str)]
-    queries = typo_queries(keys, puzzle_seed(st.session_state.get(SEED)), PUZZLE_QUERIES)
+    # the seed as its box holds it; anything else (crafted state, which reaches a button's
+    # callback before the frame's check) counts as its default
+    queries = typo_queries(keys, int(state.PUZZLE_SEED.current()), PUZZLE_QUERIES)
     if queries:
-        st.session_state[state.QUERY] = ", ".join(queries)
-    if st.session_state.get(state.SIMILARITY) == "exact":
-        st.session_state[state.SIMILARITY] = "ngram"
+        st.session_state[state.QUERY.key] = ", ".join(queries)
+    if st.session_state.get(state.SIMILARITY.key) == "exact":
+        st.session_state[state.SIMILARITY.key] = "ngram"
     st.session_state.pop(state.STORY_STEP, None)
 
 
@@ -74,16 +65,8 @@ def _puzzle_controls() -> None:
     st.header(t("predict.database.title"))
     st.caption(t("predict.database.ask"))
     seed_col, button_col = st.columns([1, 2], vertical_alignment="bottom")
-    start_values({SEED: DEFAULTS[SEED]})
-    seed_col.number_input(
-        t("predict.database.seed"),
-        min_value=0,
-        max_value=MAX_INT,
-        step=1,
-        key=SEED,
-        persist_state="session",
-        help=t("predict.database.seed_help"),
-    )
+    settings.start((state.PUZZLE_SEED,))
+    settings.number_input(state.PUZZLE_SEED, seed_col)
     button_col.button(
         t("predict.database.make"),
         key="database.predict.make",
@@ -94,21 +77,18 @@ def _puzzle_controls() -> None:
 
 def _puzzle(records_in: RecordsInput, table: LookupTable) -> bool:
     records = table.records
-    names = [
-        escape_markdown(f"{row} · {r.key} → {r.value}", 60)
-        for row, r in zip(records_in.rows, records, strict=True)
+    texts = [
+        f"{row} · {r.key} → {r.value}" for row, r in zip(records_in.rows, records, strict=True)
     ]
-    labels = [
-        f"{row} · {r.key} → {r.value}"[:60] for row, r in zip(records_in.rows, records, strict=True)
-    ]
+    names = [escape_markdown(text, 60) for text in texts]
+    labels = [text[:60] for text in texts]
     none = t("predict.database.none")
-    texts = [escape_markdown(text, 40) for text in table.queries]
     return puzzle(
         PAGE,
         puzzle_id(table.weights, table.scores, extra="\n".join((*table.queries, *labels))),
         questions=[
-            t("predict.database.question", query=number, text=text)
-            for number, text in enumerate(texts, start=1)
+            t("predict.database.question", query=number, text=escape_markdown(text, 40))
+            for number, text in enumerate(table.queries, start=1)
         ],
         options=[*range(len(records)), NO_WINNER],
         option_label=lambda i: none if i == NO_WINNER else labels[i],

@@ -7,7 +7,7 @@ stays a short table of contents.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -19,22 +19,14 @@ from attention_core.formatting import fmt, fmt_latex
 from attention_core.lookup import SIMILARITY_LATEX, TopK, explain_similarity, top_k
 from attention_ui.database import state
 from attention_ui.database.compute import Answer, Inputs, answer
-from attention_ui.database.state import TEMPERATURES, parse_queries
 from attention_ui.database.state import chart_captions as captions
+from attention_ui.database.state import parse_queries
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.lookup import (
-    distribution_bar,
-    weights_bar,
-    weights_heatmap,
-)
+from attention_ui.kit.figures.lookup import distribution_bar, weights_bar, weights_heatmap
 from attention_ui.kit.folds import fold, folded
-from attention_ui.kit.grids.records_editor import (
-    D2L_RECORDS,
-    RECORD_LIMIT,
-    RecordsInput,
-    records_editor,
-)
-from attention_ui.kit.state.page_state import open_tab, option_labels
+from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, records_editor
+from attention_ui.kit.state import settings as draw
+from attention_ui.kit.state.page_state import open_tab
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown
 
@@ -102,12 +94,12 @@ def table_and_query() -> tuple[RecordsInput, Query]:
         temperature, k = temperature_and_top_k(similarity)
     with normalization_column:
         normalization = normalization_controls(similarity, temperature)
-    queries, query_notes = parse_queries(st.session_state[state.QUERY])
+    queries, query_notes = parse_queries(st.session_state[state.QUERY.key])
     for note in query_notes:
         st.warning(note, icon=":material/edit:")
     # what the answers' fragment compares with the inputs it finds (state.query_edited)
     st.session_state[state.ABOVE] = state.drawn_inputs(query_notes)
-    st.session_state[state.QUERY_SHOWN] = st.session_state[state.QUERY]
+    st.session_state[state.QUERY_SHOWN] = st.session_state[state.QUERY.key]
     # checked by the frame
     return records_in, Query(queries, similarity, temperature, normalization, k)
 
@@ -115,17 +107,15 @@ def table_and_query() -> tuple[RecordsInput, Query]:
 def query_now(drawn: Query) -> Query:
     """The query as the box holds it now (a query edit reruns the answers' fragment alone),
     with the settings the whole run drew (`drawn`), which only a whole run changes."""
-    queries, _ = parse_queries(st.session_state.get(state.QUERY))
-    return Query(queries, drawn.similarity, drawn.temperature, drawn.normalization, drawn.top_k)
+    return replace(drawn, queries=parse_queries(state.QUERY.value())[0])
 
 
 def inputs_moved() -> bool:
     """Whether an input drawn by the whole run changed since (a callback in the answers'
     fragment set it: the puzzle's button), so that the page must rerun whole to show it."""
-    notes = parse_queries(st.session_state.get(state.QUERY))[1]
-    return st.session_state.get(state.ABOVE) != state.drawn_inputs(notes) or st.session_state.get(
-        state.QUERY
-    ) != st.session_state.get(state.QUERY_SHOWN)
+    query = state.QUERY.value()
+    moved = st.session_state.get(state.ABOVE) != state.drawn_inputs(parse_queries(query)[1])
+    return moved or query != st.session_state.get(state.QUERY_SHOWN)
 
 
 def records_table() -> RecordsInput:
@@ -158,14 +148,7 @@ def query_and_similarity() -> str:
     """The query box and the similarity a(q, k) with its formula."""
     st.header(t("database.query.title"))
     query_box()
-    similarity = st.radio(
-        t("database.similarity.label"),
-        ["exact", "ngram", "edit"],
-        key=state.SIMILARITY,
-        persist_state="session",
-        horizontal=True,
-        format_func=option_labels("database.similarity."),
-    )
+    similarity = draw.radio(state.SIMILARITY, horizontal=True)
     for part in SIMILARITY_LATEX[similarity].split(r",\quad "):  # narrow column: one per line
         st.latex(part)
     st.caption(t(f"database.similarity.{similarity}_help"))
@@ -178,65 +161,42 @@ def query_box() -> None:
     which its callback turns into a run of the answers' (state.query_edited). (Started as a
     run of the page, the edit dropped the page's files, the favicon among them, which the
     browser then asked for in vain.)"""
-    st.text_input(
-        t("database.query.label"),
-        key=state.QUERY,
-        persist_state="session",
-        max_chars=400,
-        help=t("database.query.help"),
+    draw.text_input(
+        state.QUERY,
         placeholder=t("database.query.placeholder"),
         on_change=state.query_edited,  # reruns the answers' fragment alone
     )
 
 
-def inactive_label(label: str, inactive: bool) -> Literal["visible", "collapsed"]:
+def inactive_label(setting: draw.Setting, inactive: bool) -> Literal["visible", "collapsed"]:
     """A control with no part in exact matching is disabled, and Streamlit draws a disabled
     control's label in a faded grey (2.6:1 on white, below WCAG's 4.5:1): its label is then
     written as ordinary text saying why, and the control's own label only names it for screen
     readers."""
     if not inactive:
         return "visible"
-    st.markdown(t("database.inactive", label=label))
+    st.markdown(t("database.inactive", label=t(setting.label)))
     return "collapsed"
 
 
 def temperature_and_top_k(similarity: str) -> tuple[float, int]:
     """τ (no part in exact matching) and the k of top-k retrieval."""
-    label = t("database.temperature.label")
-    temperature = st.select_slider(
-        label,
-        TEMPERATURES,
-        key=state.TEMPERATURE,
-        persist_state="session",
+    temperature = draw.select_slider(
+        state.TEMPERATURE,
         format_func=fmt,
         disabled=similarity == "exact",
-        help=t("database.temperature.help"),
-        label_visibility=inactive_label(label, similarity == "exact"),
+        label_visibility=inactive_label(state.TEMPERATURE, similarity == "exact"),
     )
-    k = st.number_input(
-        t("database.topk.label"),
-        min_value=1,
-        max_value=RECORD_LIMIT,
-        step=1,
-        key=state.TOP_K,
-        persist_state="session",
-        help=t("database.topk.help"),
-    )
-    return temperature, int(k)
+    return temperature, int(draw.number_input(state.TOP_K))
 
 
 def normalization_controls(similarity: str, temperature: float) -> str:
     """The normalization (no part in exact matching) and its formula."""
-    label = t("database.normalization.label")
-    normalization = st.radio(
-        label,
-        ["softmax", "sum"],
-        key=state.NORMALIZATION,
-        persist_state="session",
+    normalization = draw.radio(
+        state.NORMALIZATION,
         horizontal=True,
-        format_func=option_labels("database.normalization."),
         disabled=similarity == "exact",
-        label_visibility=inactive_label(label, similarity == "exact"),
+        label_visibility=inactive_label(state.NORMALIZATION, similarity == "exact"),
     )
     if similarity == "exact":
         st.latex(r"\alpha_i = \frac{a(q, k_i)}{\sum_j a(q, k_j)}")

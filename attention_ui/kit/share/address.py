@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -248,9 +249,14 @@ def read_state_file(data: bytes) -> tuple[str, dict[str, Any], list[str]] | None
     return page, params, [item.param for item in ignored]
 
 
+def _uploader() -> str:
+    """The uploader's key: a new one after each file, so that it is drawn anew, empty."""
+    return f"{_UPLOAD}.{st.session_state.get(f'{_UPLOAD}.version', 0)}"
+
+
 def _open_file() -> None:
     """Uploader callback: the file's state replaces its page's state."""
-    upload = st.session_state.get(_UPLOAD)
+    upload = st.session_state.get(_uploader())
     if upload is None:
         return
     st.session_state[f"{_UPLOAD}.version"] = st.session_state.get(f"{_UPLOAD}.version", 0) + 1
@@ -303,8 +309,8 @@ def share_panel(page: str) -> None:
         st.file_uploader(
             t("share.open"),
             type=["json"],
-            key=f"{_UPLOAD}.{st.session_state.get(f'{_UPLOAD}.version', 0)}",
-            on_change=_pick_upload,
+            key=_uploader(),
+            on_change=_open_file,
             help=t("share.open_help"),
         )
 
@@ -319,20 +325,21 @@ def _say_what_the_address_leaves_out(page: str) -> None:
     if dropped:
         st.sidebar.warning(t("share.not_kept_chars", chars=character_names(dropped)))
     if whole:
-        shown = ", ".join(escape_markdown(name, 20) for name in whole[:MAX_NAMES_SHOWN])
-        st.sidebar.warning(t("share.not_kept_values", names=shown))
+        st.sidebar.warning(t("share.not_kept_values", names=_listed(whole, more=False)))
 
 
 def character_names(text: str) -> str:
     """Invisible characters named by their code points: 'U+202E ×2, U+0007'."""
-    counts: dict[str, int] = {}
-    for char in text:
-        counts[char] = counts.get(char, 0) + 1
-    names = [
-        f"U+{ord(char):04X}" + (f" ×{count}" if count > 1 else "") for char, count in counts.items()
-    ]
-    shown = ", ".join(names[:MAX_NAMES_SHOWN])
-    if len(names) > MAX_NAMES_SHOWN:
+    counts = Counter(text)  # in the order of first appearance
+    names = [f"U+{ord(c):04X}" + (f" ×{n}" if n > 1 else "") for c, n in counts.items()]
+    return _listed(names, as_text=False)
+
+
+def _listed(names: list[str], more: bool = True, as_text: bool = True) -> str:
+    """The first MAX_NAMES_SHOWN names (`as_text`: shown as text, never run as Markdown), and
+    (`more`) how many more there are."""
+    shown = ", ".join(escape_markdown(n, 20) if as_text else n for n in names[:MAX_NAMES_SHOWN])
+    if more and len(names) > MAX_NAMES_SHOWN:
         shown += " " + t("share.and_more", count=len(names) - MAX_NAMES_SHOWN)
     return shown
 
@@ -343,13 +350,6 @@ def _deferred(text: str):
     return lambda: text
 
 
-def _pick_upload() -> None:
-    key = f"{_UPLOAD}.{st.session_state.get(f'{_UPLOAD}.version', 0)}"
-    st.session_state[_UPLOAD] = st.session_state.get(key)
-    _open_file()
-    st.session_state.pop(_UPLOAD, None)
-
-
 def _show_notice(kind: str, names: list[str], misfits: list[str]) -> None:
     """One sentence: what the address or the file could not give (names shown as text), and
     one more for its grids whose shape did not fit its sizes."""
@@ -357,14 +357,10 @@ def _show_notice(kind: str, names: list[str], misfits: list[str]) -> None:
         st.sidebar.warning(t("share.bad_file", limit=FILE_LIMIT // 1000))
         return
     if misfits:
-        shown = ", ".join(escape_markdown(name, 20) for name in misfits[:MAX_NAMES_SHOWN])
-        st.sidebar.warning(t(f"share.wrong_shape_{kind}", names=shown))
+        st.sidebar.warning(t(f"share.wrong_shape_{kind}", names=_listed(misfits, more=False)))
     if not names:
         return
     if names == [NEWER_VERSION]:
         st.sidebar.warning(t(f"share.newer_version_{kind}"))
         return
-    shown = ", ".join(escape_markdown(name, 20) for name in names[:MAX_NAMES_SHOWN])
-    if len(names) > MAX_NAMES_SHOWN:
-        shown += " " + t("share.and_more", count=len(names) - MAX_NAMES_SHOWN)
-    st.sidebar.warning(t(f"share.ignored_{kind}", names=shown))
+    st.sidebar.warning(t(f"share.ignored_{kind}", names=_listed(names)))

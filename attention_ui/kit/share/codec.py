@@ -143,10 +143,7 @@ class Integer(Field):
     def decode(self, text: str) -> int:
         if not re.fullmatch(r"-?\d{1,12}", text):
             raise UnreadableError()
-        value = int(text)
-        if not self.low <= value <= self.high:
-            raise UnreadableError(OUT_OF_RANGE)
-        return value
+        return _within(int(text), self.low, self.high)
 
 
 @dataclass(frozen=True)
@@ -166,10 +163,7 @@ class Number(Field):
         )
 
     def decode(self, text: str) -> float:
-        value = _parse_number(text)
-        if not self.low <= value <= self.high:
-            raise UnreadableError(OUT_OF_RANGE)
-        return value
+        return _within(_parse_number(text), self.low, self.high)
 
 
 @dataclass(frozen=True)
@@ -347,7 +341,7 @@ class PageSchema:
     page: str
     fields: tuple[Field, ...]
     prepare: Callable[[Mapping[str, Any]], None] | None = None
-    # the page's DEFAULTS (widget key → value on a first visit): a crafted value goes back to it
+    # each setting's default by its widget key: a crafted value goes back to it
     defaults: Mapping[str, Any] = field(default_factory=dict)
     baseline: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
     shapes: Callable[[Mapping[str, Any]], Mapping[str, tuple[int, ...]]] | None = None
@@ -402,17 +396,20 @@ def decode(schema: PageSchema, params: Mapping[str, Any]) -> Decoded:
         if f is None:
             decoded.ignored.append(Ignored(name, UNKNOWN))
             continue
-        text = texts[name]
-        if len(text) > MAX_VALUE_LENGTH:
-            decoded.ignored.append(Ignored(name, TOO_LONG))
-            continue
         try:
-            decoded.values[f.key] = f.decode(text)
+            decoded.values[f.key] = _read(f, texts[name])
         except UnreadableError as problem:
             decoded.ignored.append(Ignored(name, problem.code))
     if schema.shapes is not None:
         _leave_out_misfits(schema, decoded)
     return decoded
+
+
+def _read(f: Field, text: str) -> Any:
+    """One parameter's value, as its field reads it (not beyond MAX_VALUE_LENGTH)."""
+    if len(text) > MAX_VALUE_LENGTH:
+        raise UnreadableError(TOO_LONG)
+    return f.decode(text)
 
 
 def _leave_out_misfits(schema: PageSchema, decoded: Decoded) -> None:
@@ -512,6 +509,12 @@ def _number_text(value: Any) -> str:
     return repr(number)
 
 
+def _within(value: Any, low: Any, high: Any) -> Any:
+    if not low <= value <= high:
+        raise UnreadableError(OUT_OF_RANGE)
+    return value
+
+
 def _parse_number(text: str) -> float:
     if len(text) > 32 or not _NUMBER.fullmatch(text):
         raise UnreadableError()
@@ -555,9 +558,7 @@ def not_kept(schema: PageSchema, values: Mapping[str, Any]) -> list[NotKept]:
         if f is None:
             continue
         try:
-            if len(text) > MAX_VALUE_LENGTH:
-                raise UnreadableError(TOO_LONG)
-            back = f.decode(text)
+            back = _read(f, text)
         except UnreadableError:
             lost.append(NotKept(param))
             continue

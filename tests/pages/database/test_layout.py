@@ -17,16 +17,16 @@ def column_of(at, kind: str, key: str):
 
 def test_the_query_column_holds_the_query_and_its_similarity_only():
     at = open_page("database")
-    query = column_of(at, "text_input", state.QUERY)
-    assert any(w.key == state.SIMILARITY for w in query.radio)
-    assert not any(w.key == state.NORMALIZATION for w in query.radio)
-    assert not any(w.key == state.TOP_K for w in query.number_input)
-    assert not any(w.key == state.TEMPERATURE for w in query.select_slider)
+    query = column_of(at, "text_input", state.QUERY.key)
+    assert any(w.key == state.SIMILARITY.key for w in query.radio)
+    assert not any(w.key == state.NORMALIZATION.key for w in query.radio)
+    assert not any(w.key == state.TOP_K.key for w in query.number_input)
+    assert not any(w.key == state.TEMPERATURE.key for w in query.select_slider)
 
 
 def test_temperature_and_k_sit_beside_the_normalization():
     at = open_page("database")
-    settings = column_of(at, "select_slider", state.TEMPERATURE)
-    assert any(w.key == state.TOP_K for w in settings.number_input)
-    normalization = column_of(at, "radio", state.NORMALIZATION)
+    settings = column_of(at, "select_slider", state.TEMPERATURE.key)
+    assert any(w.key == state.TOP_K.key for w in settings.number_input)
+    normalization = column_of(at, "radio", state.NORMALIZATION.key)
     assert normalization is not settings

@@ -30,8 +30,8 @@ from tests.support.pages import open_page, shown
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_guessing_no_record_for_a_query_sharing_nothing_is_right(lang):
     at = open_page("database", lang)
-    at.text_input(key=state.QUERY).set_value("xyz")
-    at.radio(key=state.SIMILARITY).set_value("ngram").run()
+    at.text_input(key=state.QUERY.key).set_value("xyz")
+    at.radio(key=state.SIMILARITY.key).set_value("ngram").run()
     result = lookup(D2L_RECORDS, "xyz", "ngram", temperature=0.1)
     assert not result.valid and np.allclose(result.weights, 1 / 6)  # uniform, yet no answer
     at.toggle(key="database.predict").set_value(True).run()
@@ -47,8 +47,8 @@ def test_guessing_no_record_for_a_query_sharing_nothing_is_right(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_guessing_a_record_for_a_query_sharing_nothing_is_wrong(lang):
     at = open_page("database", lang)
-    at.text_input(key=state.QUERY).set_value("xyz")
-    at.radio(key=state.SIMILARITY).set_value("ngram").run()
+    at.text_input(key=state.QUERY.key).set_value("xyz")
+    at.radio(key=state.SIMILARITY.key).set_value("ngram").run()
     at.toggle(key="database.predict").set_value(True).run()
     (question,) = [w for w in at.selectbox if w.key.startswith("database.predict.guess.0.")]
     question.set_value(2)
@@ -147,7 +147,7 @@ def test_one_key_is_one_key():
 def test_the_page_lists_the_top_k_records_for_each_query(lang):
     at = open_page("database", lang)
     at.button(key="database.story.3").click().run()  # no (Li, Mu), letter pairs
-    at.number_input(key=state.TOP_K).set_value(1).run()
+    at.number_input(key=state.TOP_K.key).set_value(1).run()
     text = shown(at)
     assert t("database.topk.title", lang, k=1) in text
     row = [r[0] for r in state.WITHOUT_LI].index("Lipton") + 1
