@@ -80,18 +80,18 @@ def matrix_figure(
     *,
     title: str = "",
     rows: str = "query",
-    cols: str = "dim",
 ) -> go.Figure:
-    """A tokens × entries matrix that is not a step of its own (P, Q_i, K_i, V_i), its colour
-    bar under the cells as the steps' (beside them, in half a desktop or a third, or on a
-    phone, it took a fifth of the width from 4 columns of numbers)."""
+    """A tokens × entries matrix that is not a step of its own (P, Q_i, K_i, V_i): `rows` are
+    queries or keys, its columns entries; its colour bar under the cells as the steps' (beside
+    them, in half a desktop or a third, or on a phone, it took a fifth of the width from 4
+    columns of numbers)."""
     n_rows, n_cols = values.shape
     figure = heatmap(
         values,
-        axis_labels(cols, n_cols, tokens),
+        axis_labels("dim", n_cols, tokens),
         axis_labels(rows, n_rows, tokens),
         title=title,
-        x_title=titles[cols],
+        x_title=titles["dim"],
         y_title=titles[rows],
         hover=hover,
     )

@@ -396,7 +396,7 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
     shared = {step.key: step for step in mh.steps}
     before = [s for s in mh.steps if s.key not in ("heads_concatenated", "output_projected")]
     after = [shared["heads_concatenated"], shared["output_projected"]]
-    _show(before, labels, titles, "transformer.step")
+    _show(_Steps(tuple(before)), labels, titles, "transformer.step")
     shown = len(before)
 
     if draw.toggle(state.DETAIL):
@@ -409,24 +409,19 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
             horizontal=True,
             format_func=names.__getitem__,
         )
-        _head_detail(mh, head, labels, titles, start=shown + 1)
+        _head_detail(mh, head, labels, titles)
+        _show(mh.heads[head], labels, titles, f"transformer.head{head}", start=shown + 1)
         shown += len(mh.heads[head].steps)
     else:
         st.caption(t("transformer.detail.off"))
-    _show(after, labels, titles, "transformer.step", start=shown + 1)
+    _show(_Steps(tuple(after)), labels, titles, "transformer.step", start=shown + 1)
 
 
-def _show(
-    step_list: list, labels: list[str], titles: Mapping[str, str], prefix: str, start: int = 1
-) -> None:
-    figures = {s.key: step_blocks(s, labels, titles, hover_texts) for s in step_list}
+def _show(run, labels: list[str], titles: Mapping[str, str], prefix: str, start: int = 1) -> None:
+    """The steps of `run` (a head's result, or `_Steps`), numbered from `start`."""
+    figures = {s.key: step_blocks(s, labels, titles, hover_texts) for s in run.steps}
     show_steps(
-        _Steps(tuple(step_list)),
-        titles,
-        namespace="transformer",
-        key_prefix=prefix,
-        figures=figures,
-        start=start,
+        run, titles, namespace="transformer", key_prefix=prefix, figures=figures, start=start
     )
 
 
@@ -439,10 +434,8 @@ class _Steps:
     score: str = "multi_head"
 
 
-def _head_detail(
-    mh: MultiHeadResult, head: int, labels: list[str], titles: Mapping[str, str], start: int
-) -> None:
-    """Head `head`'s columns of Q, K, V, then every step of its scaled dot attention."""
+def _head_detail(mh: MultiHeadResult, head: int, labels: list[str], titles: Mapping[str, str]):
+    """Head `head`'s columns of Q, K, V (its steps follow)."""
     columns = mh.head_columns(head)
     first, last = columns.start + 1, columns.stop
     st.markdown(
@@ -460,13 +453,3 @@ def _head_detail(
                 matrix_figure(values, labels, titles, rows="query" if name == "Q" else "key"),
                 key=f"transformer.chart.head{head}.{name}",
             )
-    run = mh.heads[head]
-    figures = {s.key: step_blocks(s, labels, titles, hover_texts) for s in run.steps}
-    show_steps(
-        run,
-        titles,
-        namespace="transformer",
-        key_prefix=f"transformer.head{head}",
-        figures=figures,
-        start=start,
-    )
