@@ -239,7 +239,7 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     `output`'s, drawn under the W's it needs)."""
     labels = token_labels(tokens)
     titles = axis_titles()
-    n, h = len(tokens), mh.head_count
+    h = mh.head_count
     st.header(
         t("transformer.heads_grid.title_one" if h == 1 else "transformer.heads_grid.title", heads=h)
     )
@@ -250,20 +250,7 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     def hover(head: int, i: int, j: int) -> str:
         return mh.heads[head].step("weights_softmax").entry(i, j)
 
-    # Two heads a row on a desktop while their cells stay wide enough for their numbers;
-    # a longer sentence's head is cut into blocks of keys, one row per head. Streamlit stacks
-    # the columns on a phone, where every block keeps cells wide enough for its numbers.
-    blocks = key_blocks(n)
-    if len(blocks) == 1:
-        figures = head_figures(mh, labels, titles, head_titles(h, mh.d_head), hover)
-        for first in range(0, h, 2):
-            heads = range(first, min(h, first + 2))
-            for column, head in zip(st.columns(2), heads, strict=False):
-                show_chart(
-                    figures[head], key=f"transformer.chart.head.{head + 1}", container=column
-                )
-    else:
-        _head_blocks(mh, labels, titles, blocks, hover)
+    _head_charts(mh, labels, titles, hover)
     if mh.mask is not None:
         st.caption(t("transformer.heads_grid.causal"))
     st.caption(weights_note({n: m.values for n, m in entered.weights.items()}, seed))
@@ -271,6 +258,33 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     if note is not None:
         st.caption(note)
     _identity_check(mh, {name: m.values for name, m in entered.weights.items()})
+
+
+def _head_charts(mh: MultiHeadResult, labels: list[str], titles, hover) -> None:
+    """Two heads a row on a desktop while their cells stay wide enough for their numbers;
+    a longer sentence's head is cut into blocks of keys ("head 1, keys 1–5", "head 1, keys
+    6–10"), one row per head, the first block keeping the head's chart key. Streamlit stacks
+    the columns on a phone, where every block keeps cells wide enough for its numbers."""
+    blocks = key_blocks(len(labels))
+    names = head_titles(mh.head_count, mh.d_head)
+    drawn = []  # ((head, block), figure)
+    for b, keys in enumerate(blocks):
+        titled = names
+        if len(blocks) > 1:
+            first, last = keys.start + 1, keys.stop
+            titled = [
+                t("transformer.heads_grid.keys", head=x, first=first, last=last) for x in names
+            ]
+        figures = head_figures(mh, labels, titles, titled, hover, keys=keys)
+        drawn += [((head, b), figure) for head, figure in enumerate(figures)]
+    per_row = 2 if len(blocks) == 1 else len(blocks)
+    drawn.sort(key=lambda item: item[0])
+    for row in range(0, len(drawn), per_row):
+        for column, ((head, b), figure) in zip(
+            st.columns(per_row), drawn[row : row + per_row], strict=False
+        ):
+            key = f"transformer.chart.head.{head + 1}" + (f".keys{b + 1}" if b else "")
+            show_chart(figure, key=key, container=column)
 
 
 def output(mh: MultiHeadResult, tokens: list[str]) -> None:
@@ -287,23 +301,6 @@ def output(mh: MultiHeadResult, tokens: list[str]) -> None:
     figure = step_figure(output, labels, titles, hover_texts, title=t("transformer.output.chart"))
     colour_bar_below(figure, shown=True)  # as every other matrix of the page
     show_chart(figure, key="transformer.chart.output")
-
-
-def _head_blocks(mh: MultiHeadResult, labels, titles, blocks: list[range], hover) -> None:
-    """Each head as one row of its blocks of keys ("head 1, keys 1–5", "head 1, keys 6–10");
-    the first block keeps the head's chart key."""
-    names = head_titles(mh.head_count, mh.d_head)
-    per_block = []
-    for keys in blocks:
-        block_titles = [
-            t("transformer.heads_grid.keys", head=name, first=keys.start + 1, last=keys.stop)
-            for name in names
-        ]
-        per_block.append(head_figures(mh, labels, titles, block_titles, hover, keys=keys))
-    for head in range(mh.head_count):
-        for b, column in enumerate(st.columns(len(blocks))):
-            key = f"transformer.chart.head.{head + 1}" + (f".keys{b + 1}" if b else "")
-            show_chart(per_block[b][head], key=key, container=column)
 
 
 def concat_parts(heads: int) -> str:
@@ -393,9 +390,8 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
     titles = axis_titles()
     st.header(t("transformer.steps.title"))
     st.caption(t("transformer.steps.intro"))
-    shared = {step.key: step for step in mh.steps}
     before = [s for s in mh.steps if s.key not in ("heads_concatenated", "output_projected")]
-    after = [shared["heads_concatenated"], shared["output_projected"]]
+    after = [mh.step("heads_concatenated"), mh.step("output_projected")]
     _show(_Steps(tuple(before)), labels, titles, "transformer.step")
     shown = len(before)
 
