@@ -90,17 +90,14 @@ def model_formula() -> None:
     st.markdown(t("train.model"))
 
 
-def show_problem(problem: str) -> None:
-    st.error(problem, icon=":material/error:")
-
-
-def bounds_problem(settings: Settings) -> str | None:
-    """A sentence naming a setting beyond the page's bounds (only the steps box lets one
-    through: its upper bound is said, not clamped), else None."""
+def out_of_bounds(settings: Settings) -> bool:
+    """Whether a setting is beyond the page's bounds, said in a sentence naming it (only the
+    steps box lets one through: its upper bound is said, not clamped)."""
     high = state.STEPS.field.high
     if settings.steps > high:
-        return t("train.bounds.steps", steps=fmt(settings.steps), high=fmt(high))
-    return None
+        text = t("train.bounds.steps", steps=fmt(settings.steps), high=fmt(high))
+        st.error(text, icon=":material/error:")
+    return settings.steps > high
 
 
 # ---------------------------------------------------------------------------------------------
