@@ -138,15 +138,11 @@ def step_blocks(
     of a 10-token sentence: 10 columns of about 30 px on a phone, too narrow for "−0.0812"),
     the colour bar under the last block."""
     blocks = step_key_blocks(step)
-    if len(blocks) == 1:
-        # the colour bar under the cells too: beside them it took a sixth of a phone's width,
-        # and a 10 × 4 projection's numbers shrank to about 7 px
-        figure = step_figure(step, tokens, titles, hover)
-        colour_bar_below(figure, shown=True)
-        return [figure]
     figures = []
     for block in blocks:
-        figure = step_figure(step, tokens, titles, hover, columns=block)
+        # the colour bar under the cells, the last block's: beside them it took a sixth of a
+        # phone's width, and a 10 × 4 projection's numbers shrank to about 7 px
+        figure = step_figure(step, tokens, titles, hover, columns=block if blocks[1:] else None)
         colour_bar_below(figure, shown=block.stop == step.value.shape[1])
         figures.append(figure)
     return figures
