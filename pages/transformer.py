@@ -43,7 +43,7 @@ if tokens.ok:
             result,
             tokens.tokens,
             entered.X.values,
-            {name: grid.values for name, grid in entered.weights.items()},
+            entered.weight_values,
             positions=settings.positions,
             causal=settings.causal,
         )

@@ -351,13 +351,9 @@ def typed_input(run: TrainingRun, settings: Settings) -> np.ndarray:
     st.markdown(t("train.input.answer", answer=escape_markdown(shown, 80)))
     if answer.expected is not None:
         expected = " ".join(task.tokens[int(i)] for i in answer.expected)
-        right = bool(np.array_equal(answer.expected, answer.predictions))
-        st.markdown(
-            t(
-                "train.input.right" if right else "train.input.wrong",
-                expected=escape_markdown(expected, 80),
-            )
-        )
+        right = np.array_equal(answer.expected, answer.predictions)
+        said = "train.input.right" if right else "train.input.wrong"
+        st.markdown(t(said, expected=escape_markdown(expected, 80)))
     head = 1
     if run.heads > 1:
         if not 1 <= st.session_state.get(state.HEAD, 1) <= run.heads:

@@ -69,6 +69,11 @@ class Inputs:
     def problems(self) -> list[str]:
         return [p for m in (self.X, *self.weights.values()) for p in m.problems]
 
+    @property
+    def weight_values(self) -> dict[str, np.ndarray]:
+        """The W's values by name."""
+        return {name: m.values for name, m in self.weights.items()}
+
 
 def axis_titles() -> dict[str, str]:
     return {kind: t(f"transformer.axis.{kind}") for kind in AXIS_KINDS}
@@ -203,12 +208,11 @@ def show_problems(problems: list[str]) -> None:
 def engine_run(entered: Inputs, settings: Settings) -> MultiHeadResult | None:
     """The page's one `compute` for this rerun, or a message (h not dividing d_model names
     the h that do)."""
-    weights = {name: m.values for name, m in entered.weights.items()}
     try:
         return page_compute.compute(
             page_compute.Inputs(
                 entered.X.values,
-                weights,
+                entered.weight_values,
                 settings.heads,
                 causal=settings.causal,
                 positions=settings.positions,
@@ -253,11 +257,11 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     _head_charts(mh, labels, titles, hover)
     if mh.mask is not None:
         st.caption(t("transformer.heads_grid.causal"))
-    st.caption(weights_note({n: m.values for n, m in entered.weights.items()}, seed))
+    st.caption(weights_note(entered.weight_values, seed))
     note = repeated_word_note(mh, tokens, entered.X.values)
     if note is not None:
         st.caption(note)
-    _identity_check(mh, {name: m.values for name, m in entered.weights.items()})
+    _identity_check(mh, entered.weight_values)
 
 
 def _head_charts(mh: MultiHeadResult, labels: list[str], titles, hover) -> None:
