@@ -3,7 +3,7 @@ one part and returns what the next part needs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -113,7 +113,7 @@ def train_button() -> bool:
     return bool(st.session_state.get(state.TRAINED, False))
 
 
-def follow(jobs: Mapping[str, runs.Job], draw_live) -> dict[str, runs.Seen]:
+def follow(jobs: Mapping[str, runs.Job], draw_live: Callable) -> dict[str, runs.Seen]:
     """Draw the runs' progress (one bar over all their steps) and their curves so far
     (`draw_live(seen, place)`), redrawn every REFRESH_SECONDS, until every one has finished;
     the finished runs' curves are drawn by `finished_curves`."""
@@ -168,7 +168,9 @@ def _live_scores(seen: Mapping[str, runs.Seen], live) -> None:
     show_moving_chart(figure, t("train.live_alt"), container=live)
 
 
-def curve_figure(kind: str, series: Mapping, x_max: int, marker=None, chart="curves"):
+def curve_figure(
+    kind: str, series: Mapping, x_max: int, marker: int | None = None, chart: str = "curves"
+):
     """The "loss" or "accuracy" curves of the named series (steps, values), titled for one
     run's charts (`chart` "curves") or the score functions' comparison ("compare")."""
     return curves(
@@ -196,7 +198,9 @@ def curves_section(run: TrainingRun, marker: int | None) -> None:
     st.caption(t("train.curves.caption"))
 
 
-def finished_curves(named: Mapping[str, TrainingRun], marker, chart: str, details) -> None:
+def finished_curves(
+    named: Mapping[str, TrainingRun], marker: int | None, chart: str, details: tuple
+) -> None:
     """The named finished runs' loss at every step and held-out accuracy at every snapshot,
     side by side (one run's curve is named after what it plots)."""
     x_max = max(run.steps for run in named.values())

@@ -3,7 +3,7 @@ draws them. Each draws one part and returns what the next part needs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -264,7 +264,9 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     _identity_check(mh, entered.weight_values)
 
 
-def _head_charts(mh: MultiHeadResult, labels: list[str], titles, hover) -> None:
+def _head_charts(
+    mh: MultiHeadResult, labels: list[str], titles: Mapping[str, str], hover: Callable
+) -> None:
     """Two heads a row on a desktop while their cells stay wide enough for their numbers;
     a longer sentence's head is cut into blocks of keys ("head 1, keys 1–5", "head 1, keys
     6–10"), one row per head, the first block keeping the head's chart key. Streamlit stacks
@@ -434,7 +436,9 @@ class _Steps:
     score: str = "multi_head"
 
 
-def _head_detail(mh: MultiHeadResult, head: int, labels: list[str], titles: Mapping[str, str]):
+def _head_detail(
+    mh: MultiHeadResult, head: int, labels: list[str], titles: Mapping[str, str]
+) -> None:
     """Head `head`'s columns of Q, K, V (its steps follow)."""
     columns = mh.head_columns(head)
     first, last = columns.start + 1, columns.stop
