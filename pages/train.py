@@ -25,11 +25,9 @@ page_header("train")
 view.model_formula()
 settings = view.settings()
 predicting = teaching.switch()
-problem = view.bounds_problem(settings)
+problem = view.out_of_bounds(settings)
 run = None
-if problem is not None:
-    view.show_problem(problem)
-elif view.train_button():
+if not problem and view.train_button():
     run = view.trained_run(settings)
 if run is None:
     teaching.waiting(teaching.CELLS)  # a class question asked about a run keeps its place
@@ -47,7 +45,7 @@ else:
         tokens = view.typed_input(run, settings)
         view.transfer(run, settings, step, tokens)
         teaching.export(run, settings)
-if problem is None:
+if not problem:
     view.compare(settings, predicting)
 else:
     teaching.waiting(teaching.SCORES)

@@ -7,16 +7,10 @@ optional causal mask; the heads' outputs are concatenated and mixed by W_O. Ever
 from `attention_core.multi_head`. Each section is drawn by attention_ui/transformer/view.py;
 attention_ui/transformer/state.py declares each setting once (its key, default, values, label).
 
-Keys (for tests and tours), besides the settings declared in state.py
-----------------------------------------------------------------------
-transformer.example.en/ja  example sentence buttons
-transformer.identity       button: h = 1 and every W = I
-Grids: state keys transformer.X, transformer.W_Q, transformer.W_K, transformer.W_V,
-transformer.W_O; each grid's widget key is "<state key>.editor.<version>" with the version in
-session_state["<state key>.version"]. X's rows are the tokens ("1 · the"), its columns 1…d_model.
-transformer.export         the export expander (script; X, P, W's, A_i, Y as CSV; LaTeX);
-                           its buttons transformer.export.script/.csv.<name>/.latex
-Charts: transformer.chart.heads (the heads' weights), transformer.chart.output, and one per step.
+Keys (for tests and tours): the settings, the example and identity buttons and the grids are
+declared in state.py (a grid's widget key is "<state key>.editor.<version>"); the charts are
+transformer.chart.head.<n> (.keys<b> for a head's further blocks of keys), .output, .P,
+.head<h>.<Q, K or V> and one per step; transformer.export is the export expander.
 """
 
 import streamlit as st
@@ -49,7 +43,7 @@ if tokens.ok:
             result,
             tokens.tokens,
             entered.X.values,
-            {name: grid.values for name, grid in entered.weights.items()},
+            entered.weight_values,
             positions=settings.positions,
             causal=settings.causal,
         )

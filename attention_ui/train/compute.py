@@ -217,12 +217,9 @@ def answer(run: TrainingRun, task: ToyTask, tokens: np.ndarray) -> Answer:
 
 def expected_answer(task: ToyTask, tokens: np.ndarray) -> np.ndarray | None:
     """What the task answers for this row, when the row is one the task could draw."""
-    matches = np.flatnonzero((task.inputs == tokens).all(axis=1))
-    if matches.size:
-        return task.targets[matches[0]]
-    held_out = task.held_out
-    if held_out is not None:
-        matches = np.flatnonzero((held_out.inputs == tokens).all(axis=1))
-        if matches.size:
-            return held_out.targets[matches[0]]
+    for examples in (task, task.held_out):
+        if examples is not None:
+            matches = np.flatnonzero((examples.inputs == tokens).all(axis=1))
+            if matches.size:
+                return examples.targets[matches[0]]
     return None

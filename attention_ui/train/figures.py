@@ -1,6 +1,6 @@
 """The training page's own figures (pure: arrays and words in, `go.Figure` out): the curves
 of a run (loss at every step, held-out accuracy at every snapshot), several runs overlaid, and
-a weights heatmap with the positions each output should attend to marked."""
+the positions each output should attend to, marked on a weights heatmap."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from attention_ui.kit.figures.heatmap import WEIGHTS, DrawnFigure, heatmap, plotly_text
+from attention_ui.kit.figures.heatmap import DrawnFigure, plotly_text
 from attention_ui.kit.figures.level_titles import level_y_titles
 
 CURVE_HEIGHT = 260
@@ -33,17 +33,16 @@ def thinned(
 
 def curves(
     series: Mapping[str, tuple[Sequence[int], Sequence[float]]],
+    titles: tuple[str, str, str],
     *,
-    title: str,
-    x_title: str,
-    y_title: str,
     y_range: tuple[float, float] | None = None,
     x_max: int | None = None,
     marker_step: int | None = None,
 ) -> go.Figure:
-    """One line per named series of (steps, values); `x_max` fixes the step axis (so that
-    the curve grows along it while the run trains); `marker_step` draws a dashed line at the
-    step the slider shows."""
+    """One line per named series of (steps, values), titled (chart, step axis, value axis);
+    `x_max` fixes the step axis (so that the curve grows along it while the run trains);
+    `marker_step` draws a dashed line at the step the slider shows."""
+    title, x_title, y_title = titles
     traces = [
         {
             "type": "scatter",
@@ -89,23 +88,10 @@ def curves(
     return level_y_titles(DrawnFigure(data=traces, layout=layout, _validate=False))
 
 
-def weights_with_marks(
-    weights: np.ndarray,
-    attend: Sequence[int],
-    x_labels: Sequence[str],
-    y_labels: Sequence[str],
-    *,
-    title: str,
-    x_title: str,
-    y_title: str,
-    mark_name: str,
-) -> go.Figure:
-    """A T × L weights heatmap (d2l's red, 0 to 1) with a frame around each output's right
-    input position (`attend[t]` for output t): where the weight should go. The frames are
-    shapes, not a trace: the chart's text alternative and table read the weights alone."""
-    figure = heatmap(
-        weights, x_labels, y_labels, title=title, x_title=x_title, y_title=y_title, shading=WEIGHTS
-    )
+def mark_cells(figure: go.Figure, attend: Sequence[int], mark_name: str) -> go.Figure:
+    """A T × L weights heatmap with a frame around each output's right input position
+    (`attend[t]` for output t): where the weight should go. The frames are shapes, not a
+    trace: the chart's text alternative and table read the weights alone."""
     for row, column in enumerate(attend):
         figure.add_shape(
             type="rect",

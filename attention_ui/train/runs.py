@@ -84,7 +84,7 @@ def job(settings: Settings, trainer: Trainer) -> Job:
             return found
         new = Job(settings, settings.steps)
         _jobs[settings] = new
-        _forget_old()
+        _forget_finished(len(_jobs) - MAX_KEPT)  # beyond MAX_KEPT
         if _worker is None or not _worker.is_alive():
             _worker = threading.Thread(target=_work, name="train-worker", daemon=True)
             _worker.start()
@@ -98,10 +98,9 @@ def kept(settings: Settings) -> Job | None:
         return _jobs.get(settings)
 
 
-def _forget_old() -> None:
-    """Beyond MAX_KEPT, the least recently asked-for finished runs go."""
-    excess = len(_jobs) - MAX_KEPT
-    for settings in [s for s, j in _jobs.items() if j.finished.is_set()][: max(excess, 0)]:
+def _forget_finished(count: int) -> None:
+    """The `count` least recently asked-for finished runs go (all of them, if fewer)."""
+    for settings in [s for s, j in _jobs.items() if j.finished.is_set()][: max(count, 0)]:
         del _jobs[settings]
 
 
@@ -130,5 +129,4 @@ def _run(new: Job, trainer: Trainer) -> None:
 def clear() -> None:
     """Forget every finished run (tests)."""
     with _lock:
-        for settings in [s for s, j in _jobs.items() if j.finished.is_set()]:
-            del _jobs[settings]
+        _forget_finished(len(_jobs))

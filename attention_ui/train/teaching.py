@@ -27,11 +27,11 @@ from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdi
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
 from attention_ui.train import compute
+from attention_ui.train.claims import LEARNED  # "learns" (the compare puzzle): reaches it
 from attention_ui.train.state import Settings
 
 PAGE = "train"
 CELLS, SCORES = PAGE, f"{PAGE}.compare"  # the two puzzles (and class questions) of the page
-LEARNED = 0.9  # "learns" = reaches this held-out accuracy (the compare puzzle)
 
 
 # ---------------------------------------------------------------------------------------------

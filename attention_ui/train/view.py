@@ -3,6 +3,9 @@ one part and returns what the next part needs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
@@ -10,7 +13,7 @@ from attention_core import AttentionInputError, TrainingRun
 from attention_core.formatting import fmt
 from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.figures.charts import show_chart, show_moving_chart
-from attention_ui.kit.figures.heatmap import SIGNED, heatmap
+from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, heatmap
 from attention_ui.kit.share.address import SCHEMAS, apply_state
 from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.state import settings as draw
@@ -21,7 +24,7 @@ from attention_ui.kit.text.i18n import current_language, error_text, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.train import claims, compute, runs, state, teaching
 from attention_ui.train import transfer as transfer_rules
-from attention_ui.train.figures import curves, thinned, weights_with_marks
+from attention_ui.train.figures import curves, mark_cells, thinned
 from attention_ui.train.state import SETTINGS, Settings
 
 # While a run trains, the page redraws its progress this often (the browser sees the curves
@@ -87,17 +90,14 @@ def model_formula() -> None:
     st.markdown(t("train.model"))
 
 
-def show_problem(problem: str) -> None:
-    st.error(problem, icon=":material/error:")
-
-
-def bounds_problem(settings: Settings) -> str | None:
-    """A sentence naming a setting beyond the page's bounds (only the steps box lets one
-    through: its upper bound is said, not clamped), else None."""
+def out_of_bounds(settings: Settings) -> bool:
+    """Whether a setting is beyond the page's bounds, said in a sentence naming it (only the
+    steps box lets one through: its upper bound is said, not clamped)."""
     high = state.STEPS.field.high
     if settings.steps > high:
-        return t("train.bounds.steps", steps=fmt(settings.steps), high=fmt(high))
-    return None
+        text = t("train.bounds.steps", steps=fmt(settings.steps), high=fmt(high))
+        st.error(text, icon=":material/error:")
+    return settings.steps > high
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,58 +113,71 @@ def train_button() -> bool:
     return bool(st.session_state.get(state.TRAINED, False))
 
 
-def follow(job: runs.Job) -> runs.Seen:
-    """Draw the run's progress and curves while it trains, redrawn every REFRESH_SECONDS, until
-    it has finished; the finished run's curves are drawn by `curves_section`."""
+def follow(jobs: Mapping[str, runs.Job], draw_live: Callable) -> dict[str, runs.Seen]:
+    """Draw the runs' progress (one bar over all their steps) and their curves so far
+    (`draw_live(seen, place)`), redrawn every REFRESH_SECONDS, until every one has finished;
+    the finished runs' curves are drawn by `finished_curves`."""
     bar = st.empty()
     live = st.empty()
-    seen, drawn = job.seen(), None
-    while not seen.finished:
-        if seen.done != drawn:  # redrawn only when the run got further
+    seen = {name: job.seen() for name, job in jobs.items()}
+    drawn = None
+    while not all(s.finished for s in seen.values()):
+        done = sum(s.done for s in seen.values())
+        total = sum(s.total for s in seen.values())
+        if done != drawn:  # redrawn only when a run got further
             bar.progress(
-                seen.done / max(seen.total, 1),
-                text=t("train.progress", done=fmt(seen.done), total=fmt(seen.total)),
+                done / max(total, 1), text=t("train.progress", done=fmt(done), total=fmt(total))
             )
-            with live.container():
-                _live_curves(seen)  # no key: the chart in place is updated, not remade
-            drawn = seen.done
-        job.finished.wait(REFRESH_SECONDS)
-        seen = job.seen()
+            draw_live(seen, live)
+            drawn = done
+        waiting = [job for job in jobs.values() if not job.finished.is_set()]
+        if waiting:
+            waiting[0].finished.wait(REFRESH_SECONDS)
+        seen = {name: job.seen() for name, job in jobs.items()}
     bar.empty()
     live.empty()
     return seen
 
 
-def _live_curves(seen: runs.Seen) -> None:
-    loss = thinned(range(1, len(seen.loss) + 1), seen.loss, LIVE_POINTS)
-    accuracy = (
-        thinned(*zip(*seen.accuracy, strict=True), LIVE_POINTS) if seen.accuracy else ((), ())
-    )
-    loss_column, accuracy_column = st.columns(2)
-    alt = t("train.live_alt")
-    show_moving_chart(loss_figure(*loss, seen.total), alt, container=loss_column)
-    show_moving_chart(accuracy_figure(*accuracy, seen.total), alt, container=accuracy_column)
+def _live_curves(seen: Mapping[str, runs.Seen], live) -> None:
+    """One run's loss and held-out accuracy so far."""
+    (run,) = seen.values()
+    points = {
+        "loss": thinned(range(1, len(run.loss) + 1), run.loss, LIVE_POINTS),
+        "accuracy": (
+            thinned(*zip(*run.accuracy, strict=True), LIVE_POINTS) if run.accuracy else ((), ())
+        ),
+    }
+    with live.container():  # no key: the chart in place is updated, not remade
+        for column, (kind, curve) in zip(st.columns(2), points.items(), strict=True):
+            figure = curve_figure(kind, {t(f"train.curves.{kind}"): curve}, run.total)
+            show_moving_chart(figure, t("train.live_alt"), container=column)
 
 
-def loss_figure(steps, loss, total: int, marker: int | None = None):
+def _live_scores(seen: Mapping[str, runs.Seen], live) -> None:
+    """Each score function's run's held-out accuracy so far, overlaid."""
+    series = {
+        t(f"engine.value.score.{name}"): (
+            [step for step, _ in s.accuracy],
+            [value for _, value in s.accuracy],
+        )
+        for name, s in seen.items()
+    }
+    x_max = max(s.total for s in seen.values())
+    figure = curve_figure("accuracy", series, x_max, chart="compare")
+    show_moving_chart(figure, t("train.live_alt"), container=live)
+
+
+def curve_figure(
+    kind: str, series: Mapping, x_max: int, marker: int | None = None, chart: str = "curves"
+):
+    """The "loss" or "accuracy" curves of the named series (steps, values), titled for one
+    run's charts (`chart` "curves") or the score functions' comparison ("compare")."""
     return curves(
-        {t("train.curves.loss"): (steps, loss)},
-        title=t("train.curves.loss_title"),
-        x_title=t("train.curves.step"),
-        y_title=t("train.curves.loss"),
-        x_max=total,
-        marker_step=marker,
-    )
-
-
-def accuracy_figure(steps, accuracy, total: int, marker: int | None = None):
-    return curves(
-        {t("train.curves.accuracy"): (steps, accuracy)},
-        title=t("train.curves.accuracy_title"),
-        x_title=t("train.curves.step"),
-        y_title=t("train.curves.accuracy"),
-        y_range=(0.0, 1.02),
-        x_max=total,
+        series,
+        (t(f"train.{chart}.{kind}_title"), t("train.curves.step"), t(f"train.curves.{kind}")),
+        y_range=(0.0, 1.02) if kind == "accuracy" else None,
+        x_max=x_max,
         marker_step=marker,
     )
 
@@ -172,7 +185,7 @@ def accuracy_figure(steps, accuracy, total: int, marker: int | None = None):
 def trained_run(settings: Settings) -> TrainingRun | None:
     """The run of these settings: followed while it trains (shared with every session that
     asks for the same settings), then returned; None (and a message) if the engine refused."""
-    seen = follow(runs.job(settings, compute.train))
+    seen = follow({"run": runs.job(settings, compute.train)}, _live_curves)["run"]
     if seen.error is not None:
         refused(seen.error)
         return None
@@ -181,20 +194,28 @@ def trained_run(settings: Settings) -> TrainingRun | None:
 
 def curves_section(run: TrainingRun, marker: int | None) -> None:
     """The finished run's loss and held-out accuracy, with the slider's step marked."""
-    loss, accuracy = st.columns(2)
-    details = _details(run)
-    with loss:
-        steps = range(1, len(run.loss) + 1)
-        show_chart(
-            loss_figure(steps, run.loss, run.steps, marker), "train.chart.loss", details=details
-        )
-    with accuracy:
-        show_chart(
-            accuracy_figure(run.snapshot_steps, run.accuracy, run.steps, marker),
-            "train.chart.accuracy",
-            details=details,
-        )
+    finished_curves({"": run}, marker, "curves", _details(run))
     st.caption(t("train.curves.caption"))
+
+
+def finished_curves(
+    named: Mapping[str, TrainingRun], marker: int | None, chart: str, details: tuple
+) -> None:
+    """The named finished runs' loss at every step and held-out accuracy at every snapshot,
+    side by side (one run's curve is named after what it plots)."""
+    x_max = max(run.steps for run in named.values())
+    for column, kind in zip(st.columns(2), ("loss", "accuracy"), strict=True):
+        series = {
+            name or t(f"train.curves.{kind}"): (
+                (range(1, len(run.loss) + 1), run.loss)
+                if kind == "loss"
+                else (run.snapshot_steps, run.accuracy)
+            )
+            for name, run in named.items()
+        }
+        key = f"train.chart.{kind}" if chart == "curves" else f"train.chart.{chart}.{kind}"
+        with column:
+            show_chart(curve_figure(kind, series, x_max, marker, chart), key, details=details)
 
 
 def _details(run: TrainingRun) -> tuple:
@@ -261,43 +282,45 @@ def snapshot_section(run: TrainingRun, settings: Settings, step: int) -> None:
     example = 0
     x_labels = position_labels(task, task.inputs[example])
     y_labels = output_labels(task, task.targets[example])
-    columns = st.columns(min(run.heads, 2))
-    for head in range(run.heads):
-        with columns[head % len(columns)]:
-            share = float(snapshot.on_target_by_head[head])
-            figure = weights_with_marks(
-                snapshot.weights[example, head],
-                task.attend[example],
-                x_labels,
-                y_labels,
-                title=t("train.snapshot.head", number=head + 1, share=fmt(share)),
-                x_title=t("train.axis.input"),
-                y_title=t("train.axis.outputs"),
-                mark_name=t("train.snapshot.mark"),
-            )
+    for head, column in enumerate(_head_columns(run.heads)):
+        share = float(snapshot.on_target_by_head[head])
+        weights = heatmap(
+            snapshot.weights[example, head],
+            x_labels,
+            y_labels,
+            title=t("train.snapshot.head", number=head + 1, share=fmt(share)),
+            x_title=t("train.axis.input"),
+            y_title=t("train.axis.outputs"),
+            shading=WEIGHTS,
+        )
+        figure = mark_cells(weights, task.attend[example], t("train.snapshot.mark"))
+        with column:
             show_chart(figure, f"train.chart.weights.{head}", details=_details(run))
     st.caption(t("train.snapshot.rings"))
-    score_matrices(run, snapshot, settings)
+    score_matrices(run, snapshot)
 
 
-def score_matrices(run: TrainingRun, snapshot, settings: Settings) -> None:
+def _head_columns(heads: int) -> list:
+    """A column for each head, two heads to a row."""
+    columns = st.columns(min(heads, 2))
+    return [columns[head % len(columns)] for head in range(heads)]
+
+
+def score_matrices(run: TrainingRun, snapshot) -> None:
     """Each head's learned score matrix at this step (compute.score_matrix)."""
     st.markdown(t(f"train.learned.{compute.score_matrix_kind(run.score)}"))
-    columns = st.columns(min(run.heads, 2))
-    for head in range(run.heads):
+    for head, column in enumerate(_head_columns(run.heads)):
         matrix, rows, cols = compute.score_matrix(snapshot.params, run.score, run.heads, head)
-        row_labels = [str(i + 1) for i in range(matrix.shape[0])]
-        col_labels = [str(j + 1) for j in range(matrix.shape[1])]
         figure = heatmap(
             matrix,
-            col_labels,
-            row_labels,
+            [str(j + 1) for j in range(matrix.shape[1])],
+            [str(i + 1) for i in range(matrix.shape[0])],
             title=t("train.learned.head", number=head + 1),
             x_title=t(f"train.learned.axis.{cols}"),
             y_title=t(f"train.learned.axis.{rows}"),
             shading=SIGNED,
         )
-        with columns[head % len(columns)]:
+        with column:
             show_chart(figure, f"train.chart.learned.{head}", details=_details(run))
 
 
@@ -332,33 +355,24 @@ def typed_input(run: TrainingRun, settings: Settings) -> np.ndarray:
     st.markdown(t("train.input.answer", answer=escape_markdown(shown, 80)))
     if answer.expected is not None:
         expected = " ".join(task.tokens[int(i)] for i in answer.expected)
-        right = bool(np.array_equal(answer.expected, answer.predictions))
-        st.markdown(
-            t(
-                "train.input.right" if right else "train.input.wrong",
-                expected=escape_markdown(expected, 80),
-            )
-        )
-    head = 0
+        right = np.array_equal(answer.expected, answer.predictions)
+        said = "train.input.right" if right else "train.input.wrong"
+        st.markdown(t(said, expected=escape_markdown(expected, 80)))
+    head = 1
     if run.heads > 1:
         if not 1 <= st.session_state.get(state.HEAD, 1) <= run.heads:
             st.session_state[state.HEAD] = 1  # a run with fewer heads
-        head = (
-            int(
-                st.number_input(
-                    t("train.input.head"),
-                    min_value=1,
-                    max_value=run.heads,
-                    step=1,
-                    key=state.HEAD,
-                    persist_state="session",
-                )
-            )
-            - 1
+        head = st.number_input(
+            t("train.input.head"),
+            min_value=1,
+            max_value=run.heads,
+            step=1,
+            key=state.HEAD,
+            persist_state="session",
         )
-    result = answer.heads[head]
+    result = answer.heads[int(head) - 1]
     st.caption(
-        t("train.input.steps_intro", head=head + 1, score=t(f"engine.value.score.{run.score}"))
+        t("train.input.steps_intro", head=int(head), score=t(f"engine.value.score.{run.score}"))
     )
     show_steps(result, _step_titles(), namespace="train", key_prefix="train.chart.step")
     return parsed.tokens
@@ -399,10 +413,6 @@ def _worded(numbers) -> dict[str, str]:
 # Every score function on the same task
 
 
-def _compare_key(settings: Settings) -> Settings:
-    return settings.with_score("*")
-
-
 def compare(settings: Settings, predicting: bool) -> None:
     """Train the same task with every score function (shared runs, like any other) and
     overlay their curves; say what location scores can and cannot learn, when the runs show
@@ -417,7 +427,7 @@ def compare(settings: Settings, predicting: bool) -> None:
         teaching.waiting(teaching.SCORES)  # a class question asked about other runs stays
         return
     jobs = {score: runs.job(settings.with_score(score), compute.train) for score in TRAINING_SCORES}
-    seen = follow_all(jobs)
+    seen = follow(jobs, _live_scores)
     failed = [s for s in seen.values() if s.error is not None]
     if failed:
         refused(failed[0].error)
@@ -426,81 +436,13 @@ def compare(settings: Settings, predicting: bool) -> None:
     compared = {score: s.result for score, s in seen.items()}
     if not teaching.scores_puzzle(compared, predicting):
         return
-    names = {score: t(f"engine.value.score.{score}") for score in compared}
-    loss_column, accuracy_column = st.columns(2)
-    details = (settings.task, f"seed{settings.seed}")
-    with loss_column:
-        show_chart(
-            curves(
-                {names[s]: (range(1, r.steps + 1), r.loss) for s, r in compared.items()},
-                title=t("train.compare.loss_title"),
-                x_title=t("train.curves.step"),
-                y_title=t("train.curves.loss"),
-                x_max=settings.steps,
-            ),
-            "train.chart.compare.loss",
-            details=details,
-        )
-    with accuracy_column:
-        show_chart(
-            curves(
-                {names[s]: (r.snapshot_steps, r.accuracy) for s, r in compared.items()},
-                title=t("train.compare.accuracy_title"),
-                x_title=t("train.curves.step"),
-                y_title=t("train.curves.accuracy"),
-                y_range=(0.0, 1.02),
-                x_max=settings.steps,
-            ),
-            "train.chart.compare.accuracy",
-            details=details,
-        )
+    named = {t(f"engine.value.score.{score}"): run for score, run in compared.items()}
+    finished_curves(named, None, "compare", (settings.task, f"seed{settings.seed}"))
     chance = compute.task_of(settings.task, settings.seed).chance
     for claim in claims.location_claims(compared, chance):
         st.info(
             t(f"train.claims.{claim.key}", **_worded(claim.numbers)), icon=":material/lightbulb:"
         )
-
-
-def follow_all(jobs: dict[str, runs.Job]) -> dict[str, runs.Seen]:
-    """`follow` for several runs at once: one progress bar over all their steps and each
-    run's held-out accuracy so far, overlaid, until every one has finished."""
-    bar = st.empty()
-    live = st.empty()
-    seen = {name: job.seen() for name, job in jobs.items()}
-    drawn = None
-    while not all(s.finished for s in seen.values()):
-        done = sum(s.done for s in seen.values())
-        total = sum(s.total for s in seen.values())
-        if done != drawn:  # redrawn only when a run got further
-            bar.progress(
-                done / max(total, 1), text=t("train.progress", done=fmt(done), total=fmt(total))
-            )
-            show_moving_chart(
-                curves(
-                    {
-                        t(f"engine.value.score.{name}"): (
-                            [step for step, _ in s.accuracy],
-                            [value for _, value in s.accuracy],
-                        )
-                        for name, s in seen.items()
-                    },
-                    title=t("train.compare.accuracy_title"),
-                    x_title=t("train.curves.step"),
-                    y_title=t("train.curves.accuracy"),
-                    y_range=(0.0, 1.02),
-                    x_max=max(s.total for s in seen.values()),
-                ),
-                t("train.live_alt"),
-                container=live,
-            )
-            drawn = done
-        waiting = [job for job in jobs.values() if not job.finished.is_set()]
-        if waiting:
-            waiting[0].finished.wait(REFRESH_SECONDS)
-        seen = {name: job.seen() for name, job in jobs.items()}
-    bar.empty()
-    live.empty()
-    return seen
 
 
 # ---------------------------------------------------------------------------------------------
@@ -520,8 +462,17 @@ def transfer(run: TrainingRun, settings: Settings, step: int, tokens: np.ndarray
         "transformer": transfer_rules.transformer_state(run, settings, task, tokens, step),
         "luong": transfer_rules.luong_state(run, task, tokens, step, head),
     }
-    columns = st.columns(2)
-    for column, (page, sent) in zip(columns, sends.items(), strict=True):
+    # what the page the weights go to says of them: trained on which task, at which step
+    shown = " ".join(task.tokens[int(i)] for i in tokens)
+    told = Trained(
+        grids={},
+        words={
+            "task": f"train.settings.task_options.{settings.task}",
+            "score": f"engine.value.score.{run.score}",
+        },
+        numbers={"step": fmt(step), "head": fmt(head + 1), "tokens": escape_markdown(shown, 80)},
+    )
+    for column, (page, sent) in zip(st.columns(2), sends.items(), strict=True):
         with column:
             pressed = st.button(
                 t(f"train.transfer.{page}"),
@@ -533,28 +484,13 @@ def transfer(run: TrainingRun, settings: Settings, step: int, tokens: np.ndarray
                 code, numbers = sent.problem
                 st.caption(t(f"train.transfer.{code}", **{k: fmt(v) for k, v in numbers.items()}))
             if pressed and sent.problem is None:
-                send(page, sent, run, settings, step, head, tokens)
+                send(page, sent, told)
 
 
-def send(
-    page: str, sent, run: TrainingRun, settings: Settings, step: int, head: int, tokens
-) -> None:
-    task = compute.task_of(settings.task, settings.seed)
+def send(page: str, sent: transfer_rules.Sent, told: Trained) -> None:
+    """Put the weights into `page`'s state, marked trained (`told` with the grids sent), and
+    open that page."""
     apply_state(SCHEMAS[page], sent.values)
-    shown = " ".join(task.tokens[int(i)] for i in tokens)
-    mark_trained(
-        page,
-        Trained(
-            grids={key: np.asarray(sent.values[key], dtype=float) for key in sent.grids},
-            words={
-                "task": f"train.settings.task_options.{settings.task}",
-                "score": f"engine.value.score.{run.score}",
-            },
-            numbers={
-                "step": fmt(step),
-                "head": fmt(head + 1),
-                "tokens": escape_markdown(shown, 80),
-            },
-        ),
-    )
+    grids = {key: np.asarray(sent.values[key], dtype=float) for key in sent.grids}
+    mark_trained(page, replace(told, grids=grids))
     st.switch_page(f"pages/{page}.py", query_params={"lang": current_language()})

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import resource
 import signal
+from dataclasses import fields
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -50,15 +51,7 @@ def _train(request: dict[str, Any], connection: Connection) -> tuple[str, Any]:
     try:
         task = toy_task(request["task"], size=request["size"], seed=request["seed"])
         done = 0
-        settings = TrainingSettings(
-            score=request["score"],
-            heads=request["heads"],
-            d_model=request["d_model"],
-            steps=request["steps"],
-            learning_rate=request["learning_rate"],
-            seed=request["seed"],
-            record_every=request["record_every"],
-        )
+        settings = TrainingSettings(**{f.name: request[f.name] for f in fields(TrainingSettings)})
         for progress in train_attention_steps(task, settings):
             snapshot = progress.snapshot
             new = progress.loss[done:].tolist()

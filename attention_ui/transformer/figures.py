@@ -80,18 +80,18 @@ def matrix_figure(
     *,
     title: str = "",
     rows: str = "query",
-    cols: str = "dim",
 ) -> go.Figure:
-    """A tokens × entries matrix that is not a step of its own (P, Q_i, K_i, V_i), its colour
-    bar under the cells as the steps' (beside them, in half a desktop or a third, or on a
-    phone, it took a fifth of the width from 4 columns of numbers)."""
+    """A tokens × entries matrix that is not a step of its own (P, Q_i, K_i, V_i): `rows` are
+    queries or keys, its columns entries; its colour bar under the cells as the steps' (beside
+    them, in half a desktop or a third, or on a phone, it took a fifth of the width from 4
+    columns of numbers)."""
     n_rows, n_cols = values.shape
     figure = heatmap(
         values,
-        axis_labels(cols, n_cols, tokens),
+        axis_labels("dim", n_cols, tokens),
         axis_labels(rows, n_rows, tokens),
         title=title,
-        x_title=titles[cols],
+        x_title=titles["dim"],
         y_title=titles[rows],
         hover=hover,
     )
@@ -138,15 +138,11 @@ def step_blocks(
     of a 10-token sentence: 10 columns of about 30 px on a phone, too narrow for "−0.0812"),
     the colour bar under the last block."""
     blocks = step_key_blocks(step)
-    if len(blocks) == 1:
-        # the colour bar under the cells too: beside them it took a sixth of a phone's width,
-        # and a 10 × 4 projection's numbers shrank to about 7 px
-        figure = step_figure(step, tokens, titles, hover)
-        colour_bar_below(figure, shown=True)
-        return [figure]
     figures = []
     for block in blocks:
-        figure = step_figure(step, tokens, titles, hover, columns=block)
+        # the colour bar under the cells, the last block's: beside them it took a sixth of a
+        # phone's width, and a 10 × 4 projection's numbers shrank to about 7 px
+        figure = step_figure(step, tokens, titles, hover, columns=block if blocks[1:] else None)
         colour_bar_below(figure, shown=block.stop == step.value.shape[1])
         figures.append(figure)
     return figures

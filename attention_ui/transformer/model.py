@@ -67,19 +67,15 @@ def split_sentence(text: object) -> Tokens:
         problems.append(Problem("too_few", {"count": len(tokens), "low": MIN_TOKENS}))
     elif len(tokens) > MAX_TOKENS:
         problems.append(Problem("too_many", {"count": len(tokens), "high": MAX_TOKENS}))
-    for index, token in enumerate(tokens[: MAX_TOKENS + 1]):
+    for index, token in enumerate(tokens[: MAX_TOKENS + 1], start=1):
         if len(token) > MAX_TOKEN_LENGTH:
-            problems.append(
-                Problem(
-                    "token_too_long",
-                    {
-                        "index": index + 1,
-                        "token": token,
-                        "length": len(token),
-                        "limit": MAX_TOKEN_LENGTH,
-                    },
-                )
-            )
+            numbers = {
+                "index": index,
+                "token": token,
+                "length": len(token),
+                "limit": MAX_TOKEN_LENGTH,
+            }
+            problems.append(Problem("token_too_long", numbers))
     return Tokens(tokens, split, problems)
 
 

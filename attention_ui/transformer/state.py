@@ -115,15 +115,10 @@ def shared_baseline(values: Mapping[str, Any]) -> dict[str, np.ndarray]:
 
 
 def shared_shapes(values: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
-    """The shape each grid must have for these values (X: tokens × d_model, each W: d_model ×
-    d_model): a grid of another shape in an address is left out and said (kit.share.address)."""
-    seeding = _seeding(values)
-    if seeding is None:
-        return {}
-    _seed, d_model, tokens = seeding
-    shapes = {MATRIX_KEYS[name]: (d_model, d_model) for name in PROJECTIONS}
-    shapes[MATRIX_KEYS["X"]] = (len(tokens), d_model)
-    return shapes
+    """The shape each grid must have for these values, the seeded grids' (X: tokens × d_model,
+    each W: d_model × d_model): a grid of another shape in an address is left out and said
+    (kit.share.address)."""
+    return {key: grid.shape for key, grid in shared_baseline(values).items()}
 
 
 def prepare_shared(values: Mapping[str, Any]) -> None:

@@ -3,7 +3,7 @@ draws them. Each draws one part and returns what the next part needs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,6 +68,11 @@ class Inputs:
     @property
     def problems(self) -> list[str]:
         return [p for m in (self.X, *self.weights.values()) for p in m.problems]
+
+    @property
+    def weight_values(self) -> dict[str, np.ndarray]:
+        """The W's values by name."""
+        return {name: m.values for name, m in self.weights.items()}
 
 
 def axis_titles() -> dict[str, str]:
@@ -203,12 +208,11 @@ def show_problems(problems: list[str]) -> None:
 def engine_run(entered: Inputs, settings: Settings) -> MultiHeadResult | None:
     """The page's one `compute` for this rerun, or a message (h not dividing d_model names
     the h that do)."""
-    weights = {name: m.values for name, m in entered.weights.items()}
     try:
         return page_compute.compute(
             page_compute.Inputs(
                 entered.X.values,
-                weights,
+                entered.weight_values,
                 settings.heads,
                 causal=settings.causal,
                 positions=settings.positions,
@@ -239,7 +243,7 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     `output`'s, drawn under the W's it needs)."""
     labels = token_labels(tokens)
     titles = axis_titles()
-    n, h = len(tokens), mh.head_count
+    h = mh.head_count
     st.header(
         t("transformer.heads_grid.title_one" if h == 1 else "transformer.heads_grid.title", heads=h)
     )
@@ -250,27 +254,43 @@ def results(mh: MultiHeadResult, tokens: list[str], entered: Inputs, seed: int) 
     def hover(head: int, i: int, j: int) -> str:
         return mh.heads[head].step("weights_softmax").entry(i, j)
 
-    # Two heads a row on a desktop while their cells stay wide enough for their numbers;
-    # a longer sentence's head is cut into blocks of keys, one row per head. Streamlit stacks
-    # the columns on a phone, where every block keeps cells wide enough for its numbers.
-    blocks = key_blocks(n)
-    if len(blocks) == 1:
-        figures = head_figures(mh, labels, titles, head_titles(h, mh.d_head), hover)
-        for first in range(0, h, 2):
-            heads = range(first, min(h, first + 2))
-            for column, head in zip(st.columns(2), heads, strict=False):
-                show_chart(
-                    figures[head], key=f"transformer.chart.head.{head + 1}", container=column
-                )
-    else:
-        _head_blocks(mh, labels, titles, blocks, hover)
+    _head_charts(mh, labels, titles, hover)
     if mh.mask is not None:
         st.caption(t("transformer.heads_grid.causal"))
-    st.caption(weights_note({n: m.values for n, m in entered.weights.items()}, seed))
+    st.caption(weights_note(entered.weight_values, seed))
     note = repeated_word_note(mh, tokens, entered.X.values)
     if note is not None:
         st.caption(note)
-    _identity_check(mh, {name: m.values for name, m in entered.weights.items()})
+    _identity_check(mh, entered.weight_values)
+
+
+def _head_charts(
+    mh: MultiHeadResult, labels: list[str], titles: Mapping[str, str], hover: Callable
+) -> None:
+    """Two heads a row on a desktop while their cells stay wide enough for their numbers;
+    a longer sentence's head is cut into blocks of keys ("head 1, keys 1–5", "head 1, keys
+    6–10"), one row per head, the first block keeping the head's chart key. Streamlit stacks
+    the columns on a phone, where every block keeps cells wide enough for its numbers."""
+    blocks = key_blocks(len(labels))
+    names = head_titles(mh.head_count, mh.d_head)
+    drawn = []  # ((head, block), figure)
+    for b, keys in enumerate(blocks):
+        titled = names
+        if len(blocks) > 1:
+            first, last = keys.start + 1, keys.stop
+            titled = [
+                t("transformer.heads_grid.keys", head=x, first=first, last=last) for x in names
+            ]
+        figures = head_figures(mh, labels, titles, titled, hover, keys=keys)
+        drawn += [((head, b), figure) for head, figure in enumerate(figures)]
+    per_row = 2 if len(blocks) == 1 else len(blocks)
+    drawn.sort(key=lambda item: item[0])
+    for row in range(0, len(drawn), per_row):
+        for column, ((head, b), figure) in zip(
+            st.columns(per_row), drawn[row : row + per_row], strict=False
+        ):
+            key = f"transformer.chart.head.{head + 1}" + (f".keys{b + 1}" if b else "")
+            show_chart(figure, key=key, container=column)
 
 
 def output(mh: MultiHeadResult, tokens: list[str]) -> None:
@@ -287,23 +307,6 @@ def output(mh: MultiHeadResult, tokens: list[str]) -> None:
     figure = step_figure(output, labels, titles, hover_texts, title=t("transformer.output.chart"))
     colour_bar_below(figure, shown=True)  # as every other matrix of the page
     show_chart(figure, key="transformer.chart.output")
-
-
-def _head_blocks(mh: MultiHeadResult, labels, titles, blocks: list[range], hover) -> None:
-    """Each head as one row of its blocks of keys ("head 1, keys 1–5", "head 1, keys 6–10");
-    the first block keeps the head's chart key."""
-    names = head_titles(mh.head_count, mh.d_head)
-    per_block = []
-    for keys in blocks:
-        block_titles = [
-            t("transformer.heads_grid.keys", head=name, first=keys.start + 1, last=keys.stop)
-            for name in names
-        ]
-        per_block.append(head_figures(mh, labels, titles, block_titles, hover, keys=keys))
-    for head in range(mh.head_count):
-        for b, column in enumerate(st.columns(len(blocks))):
-            key = f"transformer.chart.head.{head + 1}" + (f".keys{b + 1}" if b else "")
-            show_chart(per_block[b][head], key=key, container=column)
 
 
 def concat_parts(heads: int) -> str:
@@ -393,10 +396,9 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
     titles = axis_titles()
     st.header(t("transformer.steps.title"))
     st.caption(t("transformer.steps.intro"))
-    shared = {step.key: step for step in mh.steps}
     before = [s for s in mh.steps if s.key not in ("heads_concatenated", "output_projected")]
-    after = [shared["heads_concatenated"], shared["output_projected"]]
-    _show(before, labels, titles, "transformer.step")
+    after = [mh.step("heads_concatenated"), mh.step("output_projected")]
+    _show(_Steps(tuple(before)), labels, titles, "transformer.step")
     shown = len(before)
 
     if draw.toggle(state.DETAIL):
@@ -409,24 +411,19 @@ def steps(mh: MultiHeadResult, tokens: list[str]) -> None:
             horizontal=True,
             format_func=names.__getitem__,
         )
-        _head_detail(mh, head, labels, titles, start=shown + 1)
+        _head_detail(mh, head, labels, titles)
+        _show(mh.heads[head], labels, titles, f"transformer.head{head}", start=shown + 1)
         shown += len(mh.heads[head].steps)
     else:
         st.caption(t("transformer.detail.off"))
-    _show(after, labels, titles, "transformer.step", start=shown + 1)
+    _show(_Steps(tuple(after)), labels, titles, "transformer.step", start=shown + 1)
 
 
-def _show(
-    step_list: list, labels: list[str], titles: Mapping[str, str], prefix: str, start: int = 1
-) -> None:
-    figures = {s.key: step_blocks(s, labels, titles, hover_texts) for s in step_list}
+def _show(run, labels: list[str], titles: Mapping[str, str], prefix: str, start: int = 1) -> None:
+    """The steps of `run` (a head's result, or `_Steps`), numbered from `start`."""
+    figures = {s.key: step_blocks(s, labels, titles, hover_texts) for s in run.steps}
     show_steps(
-        _Steps(tuple(step_list)),
-        titles,
-        namespace="transformer",
-        key_prefix=prefix,
-        figures=figures,
-        start=start,
+        run, titles, namespace="transformer", key_prefix=prefix, figures=figures, start=start
     )
 
 
@@ -440,9 +437,9 @@ class _Steps:
 
 
 def _head_detail(
-    mh: MultiHeadResult, head: int, labels: list[str], titles: Mapping[str, str], start: int
+    mh: MultiHeadResult, head: int, labels: list[str], titles: Mapping[str, str]
 ) -> None:
-    """Head `head`'s columns of Q, K, V, then every step of its scaled dot attention."""
+    """Head `head`'s columns of Q, K, V (its steps follow)."""
     columns = mh.head_columns(head)
     first, last = columns.start + 1, columns.stop
     st.markdown(
@@ -460,13 +457,3 @@ def _head_detail(
                 matrix_figure(values, labels, titles, rows="query" if name == "Q" else "key"),
                 key=f"transformer.chart.head{head}.{name}",
             )
-    run = mh.heads[head]
-    figures = {s.key: step_blocks(s, labels, titles, hover_texts) for s in run.steps}
-    show_steps(
-        run,
-        titles,
-        namespace="transformer",
-        key_prefix=f"transformer.head{head}",
-        figures=figures,
-        start=start,
-    )
