@@ -82,10 +82,10 @@ def curves(
                 "line": {"dash": "dash", "color": "#555555"},
             }
         ]
-    # Unvalidated, as the kit's heatmaps (kit/figures/heatmap.py): the curves are redrawn
+    # Plain dicts, as the kit's heatmaps (kit/figures/heatmap.py): the curves are redrawn
     # several times a second while a run trains, and plotly's validation was most of it.
     # a Japanese y-axis title written level, as show_chart does for other figures
-    return level_y_titles(DrawnFigure(data=traces, layout=layout, _validate=False))
+    return level_y_titles(DrawnFigure({"data": traces, "layout": layout}))
 
 
 def mark_cells(figure: go.Figure, attend: Sequence[int], mark_name: str) -> go.Figure:

@@ -21,7 +21,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from attention_core.formatting import fmt
-from attention_ui.kit.figures.heatmap import BELOW_FLOOR
+from attention_ui.kit.figures.heatmap import BELOW_FLOOR, DrawnFigure
+
+Figure = go.Figure | DrawnFigure | dict
 
 _TAG = re.compile(r"<[^>]*>")
 _XY_TYPES = ("scatter", "bar", "scattergl")
@@ -69,31 +71,46 @@ class ChartFacts:
     series: tuple[str, ...]
 
 
-def chart_facts(figure: go.Figure) -> ChartFacts:
+def chart_facts(figure: Figure) -> ChartFacts:
     """The facts of `figure`'s text alternative, from its first kind of trace."""
-    title = plain((_layout_data(figure).get("title") or {}).get("text"))
-    x_title, y_title = _axis_titles(figure)
-    heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
+    figure = plain_figure(figure)
+    layout = figure["layout"]
+    title = plain((layout.get("title") or {}).get("text"))
+    x_title, y_title = _axis_titles(layout)
+    heatmaps = [trace for trace in figure["data"] if trace.get("type") == "heatmap"]
     if heatmaps:
-        return _heatmap_facts(figure, heatmaps, title, x_title, y_title)
-    series = [trace for trace in figure.data if trace.type in _XY_TYPES]
+        return _heatmap_facts(layout, heatmaps, title, x_title, y_title)
+    series = [trace for trace in figure["data"] if trace.get("type", "scatter") in _XY_TYPES]
     if series:
         return _xy_facts(series, title, x_title, y_title)
     return ChartFacts("other", title, x_title, y_title, (0, 0), 0, "", ("", ""), "", ())
 
 
-def _layout_data(figure: go.Figure) -> dict:
-    """The figure's layout as plotly holds it, read in place (never changed here): its
-    `to_plotly_json()` deep-copies it, the default template included, which was most of the
-    time a text alternative took (kit/figures/heatmap.DrawnFigure reads the same dict)."""
-    return figure._layout
+def plain_figure(figure: Figure) -> dict:
+    """The figure as plotly's plain dicts ({"data": [...], "layout": {...}}), read here and
+    never changed: a DrawnFigure's own, else what this module reads of a go.Figure (its traces,
+    title, annotations and axes), copied through plotly's public API. Not its to_dict(): that
+    deep-copies the whole layout, the default template included, which was most of the time a
+    text alternative took."""
+    if isinstance(figure, DrawnFigure):
+        figure = figure.figure if figure.plain is None else figure.plain
+    if isinstance(figure, dict):
+        return figure
+    layout = figure.layout
+    read = {name: layout[name].to_plotly_json() for name in layout if _is_axis(name)}
+    read["title"] = layout.title.to_plotly_json()
+    read["annotations"] = [note.to_plotly_json() for note in layout.annotations]
+    return {"data": [trace.to_plotly_json() for trace in figure.data], "layout": read}
 
 
-def _axis_titles(figure: go.Figure) -> tuple[str, str]:
+def _is_axis(name: str) -> bool:
+    return name.startswith(("xaxis", "yaxis"))
+
+
+def _axis_titles(layout: dict) -> tuple[str, str]:
     """The first x- and y-axis titles of the figure (a grid titles its outer edges only)."""
     found = {"x": "", "y": ""}
-    layout = _layout_data(figure)
-    axes = sorted((len(n), n) for n in layout if n.startswith(("xaxis", "yaxis")))
+    axes = sorted((len(n), n) for n in layout if _is_axis(n))
     for _, name in axes:  # xaxis, then xaxis2, … (the first that has a title)
         if not found[name[0]]:
             found[name[0]] = _axis_title(layout, name)
@@ -114,11 +131,11 @@ def _axis_title(layout: dict, name: str) -> str:
     return plain(level[0].get("text")) if level else ""
 
 
-def _heatmap_facts(figure, heatmaps, title, x_title, y_title) -> ChartFacts:
+def _heatmap_facts(layout, heatmaps, title, x_title, y_title) -> ChartFacts:
     best = None  # (value, panel, row, col)
     size = None
     for index, trace in enumerate(heatmaps):
-        z = np.asarray(values_of(trace.z), dtype=float)  # each trace's z read once
+        z = np.asarray(values_of(trace.get("z")), dtype=float)  # each trace's z read once
         if size is None:
             size = (z.shape[0], z.shape[1] if z.ndim == 2 else 1)
         finite = np.isfinite(z)
@@ -135,7 +152,7 @@ def _heatmap_facts(figure, heatmaps, title, x_title, y_title) -> ChartFacts:
     value, index, i, j, shape = best
     rows, cols = _labels(heatmaps[index], shape)
     # a panel's name only in a grid of several (a lone chart's facts name none)
-    panel = panel_names(figure, heatmaps)[index] if len(heatmaps) > 1 else ""
+    panel = panel_names(layout, heatmaps)[index] if len(heatmaps) > 1 else ""
     return ChartFacts(
         "heatmap",
         title,
@@ -153,17 +170,15 @@ def _heatmap_facts(figure, heatmaps, title, x_title, y_title) -> ChartFacts:
 def _xy_facts(series, title, x_title, y_title) -> ChartFacts:
     best = None  # (value, series index, point index), on the first y axis only
     for index, trace in enumerate(series):
-        if (trace.yaxis or "y") != "y":
+        if (trace.get("yaxis") or "y") != "y":
             continue
-        y = _numbers(values_of(trace.y))
+        y = _numbers(values_of(trace.get("y")))
         if y.size and np.isfinite(y).any():
             k = int(np.nanargmax(np.where(np.isfinite(y), y, np.nan)))
             if best is None or y[k] > best[0]:
                 best = (float(y[k]), index, k)
-    names = tuple(plain(trace.name) for trace in series)
-    points = max(
-        len(values_of(trace.y)) if values_of(trace.y) is not None else 0 for trace in series
-    )
+    names = tuple(plain(trace.get("name")) for trace in series)
+    points = max(_length(values_of(trace.get("y"))) for trace in series)
     size = (points, len(series))
     if best is None:
         return ChartFacts("xy", title, x_title, y_title, size, 1, "", ("", ""), "", names)
@@ -174,15 +189,15 @@ def _xy_facts(series, title, x_title, y_title) -> ChartFacts:
     )
 
 
-def panel_names(figure: go.Figure, heatmaps: Sequence) -> list[str]:
+def panel_names(layout: dict, heatmaps: Sequence[dict]) -> list[str]:
     """Each panel's name in a grid of heatmaps (make_subplots' titles: a column's above it, a
-    row's at its right, matched by position), else its number."""
-    layout = _layout_data(figure)
+    row's at its right, matched by position), else its number; `layout` as `plain_figure`
+    gives it."""
     notes = [a for a in layout.get("annotations", ()) if a.get("xref") == "paper"]
     names = []
     for number, trace in enumerate(heatmaps, start=1):
-        xaxis = layout.get("xaxis" + (trace.xaxis or "x")[1:], {})
-        yaxis = layout.get("yaxis" + (trace.yaxis or "y")[1:], {})
+        xaxis = layout.get("xaxis" + (trace.get("xaxis") or "x")[1:], {})
+        yaxis = layout.get("yaxis" + (trace.get("yaxis") or "y")[1:], {})
         x_mid, y_mid = np.mean(xaxis.get("domain", (0, 1))), np.mean(yaxis.get("domain", (0, 1)))
         parts = [
             plain(a.get("text"))
@@ -198,8 +213,8 @@ def _labels(trace, shape: tuple[int, ...] | None = None) -> tuple[list[str], lis
     """The trace's row and column labels as plain text (1, 2, … where they do not fit its z,
     of `shape` when the caller has read it)."""
     if shape is None:
-        shape = np.shape(values_of(trace.z))
-    y, x = values_of(trace.y), values_of(trace.x)
+        shape = np.shape(values_of(trace.get("z")))
+    y, x = values_of(trace.get("y")), values_of(trace.get("x"))
     rows = [plain(s) for s in y] if y is not None else []
     cols = [plain(s) for s in x] if x is not None else []
     n_rows, n_cols = shape[0], shape[1] if len(shape) == 2 else 1
@@ -220,21 +235,26 @@ def _numbers(values) -> np.ndarray:
 def _x_texts(trace) -> list[str]:
     """A trace's x values as the table writes them: numbers in the app's format, labels as
     typed (a bar chart's categories); 1, 2, … when the trace has none."""
-    n = len(values_of(trace.y)) if values_of(trace.y) is not None else 0
-    if values_of(trace.x) is None:
+    n = _length(values_of(trace.get("y")))
+    x = values_of(trace.get("x"))
+    if x is None:
         return [str(k + 1) for k in range(n)]
-    numbers = _numbers(values_of(trace.x))
+    numbers = _numbers(x)
     if numbers.size and np.isfinite(numbers).all():
         return [fmt(v) for v in numbers]
-    return [plain(v) for v in values_of(trace.x)]
+    return [plain(v) for v in x]
+
+
+def _length(values) -> int:
+    return 0 if values is None else len(values)
 
 
 def _cell_texts(trace) -> list[list[str]]:
     """What each heatmap cell shows: its printed text, else its number in the app's format; a
     tiny weight printed "<0.01" (heatmap.BELOW_FLOOR) has its number here, which only the hover
     gives on the chart."""
-    z = np.asarray(values_of(trace.z), dtype=float)
-    text = values_of(trace.text)
+    z = np.asarray(values_of(trace.get("z")), dtype=float)
+    text = values_of(trace.get("text"))
     if text is not None and np.shape(text) == z.shape:
         return [
             [fmt(v) if cell == BELOW_FLOOR else plain(cell) for cell, v in zip(*row, strict=True)]
@@ -243,9 +263,7 @@ def _cell_texts(trace) -> list[list[str]]:
     return [[fmt(v) for v in row] for row in np.atleast_2d(z)]
 
 
-def chart_table(
-    figure: go.Figure, row_title: str, panel_title: str, value_title: str
-) -> pd.DataFrame:
+def chart_table(figure: Figure, row_title: str, panel_title: str, value_title: str) -> pd.DataFrame:
     """The chart's numbers as text, as the chart writes them.
 
     A heatmap: one row per matrix row, one column per matrix column, the row labels as the
@@ -254,15 +272,17 @@ def chart_table(
     the series' name (column `panel_title`, when there are several), x and y (column
     `value_title` when the series have different y axes).
     """
-    heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
+    figure = plain_figure(figure)
+    layout = figure["layout"]
+    heatmaps = [trace for trace in figure["data"] if trace.get("type") == "heatmap"]
     if heatmaps:
-        return _heatmap_table(figure, heatmaps, _axis_titles(figure)[1] or row_title, panel_title)
-    series = [trace for trace in figure.data if trace.type in _XY_TYPES]
-    return _xy_table(figure, series, panel_title, value_title)
+        return _heatmap_table(layout, heatmaps, _axis_titles(layout)[1] or row_title, panel_title)
+    series = [trace for trace in figure["data"] if trace.get("type", "scatter") in _XY_TYPES]
+    return _xy_table(layout, series, panel_title, value_title)
 
 
-def _heatmap_table(figure, heatmaps, row_title: str, panel_title: str) -> pd.DataFrame:
-    names = panel_names(figure, heatmaps)
+def _heatmap_table(layout, heatmaps, row_title: str, panel_title: str) -> pd.DataFrame:
+    names = panel_names(layout, heatmaps)
     frames = []
     for name, trace in zip(names, heatmaps, strict=True):
         rows, cols = _labels(trace)
@@ -276,18 +296,17 @@ def _heatmap_table(figure, heatmaps, row_title: str, panel_title: str) -> pd.Dat
     return pd.concat(frames) if len(frames) > 1 else frames[0]
 
 
-def _xy_table(figure, series, series_title: str, value_title: str) -> pd.DataFrame:
+def _xy_table(layout, series, series_title: str, value_title: str) -> pd.DataFrame:
     """One row per point: series, x, y. The y column is titled by the series' y axis when
     they share one (else `value_title`), the x column by the x axis (else "x")."""
-    layout = _layout_data(figure)
-    x_title = _axis_titles(figure)[0] or "x"
-    y_titles = {_axis_title(layout, "yaxis" + (t.yaxis or "y")[1:]) for t in series}
+    x_title = _axis_titles(layout)[0] or "x"
+    y_titles = {_axis_title(layout, "yaxis" + (t.get("yaxis") or "y")[1:]) for t in series}
     y_title = y_titles.pop() if len(y_titles) == 1 else value_title
     columns = _unique([series_title, x_title, y_title or "y"])
     rows = [
-        (plain(trace.name), x, fmt(v))
+        (plain(trace.get("name")), x, fmt(v))
         for trace in series
-        for x, v in zip(_x_texts(trace), _numbers(values_of(trace.y)), strict=False)
+        for x, v in zip(_x_texts(trace), _numbers(values_of(trace.get("y"))), strict=False)
     ]
     frame = pd.DataFrame(rows, columns=columns)
     return frame.drop(columns=columns[0]) if len(series) == 1 else frame

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from attention_ui.kit.figures.heatmap import DrawnFigure
+
 
 def column_blocks(n: int, most: int, whole_up_to: int | None = None) -> list[range]:
     """The columns 0 … n−1 as drawn: all of them while there are at most `whole_up_to`
@@ -20,13 +22,40 @@ def column_blocks(n: int, most: int, whole_up_to: int | None = None) -> list[ran
     return [range(start, start + size) for start, size in zip(starts, sizes, strict=True)]
 
 
-def colour_bar_below(figure: go.Figure, shown: bool) -> None:
+_BAR = {
+    "orientation": "h",
+    "x": 0,
+    "xanchor": "left",
+    "y": 0,
+    "yanchor": "top",
+    "ypad": 8,
+    "thickness": 10,
+    "len": 1,
+}
+
+
+def colour_bar_below(figure: go.Figure | DrawnFigure, shown: bool) -> None:
     """A block's colour bar: under its cells (standing beside them it took a sixth of a phone's
     width from them), or none (`shown` False: the blocks share one range, one bar serves them).
-    Done before the figure's first draw, while a DrawnFigure may still change."""
+    Done before the figure's first draw, while a DrawnFigure may still change (its dicts)."""
+    if isinstance(figure, DrawnFigure) and figure.plain is not None:
+        _below_plain(figure.plain, shown)
+        return
     if not shown:
         figure.update_traces(showscale=False)
         return
-    bar = {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor": "top", "ypad": 8}
-    figure.update_traces(colorbar={**bar, "thickness": 10, "len": 1})
+    figure.update_traces(colorbar=_BAR)
     figure.update_layout(height=figure.layout.height + 44, margin_b=54)
+
+
+def _below_plain(spec: dict, shown: bool) -> None:
+    """`colour_bar_below` on plotly's plain dicts."""
+    for trace in spec["data"]:
+        if shown:
+            trace["colorbar"] = {**trace.get("colorbar", {}), **_BAR}
+        else:
+            trace["showscale"] = False
+    if shown:
+        layout = spec["layout"]
+        layout["height"] += 44
+        layout["margin"] = {**layout.get("margin", {}), "b": 54}

@@ -46,17 +46,23 @@ def chart_config(key: str, *details: object) -> dict[str, Any]:
     }
 
 
-def show_moving_chart(figure: go.Figure, alt: str, *, container: Any = None) -> None:
+def show_moving_chart(figure: go.Figure | DrawnFigure, alt: str, *, container: Any = None) -> None:
     """A chart redrawn while something runs (the training page's curves, a few times a second):
     no key, so each redraw updates the chart in place instead of making a new one; a static
     plot, so it takes no hover or focus meanwhile; no camera and no table, which the finished
     chart, drawn by `show_chart`, has."""
     where = container or st
-    where.plotly_chart(figure, config={"staticPlot": True}, alt=alt)
+    drawn = figure.drawn() if isinstance(figure, DrawnFigure) else figure
+    where.plotly_chart(drawn, config={"staticPlot": True}, alt=alt)
 
 
 def show_chart(
-    figure: go.Figure, key: str, *, details: tuple = (), container: Any = None, name: str = ""
+    figure: go.Figure | DrawnFigure,
+    key: str,
+    *,
+    details: tuple = (),
+    container: Any = None,
+    name: str = "",
 ) -> None:
     """The chart (kit.figures.live_chart: redrawn in place by a later run with the same key,
     in `container`, else the current one) with the camera button's file

@@ -10,8 +10,6 @@ alone.
 
 from __future__ import annotations
 
-import base64
-import copy
 import functools
 import html
 import re
@@ -22,8 +20,6 @@ from typing import TypeVar
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
-from _plotly_utils.basevalidators import is_homogeneous_array
-from _plotly_utils.utils import convert_to_base64, to_typed_array_spec
 
 from attention_core import Step
 from attention_core.formatting import fmt
@@ -127,14 +123,8 @@ def heatmap(
         "colorbar": {"thickness": 12, "len": 0.9},
     }
     layout = heatmap_layout(list(x_labels), len(y_labels), title, x_title, y_title)
-    # One constructor call from plain dicts, unvalidated: no go.Heatmap built first (validated,
-    # then deep-copied into the figure) and no update_layout/update_xaxes/update_yaxes, which
-    # build the same figure several times over. The properties are fixed and known-good:
-    # tests/kit/figures/test_heatmap.py pins that the unvalidated figure is the validated one.
     return DrawnFigure(
-        data=[{key: value for key, value in trace.items() if value is not None}],
-        layout=layout,
-        _validate=False,
+        {"data": [{k: v for k, v in trace.items() if v is not None}], "layout": layout}
     )
 
 
@@ -148,111 +138,67 @@ def weight_range(
     return (0.0 if zmin is None else zmin), (1.0 if zmax is None else zmax)
 
 
-class DrawnFigure(go.Figure):
-    """A finished go.Figure that makes its `to_dict()` once, and cheaply.
+class DrawnFigure:
+    """A heatmap as plotly's plain figure dict, `{"data": [trace], "layout": layout}`: drawn
+    (pio.to_json takes a dict; kit/figures/live_chart.py sends JSON to Plotly.react) and read
+    for its text alternative (kit/figures/alt_text.py) as it is, with no go.Figure made.
 
-    st.plotly_chart calls to_dict() on every draw, and plotly's to_dict deep-copies the whole
-    figure and walks it for arrays to encode, its default template included, which is most of
-    a small heatmap and the same in every figure. Here the template's dict is made once per
-    process (`_template_dict`) and shared; only the figure's own part is copied. Pages keep
-    their figures between reruns and may draw one twice in a run, so the dict is made once
-    per figure too. Treat the figure and that dict as read-only (plotly does not report every
-    change); to change a figure, change it in `heatmap` or copy it first:
-    go.Figure(figure.to_dict()). tests/kit/figures/test_heatmap.py pins that the dict (and the JSON
-    Streamlit sends) equals plotly's own.
+    A go.Figure validates every property as it is built: 1.8-2.5 ms for a small heatmap, against
+    about 0.1 ms for its dicts, and a Luong edit builds three (README, "Figures behind the
+    code's design"). The properties here are fixed and known-good: tests/kit/figures/
+    test_heatmap.py pins that the validated figure draws the same JSON.
+
+    go.Figure's API (`figure.data`, `figure.layout`, `add_shape`, `update_layout`, …) is there
+    too, for the pages that change a heatmap and for tests: its first use builds
+    `go.Figure(spec)` once, and from then on that figure is the one drawn and read (`plain`
+    is None). Change the dicts of `plain` only before that, and only before the first draw
+    (the drawn JSON and the text alternative are made once per figure).
     """
 
-    _drawn: dict | None = None
-    _facts: object = None
+    def __init__(self, spec: dict) -> None:
+        self.plain: dict | None = spec
+        self._figure: go.Figure | None = None
+        self._json: str | None = None
+        self._facts: object = None
 
-    def facts(self, read: Callable[[go.Figure], T]) -> T:
-        """`read(self)` once per figure (the facts of its text alternative, which only depend
-        on the figure): a page may draw the same figure again on later runs."""
-        if self._facts is None:
-            self._facts = read(self)
-        return self._facts
+    @property
+    def figure(self) -> go.Figure:
+        """The go.Figure of this heatmap (built on first use; the drawn figure from then on)."""
+        if self._figure is None:
+            self._figure = go.Figure(self.plain)
+            self.plain = None
+        return self._figure
 
-    def to_dict(self) -> dict:
-        if self._drawn is None:
-            template = _template_dict()
-            if template is None or self._frame_objs:
-                self._drawn = super().to_dict()
-            else:
-                # plotly's to_dict deep-copies the figure, then walks the copy to turn arrays
-                # into typed arrays (convert_to_base64); `_drawn_copy` does both in one walk,
-                # with the same result (tests/kit/figures/test_heatmap.py: the same JSON).
-                own = {
-                    "data": _drawn_copy(self._data),
-                    "layout": {
-                        key: _drawn_value(key, value)
-                        for key, value in self._layout.items()
-                        if key != "template"
-                    },
-                }
-                shared = {"template": template} if "template" in self._layout else {}
-                own["layout"] = {  # plotly's key order, for the same JSON
-                    key: shared.get(key, own["layout"].get(key)) for key in self._layout
-                }
-                self._drawn = own
-        return self._drawn
+    def __getattr__(self, name: str):
+        if name.startswith("_"):  # copy and pickle look for their hooks here
+            raise AttributeError(name)
+        return getattr(self.figure, name)
 
-
-# What plotly's to_dict makes of a figure's part: a deep copy in which every value of a dict
-# that is an array (but under "range", "geojson", "layer" or "layers") is a typed array spec
-# (_plotly_utils.utils.convert_to_base64, which walks dicts, lists and tuples). Plain values
-# and containers are copied here in one walk; anything else goes plotly's way.
-_LEAVES = (str, int, float, bool, type(None))
-_SKIPPED_KEYS = frozenset(("geojson", "layer", "layers", "range"))
-_SHORT_TYPES = {
-    np.dtype(name): short
-    for name, short in (
-        ("int8", "i1"),
-        ("uint8", "u1"),
-        ("int16", "i2"),
-        ("uint16", "u2"),
-        ("int32", "i4"),
-        ("uint32", "u4"),
-        ("float32", "f4"),
-        ("float64", "f8"),
-    )
-}
-
-
-def _drawn_copy(value):
-    """A copy of a value that sits in a list or tuple (or at the top): arrays there stay
-    arrays, as plotly leaves them."""
-    kind = type(value)
-    if kind in _LEAVES:
-        return value
-    if kind is dict:
-        return {key: _drawn_value(key, item) for key, item in value.items()}
-    if kind is list:
-        return [_drawn_copy(item) for item in value]
-    if kind is tuple:
-        return tuple(_drawn_copy(item) for item in value)
-    copied = copy.deepcopy(value)
-    convert_to_base64(copied)
-    return copied
-
-
-def _drawn_value(key, value):
-    """A copy of a dict's value `key`: an array becomes plotly's typed array spec."""
-    kind = type(value)
-    if kind in _LEAVES:
-        return value
-    if key in _SKIPPED_KEYS:
-        return copy.deepcopy(value)
-    if kind is np.ndarray and value.size and value.dtype in _SHORT_TYPES:
-        spec = {
-            "dtype": _SHORT_TYPES[value.dtype],
-            "bdata": base64.b64encode(np.ascontiguousarray(value)).decode("ascii"),
+    def drawn(self) -> dict | go.Figure:
+        """What is drawn: the dicts with plotly's default template (as a go.Figure adds it),
+        or the go.Figure once one was built."""
+        if self.plain is None:
+            return self.figure
+        template = _template_dict()
+        if template is None:
+            return self.figure
+        return {
+            "data": self.plain["data"],
+            "layout": {**self.plain["layout"], "template": template},
         }
-        if value.ndim > 1:
-            spec["shape"] = str(value.shape)[1:-1]
-        return spec
-    if kind not in (dict, list, tuple) and is_homogeneous_array(value):
-        return to_typed_array_spec(copy.deepcopy(value))
-    return _drawn_copy(value)
+
+    def to_json(self) -> str:
+        """The drawn figure as JSON, made once (a page may draw the same figure again)."""
+        if self._json is None:
+            self._json = pio.to_json(self.drawn(), validate=False)
+        return self._json
+
+    def facts(self, read: Callable[[dict | go.Figure], T]) -> T:
+        """`read(figure)` once per figure (the facts of its text alternative, which only depend
+        on the figure), reading the dicts while there is no go.Figure."""
+        if self._facts is None:
+            self._facts = read(self.figure if self.plain is None else self.plain)
+        return self._facts
 
 
 @functools.cache
@@ -261,8 +207,8 @@ def _template_dict_of(name: str) -> dict:
 
 
 def _template_dict() -> dict | None:
-    """plotly's default template as to_dict() gives it (shared: read-only), or None when
-    the default is not a named template (then figures copy theirs as plotly does)."""
+    """plotly's default template as a go.Figure adds it (shared: read-only), or None when the
+    default is not a named template (then the figure is drawn as a go.Figure)."""
     name = pio.templates.default
     return _template_dict_of(name) if isinstance(name, str) else None
 

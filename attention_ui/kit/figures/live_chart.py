@@ -37,6 +37,8 @@ import streamlit as st
 from streamlit.components.v1 import declare_component
 from streamlit.components.v2 import component
 
+from attention_ui.kit.figures.heatmap import DrawnFigure
+
 _PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"
 _PLOTLY_NAME = "plotly_js"  # Streamlit serves _PLOTLY_DIR at component/<module>.plotly_js/
 _PLOTLY_URL = f"component/{__name__}.{_PLOTLY_NAME}/plotly.min.js"
@@ -89,14 +91,23 @@ def _serve_plotly() -> None:
 
 
 def live_chart(
-    figure: go.Figure, key: str, *, config: dict[str, Any], alt: str, container: Any = None
+    figure: go.Figure | DrawnFigure,
+    key: str,
+    *,
+    config: dict[str, Any],
+    alt: str,
+    container: Any = None,
 ) -> None:
     """Draw `figure` under widget key `key` (in `container`, else the current one); a later run
     with the same key redraws the same element with the new figure."""
     _serve_plotly()
     spec = (
         '{"figure":'
-        + pio.to_json(figure, validate=False)
+        + (
+            figure.to_json()
+            if isinstance(figure, DrawnFigure)
+            else pio.to_json(figure, validate=False)
+        )
         + ',"config":'
         + json.dumps(config)
         + ',"alt":'

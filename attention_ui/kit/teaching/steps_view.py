@@ -294,7 +294,7 @@ def show_step(
             )
             st.caption(f"{step_sentence(step, run_steps=result.steps)}  \n{shape}")
         with chart:
-            parts = [figure] if isinstance(figure, go.Figure) else list(figure)
+            parts = list(figure) if isinstance(figure, (list, tuple)) else [figure]
             for block, part in enumerate(parts, start=1):
                 suffix = "" if block == 1 else f".{block}"
                 show_chart(

@@ -43,7 +43,8 @@ def _reference_labels(trace) -> tuple[list[str], list[str]]:
 
 def _reference_heatmap_facts(figure, heatmaps, title, x_title, y_title) -> ChartFacts:
     values_of = alt_text.values_of
-    names = alt_text.panel_names(figure, heatmaps)
+    plain_heatmaps = [trace.to_plotly_json() for trace in heatmaps]
+    names = alt_text.panel_names(alt_text.plain_figure(figure)["layout"], plain_heatmaps)
     best = None
     for index, trace in enumerate(heatmaps):
         z = np.asarray(values_of(trace.z), dtype=float)
@@ -75,8 +76,8 @@ def _reference_heatmap_facts(figure, heatmaps, title, x_title, y_title) -> Chart
 
 
 def _reference_facts(figure: go.Figure) -> ChartFacts:
-    title = _reference_plain((figure._layout.get("title") or {}).get("text"))
-    x_title, y_title = alt_text._axis_titles(figure)
+    title = _reference_plain(figure.layout.title.text)
+    x_title, y_title = alt_text._axis_titles(alt_text.plain_figure(figure)["layout"])
     heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
     return _reference_heatmap_facts(figure, heatmaps, title, x_title, y_title)
 
@@ -115,7 +116,7 @@ def test_the_facts_are_those_of_the_earlier_reading(index):
     assert chart_facts(figure) == _reference_facts(figure)
     heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
     for trace in heatmaps:
-        assert alt_text._labels(trace) == _reference_labels(trace)
+        assert alt_text._labels(trace.to_plotly_json()) == _reference_labels(trace)
     chart_table(figure, "rows", "panel", "value")  # the table reads the same labels
 
 
