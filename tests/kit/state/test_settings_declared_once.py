@@ -19,7 +19,7 @@ from attention_ui.page_list import PAGES
 from tests.conftest import REPO
 
 PAGE_PACKAGES = tuple(page.name for page in PAGES)
-NOT_YET_DECLARED = ("luong", "database")
+NOT_YET_DECLARED = ("database",)
 DECLARED = tuple(name for name in PAGE_PACKAGES if name not in NOT_YET_DECLARED)
 
 
@@ -37,8 +37,9 @@ SOURCES = sources()
 
 def mentions(key: str, text: str) -> list[int]:
     """Where `key` stands as a key of its own: not the start of a longer key
-    (`regression.sigma.last_good`, `regression.preset.{name}`) or name (`kernel_note`)."""
-    pattern = re.escape(key) + r"(?![\w]|\.[\w{])"
+    (`regression.sigma.last_good`, `regression.preset.{name}`, `luong.preset.<key>.name`) or
+    name (`kernel_note`), nor the end of one (`predict.luong.seed`)."""
+    pattern = r"(?<![\w.])" + re.escape(key) + r"(?![\w]|\.[\w{<])"
     return [m.start() for m in re.finditer(pattern, text)]
 
 
@@ -111,3 +112,4 @@ def test_mentions_finds_a_key_and_not_a_longer_one():
     text = 'a = "p.sigma"\nb = "p.sigma.last_good"\nc = f"p.sigma.{x}"\nd = "p.sigma_help"\n'
     assert len(mentions("p.sigma", text)) == 1
     assert len(mentions("p.sigma", 'see "p.sigma". Then')) == 1
+    assert mentions("p.sigma", 'f"p.sigma.<name>" and "q.p.sigma"') == []
