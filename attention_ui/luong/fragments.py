@@ -1,9 +1,5 @@
-"""The parts of the Luong page an edit reruns, and the places the whole run draws for them.
-
-An edit of a grid reruns that grid's fragment (view.input_grids) and the results' fragment
-(`results`), not the settings above or the other grids; the step-by-step tab (`steps_tab`)
-reruns with them only when the edit changes the open step, and the export (`export`) only
-while it is open. The grid's callback names them (attention_ui/luong/reruns.py).
+"""The parts of the Luong page an edit reruns (the results, the step-by-step tab, the export;
+attention_ui/luong/reruns.py says which an edit reruns), and the places the whole run draws.
 
 What an edit does not change is drawn by the whole run around the fragments (`lay_out`): the
 grids' heading and columns, the results' heading, columns, table expanders and weight sums,
@@ -22,6 +18,7 @@ from typing import Any
 import streamlit as st
 
 from attention_ui.kit.share.address import follow_address
+from attention_ui.kit.state.page_state import changed
 from attention_ui.kit.teaching.task_panel import fill as fill_tasks
 from attention_ui.kit.text.i18n import show_error
 from attention_ui.luong import reruns, state, teaching, view
@@ -134,7 +131,7 @@ def steps_tab() -> None:
     result, _ = cache.get("outcome", (None, None))
     if result is None:
         return
-    picked = state.step_picked()
+    picked = changed(state.STEP.key)  # since the step picker was last drawn
     view.steps_tab(result, view.axis_titles(), cache.get("results", {}), cache)
     if picked:  # a run of this alone: the address holds the open step
         follow_address("luong")

@@ -27,7 +27,7 @@ from attention_ui.kit.grids.matrix_editor import (
     set_matrix,
     transpose_matrix,
 )
-from attention_ui.kit.state import page_state, settings
+from attention_ui.kit.state import settings
 from attention_ui.kit.state.page_state import changed, drawn
 from attention_ui.luong.model import (
     ALL_PARAMETERS,
@@ -154,6 +154,10 @@ SETTINGS = (
 # switch_layout: on a real change only, see `page_state.changed`) and the sizes.
 GRID_SETTINGS = (PRESET, SEED, LAYOUT)
 PRESET_INPUTS = (*GRID_SETTINGS, *SIZES.values())
+# The settings drawn above the grids: a run of the grids-and-results fragment alone does not
+# draw them again, so a callback in the fragment that changes one of them (a new random
+# puzzle sets the preset and the seed) needs a run of the whole page (view.settings_above).
+ABOVE_THE_GRIDS = (PRESET, SEED, SCORE, LAYOUT, TEMPERATURE, MASK_KIND, *SIZES.values())
 RESET = "luong.reset"
 REDRAW = "luong.redraw"
 TAB = "luong.tab"  # st.tabs' key: the open tab's label
@@ -187,12 +191,6 @@ def settings_drawn() -> None:
     drawn(*(s.key for s in GRID_SETTINGS))
 
 
-def open_tab(labels: list[str]) -> None:
-    """Before st.tabs: remember which tab is open by position, and put it back by position
-    when the labels are in another language than the one it was chosen in."""
-    page_state.open_tab(TAB, TAB_INDEX.key, labels)
-
-
 def open_step(step_keys: Sequence[str]) -> str:
     """Before the step picker: the step to show, by its key. The learner's last choice while
     this run has that step (it is kept while the tab is closed or the page left), else the
@@ -202,17 +200,6 @@ def open_step(step_keys: Sequence[str]) -> str:
         chosen = step_keys[0]
     st.session_state[STEP.key] = chosen
     return chosen
-
-
-def step_drawn() -> None:
-    """After the step picker is drawn: the step it shows, for `step_picked`."""
-    drawn(STEP.key)
-
-
-def step_picked() -> bool:
-    """Before the step picker: whether the learner picked another step since it was last
-    drawn (the address, which holds the open step, then follows)."""
-    return changed(STEP.key)
 
 
 def results_shown(shown: bool | None = None) -> bool:
@@ -404,8 +391,6 @@ def _mask_shape(sizes: Sizes, layout: str) -> tuple[int, int]:
 def mask_cells(
     sizes: Sizes,
     layout: str,
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
     *,
     help: str | None = None,
     after_edit: Callable[[str], None] | None = None,
@@ -419,8 +404,7 @@ def mask_cells(
         DISPLAY_NAMES["mask"],
         matrix_key("mask.cells"),
         np.ones(_mask_shape(sizes, layout)),
-        row_labels,
-        col_labels,
+        *labels("mask", sizes, layout),
         help=help,
         checkbox=True,
         fill=1.0,

@@ -24,6 +24,7 @@ from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.folds import fold, folded
 from attention_ui.kit.grids.matrix_editor import MatrixInput
 from attention_ui.kit.state import settings as draw
+from attention_ui.kit.state.page_state import drawn, open_tab
 from attention_ui.kit.teaching.steps_view import (
     score_hover,
     score_step,
@@ -290,9 +291,8 @@ def mask_input(kind: str, sizes: Sizes, layout: str) -> np.ndarray | None:
         return in_layout(padding_mask(sizes.m, sizes.n, int(length)), layout)
     if kind == "cells":
         st.markdown(t("luong.mask.cells_title"))
-        rows, cols = labels("mask", sizes, layout)
         return state.mask_cells(
-            sizes, layout, rows, cols, help=t("luong.mask.cells_help"), after_edit=reruns.after_edit
+            sizes, layout, help=t("luong.mask.cells_help"), after_edit=reruns.after_edit
         )
     return None
 
@@ -375,7 +375,7 @@ class Run:
 def tabs() -> dict[str, Any]:
     """The three tabs, of which only the open one is drawn (switching tabs reruns the page)."""
     labels = [t(f"luong.tabs.{name}") for name in TAB_NAMES]
-    state.open_tab(labels)
+    open_tab(state.TAB, state.TAB_INDEX.key, labels)  # by position, whatever the language
     # a callback, not "rerun": a grid's edit sent in the same interaction then reruns the
     # whole page too, not only its fragments (attention_ui/luong/reruns.py)
     containers = st.tabs(labels, key=state.TAB, on_change=state.tab_switched)
@@ -523,7 +523,7 @@ def steps_tab(
         for number, step in enumerate(result.steps, start=1)
     }
     chosen = draw.radio(state.STEP, options=step_keys, format_func=names.get, horizontal=True)
-    state.step_drawn()
+    drawn(state.STEP.key)  # for the step picked next (fragments.steps_tab)
     step = result.step(chosen)
     figure = figures.get(chosen) or open_step_figure(step, result.layout, titles)
     show_step(
@@ -626,23 +626,9 @@ def compared(
         st.caption(t(f"luong.compare.default_{parameter}"))
 
 
-# The settings drawn above the grids: a run of the grids-and-results fragment alone does not
-# draw them again, so a callback in the fragment that changes one of them (a new random
-# puzzle sets the preset and the seed) needs a run of the whole page.
-ABOVE_THE_GRIDS = (
-    state.PRESET,
-    state.SEED,
-    state.SCORE,
-    state.LAYOUT,
-    state.TEMPERATURE,
-    state.MASK_KIND,
-    *state.SIZES.values(),
-)
-
-
 def settings_above() -> tuple:
     """The values of the settings drawn above the grids, as the session holds them now."""
-    return tuple(st.session_state.get(s.key) for s in ABOVE_THE_GRIDS)
+    return tuple(st.session_state.get(s.key) for s in state.ABOVE_THE_GRIDS)
 
 
 def preset_story(preset: str, run: Run, lang: str | None = None) -> str:
