@@ -33,7 +33,7 @@ from attention_core import attention
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.text.i18n import t
 from attention_ui.luong import state, view
-from attention_ui.luong.model import INPUTS, Sizes
+from attention_ui.luong.model import INPUTS
 
 OPENED = "floor.opened"
 
@@ -41,9 +41,9 @@ if OPENED not in st.session_state:  # the Luong page's first visit: its default 
     state.start()
     st.session_state[OPENED] = True
 
-sizes = Sizes(**{name: st.session_state[key] for name, key in state.SIZE_KEYS.items()})
-score = st.session_state[state.SCORE]
-layout = st.session_state[state.LAYOUT]
+sizes = state.sizes()
+score = state.SCORE.value()
+layout = state.LAYOUT.value()
 
 grids = {}
 for column, name in zip(st.columns(len(INPUTS)), INPUTS, strict=True):
@@ -54,7 +54,7 @@ if all(not grid.problems for grid in grids.values()):
     result = attention(
         *(grids[name].values for name in INPUTS),
         score,
-        temperature=st.session_state[state.TEMPERATURE],
+        temperature=state.TEMPERATURE.value(),
         layout=layout,
     )
     names = {name: t(f"luong.results.{name}") for name in "SAO"}

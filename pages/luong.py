@@ -5,28 +5,19 @@ layout, temperature and mask; the sizes; the chosen score's formula; the grids; 
 as heatmaps and three tabs: every step of the engine (one at a time, picked by the learner),
 one entry followed through all of them, and all applicable score functions side by side.
 Every number comes from `attention_core`.
-Each section is drawn by a function of attention_ui/luong/view.py.
+Each section is drawn by a function of attention_ui/luong/view.py;
+attention_ui/luong/state.py declares each setting once (its key, default, values, label).
 
-Widget keys (for tests and tours)
----------------------------------
-luong.preset           selectbox of presets (loads on change); luong.reset reloads it
-luong.seed, luong.redraw   the random preset's seed (number input) and "next seed" button
-luong.score            selectbox: dot, scaled_dot, general, concat, location
-luong.layout           radio: column (one query per column) or row (one query per row)
-luong.tau              select_slider of temperatures from 0.05 to 20
-luong.mask.kind        selectbox: none, causal, padding, cells; luong.mask.length (padding L)
-luong.size.<s>         number inputs for s in d_q, d_k, d_v, n, m, h (h: concat only)
-luong.follow.key, luong.follow.query   the pair followed in the "follow one entry" tab
-luong.tab              the open tab's label (only the open tab is drawn; switching reruns)
-luong.steps.open       radio: the step shown in the step-by-step tab (a step key; only that
-                       step's formula, sentence and chart are drawn)
-luong.predict         toggle: predict, then reveal (hides S, A, O, the tabs and the export);
-                       luong.predict.guess.<j>.<puzzle id> one radio per query (keys 0…m−1),
-                       luong.predict.reveal / .again / .new (next random seed) buttons
-luong.formula          the formula notes' fold (built only while open): Luong's and d2l's forms,
-                       the layouts' relation and the scaling demo (luong.scaling.d_k, .seed)
-luong.export           the export expander (lazy: built only while open); luong.export.script,
-                       luong.export.csv.<name>, luong.export.latex its download buttons
+Keys (for tests and tours), besides the settings declared in state.py
+----------------------------------------------------------------------
+luong.reset, luong.redraw  buttons: reload the preset; the random preset's next seed
+luong.tab                  the open tab's label (only the open tab is drawn; switching reruns)
+luong.predict.guess.<j>.<puzzle id> one radio per query (keys 0…m−1) under the predict switch;
+                           luong.predict.reveal / .again / .new (next random seed) buttons
+luong.formula              the formula notes' fold (built only while open): Luong's and d2l's
+                           forms, the layouts' relation and the scaling demo
+luong.export               the export expander (lazy: built only while open); luong.export.script,
+                           luong.export.csv.<name>, luong.export.latex its download buttons
 Grids: state key luong.<M> for M in Q, K, V, W, Wa_concat, va, Wa_location, and
 luong.mask.cells for the per-cell mask; each grid's widget key is
 "<state key>.editor.<version>" with the version in session_state["<state key>.version"].

@@ -106,19 +106,18 @@ def largest_change(weights: np.ndarray, reference: np.ndarray) -> tuple[float, i
 
 
 def comparison_figure(
-    weights: np.ndarray,
-    reference: np.ndarray,
-    layout: str,
+    comparison: Comparison,
+    chosen: AttentionResult,
     titles: Mapping[str, str],
-    *,
-    name: str,
-    reference_name: str,
-    title: str,
+    names: Mapping[str, str],
 ) -> go.Figure:
-    """The weights of one score as a 0…1 heatmap; each cell's hover compares it with the
-    chosen score's weight for the same pair (both from the engine) and gives the difference."""
+    """The weights of one score as a 0…1 heatmap, titled by its name in `names` (◀: the chosen
+    score); each cell's hover compares it with the chosen score's weight for the same pair
+    (both from the engine) and gives the difference."""
+    weights, reference = comparison.result.weights, chosen.weights
+    name, reference_name = names[comparison.score], names[chosen.score]
     m_or_n, n_or_m = weights.shape
-    rows, cols = ("key", "query") if layout == "column" else ("query", "key")
+    rows, cols = ("key", "query") if chosen.layout == "column" else ("query", "key")
     hover = hover_texts(
         weights.shape,
         lambda r, c: (
@@ -130,7 +129,7 @@ def comparison_figure(
         weights,
         axis_labels(cols, n_or_m),
         axis_labels(rows, m_or_n),
-        title=title,
+        title=name + (" ◀" if comparison.score == chosen.score else ""),
         x_title=titles.get(cols, cols),
         y_title=titles.get(rows, rows),
         hover=hover,

@@ -21,6 +21,10 @@ PAIR: dict[str, str] = {
     "location": rf"\operatorname{{score}}({_q}, {_k}_i) = \left({_WA}{_q}\right)_i",
 }
 
+_CONCAT = (
+    rf"{_VA}{_T}\tanh\!\left(\mathbf{{W}}_q{_q}_j + \mathbf{{W}}_k{_k}_i\right),\quad "
+    rf"{_WA} = \left[\,\mathbf{{W}}_q \mid \mathbf{{W}}_k\,\right]"
+)
 MATRIX: dict[tuple[str, str], str] = {
     ("dot", "column"): rf"\mathbf{{S}} = {_K}{_T}{_Q}",
     ("dot", "row"): rf"\mathbf{{S}} = {_Q}{_K}{_T}",
@@ -28,12 +32,8 @@ MATRIX: dict[tuple[str, str], str] = {
     ("scaled_dot", "row"): rf"\mathbf{{S}} = \frac{{{_Q}{_K}{_T}}}{{\sqrt{{d_k}}}}",
     ("general", "column"): rf"\mathbf{{S}} = {_K}{_T}{_W}{_Q}",
     ("general", "row"): rf"\mathbf{{S}} = {_Q}{_W}{_T}{_K}{_T}",
-    ("concat", "column"): rf"s_{{ij}} = {_VA}{_T}\tanh\!\left(\mathbf{{W}}_q{_q}_j + "
-    rf"\mathbf{{W}}_k{_k}_i\right),\quad {_WA} = "
-    r"\left[\,\mathbf{W}_q \mid \mathbf{W}_k\,\right]",
-    ("concat", "row"): rf"s_{{ji}} = {_VA}{_T}\tanh\!\left(\mathbf{{W}}_q{_q}_j + "
-    rf"\mathbf{{W}}_k{_k}_i\right),\quad {_WA} = "
-    r"\left[\,\mathbf{W}_q \mid \mathbf{W}_k\,\right]",
+    ("concat", "column"): r"s_{ij} = " + _CONCAT,  # one score per key (row) and query (column)
+    ("concat", "row"): r"s_{ji} = " + _CONCAT,
     ("location", "column"): rf"\mathbf{{S}} = {_WA}{_Q}",
     ("location", "row"): rf"\mathbf{{S}} = {_Q}{_WA}{_T}",
 }

@@ -1,9 +1,5 @@
-"""The parts of the Luong page an edit reruns, and the places the whole run draws for them.
-
-An edit of a grid reruns that grid's fragment (view.input_grids) and the results' fragment
-(`results`), not the settings above or the other grids; the step-by-step tab (`steps_tab`)
-reruns with them only when the edit changes the open step, and the export (`export`) only
-while it is open. The grid's callback names them (attention_ui/luong/reruns.py).
+"""The parts of the Luong page an edit reruns (the results, the step-by-step tab, the export;
+attention_ui/luong/reruns.py says which an edit reruns), and the places the whole run draws.
 
 What an edit does not change is drawn by the whole run around the fragments (`lay_out`): the
 grids' heading and columns, the results' heading, columns, table expanders and weight sums,
@@ -22,10 +18,12 @@ from typing import Any
 import streamlit as st
 
 from attention_ui.kit.share.address import follow_address
+from attention_ui.kit.state.page_state import changed
 from attention_ui.kit.teaching.task_panel import fill as fill_tasks
 from attention_ui.kit.text.i18n import show_error
 from attention_ui.luong import reruns, state, teaching, view
 from attention_ui.luong import tasks as luong_tasks
+from attention_ui.luong.compute import Inputs
 from attention_ui.luong.model import Sizes
 
 
@@ -91,13 +89,14 @@ def results(settings: view.Settings, sizes: Sizes, places: Places) -> None:
     # that change none of the inputs (another tab, another followed entry) reuse it and its charts.
     problems = [problem for matrix in entered.values() for problem in matrix.problems]
     values = {name: matrix.values for name, matrix in entered.items()}
+    inputs = Inputs(values, settings.score, settings.layout, settings.temperature, mask)
     learner = view.learner_parameters(values, sizes)
-    cache = state.run_cache(view.fingerprint(settings, values, learner, mask))
+    cache = state.run_cache(view.fingerprint(inputs, learner))
     result = error = None
     if problems:
         view.show_problems(problems)
     else:
-        result, error = view.compute(cache, settings, values, mask)
+        result, error = view.compute(cache, inputs)
     if error is not None:
         show_error(error)
     # predict-then-reveal hides what follows, the example's story included (it states the answer)
@@ -107,17 +106,18 @@ def results(settings: view.Settings, sizes: Sizes, places: Places) -> None:
         state.results_shown(shown)
         st.rerun()
     if shown and frame is not None:
-        story = view.preset_story(settings.preset, result, values, learner, sizes, mask)
+        run = view.Run(result, inputs, sizes, learner, cache)
+        story = view.preset_story(settings.preset, run)
         frame.story.info(story, icon=":material/lightbulb:")  # under the charts it explains
         titles = view.axis_titles()
         view.results(result, titles, cache, frame)
         cache["export"] = (values, sizes, mask, titles)  # what the export panel reads
         if below.tabs["follow"].open:
             with below.tabs["follow"]:
-                view.follow_tab(result, values, sizes)
+                view.follow_tab(run)
         if below.tabs["compare"].open:
             with below.tabs["compare"]:
-                view.compare_tab(result, values, sizes, titles, learner, cache, mask=mask)
+                view.compare_tab(run, titles)
     # in the fragment, so an edit of a grid rechecks the tasks
     fill_tasks(below.tasks, luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
     follow_address("luong")  # an edit made in here reruns this alone: the address follows it
@@ -131,7 +131,7 @@ def steps_tab() -> None:
     result, _ = cache.get("outcome", (None, None))
     if result is None:
         return
-    picked = state.step_picked()
+    picked = changed(state.STEP.key)  # since the step picker was last drawn
     view.steps_tab(result, view.axis_titles(), cache.get("results", {}), cache)
     if picked:  # a run of this alone: the address holds the open step
         follow_address("luong")

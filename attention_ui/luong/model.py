@@ -131,12 +131,8 @@ def column_labels(name: str, sizes: Sizes) -> tuple[list[str], list[str]]:
 def labels(name: str, sizes: Sizes, layout: str) -> tuple[list[str], list[str]]:
     """(row labels, column labels) of `name` as the learner sees it in `layout`."""
     rows, cols = column_labels(name, sizes)
-    return (cols, rows) if layout == "row" and follows_layout(name) else (rows, cols)
-
-
-def follows_layout(name: str) -> bool:
-    """Q, K, V and the mask are transposed in row layout; the score parameters are not."""
-    return name in (*INPUTS, "mask")
+    transposed = layout == "row" and name in (*INPUTS, "mask")  # not the score parameters
+    return (cols, rows) if transposed else (rows, cols)
 
 
 def in_layout(column_array: np.ndarray, layout: str) -> np.ndarray:

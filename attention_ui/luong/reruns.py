@@ -108,9 +108,9 @@ def follow_edit(matrix: str, own: Sequence[str] = ()) -> None:
     # of its own (language, example, layout, tabs: st.rerun's documented escalation), or it is
     # a setting above the grids, which the results' fragment sees and reruns the page for.
     shown = state.results_shown()
-    steps_open = shown and st.session_state.get(state.TAB_INDEX, 0) == 0
-    open_step = st.session_state.get(state.STEP)
-    score = st.session_state.get(state.SCORE)
+    steps_open = shown and state.TAB_INDEX.value() == 0
+    open_step = st.session_state.get(state.STEP.key)
+    score = st.session_state.get(state.SCORE.key)
     follows = [STEPS] if steps_follow(matrix, open_step, steps_open, score) else []
     # the export panel, a fragment of its own, builds its files only while open (a closed one
     # shows nothing an edit changes)

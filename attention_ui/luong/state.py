@@ -1,8 +1,7 @@
-"""The Luong explorer's session state: settings, matrices, and the callbacks that change them.
+"""The Luong explorer's session state: each setting declared once (kit/state/settings.py), the
+matrices, and the callbacks that change them.
 
-Widget keys (all prefixed "luong."; see pages/luong.py for the full list) and their defaults
-are in DEFAULTS; Streamlit keeps their values across pages and hidden widgets (each is drawn
-with persist_state="session").
+Streamlit keeps the widgets' values across pages and hidden widgets (persist_state="session").
 Matrices are kept by `attention_ui.kit.grids.matrix_editor` under `luong.<name>` (name = Q, K, V, W,
 Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 """
@@ -16,7 +15,9 @@ from typing import Any, TypeVar
 import numpy as np
 import streamlit as st
 
-from attention_core.attention import LAYOUTS
+from attention_core.attention import LAYOUTS, SCORES
+from attention_core.scaling import MAX_DEMO_SIZE
+from attention_core.steps import STEP_KEYS
 from attention_ui.kit.grids.matrix_editor import (
     MatrixInput,
     check_matrix,
@@ -26,15 +27,16 @@ from attention_ui.kit.grids.matrix_editor import (
     set_matrix,
     transpose_matrix,
 )
-from attention_ui.kit.share.codec import MAX_INT, Choice, Integer
-from attention_ui.kit.state import page_state
-from attention_ui.kit.state.page_state import changed, drawn, start_values
+from attention_ui.kit.state import settings
+from attention_ui.kit.state.page_state import changed, drawn
 from attention_ui.luong.model import (
     ALL_PARAMETERS,
     DISPLAY_NAMES,
     DOT_SCORES,
     INPUTS,
+    MASK_KINDS,
     MAX_SIZE,
+    TEMPERATURES,
     Sizes,
     column_shape,
     in_layout,
@@ -49,60 +51,123 @@ from attention_ui.luong.presets import (
     random_matrices,
 )
 
-PRESET = "luong.preset"
+_FIRST = PRESETS[DEFAULT_PRESET]  # a first visit opens on the default preset's settings
+# Each setting once: key, address parameter, default, values, label and help (no label: the
+# key is the label's catalog key). The address writes them in luong/schema.py's order.
+PRESET = settings.choice(
+    "luong.preset", "preset", DEFAULT_PRESET, PRESET_KEYS, label="luong.preset.label"
+)
+SEED = settings.integer("luong.seed", "seed", DEFAULT_SEED, help="luong.seed_help")
+SCORE = settings.choice(
+    "luong.score",
+    "score",
+    _FIRST.score,
+    SCORES,
+    label="luong.score.label",
+    help="luong.score.help",
+    options_label="luong.score_name.",
+)
+LAYOUT = settings.choice(
+    "luong.layout",
+    "layout",
+    "column",
+    LAYOUTS,
+    label="luong.layout.label",
+    help="luong.layout.help",
+    options_label="luong.layout.",
+)
+TEMPERATURE = settings.choice(
+    "luong.tau",
+    "tau",
+    _FIRST.temperature,
+    TEMPERATURES,
+    label="luong.tau.label",
+    help="luong.tau.help",
+)
+MASK_KIND = settings.choice(
+    "luong.mask.kind",
+    "mask",
+    _FIRST.mask,
+    MASK_KINDS,
+    label="luong.mask.label",
+    help="luong.mask.help",
+    options_label="luong.mask.kind.",
+)
+MASK_LENGTH = settings.integer(
+    "luong.mask.length", "L", _FIRST.mask_length, 1, MAX_SIZE, help="luong.mask.length_help"
+)
+
+
+def _size(name: str) -> settings.Setting:
+    """The size box of d_q, d_k, d_v, n, m or h (parameter: its name without "_")."""
+    return settings.integer(
+        f"luong.size.{name}",
+        name.replace("_", ""),
+        getattr(_FIRST.sizes, name),
+        1,
+        MAX_SIZE,
+        label=f"luong.sizes.{name}",
+        help=f"luong.sizes.{name}_help",
+    )
+
+
+D_Q = _size("d_q")
+D_K = _size("d_k")
+D_V = _size("d_v")
+N = _size("n")
+M = _size("m")
+H = _size("h")  # the concat score's hidden size
+SIZES = {"d_q": D_Q, "d_k": D_K, "d_v": D_V, "n": N, "m": M, "h": H}
+FOLLOW_KEY = settings.integer("luong.follow.key", "fk", 0, 0, MAX_SIZE - 1)
+FOLLOW_QUERY = settings.integer("luong.follow.query", "fq", 0, 0, MAX_SIZE - 1)
+TAB_INDEX = settings.integer("luong.tab.index", "tab", 0, 0, 2)  # the open tab, by position
+# The step the step-by-step tab shows: one this run has, else its first (`open_step`).
+STEP = settings.choice(
+    "luong.steps.open",
+    "step",
+    STEP_KEYS[0],
+    STEP_KEYS,
+    label="luong.steps.pick",
+    checked_by_page=True,
+)
+PREDICT = settings.flag("luong.predict", "predict")  # kit.teaching.predict_view's switch
+SCALING_D_K = settings.integer("luong.scaling.d_k", "sdk", 64, 1, MAX_DEMO_SIZE)  # √d_k demo
+SCALING_SEED = settings.integer("luong.scaling.seed", "sseed", 0, 0, 2**32 - 1)
+SETTINGS = (
+    PRESET,
+    SEED,
+    SCORE,
+    LAYOUT,
+    TEMPERATURE,
+    MASK_KIND,
+    MASK_LENGTH,
+    *SIZES.values(),
+    FOLLOW_KEY,
+    FOLLOW_QUERY,
+    TAB_INDEX,
+    STEP,
+    PREDICT,
+    SCALING_D_K,
+    SCALING_SEED,
+)
+# What a preset is drawn from: the settings whose on_change replaces the grids (choose_preset,
+# switch_layout: on a real change only, see `page_state.changed`) and the sizes.
+GRID_SETTINGS = (PRESET, SEED, LAYOUT)
+PRESET_INPUTS = (*GRID_SETTINGS, *SIZES.values())
+# The settings drawn above the grids: a run of the grids-and-results fragment alone does not
+# draw them again, so a callback in the fragment that changes one of them (a new random
+# puzzle sets the preset and the seed) needs a run of the whole page (view.settings_above).
+ABOVE_THE_GRIDS = (PRESET, SEED, SCORE, LAYOUT, TEMPERATURE, MASK_KIND, *SIZES.values())
 RESET = "luong.reset"
-SEED = "luong.seed"
 REDRAW = "luong.redraw"
-SCORE = "luong.score"
-LAYOUT = "luong.layout"
-TEMPERATURE = "luong.tau"
-MASK_KIND = "luong.mask.kind"
-MASK_LENGTH = "luong.mask.length"
-MASK_CELLS = "luong.mask.cells"
-FOLLOW_KEY = "luong.follow.key"
-FOLLOW_QUERY = "luong.follow.query"
-TAB = "luong.tab"
+TAB = "luong.tab"  # st.tabs' key: the open tab's label
 TAB_NAMES = ("steps", "follow", "compare")  # the tabs under the results, in their order
-STEP = "luong.steps.open"  # the step shown in the step-by-step tab (a step key)
 FORMULA_BOX = "luong.formula"  # the formula notes' fold (view.formula_panel): open or not
-SCALING_D_K = "luong.scaling.d_k"  # the √d_k demonstration (scaled dot only)
-SCALING_SEED = "luong.scaling.seed"
-PREDICT = "luong.predict"  # attention_ui.kit.teaching.predict_view's switch
-_TAB_INDEX = "luong.tab.index"  # which tab is open, whatever the language of its label
 _CACHE = "luong.cache"
 _SHOWN = "luong.results.shown"  # whether the last run showed the results (and the tabs)
 _SUMS = "luong.results.sums"  # the weight sums the last run printed (view.results_frame)
 _STEP_FIGURE = "luong.steps.figure"  # (what the open step's figure shows, the figure)
 T = TypeVar("T")
-SIZE_KEYS = {name: f"luong.size.{name}" for name in ("d_q", "d_k", "d_v", "n", "m", "h")}
-_FIRST = PRESETS[DEFAULT_PRESET]
-# Every setting and its value on a first visit (the default preset's).
-DEFAULTS = {
-    PRESET: DEFAULT_PRESET,
-    SEED: DEFAULT_SEED,
-    SCORE: _FIRST.score,
-    LAYOUT: "column",
-    TEMPERATURE: _FIRST.temperature,
-    MASK_KIND: _FIRST.mask,
-    MASK_LENGTH: _FIRST.mask_length,
-    FOLLOW_KEY: 0,
-    FOLLOW_QUERY: 0,
-    _TAB_INDEX: 0,
-    SCALING_D_K: 64,
-    SCALING_SEED: 0,
-    **{key: getattr(_FIRST.sizes, name) for name, key in SIZE_KEYS.items()},
-}
-
-
-# The checks of the settings a preset is drawn from: fields of the address (luong/schema.py
-# lists these very ones), so a callback accepts exactly what an address or check_widgets does.
-PRESET_FIELD = Choice("preset", PRESET, options=PRESET_KEYS)
-SEED_FIELD = Integer("seed", SEED, 0, MAX_INT)
-LAYOUT_FIELD = Choice("layout", LAYOUT, options=tuple(LAYOUTS))
-SIZE_FIELDS = {
-    key: Integer(name.replace("_", ""), key, 1, MAX_SIZE) for name, key in SIZE_KEYS.items()
-}
-_PRESET_FIELDS = {f.key: f for f in (PRESET_FIELD, SEED_FIELD, LAYOUT_FIELD, *SIZE_FIELDS.values())}
 
 
 def matrix_key(name: str) -> str:
@@ -114,48 +179,27 @@ MATRIX_KEYS = tuple(matrix_key(name) for name in (*INPUTS, *ALL_PARAMETERS, "mas
 
 def start() -> None:
     """Before the widgets are drawn: each setting at its default on a first visit, which loads
-    the selected preset."""
-    start_values(DEFAULTS)
+    the selected preset. The step picker opens on the run's first step (`open_step`); the
+    predict switch is the kit's."""
+    settings.start(s for s in SETTINGS if s not in (STEP, PREDICT))
     if matrix_values(matrix_key("Q")) is None:
         load_preset()
 
 
-# The settings whose on_change replaces the grids (choose_preset, switch_layout): they act
-# only on a real change (see `page_state.changed`).
-GRID_SETTINGS = (PRESET, SEED, LAYOUT)
-
-
 def settings_drawn() -> None:
     """After the settings are drawn: the values their on_change compares with."""
-    drawn(*GRID_SETTINGS)
-
-
-def open_tab(labels: list[str]) -> None:
-    """Before st.tabs: remember which tab is open by position, and put it back by position
-    when the labels are in another language than the one it was chosen in."""
-    page_state.open_tab(TAB, _TAB_INDEX, labels)
+    drawn(*(s.key for s in GRID_SETTINGS))
 
 
 def open_step(step_keys: Sequence[str]) -> str:
     """Before the step picker: the step to show, by its key. The learner's last choice while
     this run has that step (it is kept while the tab is closed or the page left), else the
     first step (another score or no mask may drop a step)."""
-    chosen = st.session_state.get(STEP)
+    chosen = st.session_state.get(STEP.key)
     if chosen not in step_keys:
         chosen = step_keys[0]
-    st.session_state[STEP] = chosen
+    st.session_state[STEP.key] = chosen
     return chosen
-
-
-def step_drawn() -> None:
-    """After the step picker is drawn: the step it shows, for `step_picked`."""
-    drawn(STEP)
-
-
-def step_picked() -> bool:
-    """Before the step picker: whether the learner picked another step since it was last
-    drawn (the address, which holds the open step, then follows)."""
-    return changed(STEP)
 
 
 def results_shown(shown: bool | None = None) -> bool:
@@ -204,7 +248,7 @@ def kept_figure(content: tuple, build: Callable[[], T]) -> T:
 
 
 def sizes() -> Sizes:
-    return Sizes(**{name: int(st.session_state[key]) for name, key in SIZE_KEYS.items()})
+    return Sizes(**{name: int(s.value()) for name, s in SIZES.items()})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,21 +258,15 @@ def sizes() -> Sizes:
 def preset_state(preset: str, seed: int, layout: str, sizes: Sizes) -> dict[str, Any]:
     """What a preset sets, by session key: settings (widget keys) and matrices (matrix keys).
     The random preset fills the given sizes from `seed`; a named preset brings its own sizes."""
-    state: dict[str, Any] = {FOLLOW_KEY: 0, FOLLOW_QUERY: 0}
+    state: dict[str, Any] = {FOLLOW_KEY.key: 0, FOLLOW_QUERY.key: 0}
     if preset == RANDOM:
         matrices = random_matrices(sizes, seed)
     else:
         chosen = PRESETS[preset]
         sizes = chosen.sizes
-        state.update({key: getattr(sizes, name) for name, key in SIZE_KEYS.items()})
-        state.update(
-            {
-                SCORE: chosen.score,
-                TEMPERATURE: chosen.temperature,
-                MASK_KIND: chosen.mask,
-                MASK_LENGTH: chosen.mask_length,
-            }
-        )
+        state.update({s.key: getattr(sizes, name) for name, s in SIZES.items()})
+        state[SCORE.key], state[TEMPERATURE.key] = chosen.score, chosen.temperature
+        state[MASK_KIND.key], state[MASK_LENGTH.key] = chosen.mask, chosen.mask_length
         matrices = chosen.column_matrices()
     for name, values in matrices.items():
         state[matrix_key(name)] = in_layout(values, layout) if name in INPUTS else values
@@ -239,7 +277,7 @@ def preset_state(preset: str, seed: int, layout: str, sizes: Sizes) -> dict[str,
 def choose_preset() -> None:
     """The example selector's and the seed's `on_change`: load the chosen example, on a real
     change only (see `page_state.changed`)."""
-    if changed(PRESET, SEED):
+    if changed(PRESET.key, SEED.key):
         load_preset()
 
 
@@ -247,12 +285,9 @@ def load_preset() -> None:
     """Replace sizes, settings and every grid with the selected preset (or a seeded random
     fill at the current sizes). Also the reset button: it reloads the selected preset."""
     # a callback runs before the frame's check_widgets: a crafted client's values are checked here
-    for key, f in _PRESET_FIELDS.items():
-        if not f.accepts(st.session_state.get(key)):
-            st.session_state[key] = DEFAULTS[key]
-    chosen = preset_state(
-        st.session_state[PRESET], int(st.session_state[SEED]), st.session_state[LAYOUT], sizes()
-    )
+    for s in PRESET_INPUTS:
+        st.session_state[s.key] = s.current()
+    chosen = preset_state(PRESET.value(), int(SEED.value()), LAYOUT.value(), sizes())
     for key, value in chosen.items():
         if key in MATRIX_KEYS:
             set_matrix(key, value)
@@ -262,10 +297,10 @@ def load_preset() -> None:
 
 def redraw() -> None:
     """A new random draw: the next seed (after the default's when there is no next one)."""
-    seed = st.session_state.get(SEED)
-    if not (SEED_FIELD.accepts(seed) and SEED_FIELD.accepts(seed + 1)):
-        seed = DEFAULT_SEED
-    st.session_state[SEED] = int(seed) + 1
+    seed = st.session_state.get(SEED.key)
+    if not (SEED.accepts(seed) and SEED.accepts(seed + 1)):
+        seed = SEED.default
+    st.session_state[SEED.key] = int(seed) + 1
     load_preset()
 
 
@@ -273,7 +308,7 @@ def switch_layout() -> None:
     """Transpose Q, K, V and the per-cell mask so that their numbers follow the learner into
     the other layout (W, W_a, v_a mean the same in both layouts and stay). On a real change
     only (see `page_state.changed`): otherwise the grids are already in it."""
-    if not changed(LAYOUT):
+    if not changed(LAYOUT.key):
         return
     for name in (*INPUTS, "mask.cells"):
         transpose_matrix(matrix_key(name))
@@ -281,8 +316,8 @@ def switch_layout() -> None:
 
 def keep_dot_sizes() -> None:
     """Dot and scaled dot multiply q and k entry by entry, so d_q must equal d_k."""
-    if st.session_state[SCORE] in DOT_SCORES:
-        st.session_state[SIZE_KEYS["d_q"]] = st.session_state[SIZE_KEYS["d_k"]]
+    if SCORE.value() in DOT_SCORES:
+        st.session_state[D_Q.key] = D_K.value()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,7 +332,7 @@ def latest(name: str) -> np.ndarray | None:
 def query_and_keys() -> tuple[np.ndarray, np.ndarray] | None:
     """The learner's latest Q and K in column layout, for other pages (the gallery's live
     grid); None before the Luong page has been opened in this session."""
-    layout = st.session_state.get(LAYOUT, "column")
+    layout = LAYOUT.value()
     q, k = latest("Q"), latest("K")
     if q is None or k is None:
         return None
@@ -356,8 +391,6 @@ def _mask_shape(sizes: Sizes, layout: str) -> tuple[int, int]:
 def mask_cells(
     sizes: Sizes,
     layout: str,
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
     *,
     help: str | None = None,
     after_edit: Callable[[str], None] | None = None,
@@ -371,8 +404,7 @@ def mask_cells(
         DISPLAY_NAMES["mask"],
         matrix_key("mask.cells"),
         np.ones(_mask_shape(sizes, layout)),
-        row_labels,
-        col_labels,
+        *labels("mask", sizes, layout),
         help=help,
         checkbox=True,
         fill=1.0,
@@ -388,8 +420,8 @@ def mask_cells(
 def prepare_shared(values: dict[str, Any]) -> None:
     """Before a shared state is stored: load its preset (at its sizes, for the random fill), so
     that the matrices the address leaves out are the preset's."""
-    for key in (PRESET, SEED, LAYOUT, *SIZE_KEYS.values()):
-        st.session_state[key] = values.get(key, DEFAULTS[key])
+    for s in PRESET_INPUTS:
+        st.session_state[s.key] = values.get(s.key, s.default)
     load_preset()
     st.session_state.pop(TAB, None)  # the tab is chosen by its position (TAB_INDEX)
 
@@ -397,8 +429,9 @@ def prepare_shared(values: dict[str, Any]) -> None:
 def shared_baseline(values: dict[str, Any]) -> dict[str, Any]:
     """The matrices `prepare_shared` gives for these values: the address leaves them out."""
     try:
-        current = Sizes(**{name: int(values[key]) for name, key in SIZE_KEYS.items()})
-        return dict(_baseline(values[PRESET], int(values[SEED]), values[LAYOUT], current))
+        current = Sizes(**{name: int(values[s.key]) for name, s in SIZES.items()})
+        preset, seed, layout = (values[s.key] for s in GRID_SETTINGS)
+        return dict(_baseline(preset, int(seed), layout, current))
     except (KeyError, TypeError, ValueError):
         return {}
 
@@ -424,20 +457,15 @@ def shared_shapes(values: dict[str, Any]) -> dict[str, tuple[int, int]]:
     and the mask keep the shape they had when last drawn, which may be an older size's: they
     are fitted when drawn.)"""
     try:
-        current = Sizes(
-            **{name: int(values.get(key, DEFAULTS[key])) for name, key in SIZE_KEYS.items()}
-        )
+        current = Sizes(**{name: int(values.get(s.key, s.default)) for name, s in SIZES.items()})
     except (TypeError, ValueError):
         return {}
-    transposed = values.get(LAYOUT, DEFAULTS[LAYOUT]) == "row"
+    transposed = values.get(LAYOUT.key, LAYOUT.default) == "row"
     shapes = {}
     for name in INPUTS:
         rows, cols = column_shape(name, current)
         shapes[matrix_key(name)] = (cols, rows) if transposed else (rows, cols)
     return shapes
-
-
-TAB_INDEX = _TAB_INDEX
 
 
 def tab_switched() -> None:

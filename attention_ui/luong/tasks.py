@@ -7,7 +7,6 @@ Each rule recomputes with `attention_core` from the plain snapshot of the page's
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 
 from attention_core import AttentionResult
 from attention_core.formatting import fmt
@@ -51,21 +50,21 @@ def luong_mean(s: Snapshot) -> Progress:
 def snapshot(result: AttentionResult | None = None) -> dict | None:
     """The page's inputs as the rules read them, or None while they are not usable; `result`
     is the page's run of these very inputs, when it has one."""
-    layout = st.session_state.get(luong.LAYOUT, "column")
+    layout = luong.LAYOUT.value()
     q, k, v = luong.latest("Q"), luong.latest("K"), luong.latest("V")
     if not finite(q, k, v):
         return None
     if layout == "row":
         q, k, v = q.T, k.T, v.T
-    score = st.session_state.get(luong.SCORE, "dot")
+    score = luong.SCORE.value()
     params = {"W": "W", "Wa": "Wa_concat" if score == "concat" else "Wa_location", "va": "va"}
     found = {
         "Q": q,
         "K": k,
         "V": v,
         "score": score,
-        "tau": st.session_state.get(luong.TEMPERATURE, 1.0),
-        "mask": st.session_state.get(luong.MASK_KIND, "none"),
+        "tau": luong.TEMPERATURE.value(),
+        "mask": luong.MASK_KIND.value(),
         "result": result,
     }
     for name, matrix in params.items():

@@ -18,30 +18,28 @@ from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import result_script
 from attention_ui.kit.teaching.predict import puzzle_id, query_weights
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
-from attention_ui.kit.teaching.steps_view import score_step, step_axes, weight_step
+from attention_ui.kit.teaching.steps_view import step_axes
 from attention_ui.kit.text.i18n import step_sentence, step_title, t
 from attention_ui.luong import state
-from attention_ui.luong.model import PARAMETERS, Sizes, engine_parameters, keys, labels, queries
+from attention_ui.luong.model import (
+    DISPLAY_NAMES,
+    PARAMETERS,
+    Sizes,
+    engine_parameters,
+    keys,
+    labels,
+    queries,
+)
 from attention_ui.luong.presets import RANDOM
+from attention_ui.luong.view import result_steps
 
 PAGE = "luong"
-# This module's widgets and their first values (for the shareable address, like state.DEFAULTS).
-DEFAULTS = {f"{PAGE}.predict": False}
-TABLE_NAMES = {
-    "Q": "Q",
-    "K": "K",
-    "V": "V",
-    "W": "W",
-    "Wa_concat": "W_a",
-    "va": "v_a",
-    "Wa_location": "W_a",
-}
 
 
 def new_random_puzzle() -> None:
     """Button callback: the random example with the next seed (the preset's own redraw)."""
-    if st.session_state.get(state.PRESET) != RANDOM:
-        st.session_state[state.PRESET] = RANDOM
+    if state.PRESET.value() != RANDOM:
+        st.session_state[state.PRESET.key] = RANDOM
         state.load_preset()
     else:
         state.redraw()
@@ -61,8 +59,8 @@ def _puzzle_controls() -> None:
     st.header(t("predict.luong.title"))
     st.caption(t("predict.luong.ask"))
     seed_col, button_col = st.columns([3, 1], vertical_alignment="center")
-    if st.session_state.get(state.PRESET) == RANDOM:
-        seed_col.caption(t("predict.luong.seed", seed=int(st.session_state[state.SEED])))
+    if state.PRESET.value() == RANDOM:
+        seed_col.caption(t("predict.luong.seed", seed=int(state.SEED.value())))
     else:
         seed_col.caption(t("predict.luong.not_random"))
     button_col.button(
@@ -79,7 +77,7 @@ def reveal(result: AttentionResult, switch_drawn: bool) -> bool:
     or answers revealed)."""
     if question_here(PAGE) == switch_drawn:  # a class question came or went: the whole run
         st.rerun()  # draws the switch (or not)
-    if switch_drawn and not st.session_state.get(state.PREDICT):
+    if switch_drawn and not state.PREDICT.value():
         return True
     if not student_question_here(PAGE):  # a student answers the teacher's numbers
         _puzzle_controls()
@@ -112,14 +110,10 @@ def export(
     def build() -> Export:
         params = engine_parameters(result.score, values)
         tables = [
-            Table(TABLE_NAMES[name], values[name], *labels(name, sizes, result.layout))
+            Table(DISPLAY_NAMES[name], values[name], *labels(name, sizes, result.layout))
             for name in ("Q", "K", "V", *PARAMETERS[result.score])
         ]
-        for name, step in (
-            ("S", score_step(result)),
-            ("A", weight_step(result)),
-            ("O", result.step("output")),
-        ):
+        for name, step in result_steps(result).items():
             axes = step_axes(step, result.layout, titles)
             tables.append(Table(name, step.value, axes.y_labels, axes.x_labels))
         heading = (

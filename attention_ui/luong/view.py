@@ -16,14 +16,15 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core import AttentionInputError, AttentionResult, Step
-from attention_core.attention import LAYOUTS, SCORES
+from attention_core.attention import SCORES
 from attention_core.formatting import fmt
-from attention_core.scaling import MAX_DEMO_SIZE, SMALL_GRADIENT, ScalingDemo, scaling_demo
+from attention_core.scaling import SMALL_GRADIENT, ScalingDemo, scaling_demo
 from attention_ui.kit.figures.charts import TABLE_SUFFIX, show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.folds import fold, folded
 from attention_ui.kit.grids.matrix_editor import MatrixInput
-from attention_ui.kit.share.codec import MAX_INT
+from attention_ui.kit.state import settings as draw
+from attention_ui.kit.state.page_state import drawn, open_tab
 from attention_ui.kit.teaching.steps_view import (
     score_hover,
     score_step,
@@ -41,6 +42,7 @@ from attention_ui.luong import compute as numbers
 from attention_ui.luong import formulas, reruns, state
 from attention_ui.luong.claims import story_holds
 from attention_ui.luong.compare import (
+    Comparison,
     compare_scores,
     comparison_figure,
     largest_change,
@@ -49,10 +51,7 @@ from attention_ui.luong.compare import (
 from attention_ui.luong.model import (
     ALL_PARAMETERS,
     DOT_SCORES,
-    MASK_KINDS,
-    MAX_SIZE,
     PARAMETERS,
-    TEMPERATURES,
     Sizes,
     causal_mask,
     default_parameters,
@@ -92,16 +91,14 @@ def settings(more: Any) -> Settings:
     the grids and S, A, O then fit the first screen)."""
     # Rows are wrapping horizontal containers, not st.columns: one block each to send on every
     # edit instead of one per column plus the row (bench/load.py counts messages per edit).
-    preset_row = st.container(horizontal=True, vertical_alignment="bottom")
-    preset = preset_row.selectbox(
-        t("luong.preset.label"),
-        PRESET_KEYS,
-        key=state.PRESET,
-        persist_state="session",
+    row = st.container(horizontal=True, vertical_alignment="bottom")
+    preset = draw.selectbox(
+        state.PRESET,
+        row,
         format_func=labels_of("preset", PRESET_KEYS, ".name").get,
         on_change=state.choose_preset,
     )
-    preset_row.button(
+    row.button(
         t("luong.reset"),
         key=state.RESET,
         on_click=state.load_preset,
@@ -109,17 +106,8 @@ def settings(more: Any) -> Settings:
         icon=":material/restart_alt:",
     )
     if preset == RANDOM:
-        preset_row.number_input(
-            t("luong.seed"),
-            min_value=0,
-            max_value=MAX_INT,
-            step=1,
-            key=state.SEED,
-            persist_state="session",
-            on_change=state.choose_preset,
-            help=t("luong.seed_help"),
-        )
-        preset_row.button(
+        draw.number_input(state.SEED, row, on_change=state.choose_preset)
+        row.button(
             t("luong.redraw"), key=state.REDRAW, on_click=state.redraw, icon=":material/casino:"
         )
     # The preset's story is drawn with the results (`preset_story`): whether it holds depends
@@ -127,43 +115,11 @@ def settings(more: Any) -> Settings:
 
     # The score on this row, as wide as its longest Japanese name (the article's, 21
     # characters) needs: sharing the row's width it cut "スケールド・ドットプロダクト・…".
-    score = preset_row.selectbox(
-        t("luong.score.label"),
-        SCORES,
-        key=state.SCORE,
-        persist_state="session",
-        format_func=labels_of("score_name", SCORES).get,
-        on_change=state.keep_dot_sizes,
-        help=t("luong.score.help"),
-        width=360,
-    )
+    score = draw.selectbox(state.SCORE, row, on_change=state.keep_dot_sizes, width=360)
     lower = more.container(horizontal=True)
-    layout = lower.radio(
-        t("luong.layout.label"),
-        LAYOUTS,
-        key=state.LAYOUT,
-        persist_state="session",
-        format_func=labels_of("layout", LAYOUTS).get,
-        on_change=state.switch_layout,
-        help=t("luong.layout.help"),
-    )
-    mask_kind = lower.selectbox(
-        t("luong.mask.label"),
-        MASK_KINDS,
-        key=state.MASK_KIND,
-        persist_state="session",
-        format_func=labels_of("mask.kind", MASK_KINDS).get,
-        help=t("luong.mask.help"),
-    )
-    tau = preset_row.select_slider(
-        t("luong.tau.label"),
-        TEMPERATURES,
-        key=state.TEMPERATURE,
-        persist_state="session",
-        format_func=fmt,
-        help=t("luong.tau.help"),
-        width=220,
-    )
+    layout = draw.radio(state.LAYOUT, lower, on_change=state.switch_layout)
+    mask_kind = draw.selectbox(state.MASK_KIND, lower)
+    tau = draw.select_slider(state.TEMPERATURE, row, format_func=fmt, width=220)
     state.settings_drawn()
     return Settings(preset, score, layout, float(tau), mask_kind)
 
@@ -174,17 +130,12 @@ def size_controls(score: str) -> Sizes:
     dot_like = score in DOT_SCORES
     # One wrapping row block, not six columns (seven blocks to send on every edit).
     row = st.container(horizontal=True)
-    for name in state.SIZE_KEYS:
+    for name, size in state.SIZES.items():
         if name == "h" and score != "concat":
             continue
-        row.number_input(
-            t(f"luong.sizes.{name}"),
-            min_value=1,
-            max_value=MAX_SIZE,
-            step=1,
-            key=state.SIZE_KEYS[name],
-            persist_state="session",
-            help=t(f"luong.sizes.{name}_help"),
+        draw.number_input(
+            size,
+            row,
             disabled=name == "d_q" and dot_like,
             on_change=state.keep_dot_sizes if name == "d_k" else None,
         )
@@ -230,22 +181,8 @@ def scaling_demo_panel() -> None:
     """The argument for 1/√d_k, seen on random vectors the learner draws."""
     st.caption(t("luong.scaling.why"))
     size, seed = st.columns(2)
-    d_k = size.number_input(
-        t("luong.scaling.d_k"),
-        min_value=1,
-        max_value=MAX_DEMO_SIZE,
-        step=1,
-        key=state.SCALING_D_K,
-        persist_state="session",
-    )
-    chosen_seed = seed.number_input(
-        t("luong.scaling.seed"),
-        min_value=0,
-        max_value=2**32 - 1,
-        step=1,
-        key=state.SCALING_SEED,
-        persist_state="session",
-    )
+    d_k = draw.number_input(state.SCALING_D_K, size)
+    chosen_seed = draw.number_input(state.SCALING_SEED, seed)
     try:
         demo = scaling_demo(int(d_k), int(chosen_seed))
     except AttentionInputError as error:
@@ -346,25 +283,16 @@ def mask_input(kind: str, sizes: Sizes, layout: str) -> np.ndarray | None:
         st.caption(t("luong.mask.causal_note") + uneven)
         return in_layout(causal_mask(sizes.m, sizes.n), layout)
     if kind == "padding":
-        if st.session_state.get(state.MASK_LENGTH, 1) > sizes.m:
-            st.session_state[state.MASK_LENGTH] = sizes.m  # fewer keys than before
-        length = st.number_input(
-            t("luong.mask.length"),
-            min_value=1,
-            max_value=sizes.m,
-            step=1,
-            key=state.MASK_LENGTH,
-            persist_state="session",
-            help=t("luong.mask.length_help"),
-            on_change=reruns.follow_edit,
-            args=("mask",),
+        if state.MASK_LENGTH.value() > sizes.m:
+            st.session_state[state.MASK_LENGTH.key] = sizes.m  # fewer keys than before
+        length = draw.number_input(
+            state.MASK_LENGTH, max_value=sizes.m, on_change=reruns.follow_edit, args=("mask",)
         )
         return in_layout(padding_mask(sizes.m, sizes.n, int(length)), layout)
     if kind == "cells":
         st.markdown(t("luong.mask.cells_title"))
-        rows, cols = labels("mask", sizes, layout)
         return state.mask_cells(
-            sizes, layout, rows, cols, help=t("luong.mask.cells_help"), after_edit=reruns.after_edit
+            sizes, layout, help=t("luong.mask.cells_help"), after_edit=reruns.after_edit
         )
     return None
 
@@ -389,12 +317,7 @@ def learner_parameters(
     }
 
 
-def fingerprint(
-    settings: Settings,
-    values: Mapping[str, np.ndarray],
-    learner: Mapping[str, np.ndarray | None],
-    mask: np.ndarray | None,
-) -> tuple:
+def fingerprint(inputs: numbers.Inputs, learner: Mapping[str, np.ndarray | None]) -> tuple:
     """Everything the result and its figures depend on (the language too: titles, hovers)."""
 
     def arrays(named: Mapping[str, np.ndarray | None]) -> tuple:
@@ -403,12 +326,13 @@ def fingerprint(
             for name, a in sorted(named.items())
         )
 
+    mask = inputs.mask
     return (
-        settings.score,
-        settings.layout,
-        settings.temperature,
+        inputs.score,
+        inputs.layout,
+        inputs.temperature,
         current_language(),
-        arrays(values),
+        arrays(inputs.values),
         arrays(learner),
         None if mask is None else (mask.shape, mask.tobytes()),
     )
@@ -422,15 +346,12 @@ def memo(cache: dict, key: Any, build: Callable[[], T]) -> T:
 
 
 def compute(
-    cache: dict, settings: Settings, values: Mapping[str, np.ndarray], mask: np.ndarray | None
+    cache: dict, inputs: numbers.Inputs
 ) -> tuple[AttentionResult | None, AttentionInputError | None]:
     """The one engine run every chart and table reads, or the engine's error."""
 
     def run() -> tuple[AttentionResult | None, AttentionInputError | None]:
         try:
-            inputs = numbers.Inputs(
-                values, settings.score, settings.layout, settings.temperature, mask
-            )
             return numbers.compute(inputs), None
         except AttentionInputError as error:
             return None, error
@@ -438,10 +359,23 @@ def compute(
     return memo(cache, "outcome", run)
 
 
+@dataclass(frozen=True)
+class Run:
+    """The engine's run of the page's inputs (the grids' values, the score, the layout, τ and
+    the mask), at these sizes, with the learner's score parameters (None where none is valid:
+    `learner_parameters`) and the cache of what is built from them (`state.run_cache`)."""
+
+    result: AttentionResult
+    inputs: numbers.Inputs
+    sizes: Sizes
+    learner: Mapping[str, np.ndarray | None]
+    cache: dict
+
+
 def tabs() -> dict[str, Any]:
     """The three tabs, of which only the open one is drawn (switching tabs reruns the page)."""
     labels = [t(f"luong.tabs.{name}") for name in TAB_NAMES]
-    state.open_tab(labels)
+    open_tab(state.TAB, state.TAB_INDEX.key, labels)  # by position, whatever the language
     # a callback, not "rerun": a grid's edit sent in the same interaction then reruns the
     # whole page too, not only its fragments (attention_ui/luong/reruns.py)
     containers = st.tabs(labels, key=state.TAB, on_change=state.tab_switched)
@@ -542,10 +476,9 @@ def results(
     if sums != frame.sums:
         state.sums_measured(sums)
         st.rerun()
-    steps = (score_step(result), weight_step(result), result.step("output"))
     names = {name: t(f"luong.results.{name}") for name in RESULT_NAMES}
     figures = memo(cache, "results", lambda: result_figures(result, titles, names))
-    for name, step in zip(RESULT_NAMES, steps, strict=True):
+    for name, step in result_steps(result).items():
         show_chart(
             figures[step.key],
             f"luong.chart.{name}",
@@ -560,17 +493,18 @@ def result_figures(
 ) -> dict[str, go.Figure]:
     """S, A and O as heatmaps by step key; `titles` word the axes' kinds and `names` has the
     three charts' titles ("S", "A", "O" → the learner's words)."""
-    layout = result.layout
-    s_step, a_step, o_step = score_step(result), weight_step(result), result.step("output")
+    hovers = {"S": score_hover(result), "A": weight_hover(result)}  # O: the engine's arithmetic
     return {
-        s_step.key: step_figure(
-            s_step, layout, titles, title=names["S"], hover=score_hover(result)
-        ),
-        a_step.key: step_figure(
-            a_step, layout, titles, title=names["A"], hover=weight_hover(result)
-        ),
-        o_step.key: step_figure(o_step, layout, titles, title=names["O"]),
+        step.key: step_figure(
+            step, result.layout, titles, title=names[name], hover=hovers.get(name)
+        )
+        for name, step in result_steps(result).items()
     }
+
+
+def result_steps(result: AttentionResult) -> dict[str, Step]:
+    """The engine's steps the three charts show, by chart ("S", "A", "O")."""
+    return {"S": score_step(result), "A": weight_step(result), "O": result.step("output")}
 
 
 def steps_tab(
@@ -588,15 +522,8 @@ def steps_tab(
         step.key: f"{number}. {step_title(step)}"
         for number, step in enumerate(result.steps, start=1)
     }
-    chosen = st.radio(
-        t("luong.steps.pick"),
-        step_keys,
-        key=state.STEP,
-        persist_state="session",
-        format_func=names.get,
-        horizontal=True,
-    )
-    state.step_drawn()
+    chosen = draw.radio(state.STEP, options=step_keys, format_func=names.get, horizontal=True)
+    drawn(state.STEP.key)  # for the step picked next (fragments.steps_tab)
     step = result.step(chosen)
     figure = figures.get(chosen) or open_step_figure(step, result.layout, titles)
     show_step(
@@ -624,27 +551,20 @@ def open_step_figure(step: Step, layout: str, titles: Mapping[str, str]) -> go.F
     return state.kept_figure(content, lambda: step_figure(step, layout, titles, hover=hover))
 
 
-def follow_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes: Sizes) -> None:
+def follow_tab(run: Run) -> None:
     """Pick a key and a query; follow that one score to its weight and its share of O."""
+    result, values, sizes = run.result, run.inputs.values, run.sizes
     st.caption(t("luong.follow.intro"))
-    for key, count in ((state.FOLLOW_KEY, sizes.m), (state.FOLLOW_QUERY, sizes.n)):
-        if st.session_state.get(key, 0) >= count:
-            st.session_state[key] = 0  # the grid shrank under the choice
+    for setting, count in ((state.FOLLOW_KEY, sizes.m), (state.FOLLOW_QUERY, sizes.n)):
+        if setting.value() >= count:
+            st.session_state[setting.key] = 0  # the grid shrank under the choice
     key_col, query_col = st.columns(2)
     key_names, query_names = keys(sizes.m), queries(sizes.n)
-    i = key_col.selectbox(
-        t("luong.follow.key"),
-        range(sizes.m),
-        key=state.FOLLOW_KEY,
-        persist_state="session",
-        format_func=key_names.__getitem__,
+    i = draw.selectbox(
+        state.FOLLOW_KEY, key_col, options=range(sizes.m), format_func=key_names.__getitem__
     )
-    j = query_col.selectbox(
-        t("luong.follow.query"),
-        range(sizes.n),
-        key=state.FOLLOW_QUERY,
-        persist_state="session",
-        format_func=query_names.__getitem__,
+    j = draw.selectbox(
+        state.FOLLOW_QUERY, query_col, options=range(sizes.n), format_func=query_names.__getitem__
     )
     params = engine_parameters(result.score, values)
     show_entry_trace(
@@ -655,112 +575,68 @@ def follow_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes:
     )
 
 
-def compare_tab(
-    result: AttentionResult,
-    values: Mapping[str, np.ndarray],
-    sizes: Sizes,
-    titles: Mapping[str, str],
-    learner: Mapping[str, np.ndarray | None],
-    cache: dict,
-    *,
-    mask: np.ndarray | None,
-) -> None:
+def compare_tab(run: Run, titles: Mapping[str, str]) -> None:
     """Every applicable score on the same inputs, three to a row, then who wins each query."""
+    result, sizes = run.result, run.sizes
     st.caption(t("luong.compare.intro"))
     if not sizes.fits_dot():
         st.caption(t("luong.compare.no_dot", d_q=sizes.d_q, d_k=sizes.d_k))
     comparisons = memo(
-        cache,
+        run.cache,
         "comparisons",
-        lambda: compare_scores(
-            numbers.Inputs(values, result.score, result.layout, result.temperature, mask),
-            sizes,
-            learner,
-            chosen=result,
-        ),
+        lambda: compare_scores(run.inputs, sizes, run.learner, chosen=result),
     )
     names = labels_of("score_name", SCORES)
-    chosen = names[result.score]
-    row_names, col_names = labels("mask", sizes, result.layout)  # shaped like the weights
     for start in range(0, len(comparisons), 3):
         for column, comparison in zip(st.columns(3), comparisons[start : start + 3], strict=False):
-            name = names[comparison.score]
             with column:
-                if comparison.result is None:
-                    st.markdown(f"**{name}**")
-                    show_error(comparison.error)
-                    continue
-                is_chosen = comparison.score == result.score
-                weights = comparison.result.weights
-                figure = memo(
-                    cache,
-                    ("compare", comparison.score),
-                    lambda c=comparison, w=weights, n=name, mark=is_chosen: comparison_figure(
-                        w,
-                        result.weights,
-                        result.layout,
-                        titles,
-                        name=n,
-                        reference_name=chosen,
-                        title=n + (" ◀" if mark else ""),
-                    ),
-                )
-                show_chart(figure, f"luong.compare.{comparison.score}", details=(result.layout,))
-                delta, r, c = largest_change(weights, result.weights)
-                if is_chosen:
-                    st.caption(t("luong.compare.chosen"))
-                elif abs(delta) < 5e-4:
-                    st.caption(t("luong.compare.same", chosen=chosen))
-                else:
-                    st.caption(
-                        t(
-                            "luong.compare.largest",
-                            delta=fmt(delta),
-                            row=row_names[r],
-                            col=col_names[c],
-                            chosen=chosen,
-                        )
-                    )
-                for parameter in comparison.defaults:
-                    st.caption(t(f"luong.compare.default_{parameter}"))
+                compared(run, comparison, names, titles)
     st.markdown(t("luong.compare.winners"))
-    st.dataframe(memo(cache, "winners", lambda: winner_table(comparisons, result, names)))
-    st.caption(t("luong.compare.winners_note", chosen=chosen))
+    st.dataframe(memo(run.cache, "winners", lambda: winner_table(comparisons, result, names)))
+    st.caption(t("luong.compare.winners_note", chosen=names[result.score]))
 
 
-# The settings drawn above the grids: a run of the grids-and-results fragment alone does not
-# draw them again, so a callback in the fragment that changes one of them (a new random
-# puzzle sets the preset and the seed) needs a run of the whole page.
-ABOVE_THE_GRIDS = (
-    state.PRESET,
-    state.SEED,
-    state.SCORE,
-    state.LAYOUT,
-    state.TEMPERATURE,
-    state.MASK_KIND,
-    *state.SIZE_KEYS.values(),
-)
+def compared(
+    run: Run, comparison: Comparison, names: Mapping[str, str], titles: Mapping[str, str]
+) -> None:
+    """One score's weights beside the chosen score's: the heatmap, where they differ most, and
+    which of its parameters are the defaults."""
+    result, chosen = run.result, names[run.result.score]
+    if comparison.result is None:
+        st.markdown(f"**{names[comparison.score]}**")
+        show_error(comparison.error)
+        return
+    figure = memo(
+        run.cache,
+        ("compare", comparison.score),
+        lambda: comparison_figure(comparison, result, titles, names),
+    )
+    show_chart(figure, f"luong.compare.{comparison.score}", details=(result.layout,))
+    delta, r, c = largest_change(comparison.result.weights, result.weights)
+    rows, cols = labels("mask", run.sizes, result.layout)  # shaped like the weights
+    if comparison.score == result.score:
+        st.caption(t("luong.compare.chosen"))
+    elif abs(delta) < 5e-4:
+        st.caption(t("luong.compare.same", chosen=chosen))
+    else:
+        st.caption(
+            t("luong.compare.largest", delta=fmt(delta), row=rows[r], col=cols[c], chosen=chosen)
+        )
+    for parameter in comparison.defaults:
+        st.caption(t(f"luong.compare.default_{parameter}"))
 
 
 def settings_above() -> tuple:
     """The values of the settings drawn above the grids, as the session holds them now."""
-    return tuple(st.session_state.get(key) for key in ABOVE_THE_GRIDS)
+    return tuple(st.session_state.get(s.key) for s in state.ABOVE_THE_GRIDS)
 
 
-def preset_story(
-    preset: str,
-    result: AttentionResult,
-    values: Mapping[str, np.ndarray],
-    learner: Mapping[str, np.ndarray | None],
-    sizes: Sizes,
-    mask: np.ndarray | None,
-    lang: str | None = None,
-) -> str:
+def preset_story(preset: str, run: Run, lang: str | None = None) -> str:
     """The preset's "why" while the numbers still bear it out, else a note that the example
     has been changed (the story's claims are checked by `claims.story_holds`)."""
-    params = default_parameters(sizes)
-    params.update({name: given for name, given in learner.items() if given is not None})
-    params.update(values)
-    if story_holds(preset, result, params, mask):
+    params = default_parameters(run.sizes)
+    params.update({name: given for name, given in run.learner.items() if given is not None})
+    params.update(run.inputs.values)
+    if story_holds(preset, run.result, params, run.inputs.mask):
         return t(f"luong.preset.{preset}.why", lang)
     return t("luong.preset.changed", lang, name=t(f"luong.preset.{preset}.name", lang))

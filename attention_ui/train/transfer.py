@@ -76,7 +76,7 @@ def luong_state(run: TrainingRun, task: ToyTask, tokens: np.ndarray, step: int, 
     (d_h × T, the outputs' queries), K and V (d_h × L), the score function's own W, W_a, v_a,
     and, under a causal mask, the mask's cells. Every size must be at most the page's."""
     d_h = run.d_model // run.heads
-    high = min(f.high for f in luong.SIZE_FIELDS.values())  # the page's largest size
+    high = min(s.field.high for s in luong.SIZES.values())  # the page's largest size
     if max(d_h, task.length, task.outputs) > high:
         return Sent({}, problem=("luong_size", {"d_h": d_h, "length": task.length, "high": high}))
     params = run.snapshot_at(step).params
@@ -92,14 +92,14 @@ def luong_state(run: TrainingRun, task: ToyTask, tokens: np.ndarray, step: int, 
     elif run.score == "location":
         grids[luong.matrix_key("Wa_location")] = params["W_a"][head]
     values: dict[str, Any] = {
-        luong.PRESET: "random",
-        luong.SEED: 0,
-        luong.SCORE: run.score,
-        luong.LAYOUT: "column",
-        luong.TEMPERATURE: 1.0,
-        luong.MASK_KIND: "none",
+        luong.PRESET.key: "random",
+        luong.SEED.key: 0,
+        luong.SCORE.key: run.score,
+        luong.LAYOUT.key: "column",
+        luong.TEMPERATURE.key: 1.0,
+        luong.MASK_KIND.key: "none",
         **{
-            luong.SIZE_KEYS[name]: size
+            luong.SIZES[name].key: size
             for name, size in (
                 ("d_q", d_h),
                 ("d_k", d_h),
@@ -111,7 +111,7 @@ def luong_state(run: TrainingRun, task: ToyTask, tokens: np.ndarray, step: int, 
         },
     }
     if task.causal:  # key j may be attended by the output read at position t when j ≤ t
-        values[luong.MASK_KIND] = "cells"
+        values[luong.MASK_KIND.key] = "cells"
         cells = (
             np.arange(task.length)[:, None] <= np.arange(task.length)[layer.read][None, :]
         ).astype(float)  # L × T

@@ -68,17 +68,17 @@ def test_an_open_fold_stays_open_across_reruns_and_a_new_label():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_luong_formula_notes_are_built_only_once_unfolded(lang):
     at = open_page("luong", lang)
-    at.selectbox(key=luong.SCORE).set_value("scaled_dot").run()
+    at.selectbox(key=luong.SCORE.key).set_value("scaled_dot").run()
     title = t("luong.formula.title", lang, score=t("luong.score_name.scaled_dot", lang))
     (box,) = [e for e in at.expander if e.label == title]
     assert not box.children
-    assert not [n for n in at.number_input if n.key == luong.SCALING_D_K]
+    assert not [n for n in at.number_input if n.key == luong.SCALING_D_K.key]
     at = open_fold(at, luong.FORMULA_BOX)
     (box,) = [e for e in at.expander if e.label == title]
-    assert [n.key for n in box.number_input] == [luong.SCALING_D_K, luong.SCALING_SEED]
+    assert [n.key for n in box.number_input] == [luong.SCALING_D_K.key, luong.SCALING_SEED.key]
     assert t("luong.formula.layout_column", lang) in [c.value for c in box.caption]
     # another score: the notes stay open (under the new score's name) and say its own words
-    at.selectbox(key=luong.SCORE).set_value("general").run()
+    at.selectbox(key=luong.SCORE.key).set_value("general").run()
     title = t("luong.formula.title", lang, score=t("luong.score_name.general", lang))
     (box,) = [e for e in at.expander if e.label == title]
     assert t("luong.formula.general_note", lang) in [c.value for c in box.caption]
@@ -86,15 +86,15 @@ def test_the_luong_formula_notes_are_built_only_once_unfolded(lang):
 
 def test_the_scaling_demos_numbers_outlive_the_fold_and_stay_in_the_address():
     at = open_fold(open_page("luong"), luong.FORMULA_BOX)
-    at.selectbox(key=luong.SCORE).set_value("scaled_dot").run()
-    at.number_input(key=luong.SCALING_D_K).set_value(512).run()
+    at.selectbox(key=luong.SCORE.key).set_value("scaled_dot").run()
+    at.number_input(key=luong.SCALING_D_K.key).set_value(512).run()
     assert at.query_params.get("sdk") == "512"
     at.session_state[luong.FORMULA_BOX] = False
     at.run()
-    assert not [n for n in at.number_input if n.key == luong.SCALING_D_K]
+    assert not [n for n in at.number_input if n.key == luong.SCALING_D_K.key]
     assert at.query_params.get("sdk") == "512"
     at = open_fold(at, luong.FORMULA_BOX)
-    assert at.number_input(key=luong.SCALING_D_K).value == 512
+    assert at.number_input(key=luong.SCALING_D_K.key).value == 512
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -1,8 +1,9 @@
 """A page's state ⇄ the address's query string: versioned, validated field by field.
 
 Pure (no Streamlit): a page declares its state as a `PageSchema`, a tuple of fields, each with
-a short parameter name (`tau`), the session key it belongs to (`luong.tau`), what a valid value
-is, and how the value is kept (a widget, a matrix editor, a records table, a plain session key).
+a short parameter name (`Wac`), the session key it belongs to (`luong.Wa_concat`), what a
+valid value is, and how the value is kept (a widget, a matrix editor, a records table, a plain
+session key).
 `encode` turns values into `{parameter: text}`; `decode` reads what it can and reports, as codes,
 what it ignored. Nothing is evaluated or unpickled: numbers go through a strict pattern and
 `float`, text through UTF-8, tables through `json.loads` and a shape check.

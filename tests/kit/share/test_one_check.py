@@ -16,7 +16,7 @@ from tests.conftest import open_app_page
 PAGE_CHECKS = [
     (
         luong_schema.SCHEMA,
-        [luong.PRESET_FIELD, luong.SEED_FIELD, luong.LAYOUT_FIELD, *luong.SIZE_FIELDS.values()],
+        [s.field for s in luong.PRESET_INPUTS],
     ),
     (
         regression_schema.SCHEMA,

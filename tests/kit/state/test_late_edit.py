@@ -65,14 +65,14 @@ def test_an_example_selector_state_that_comes_back_unchanged_reloads_nothing(ses
     run began, though the learner chose nothing: reloading would wipe the late edit."""
     load = Recorder()
     monkeypatch.setattr(luong_state, "load_preset", load)
-    session[luong_state.PRESET], session[luong_state.SEED] = "first", 3
+    session[luong_state.PRESET.key], session[luong_state.SEED.key] = "first", 3
     luong_state.settings_drawn()  # the page drew the settings with these
     luong_state.choose_preset()
     assert load.calls == []
-    session[luong_state.SEED] = 4  # a new seed is a choice
+    session[luong_state.SEED.key] = 4  # a new seed is a choice
     luong_state.choose_preset()
     assert len(load.calls) == 1
-    session[luong_state.PRESET] = "random"
+    session[luong_state.PRESET.key] = "random"
     luong_state.choose_preset()
     assert len(load.calls) == 2
 
@@ -80,11 +80,11 @@ def test_an_example_selector_state_that_comes_back_unchanged_reloads_nothing(ses
 def test_a_layout_switch_state_that_comes_back_unchanged_transposes_nothing(session, monkeypatch):
     transpose = Recorder()
     monkeypatch.setattr(luong_state, "transpose_matrix", transpose)
-    session[luong_state.LAYOUT] = "column"
+    session[luong_state.LAYOUT.key] = "column"
     luong_state.settings_drawn()
     luong_state.switch_layout()
     assert transpose.calls == []
-    session[luong_state.LAYOUT] = "row"
+    session[luong_state.LAYOUT.key] = "row"
     luong_state.switch_layout()
     assert len(transpose.calls) == len(luong_state.INPUTS) + 1  # Q, K, V and the mask
 

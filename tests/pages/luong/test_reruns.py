@@ -97,7 +97,9 @@ def test_the_grids_callback_names_the_fragments(monkeypatch):
     """The callback itself (AppTest calls no callback): st.rerun with the grid's own fragment,
     the results' and, when the open step reads the edited matrix, the step tab's."""
     monkeypatch.setattr(
-        st, "session_state", {state.SCORE: "dot", state.STEP: "weights_softmax", state.TAB_INDEX: 0}
+        st,
+        "session_state",
+        {state.SCORE.key: "dot", state.STEP.key: "weights_softmax", state.TAB_INDEX.key: 0},
     )
     reruns_asked = []
 
@@ -120,7 +122,9 @@ def test_without_a_drawn_step_tab_the_edit_still_reruns_its_grid_and_the_results
     """The step tab's fragment is unknown until a whole run drew it: st.rerun refuses the
     key, and the grid and the results still rerun."""
     monkeypatch.setattr(
-        st, "session_state", {state.SCORE: "dot", state.STEP: "weights_softmax", state.TAB_INDEX: 0}
+        st,
+        "session_state",
+        {state.SCORE.key: "dot", state.STEP.key: "weights_softmax", state.TAB_INDEX.key: 0},
     )
     reruns_asked = []
 
@@ -140,9 +144,9 @@ def test_an_open_export_reruns_with_the_edit_and_a_closed_one_does_not(monkeypat
     """The export is a fragment of its own: an edit reruns it only while it is open (a closed
     one shows nothing an edit changes); a key st.rerun refuses is left out, the others kept."""
     session = {
-        state.SCORE: "dot",
-        state.STEP: "keys_transposed",
-        state.TAB_INDEX: 0,
+        state.SCORE.key: "dot",
+        state.STEP.key: "keys_transposed",
+        state.TAB_INDEX.key: 0,
         reruns.EXPORT_OPEN: True,
     }
     monkeypatch.setattr(st, "session_state", session)

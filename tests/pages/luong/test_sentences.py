@@ -26,7 +26,7 @@ def test_the_variance_argument_states_its_independence_assumption(lang, word):
     why = catalog(lang)["luong.scaling.why"]
     assert word in why and "Vaswani" in why
     at = open_page("luong", lang)
-    at.selectbox(key=state.SCORE).set_value("scaled_dot").run()
+    at.selectbox(key=state.SCORE.key).set_value("scaled_dot").run()
     assert why in shown(open_fold(at, state.FORMULA_BOX))
 
 
@@ -60,8 +60,8 @@ def test_without_the_scaling_the_typical_gradient_vanishes_as_d_k_grows():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_scaling_demo_shows_the_gradient_beside_the_spread_and_the_top_weight(lang):
     at = open_fold(open_page("luong", lang), state.FORMULA_BOX)
-    at.selectbox(key=state.SCORE).set_value("scaled_dot").run()
-    at.number_input(key=state.SCALING_D_K).set_value(512).run()
+    at.selectbox(key=state.SCORE.key).set_value("scaled_dot").run()
+    at.number_input(key=state.SCALING_D_K.key).set_value(512).run()
     assert not at.exception
     assert scaling_gradient_text(scaling_demo(512, 0), lang) in shown(at)
 
