@@ -2,8 +2,8 @@
 them comes back. Counted as tools/structure_report.py counts them: no call of the old
 keep/restore functions (restore_widgets, keep_widgets, a page's state.restore / remember, keep,
 kept, set_widget, widget_value) and no shadow key (`<key>.kept`) in attention_ui or pages/; and
-every keyed setting of a page (in its DEFAULTS, or declared with kit/state/settings.py) is drawn
-with persist_state."""
+every keyed setting of a page (declared with kit/state/settings.py) is drawn with
+persist_state."""
 
 from __future__ import annotations
 
