@@ -19,7 +19,7 @@ from attention_ui.kit.export.scripts import table_script
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, current_records
 from attention_ui.kit.share.codec import MAX_INT, Integer
 from attention_ui.kit.state.page_state import start_values
-from attention_ui.kit.teaching.predict import NO_WINNER, puzzle_id, typo_queries
+from attention_ui.kit.teaching.predict import NO_WINNER, Puzzle, puzzle_id, typo_queries
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
@@ -103,7 +103,7 @@ def _puzzle(records_in: RecordsInput, table: LookupTable) -> bool:
     ]
     none = t("predict.database.none")
     texts = [escape_markdown(text, 40) for text in table.queries]
-    return puzzle(
+    asked = Puzzle(
         PAGE,
         puzzle_id(table.weights, table.scores, extra="\n".join((*table.queries, *labels))),
         questions=[
@@ -124,6 +124,7 @@ def _puzzle(records_in: RecordsInput, table: LookupTable) -> bool:
         ),
         horizontal=False,
     )
+    return puzzle(asked)
 
 
 def export(records_in: RecordsInput, query: Query, table: LookupTable | None) -> None:
