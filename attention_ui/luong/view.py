@@ -648,9 +648,7 @@ def follow_tab(result: AttentionResult, values: Mapping[str, np.ndarray], sizes:
     )
     params = engine_parameters(result.score, values)
     show_entry_trace(
-        trace_entry(
-            result, values["Q"], values["V"], i, j, va=params.get("va"), Wa=params.get("Wa")
-        ),
+        trace_entry(result, values["Q"], values["V"], i, j, params),
         namespace="luong",
     )
 
