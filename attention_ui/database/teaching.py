@@ -18,7 +18,7 @@ from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import table_script
 from attention_ui.kit.grids.records_editor import D2L_RECORDS, RecordsInput, current_records
 from attention_ui.kit.state import settings
-from attention_ui.kit.teaching.predict import NO_WINNER, puzzle_id, typo_queries
+from attention_ui.kit.teaching.predict import NO_WINNER, Puzzle, puzzle_id, typo_queries
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
@@ -83,7 +83,7 @@ def _puzzle(records_in: RecordsInput, table: LookupTable) -> bool:
     names = [escape_markdown(text, 60) for text in texts]
     labels = [text[:60] for text in texts]
     none = t("predict.database.none")
-    return puzzle(
+    asked = Puzzle(
         PAGE,
         puzzle_id(table.weights, table.scores, extra="\n".join((*table.queries, *labels))),
         questions=[
@@ -104,6 +104,7 @@ def _puzzle(records_in: RecordsInput, table: LookupTable) -> bool:
         ),
         horizontal=False,
     )
+    return puzzle(asked)
 
 
 def export(records_in: RecordsInput, query: Query, table: LookupTable | None) -> None:

@@ -262,8 +262,7 @@ def _vector_records() -> compute.Records | None:
         "K",
         state.SEARCH_KEYS,
         state.MATRICES[state.SEARCH_KEYS],
-        names,
-        ["x", "y"],
+        (names, ["x", "y"]),
         help=t("exercises.search.keys_help"),
     )
     q1, q2 = (draw.slider(q, step=0.1) for q in (state.SEARCH_Q1, state.SEARCH_Q2))

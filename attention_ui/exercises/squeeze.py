@@ -90,16 +90,15 @@ def _grids(c_labels: list[str], p_labels: list[str], r_labels: list[str]):
             "X",
             state.SE_X,
             state.MATRICES[state.SE_X],
-            c_labels,
-            p_labels,
+            (c_labels, p_labels),
             help=t("exercises.se.x_help"),
         )
     with grids[1]:
         st.markdown(t("exercises.se.grid.W1", rows=r, cols=c))
-        w1_in = matrix_editor("W1", state.SE_W1, state.MATRICES[state.SE_W1], r_labels, c_labels)
+        w1_in = matrix_editor("W1", state.SE_W1, state.MATRICES[state.SE_W1], (r_labels, c_labels))
     with grids[2]:
         st.markdown(t("exercises.se.grid.W2", rows=c, cols=r))
-        w2_in = matrix_editor("W2", state.SE_W2, state.MATRICES[state.SE_W2], c_labels, r_labels)
+        w2_in = matrix_editor("W2", state.SE_W2, state.MATRICES[state.SE_W2], (c_labels, r_labels))
     problems = x_in.problems + w1_in.problems + w2_in.problems
     for problem in problems:
         st.error(problem)

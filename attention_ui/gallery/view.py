@@ -122,7 +122,7 @@ def plane_controls() -> tuple[MatrixInput, list[str], Inputs | None]:
     value_labels = [f"v{i + 1}" for i in range(m)]
     st.caption(t("gallery.values.help"))
     values_in = matrix_editor(
-        "V", state.VALUES, np.array(state.PRESETS["first_quadrant"]), value_labels, ["x", "y"]
+        "V", state.VALUES, np.array(state.PRESETS["first_quadrant"]), (value_labels, ["x", "y"])
     )
     for problem in values_in.problems:
         st.error(problem)
@@ -225,7 +225,7 @@ def cases(plane: Plane) -> None:
     st.caption(t("gallery.cases.intro"))
     m = len(plane.labels)
     cone_in = matrix_editor(
-        "w", state.CONE_WEIGHTS, np.array([state.DEFAULT_CONE_WEIGHTS[:m]]), ["w"], plane.labels
+        "w", state.CONE_WEIGHTS, np.array([state.DEFAULT_CONE_WEIGHTS[:m]]), (["w"], plane.labels)
     )
     if plane.values_in.ok and plane.result is not None and cone_in.ok:
         values = plane.values_in.values

@@ -21,6 +21,7 @@ from attention_core.steps import STEP_KEYS
 from attention_ui.kit.grids.matrix_editor import (
     MatrixInput,
     check_matrix,
+    mask_editor,
     matrix_editor,
     matrix_values,
     resized,
@@ -355,8 +356,7 @@ def matrix(
         DISPLAY_NAMES[name],
         matrix_key(name),
         np.zeros((len(rows), len(cols))),
-        rows,
-        cols,
+        (rows, cols),
         help=help,
         after_edit=after_edit,
     )
@@ -400,14 +400,12 @@ def mask_cells(
     The matrix editor keeps it like any matrix (1.0 / 0.0), so resizing and transposing work
     the same way; new cells are ticked, so growing the grid hides nothing.
     """
-    entered = matrix_editor(
+    entered = mask_editor(
         DISPLAY_NAMES["mask"],
         matrix_key("mask.cells"),
         np.ones(_mask_shape(sizes, layout)),
-        *labels("mask", sizes, layout),
+        labels("mask", sizes, layout),
         help=help,
-        checkbox=True,
-        fill=1.0,
         after_edit=after_edit,
     )
     return entered.values > 0.5

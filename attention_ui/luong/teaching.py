@@ -16,7 +16,7 @@ from attention_ui.kit.classroom.panel import question_here, student_question_her
 from attention_ui.kit.export.latex_writer import derivation_latex
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import result_script
-from attention_ui.kit.teaching.predict import puzzle_id, query_weights
+from attention_ui.kit.teaching.predict import Puzzle, puzzle_id, query_weights
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
 from attention_ui.kit.teaching.steps_view import step_axes
 from attention_ui.kit.text.i18n import step_sentence, step_title, t
@@ -84,7 +84,7 @@ def reveal(result: AttentionResult, switch_drawn: bool) -> bool:
     per_query = query_weights(result.weights, result.layout)
     n, m = len(per_query), len(per_query[0])
     key_names, query_names = keys(m), queries(n)
-    return puzzle(
+    asked = Puzzle(
         PAGE,
         puzzle_id(result.weights, extra=result.layout),
         questions=[t("predict.luong.question", query=name) for name in query_names],
@@ -96,6 +96,7 @@ def reveal(result: AttentionResult, switch_drawn: bool) -> bool:
         ),
         horizontal=True,
     )
+    return puzzle(asked)
 
 
 def export(
@@ -126,8 +127,7 @@ def export(
                 values["Q"],
                 values["K"],
                 values["V"],
-                mask=mask,
-                parameters=params,
+                parameters={**params, "mask": mask},
                 title="Attention Explorer: Luong explorer",
             ),
             tables=tables,

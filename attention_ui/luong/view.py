@@ -568,9 +568,7 @@ def follow_tab(run: Run) -> None:
     )
     params = engine_parameters(result.score, values)
     show_entry_trace(
-        trace_entry(
-            result, values["Q"], values["V"], i, j, va=params.get("va"), Wa=params.get("Wa")
-        ),
+        trace_entry(result, values["Q"], values["V"], i, j, params),
         namespace="luong",
     )
 

@@ -22,7 +22,7 @@ from attention_core.formatting import fmt
 from attention_ui.kit.classroom.panel import question_without_numbers
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import literal
-from attention_ui.kit.teaching.predict import Verdict, puzzle_id
+from attention_ui.kit.teaching.predict import Puzzle, Verdict, puzzle_id
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
@@ -68,7 +68,7 @@ def cells_puzzle(run: TrainingRun, settings: Settings, on: bool) -> bool:
     def describe(verdict: Verdict, row: np.ndarray) -> str:
         return verdict_text(verdict, outputs[verdict.query], names, row)
 
-    return puzzle(
+    asked = Puzzle(
         CELLS,
         puzzle_id(weights, extra=repr(settings)),
         questions=outputs,
@@ -78,6 +78,7 @@ def cells_puzzle(run: TrainingRun, settings: Settings, on: bool) -> bool:
         describe=describe,
         horizontal=False,
     )
+    return puzzle(asked)
 
 
 def speed(run: TrainingRun) -> float:
@@ -122,7 +123,7 @@ def scores_puzzle(compared: dict[str, TrainingRun], on: bool) -> bool:
         )
         return t("train.predict.scores.wrong", chosen=chosen, chosen_when=when, **numbers)
 
-    return puzzle(
+    asked = Puzzle(
         SCORES,
         puzzle_id(speeds, extra=repr(names)),
         questions=[t("train.predict.scores.question", accuracy=fmt(100 * LEARNED))],
@@ -132,6 +133,7 @@ def scores_puzzle(compared: dict[str, TrainingRun], on: bool) -> bool:
         describe=describe,
         horizontal=True,
     )
+    return puzzle(asked)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -162,8 +162,7 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
             "X",
             state.MATRIX_KEYS["X"],
             np.zeros((len(tokens), d)),
-            labels,
-            entries,
+            (labels, entries),
             help=t("transformer.inputs.x_help"),
         )
     if settings.positions:
@@ -193,7 +192,7 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
         with column:
             st.latex(rf"\underbrace{{\mathbf{{W}}_{name[-1]}}}_{{{d} \times {d}}}")
             weights[name] = matrix_editor(
-                name, state.MATRIX_KEYS[name], np.eye(d), entries, entries
+                name, state.MATRIX_KEYS[name], np.eye(d), (entries, entries)
             )
     return Inputs(x_in, weights)
 

@@ -14,7 +14,6 @@ import io
 from collections.abc import Callable, Sequence
 from urllib.parse import urlencode
 
-import numpy as np
 import plotly.graph_objects as go
 import segno
 import streamlit as st
@@ -22,7 +21,7 @@ import streamlit as st
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import plotly_text
 from attention_ui.kit.folds import folded
-from attention_ui.kit.teaching.predict import grade, winners_of
+from attention_ui.kit.teaching.predict import Puzzle, grade, winners_of
 from attention_ui.kit.text.i18n import current_language, t
 from attention_ui.kit.text.markdown import escape_markdown
 
@@ -329,36 +328,26 @@ def _paused_question() -> bool | None:
 
 
 @follow.store_safe(_paused_question)  # None: the page draws its own puzzle
-def class_puzzle(
-    page: str,
-    puzzle_id: str,
-    questions: Sequence[str],
-    options: Sequence[int],
-    option_label: Callable[[int], str],
-    per_query: Sequence[np.ndarray],
-    describe: Callable,
-) -> bool | None:
+def class_puzzle(asked: Puzzle) -> bool | None:
     """The class's version of the page's puzzle: None when there is none (the page draws its
-    own, with an Ask button for a teacher); else True once the answers may be shown. `page`
-    names the puzzle: the page ("train"), or page.puzzle on a page with several puzzles
-    ("train.compare")."""
+    own, with an Ask button for a teacher); else True once the answers may be shown."""
     found = follow.member()
     view = follow.class_view(found.code) if found is not None else None
     if view is None:
         return None
-    question = view.question if view.question and view.question.page == page else None
+    question = view.question if view.question and view.question.page == asked.page else None
     if found.teacher:
-        if question is None or (view.status.revealed and question.puzzle != puzzle_id):
-            _ask_button(found, Question(page, puzzle_id, *_parts(options, per_query)))
+        if question is None or (view.status.revealed and question.puzzle != asked.puzzle_id):
+            _ask_button(found, Question(asked.page, asked.puzzle_id, *_parts(asked)))
             return None
-        if question.puzzle != puzzle_id:
+        if question.puzzle != asked.puzzle_id:
             st.warning(t("classroom.q.teacher_other_numbers"), icon=":material/sync_problem:")
-        labels = _labeller(question, puzzle_id, options, option_label)
-        _teacher_question(found.code, found.secret, _part_texts(question, questions), labels)
+        labels = _labeller(question, asked)
+        _teacher_question(found.code, found.secret, _part_texts(question, asked.questions), labels)
         return view.status.revealed
     if question is None:
         return None
-    return _student_question(found, view, puzzle_id, questions, option_label, per_query, describe)
+    return _student_question(found, view, asked)
 
 
 @follow.store_safe()
@@ -371,29 +360,28 @@ def question_without_numbers(page: str) -> None:
     view = follow.class_view(found.code) if found is not None else None
     if view is None or view.question is None or view.question.page != page:
         return
+    no_numbers = Puzzle(page, "", (), (), str, (), None, horizontal=False)
     if not found.teacher:
-        _student_question(found, view, "", (), str, (), None)  # "not the numbers asked about"
+        _student_question(found, view, no_numbers)  # "not the numbers asked about"
         return
     st.warning(t("classroom.q.teacher_other_numbers"), icon=":material/sync_problem:")
-    labels = _labeller(view.question, "", (), str)
+    labels = _labeller(view.question, no_numbers)
     _teacher_question(found.code, found.secret, _part_texts(view.question, ()), labels)
 
 
-def _labeller(
-    question: Question, puzzle_id: str, options: Sequence[int], option_label: Callable[[int], str]
-) -> Callable[[int], str]:
+def _labeller(question: Question, asked: Puzzle) -> Callable[[int], str]:
     """Names for the stored question's options. The page's own names hold only for the numbers
     the question was asked about: once the teacher changed them (m = 3 asked, then m = 2; other
     records), a stored option may no longer exist, or name another key, so options are then
     named by their place ("option 3"); "no winner" keeps its name."""
-    same = question.puzzle == puzzle_id
-    current = {int(o) for o in options}
+    same = question.puzzle == asked.puzzle_id
+    current = {int(o) for o in asked.options}
 
     def label(option: int) -> str:
         if option == NO_WINNER and NO_WINNER in current:
-            return option_label(option)
+            return asked.option_label(option)
         if same and option in current:
-            return option_label(option)
+            return asked.option_label(option)
         return t("classroom.q.option", number=option + 1)
 
     return label
@@ -408,12 +396,12 @@ def _part_texts(question: Question, questions: Sequence[str]) -> list[str]:
     ]
 
 
-def _parts(options: Sequence[int], per_query: Sequence[np.ndarray]):
+def _parts(asked: Puzzle):
     """Each part's options and the engine's winners (predict.winners_of, ties included)."""
-    choices = tuple(int(o) for o in options)
+    choices = tuple(int(o) for o in asked.options)
     return (
-        tuple(choices for _ in per_query),
-        tuple(tuple(w for w in winners_of(weights) if w in choices) for weights in per_query),
+        tuple(choices for _ in asked.per_query),
+        tuple(tuple(w for w in winners_of(weights) if w in choices) for weights in asked.per_query),
     )
 
 
@@ -605,26 +593,25 @@ def _round_summary(tallies: dict[int, RoundTally], votes) -> None:
         st.markdown(_counted("classroom.q.changed", "classroom.q.changed_one", count, count=count))
 
 
-def _student_question(found, view, puzzle_id, questions, option_label, per_query, describe):
+def _student_question(found: Member, view: store.ClassView, asked: Puzzle) -> bool:
     """The student's answer form, their answer once sent, and after the reveal their verdict
     (the page's own feedback sentences) and the class's figures. True once revealed."""
     question, status = view.question, view.status
     st.header(t("classroom.q.title", round=status.round), anchor="class-question")
-    if question.puzzle != puzzle_id:
+    if question.puzzle != asked.puzzle_id:
         st.warning(t("classroom.q.other_numbers"), icon=":material/sync_problem:")
         return False
     eng = follow.engine()
-    mine = {
-        r: store.my_answer(eng, found.code, found.secret, question, status.question_no, r)
-        for r in (1, 2)
-    }
+    ballots = {r: store.Ballot(question, status.question_no, r) for r in (1, 2)}
+    mine = {r: store.my_answer(eng, found.code, found.secret, b) for r, b in ballots.items()}
     if status.revealed:
         last = mine[2] or mine[1]
         if last is None:
             st.info(t("classroom.q.no_answer"))
         else:
+            per_query = asked.per_query
             for verdict, weights in zip(grade(list(last), per_query), per_query, strict=True):
-                st.markdown(describe(verdict, weights))
+                st.markdown(asked.describe(verdict, weights))
         votes = store.answers(eng, found.code, question, status.question_no)
         rounds = [1, 2] if status.round == 2 else [1]
         _round_summary({r: tally(question, votes[r]) for r in rounds}, votes)
@@ -636,13 +623,13 @@ def _student_question(found, view, puzzle_id, questions, option_label, per_query
     if status.round == 2:
         st.caption(t("classroom.q.round_two"))
     choices = []
-    for part, text in enumerate(questions[: len(question.options)]):
+    for part, text in enumerate(asked.questions[: len(question.options)]):
         choices.append(
             st.radio(
                 text,
                 question.options[part],
                 index=None,
-                format_func=lambda option: escape_markdown(option_label(option), 60),
+                format_func=lambda option: escape_markdown(asked.option_label(option), 60),
                 key=f"classroom.vote.{status.question_no}.{status.round}.{part}",
             )
         )
@@ -653,18 +640,16 @@ def _student_question(found, view, puzzle_id, questions, option_label, per_query
         if not question.accepts(answer):
             st.warning(t("classroom.q.choose_all"))
         else:
-            _send(eng, found, question, status, answer)
+            _send(eng, found, ballots[status.round], answer)
     st.info(t("classroom.q.hidden"), icon=":material/visibility_off:")
     return False
 
 
-def _send(eng, found: Member, question: Question, status, answer: tuple[int, ...]) -> None:
+def _send(eng, found: Member, ballot: store.Ballot, answer: tuple[int, ...]) -> None:
     """The vote, counted or said not to be: a store that cannot take it leaves the choices in
     place and the Send button to press again."""
     try:
-        counted = store.vote(
-            eng, found.code, found.secret, question, status.question_no, status.round, answer
-        )
+        counted = store.vote(eng, found.code, found.secret, ballot, answer)
     except follow.STORE_ERRORS:
         st.session_state[follow.STORE_DOWN] = True
         st.error(t("classroom.q.not_sent"), icon=":material/cloud_off:")

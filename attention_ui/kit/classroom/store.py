@@ -122,6 +122,16 @@ class Status:
 
 
 @dataclass(frozen=True)
+class Ballot:
+    """What a vote answers: the class's question, its number (`Status.question_no`), and the
+    round."""
+
+    question: Question
+    number: int
+    round: int
+
+
+@dataclass(frozen=True)
 class ClassView:
     status: Status
     page: str
@@ -550,23 +560,17 @@ def presence(engine: sa.Engine, code: str, now: float | None = None) -> tuple[in
 
 
 def vote(
-    engine: sa.Engine,
-    code: str,
-    seat: object,
-    question: Question,
-    number: int,
-    round_: int,
-    answer: tuple[int, ...],
+    engine: sa.Engine, code: str, seat: object, ballot: Ballot, answer: tuple[int, ...]
 ) -> bool:
-    """Count `answer` once: only for a seat of this class, while question `number` is the
-    class's, in its round `round_`, not revealed. True when it was counted now."""
-    if not codes.is_token(seat) or not question.accepts(answer):
+    """Count `answer` once: only for a seat of this class, while the ballot's question is the
+    class's, in the ballot's round, not revealed. True when it was counted now."""
+    if not codes.is_token(seat) or not ballot.question.accepts(answer):
         return False
     open_round = (
         sa.select(
             sa.literal(code),
-            sa.literal(number),
-            sa.literal(round_),
+            sa.literal(ballot.number),
+            sa.literal(ballot.round),
             sa.literal(seat),
             sa.literal(answer_json(answer)),
         )
@@ -574,8 +578,8 @@ def vote(
         .where(
             classes.c.code == code,
             classes.c.expires >= time.time(),
-            classes.c.question_no == number,
-            classes.c.round == round_,
+            classes.c.question_no == ballot.number,
+            classes.c.round == ballot.round,
             sa.not_(classes.c.revealed),
             seats.c.seat == seat,
         )
@@ -611,16 +615,14 @@ def answers(
     return found
 
 
-def my_answer(
-    engine: sa.Engine, code: str, seat: str, question: Question, number: int, round_: int
-) -> tuple[int, ...] | None:
+def my_answer(engine: sa.Engine, code: str, seat: str, ballot: Ballot) -> tuple[int, ...] | None:
     with engine.connect() as conn:
         text = conn.scalar(
             sa.select(votes.c.answer).where(
                 votes.c.code == code,
-                votes.c.question_no == number,
-                votes.c.round == round_,
+                votes.c.question_no == ballot.number,
+                votes.c.round == ballot.round,
                 votes.c.seat == seat,
             )
         )
-    return None if text is None else answer_from(text, question)
+    return None if text is None else answer_from(text, ballot.question)

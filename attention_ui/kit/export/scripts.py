@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,8 @@ RTOL, ATOL = 1e-9, 1e-12
 # iterates of a descent) holds at most this many numbers, and says how many steps it left out;
 # any other expected array of more numbers is checked by its shape and sums, not cell by cell.
 LISTING_NUMBERS = 5_000
+# The standard modules a script's computation may use besides NumPy.
+MODULES = ("math", "unicodedata")
 # ---------------------------------------------------------------------------------------------
 # Python literals
 
@@ -84,7 +87,6 @@ def numpy_script(
     expected: Mapping[str, Any],
     comments: Mapping[str, str] | None = None,
     about: Sequence[str] = (),
-    imports: Sequence[str] = (),
 ) -> str:
     """A stand-alone script: the inputs, the computation, then one assert per expected result.
 
@@ -97,7 +99,8 @@ def numpy_script(
         equals NaN) for arrays and numbers, and `==` for anything else (indices, None)
     comments : name → a short comment written after that input (settings only, no user text)
     about : more lines for the docstring (ASCII, no user text)
-    imports : more modules the computation imports (NumPy is always imported as np)
+
+    NumPy is imported as np; of `MODULES`, each one the computation names (`math.`) is imported.
     """
     comments = comments or {}
     lines = [
@@ -109,7 +112,7 @@ def numpy_script(
         "computed (every number written with repr(), so they are exact). Run: python <file>.",
         '"""',
         "",
-        *(f"import {name}" for name in imports),
+        *(f"import {name}" for name in MODULES if re.search(rf"\b{name}\.", computation)),
         "import numpy as np",
         "",
         "# Inputs, as they were on the page",
@@ -210,14 +213,13 @@ def divide_by_sum_code(scores: str, weights: str, axis: int) -> list[str]:
     ]
 
 
-def _score_code(score: str, layout: str) -> tuple[str, bool]:
+def _score_code(score: str, layout: str) -> str:
     """The engine's own score function, copied into the script, and the line that calls it.
 
     Copying the source (it uses NumPy and math only) keeps one definition of each formula:
     the script runs what the app ran, and still imports nothing of the app. The function takes
     one query per column, as the article writes it; in row layout the script transposes Q and K
-    on the way in and S on the way out, as the app does. Returns the code and whether it needs
-    `import math`.
+    on the way in and S on the way out, as the app does.
     """
     function = SCORE_FUNCTIONS[score]
     source = inspect.getsource(function).rstrip("\n")
@@ -232,7 +234,7 @@ def _score_code(score: str, layout: str) -> tuple[str, bool]:
             "# the function takes one query per column: transpose Q and K in, and S out\n"
             f"S = {score}({args})['S'].T  # n × m: S[j, i] = score(q_j, k_i)"
         )
-    return f"{source}\n\n\n{call}", "math." in source
+    return f"{source}\n\n\n{call}"
 
 
 @dataclass(frozen=True)
@@ -268,7 +270,7 @@ def attention_script(
     inputs, comments = _attention_inputs(call)
     axis = 0 if call.layout == "column" else 1
     queries_along = "column" if axis == 0 else "row"
-    score_code, needs_math = _score_code(call.score, call.layout)
+    score_code = _score_code(call.score, call.layout)
     code = [
         "# Scores: the app's own score function (one query per column, as in the article)",
         score_code,
@@ -295,7 +297,6 @@ def attention_script(
         },
         comments=comments,
         about=about,
-        imports=["math"] if needs_math else [],
     )
 
 
@@ -460,7 +461,6 @@ def lookup_script(
             "best": list(best),
             "pooled": np.array([np.nan if p is None else p for p in pooled], dtype=float),
         },
-        imports=["unicodedata"],
         about=[
             f"similarity: {call.similarity}, normalization: {call.normalization}, "
             f"temperature: {float(call.temperature)!r}."
@@ -484,13 +484,12 @@ def result_script(
     K: Any,
     V: Any,
     *,
-    mask: Any = None,
     parameters: Mapping[str, Any] | None = None,
     title: str = "Attention Explorer",
 ) -> str:
     """`attention_script` for an `AttentionResult` and the inputs `attention()` was given
-    (`parameters`: the score's W, Wa, va by name): score, layout, temperature and
-    normalization are read from the result."""
+    (`parameters`: its other arguments by name, the score's W, Wa, va and the mask): score,
+    layout, temperature and normalization are read from the result."""
     call = AttentionCall(
         Q,
         K,
@@ -498,7 +497,6 @@ def result_script(
         result.score,
         layout=result.layout,
         temperature=result.temperature,
-        mask=mask,
         normalization=result.normalization,
         **(parameters or {}),
     )

@@ -164,17 +164,18 @@ def _rows(spec: GridSpec, grid: dict) -> list[str]:
 
 
 def _describe(spec: GridSpec) -> None:
+    """Before the grid is drawn: what its labels and columns are in this run (`names`: the
+    columns' own names when the headers say more, e.g. "key" for "Surname (key)")."""
     grid = store.record(spec.state_key)
-    store.describe(
-        spec.state_key,
-        _rows(spec, grid),
-        spec.cols,
-        spec.kinds,
+    grid.update(
+        rows=_rows(spec, grid),
+        cols=list(spec.cols),
+        names=list(spec.names or spec.cols),
+        kinds=list(spec.kinds),
         limit=spec.limit,
         max_rows=spec.max_rows,
-        names=spec.names,
+        numbered=spec.rows is None,
     )
-    grid["numbered"] = spec.rows is None
 
 
 def _take(spec: GridSpec, state: Any) -> int:

@@ -23,7 +23,14 @@ from . import store
 from .cell_grid import VALUE_LIMIT, GridSpec, cell_grid
 
 Session = MutableMapping[str, Any] | None
-__all__ = ["VALUE_LIMIT", "MatrixInput", "matrix_editor", "matrix_values", "set_matrix"]
+__all__ = [
+    "VALUE_LIMIT",
+    "MatrixInput",
+    "mask_editor",
+    "matrix_editor",
+    "matrix_values",
+    "set_matrix",
+]
 
 
 @dataclass
@@ -74,43 +81,72 @@ def resized(values: np.ndarray, shape: tuple[int, int], fill: float = 0.0) -> np
     return out
 
 
+Labels = tuple[Sequence[str], Sequence[str]]  # a grid's row labels and column labels
+
+
 def matrix_editor(
     name: str,
     state_key: str,
     default: np.ndarray,
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
+    labels: Labels,
     *,
     help: str | None = None,
-    checkbox: bool = False,
-    fill: float = 0.0,
     after_edit: Callable[[str], None] | None = None,
 ) -> MatrixInput:
     """Draw the grid for matrix `name` and return what the learner entered, checked.
 
-    `default` is used the first time; afterwards the stored content is fitted to the shape
-    the labels ask for (cells hidden by an earlier shrink come back, new ones are `fill`),
-    keeping the learner's edits, also across a visit to another page. `checkbox=True` draws
-    ticks (stored as 1.0 / 0.0, e.g. a per-cell mask) instead of numbers. `after_edit`: see
-    `GridSpec`.
+    `labels`: (row labels, column labels). `default` is used the first time; afterwards the
+    stored content is fitted to the shape the labels ask for (cells hidden by an earlier shrink
+    come back, new ones are 0), keeping the learner's edits, also across a visit to another
+    page. `after_edit`: see `GridSpec`.
     """
-    shape = (len(row_labels), len(col_labels))
-    spec = GridSpec(
+    spec = _spec(name, state_key, labels, "number", help, after_edit)
+    values = _drawn(spec, default, 0.0)
+    return MatrixInput(name, values, check_matrix(name, values, *labels))
+
+
+def mask_editor(
+    name: str,
+    state_key: str,
+    default: np.ndarray,
+    labels: Labels,
+    *,
+    help: str | None = None,
+    after_edit: Callable[[str], None] | None = None,
+) -> MatrixInput:
+    """As `matrix_editor`, with ticks (stored as 1.0 / 0.0, e.g. a per-cell mask) instead of
+    numbers; new cells are ticked."""
+    spec = _spec(name, state_key, labels, "check", help, after_edit)
+    return MatrixInput(name, _drawn(spec, default, 1.0))
+
+
+def _spec(
+    name: str,
+    state_key: str,
+    labels: Labels,
+    kind: str,
+    help: str | None,
+    after_edit: Callable[[str], None] | None,
+) -> GridSpec:
+    rows, cols = labels
+    return GridSpec(
         name=name,
         state_key=state_key,
-        rows=list(row_labels),
-        cols=list(col_labels),
-        kinds=["check" if checkbox else "number"] * len(col_labels),
+        rows=list(rows),
+        cols=list(cols),
+        kinds=[kind] * len(cols),
         limit=VALUE_LIMIT,
         help=help,
-        tint=not checkbox,
+        tint=kind == "number",
         after_edit=after_edit,
     )
+
+
+def _drawn(spec: GridSpec, default: np.ndarray, fill: float) -> np.ndarray:
+    """The grid drawn, and its values as the learner left them."""
+    shape = (len(spec.rows), len(spec.cols))
     first = resized(np.asarray(default, dtype=float), shape, fill)
-    result = cell_grid(spec, first.tolist(), fill)
-    values = np.array(result.cells, dtype=float).reshape(shape)
-    problems = [] if checkbox else check_matrix(name, values, row_labels, col_labels)
-    return MatrixInput(name, values, problems)
+    return np.array(cell_grid(spec, first.tolist(), fill).cells, dtype=float).reshape(shape)
 
 
 def check_matrix(

@@ -182,12 +182,6 @@ def check_records(
     return checked
 
 
-def number_text(number: Any) -> str:
-    """A record's number as its cell shows it (as the app writes numbers), '' when none."""
-    number = _number(number)
-    return "" if number is None else fmt(number, 10)
-
-
 def _blank(row: Row) -> bool:
     key, value, number = row
     return not key.strip() and not value.strip() and number is None

@@ -4,8 +4,9 @@ Per grid (`state_key`, e.g. "luong.Q") ONE plain session entry, `<state_key>.gri
 
 - `cells`: every cell kept, at the largest size the grid ever had, so that "−" then "+" on a
   size is an undo (numbers and ticks as floats, NaN for an empty cell; names as text);
-- `shape`: the part shown; `rows`, `cols`, `kinds`, `limit`, `max_rows`: the grid as last drawn
-  (an edit that comes in a callback, before the page draws anything, is read against them);
+- `shape`: the part shown; `rows`, `cols`, `names`, `kinds`, `limit`, `max_rows`, `numbered`:
+  the grid as last drawn (`cell_grid` writes them before it draws; an edit that comes in a
+  callback, before the page draws anything, is read against them);
 - `seen`: per browser token, the number of the last edit entry applied (the browser re-sends
   entries until they are acknowledged; each is applied once);
 - `rejected`: {"i,j": [text, reason]} for cells whose text the number parser refused (the cell
@@ -114,30 +115,6 @@ def transpose(state_key: str, session: Session = None) -> None:
         rejected={},
         pasted=None,
     )
-
-
-def describe(
-    state_key: str,
-    rows: Sequence[str],
-    cols: Sequence[str],
-    kinds: Sequence[str],
-    *,
-    limit: float,
-    max_rows: int = 0,
-    names: Sequence[str] | None = None,
-) -> None:
-    """Before the grid is drawn: what its labels and columns are in this run (`names`: the
-    columns' own names when the headers say more, e.g. "key" for "Surname (key)")."""
-    grid = record(state_key)
-    if grid is not None:
-        grid.update(
-            rows=list(rows),
-            cols=list(cols),
-            names=list(names or cols),
-            kinds=list(kinds),
-            limit=limit,
-            max_rows=max_rows,
-        )
 
 
 # --- Edits from the browser -----------------------------------------------------------------

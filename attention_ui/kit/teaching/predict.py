@@ -7,7 +7,7 @@ weight (to rounding), choosing any of them is right, and the feedback says they 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +31,28 @@ class Verdict:
 
 
 NO_WINNER = -1  # the guess "no key wins" (database: no record answers the query)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One predict-then-reveal puzzle as a page asks it (kit/teaching/predict_view.puzzle; in a
+    class, kit/classroom/panel.class_puzzle).
+
+    `page` names it: the page ("train"), or page.puzzle on a page with several ("train.compare").
+    `puzzle_id`: `puzzle_id` of its numbers. One question per query, all with the same
+    `options` (named by `option_label`); `per_query`: each query's weights, whose winners are
+    the right answers; `describe(verdict, weights)`: the feedback sentence. `horizontal`: the
+    options as a row of radio buttons rather than a select box.
+    """
+
+    page: str
+    puzzle_id: str
+    questions: Sequence[str]
+    options: Sequence[int]
+    option_label: Callable[[int], str]
+    per_query: Sequence[np.ndarray]
+    describe: Callable[[Verdict, np.ndarray], str] | None
+    horizontal: bool
 
 
 def winners_of(weights: Sequence[float]) -> tuple[int, ...]:

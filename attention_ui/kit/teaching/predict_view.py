@@ -8,14 +8,14 @@ of the numbers is a new puzzle: fresh questions, answers hidden again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import streamlit as st
 
 from attention_core.formatting import fmt
 from attention_ui.kit.classroom.panel import class_puzzle, question_here
-from attention_ui.kit.teaching.predict import NO_WINNER, Verdict, grade
+from attention_ui.kit.teaching.predict import NO_WINNER, Puzzle, Verdict, grade
 from attention_ui.kit.text.i18n import t
 
 # Marks drawn with Streamlit's Material icons (emoji fonts are missing on some screens).
@@ -47,34 +47,25 @@ def _hide(page: str) -> None:
     st.session_state.pop(_revealed_key(page), None)
 
 
-def puzzle(
-    page: str,
-    puzzle_id: str,
-    *,
-    questions: Sequence[str],
-    options: Sequence[int],
-    option_label: Callable[[int], str],
-    per_query: Sequence[np.ndarray],
-    describe: Callable[[Verdict, np.ndarray], str],
-    horizontal: bool,
-) -> bool:
+def puzzle(asked: Puzzle) -> bool:
     """One question per query, then a reveal button; after the reveal, a verdict per query and
     the score. Returns True once revealed (the page then shows its answers). In a class,
     the class question takes its place (attention_ui.kit.classroom.panel)."""
-    in_class = class_puzzle(page, puzzle_id, questions, options, option_label, per_query, describe)
+    in_class = class_puzzle(asked)
     if in_class is not None:
         return in_class
+    page, puzzle_id, options = asked.page, asked.puzzle_id, asked.options
     revealed = st.session_state.get(_revealed_key(page)) == puzzle_id
     guesses = []
-    for number, question in enumerate(questions):
-        widget = st.radio if horizontal else st.selectbox
-        extra = {"horizontal": True} if horizontal else {"placeholder": t("predict.choose")}
+    for number, question in enumerate(asked.questions):
+        widget = st.radio if asked.horizontal else st.selectbox
+        extra = {"horizontal": True} if asked.horizontal else {"placeholder": t("predict.choose")}
         guesses.append(
             widget(
                 question,
                 options,
                 index=None,
-                format_func=option_label,
+                format_func=asked.option_label,
                 # Not disabled after the reveal: that would make it another widget, which
                 # forgets the guess. A guess changed after the reveal is graded anew.
                 key=f"{page}.predict.guess.{number}.{puzzle_id}",
@@ -99,22 +90,27 @@ def puzzle(
             )
         st.info(t("predict.hidden"), icon=":material/visibility_off:")
         return False
-    verdicts = grade(guesses, per_query)
+    _feedback(asked, guesses)
+    return True
+
+
+def _feedback(asked: Puzzle, guesses: Sequence[int | None]) -> None:
+    """After the reveal: the score, a verdict per query and the button to guess again."""
+    verdicts = grade(guesses, asked.per_query)
     right = sum(v.right for v in verdicts)
     (st.success if right == len(verdicts) else st.info)(
         t("predict.score", right=right, total=len(verdicts)), icon=":material/school:"
     )
-    for verdict, weights in zip(verdicts, per_query, strict=True):
+    for verdict, weights in zip(verdicts, asked.per_query, strict=True):
         mark = RIGHT if verdict.right else (NO_GUESS if verdict.guess is None else WRONG)
-        st.markdown(f"{mark} {describe(verdict, weights)}")
+        st.markdown(f"{mark} {asked.describe(verdict, weights)}")
     st.button(
         t("predict.again"),
-        key=f"{page}.predict.again",
+        key=f"{asked.page}.predict.again",
         on_click=_hide,
-        args=(page,),
+        args=(asked.page,),
         icon=":material/replay:",
     )
-    return True
 
 
 def winners_text(names: Sequence[str], weights: np.ndarray, winners: Sequence[int]) -> str:

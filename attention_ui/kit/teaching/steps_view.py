@@ -187,22 +187,21 @@ def trace_entry(
     V: np.ndarray,
     key: int,
     query: int,
-    *,
-    va: np.ndarray | None = None,
-    Wa: np.ndarray | None = None,
+    parameters: Mapping[str, np.ndarray] | None = None,
 ) -> EntryTrace:
     """Follow score, weight and output share of key `key` for query `query` (0-based).
 
-    Q and V are the inputs in the result's layout; `va` (concat) and `Wa` (location) are the
-    score parameters. The vectors and their products come from the engine
-    (`attention_core.score_terms`).
+    Q and V are the inputs in the result's layout; `parameters`: the score's by name (`va` for
+    concat and `Wa` for location are read). The vectors and their products come from the
+    engine (`attention_core.score_terms`).
     """
     column = result.layout == "column"
     v = V if column else V.T  # column layout from here on
     i, j = key, query
     sub_i, sub_j = subscript(i + 1), subscript(j + 1)
 
-    vectors = list(score_terms(result, Q, i, j, Wa=Wa, va=va))
+    parameters = parameters or {}
+    vectors = list(score_terms(result, Q, i, j, Wa=parameters.get("Wa"), va=parameters.get("va")))
 
     chain = []
     for step in result.steps:

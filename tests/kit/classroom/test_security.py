@@ -75,7 +75,7 @@ def test_a_crafted_vote_for_another_class_is_not_counted(engine, question):
     seat = store.join(engine, mine)
     for code, key in ((mine, my_key), (other, other_key)):
         store.ask(engine, code, key, question)
-    assert not store.vote(engine, other, seat, question, 1, 1, (1, 0))
+    assert not store.vote(engine, other, seat, store.Ballot(question, 1, 1), (1, 0))
     assert store.answers(engine, other, question, 1) == {1: {}, 2: {}}
     assert admit(engine, "browser", other, seat=seat) == "unknown"  # nor can it sit there
 
@@ -84,14 +84,16 @@ def test_a_vote_twice_after_the_reveal_or_for_another_round_is_not_counted(engin
     code, key = store.create_class(engine, "luong", {})
     seat = store.join(engine, code)
     store.ask(engine, code, key, question)
-    assert store.vote(engine, code, seat, question, 1, 1, (1, 0))
-    assert not store.vote(engine, code, seat, question, 1, 1, (0, 0))  # twice
-    assert not store.vote(engine, code, seat, question, 1, 2, (0, 0))  # a round not open
-    assert not store.vote(engine, code, seat, question, 0, 1, (0, 0))  # an old question
-    assert not store.vote(engine, code, seat, question, 1, 1, (5, 0))  # not an option
+    first, second_round = store.Ballot(question, 1, 1), store.Ballot(question, 1, 2)
+    old = store.Ballot(question, 0, 1)
+    assert store.vote(engine, code, seat, first, (1, 0))
+    assert not store.vote(engine, code, seat, first, (0, 0))  # twice
+    assert not store.vote(engine, code, seat, second_round, (0, 0))  # a round not open
+    assert not store.vote(engine, code, seat, old, (0, 0))  # an old question
+    assert not store.vote(engine, code, seat, first, (5, 0))  # not an option
     store.reveal(engine, code, key)
     second = store.join(engine, code)
-    assert not store.vote(engine, code, second, question, 1, 1, (1, 0))  # after the reveal
+    assert not store.vote(engine, code, second, first, (1, 0))  # after the reveal
     assert store.answers(engine, code, question, 1)[1] == {seat: (1, 0)}
 
 

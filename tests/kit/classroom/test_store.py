@@ -76,35 +76,36 @@ def test_two_rounds_counted_once_each_and_summed_up(engine, question):
     a, b, c = (store.join(engine, code) for _ in range(3))
     assert store.ask(engine, code, key, question)
     number = store.status(engine, code).question_no
-    assert store.vote(engine, code, a, question, number, 1, (1, 0))
-    assert store.vote(engine, code, b, question, number, 1, (0, 0))
-    assert not store.vote(engine, code, b, question, number, 1, (1, 2))  # twice
+    one, two = store.Ballot(question, number, 1), store.Ballot(question, number, 2)
+    assert store.vote(engine, code, a, one, (1, 0))
+    assert store.vote(engine, code, b, one, (0, 0))
+    assert not store.vote(engine, code, b, one, (1, 2))  # twice
     assert store.reopen(engine, code, key)
-    assert not store.vote(engine, code, c, question, number, 1, (1, 0))  # round 1 closed
-    assert store.vote(engine, code, a, question, number, 2, (1, 2))
-    assert store.vote(engine, code, b, question, number, 2, (1, 1))
+    assert not store.vote(engine, code, c, one, (1, 0))  # round 1 closed
+    assert store.vote(engine, code, a, two, (1, 2))
+    assert store.vote(engine, code, b, two, (1, 1))
     assert store.reveal(engine, code, key)
-    assert not store.vote(engine, code, c, question, number, 2, (1, 0))  # after the reveal
+    assert not store.vote(engine, code, c, two, (1, 0))  # after the reveal
     votes = store.answers(engine, code, question, number)
     assert votes[1] == {a: (1, 0), b: (0, 0)} and votes[2] == {a: (1, 2), b: (1, 1)}
     first, second = tally(question, votes[1]), tally(question, votes[2])
     assert first.counts[0] == {0: 1, 1: 1, 2: 0} and first.right == (1, 2)
     assert (first.all_right, second.all_right, second.right) == (1, 1, (2, 1))
     assert changed(votes[1], votes[2]) == 2
-    assert store.my_answer(engine, code, b, question, number, 2) == (1, 1)
+    assert store.my_answer(engine, code, b, two) == (1, 1)
 
 
 def test_a_new_question_starts_at_round_one_with_no_votes(engine, question):
     code, key = store.create_class(engine, "luong", {})
     seat = store.join(engine, code)
     store.ask(engine, code, key, question)
-    store.vote(engine, code, seat, question, 1, 1, (1, 0))
+    store.vote(engine, code, seat, store.Ballot(question, 1, 1), (1, 0))
     store.reopen(engine, code, key)
     store.ask(engine, code, key, question)
     status = store.status(engine, code)
     assert (status.question_no, status.round, status.revealed) == (2, 1, False)
     assert store.answers(engine, code, question, 2) == {1: {}, 2: {}}
-    assert store.vote(engine, code, seat, question, 2, 1, (1, 0))
+    assert store.vote(engine, code, seat, store.Ballot(question, 2, 1), (1, 0))
 
 
 def test_classes_expire_with_their_seats_and_votes(engine, question):
@@ -225,7 +226,7 @@ def test_rows_read_back_are_checked_like_an_address(engine, question):
     assert second.on_page("train") and not second.on_page("trai") and question.on_page("luong")
     seat = store.join(engine, code)
     store.ask(engine, code, key, question)
-    store.vote(engine, code, seat, question, 1, 1, (1, 0))
+    store.vote(engine, code, seat, store.Ballot(question, 1, 1), (1, 0))
     with engine.begin() as conn:
         conn.execute(store.votes.update().values(answer="[1, 9]"))
     assert store.answers(engine, code, question, 1) == {1: {}, 2: {}}

@@ -107,7 +107,9 @@ def luong_script(
     )
     return (
         f"luong_{name}_{score}_{layout}",
-        result_script(result, values["Q"], values["K"], values["V"], mask=mask, parameters=params),
+        result_script(
+            result, values["Q"], values["K"], values["V"], parameters={**params, "mask": mask}
+        ),
     )
 
 

@@ -172,3 +172,17 @@ def test_a_new_page_exports_its_own_computation_with_one_call():
     run(script)  # NaN where the app shows no number counts as equal
     with pytest.raises(AssertionError, match="y differs"):
         run(script.replace("1 / np.where", "2 / np.where"))
+
+
+def test_a_script_imports_the_standard_modules_its_computation_names_and_no_other():
+    """numpy_script imports, besides NumPy, each of `MODULES` that the computation uses."""
+    args = {"title": "t", "inputs": {"x": 4.0}, "expected": {"y": 2.0}}
+    plain = numpy_script(computation="y = np.sqrt(x)", **args)
+    assert "import math" not in plain and "import unicodedata" not in plain
+    assert "import numpy as np" in plain
+    both = numpy_script(
+        computation="y = math.sqrt(x) + len(unicodedata.normalize('NFC', '')) + 0 * np.pi", **args
+    )
+    assert "import math\nimport unicodedata\nimport numpy as np" in both
+    run(plain), run(both)
+    assert "import math" not in numpy_script(computation="y = mymath.sqrt(x)", **args)

@@ -43,7 +43,9 @@ def test_a_late_edit_after_a_click_on_another_page_goes_on_to_that_page(session,
     navigation.page_started("luong")
     matrix_editor.set_matrix("luong.Q", np.zeros((2, 2)))
     navigation.page_started("database")  # the click's run began
-    store.describe("luong.Q", ["1", "2"], ["q1", "q2"], ["number"] * 2, limit=1000.0)
+    cell_grid._describe(
+        cell_grid.GridSpec("Q", "luong.Q", ["1", "2"], ["q1", "q2"], ["number"] * 2)
+    )
     entry = {"n": 1, "cells": [[0, 0, "7"]], "rows": ["1", "2"], "cols": ["q1", "q2"]}
     session[store.widget_key("luong.Q")] = {"edit": {"token": "t", "n": 1, "entries": [entry]}}
     cell_grid._on_edit("luong.Q", "luong")  # the grid's on_edit_change

@@ -67,16 +67,11 @@ def test_a_traced_entry_adds_up_to_the_engines_score_weight_and_output(score, la
     weights = result.weights if layout == "column" else result.weights.T  # keys × queries
     output = result.output if layout == "column" else result.output.T
     for key, query in [(0, 0), (2, 1)]:
-        trace = trace_entry(result, Q, V, key, query, va=params.get("va"), Wa=params.get("Wa"))
+        trace = trace_entry(result, Q, V, key, query, params)
         assert trace.vectors[-1][1].sum() == pytest.approx(trace.raw_score, rel=1e-12)
         assert trace.weight == weights[key, query]
         np.testing.assert_allclose(trace.output, output[:, query])
-        contributions = [
-            trace_entry(
-                result, Q, V, i, query, va=params.get("va"), Wa=params.get("Wa")
-            ).contribution
-            for i in range(3)
-        ]
+        contributions = [trace_entry(result, Q, V, i, query, params).contribution for i in range(3)]
         np.testing.assert_allclose(np.sum(contributions, axis=0), trace.output, rtol=1e-12)
         assert [step.key for step, _ in trace.chain][-1] == "weights_softmax"
     assert trace.weight_name == ("a₃₂" if layout == "column" else "a₂₃")

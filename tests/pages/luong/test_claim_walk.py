@@ -190,9 +190,7 @@ def check_follow(result, values, lang) -> None:
     params = engine_parameters(result.score, values)
     m, n = A.shape
     for i, j in itertools.product(range(m), range(n)):
-        trace = trace_entry(
-            result, values["Q"], values["V"], i, j, va=params.get("va"), Wa=params.get("Wa")
-        )
+        trace = trace_entry(result, values["Q"], values["V"], i, j, params)
         sentence = vectors_sentence(trace, "luong", lang)
         names = [name for name, _ in trace.vectors]
         if result.score == "location":  # the keys are not used: no k in the table or text

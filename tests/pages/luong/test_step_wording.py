@@ -35,7 +35,7 @@ def test_the_causal_preset_does_not_call_q_equal_k_equal_v_self_attention():
 def test_follow_one_entry_names_what_really_meets(lang):
     Q, K, V = [[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, 1.0]], [[1.0, 2.0]]
     location = attention(Q, K, V, "location", Wa=[[1.0, 2.0], [3.0, 4.0]])
-    trace = trace_entry(location, np.array(Q), np.array(V), 0, 0, Wa=[[1.0, 2.0], [3.0, 4.0]])
+    trace = trace_entry(location, np.array(Q), np.array(V), 0, 0, {"Wa": [[1.0, 2.0], [3.0, 4.0]]})
     sentence = vectors_sentence(trace, "luong", lang)
     assert "k₁" not in sentence and "W_a" in sentence  # keys are not used
     general = attention(Q, K, V, "general", W=[[2.0, 0.0], [0.0, 2.0]])
