@@ -227,7 +227,9 @@ CAPTION_WORDS = {
         "weight", "records", "queries", "best", "first_names", "total_weight", "exact_weight"
     },
     "PlaneCaptions": {"cone", "hull", "values", "output", "path", "query"},
-    "EllipseCaptions": {"covariance", "jacobian"},
+    "EllipseCaptions": {"cov_name", "jac_name"},
+    "SearchCaptions": {"x", "y", "records", "path", "loss", "step"},
+    "GatesCaptions": {"sigmoid", "softmax", "channel", "weight"},
 }  # fmt: skip
 
 
