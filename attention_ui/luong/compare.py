@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 
 from attention_core import AttentionInputError, AttentionResult
 from attention_core.formatting import fmt
-from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, hover_texts
+from attention_ui.kit.figures.heatmap import WEIGHTS, Titles, heatmap, hover_texts
 from attention_ui.kit.teaching.predict import winners_of
 from attention_ui.kit.teaching.steps_view import axis_labels
 from attention_ui.luong.compute import Inputs, compute
@@ -129,11 +129,13 @@ def comparison_figure(
         weights,
         axis_labels(cols, n_or_m),
         axis_labels(rows, m_or_n),
-        title=name + (" ◀" if comparison.score == chosen.score else ""),
-        x_title=titles.get(cols, cols),
-        y_title=titles.get(rows, rows),
+        Titles(
+            name + (" ◀" if comparison.score == chosen.score else ""),
+            titles.get(cols, cols),
+            titles.get(rows, rows),
+        ),
         hover=hover,
-        shading=WEIGHTS,
+        looks=WEIGHTS,
     )
 
 

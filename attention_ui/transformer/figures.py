@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from attention_core import MultiHeadResult, Step
 from attention_ui.kit.figures.blocks import colour_bar_below, column_blocks
-from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, cell_texts, heatmap
+from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, Titles, cell_texts, heatmap
 
 # What the rows and columns of each step's matrix are, as the page shows it (row layout).
 # Kinds: query (a token asking), key (a token asked), dim (an entry), sum.
@@ -55,20 +55,18 @@ def step_figure(
     n_rows, n_cols = step.value.shape
     shown = slice(None) if columns is None else slice(columns.start, columns.stop)
     weights = step.key in WEIGHT_STEPS
-    shading = WEIGHTS if weights else SIGNED
+    looks = WEIGHTS if weights else SIGNED
     if columns is not None and not weights:  # every block on the whole matrix's scale
         finite = np.abs(step.value[np.isfinite(step.value)])
         largest = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
-        shading = replace(SIGNED, zmin=-largest, zmax=largest)
+        looks = replace(SIGNED, zmin=-largest, zmax=largest)
     return heatmap(
         step.value[:, shown],
         axis_labels(cols, n_cols, tokens)[shown],
         axis_labels(rows, n_rows, tokens),
-        title=title,
-        x_title=titles[cols],
-        y_title=titles[rows],
+        Titles(title, titles[cols], titles[rows]),
         hover=[row[shown] for row in hover(step.value.shape, step.entry)],
-        shading=shading,
+        looks=looks,
     )
 
 
@@ -90,9 +88,7 @@ def matrix_figure(
         values,
         axis_labels("dim", n_cols, tokens),
         axis_labels(rows, n_rows, tokens),
-        title=title,
-        x_title=titles["dim"],
-        y_title=titles[rows],
+        Titles(title, titles["dim"], titles[rows]),
         hover=hover,
     )
     colour_bar_below(figure, shown=True)
@@ -148,6 +144,12 @@ def step_blocks(
     return figures
 
 
+# No side margins: on a phone (358 px) 6 keys' cells keep the 44 px that "0.0812" needs to
+# print at 11 px (plotly sizes every cell's text to fit the longest); with 10 px each side
+# they printed at 10 px.
+HEAD_LOOKS = replace(WEIGHTS, side_margin=0)
+
+
 def head_figures(
     mh: MultiHeadResult,
     tokens: Sequence[str],
@@ -171,16 +173,10 @@ def head_figures(
             weights[:, keys.start : keys.stop],
             [tokens[j] for j in keys],
             list(tokens),
-            title=head_title,
-            x_title=titles["key"],
-            y_title=titles["query"],
+            Titles(head_title, titles["key"], titles["query"]),
             hover=None if hover is None else [[hover(h, i, j) for j in keys] for i in range(n)],
-            shading=WEIGHTS,
+            looks=HEAD_LOOKS,
         )
         colour_bar_below(figure, shown=keys.stop == n)
-        # no side margins: on a phone (358 px) 6 keys' cells keep the 44 px that "0.0812"
-        # needs to print at 11 px (plotly sizes every cell's text to fit the longest); with
-        # 10 px each side they printed at 10 px
-        figure.layout.margin.l = figure.layout.margin.r = 0
         figures.append(figure)
     return figures

@@ -21,7 +21,7 @@ from attention_core import AttentionResult, Step
 from attention_core.entry import score_terms
 from attention_core.formatting import fmt, subscript
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, heatmap, hover_texts
+from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, Titles, heatmap, hover_texts
 from attention_ui.kit.text.i18n import step_sentence, step_title, t
 
 # What the rows and columns of each step's matrix are, in column layout (rows, columns).
@@ -93,11 +93,9 @@ def step_figure(
         step.value,
         axes.x_labels,
         axes.y_labels,
-        title=title,
-        x_title=axes.x_title,
-        y_title=axes.y_title,
+        Titles(title, axes.x_title, axes.y_title),
         hover=hover,
-        shading=WEIGHTS if weights else SIGNED,
+        looks=WEIGHTS if weights else SIGNED,
     )
 
 
