@@ -13,11 +13,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from attention_core import AttentionInputError, AttentionResult
 from attention_core.formatting import fmt
-from attention_ui.kit.figures.heatmap import WEIGHTS, Titles, heatmap, hover_texts
+from attention_ui.kit.figures.heatmap import WEIGHTS, DrawnFigure, Titles, heatmap, hover_texts
 from attention_ui.kit.teaching.predict import winners_of
 from attention_ui.kit.teaching.steps_view import axis_labels
 from attention_ui.luong.compute import Inputs, compute
@@ -110,7 +109,7 @@ def comparison_figure(
     chosen: AttentionResult,
     titles: Mapping[str, str],
     names: Mapping[str, str],
-) -> go.Figure:
+) -> DrawnFigure:
     """The weights of one score as a 0…1 heatmap, titled by its name in `names` (◀: the chosen
     score); each cell's hover compares it with the chosen score's weight for the same pair
     (both from the engine) and gives the difference."""

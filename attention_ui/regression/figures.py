@@ -18,6 +18,7 @@ from attention_core import NadarayaWatsonResult, Step
 from attention_core.formatting import fmt
 from attention_ui.kit.figures.heatmap import (
     WEIGHTS,
+    DrawnFigure,
     Looks,
     Titles,
     heatmap,
@@ -143,7 +144,7 @@ def weights_heatmap(
     rows: Sequence[int],
     hover: Sequence[Sequence[str]],
     words: Mapping[str, str],
-) -> go.Figure:
+) -> DrawnFigure:
     """d2l's picture, one chart: queries × training points, the training points in the order
     of x, on the one 0…1 scale; each cell prints its number while they fit a phone's chart
     (`prints_numbers`), else the cells are colour only in rows COLOUR_ROW_PX high."""
@@ -275,7 +276,7 @@ def _against_sigma(
 
 def step_figures(
     steps: Sequence[Step], rows: Sequence[int], words: Mapping[str, str]
-) -> dict[str, go.Figure]:
+) -> dict[str, DrawnFigure]:
     """Each engine step's matrix with the page's labels: queries (x*1, x*2, …) down, training
     points (x<row>) across; `words` has the axis titles "query" and "key"."""
     built = {}
