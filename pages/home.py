@@ -9,7 +9,7 @@ from attention_ui.frame import page_footer, page_header
 from attention_ui.home import state
 from attention_ui.home.compute import compute
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.heatmap import WEIGHTS, step_heatmap
+from attention_ui.kit.figures.heatmap import WEIGHTS, Titles, step_heatmap
 from attention_ui.kit.folds import fold
 from attention_ui.kit.state import settings as draw
 from attention_ui.kit.state.navigation import link_params
@@ -38,10 +38,8 @@ else:
                 weights,
                 ["q"],
                 ["k1", "k2", "k3"],
-                title=t("home.example.weights"),
-                x_title=t("home.query"),
-                y_title=t("home.keys"),
-                shading=WEIGHTS,
+                Titles(t("home.example.weights"), t("home.query"), t("home.keys")),
+                looks=WEIGHTS,
             ),
             "home.chart.weights",
         )

@@ -6,7 +6,7 @@ import numpy as np
 import streamlit as st
 
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.heatmap import SIGNED, Shading, heatmap
+from attention_ui.kit.figures.heatmap import SIGNED, Looks, Titles, heatmap
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import stacked
 
@@ -21,10 +21,10 @@ def matrix_chart(
     cols: list[str],
     title: str,
     chart_key: str,
-    shading: Shading = SIGNED,
+    looks: Looks = SIGNED,
 ) -> None:
     """A matrix as a heatmap: signed (centred on 0) unless the caller says it holds weights."""
-    show_chart(heatmap(values, cols, rows, title=title, shading=shading), key=chart_key)
+    show_chart(heatmap(values, cols, rows, Titles(title), looks=looks), key=chart_key)
 
 
 def opening(name: str, *formula: str) -> list:

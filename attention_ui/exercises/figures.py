@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from attention_core.formatting import fmt
 from attention_ui.exercises.compute import Gradient, Squeeze
 from attention_ui.kit.figures.blocks import colour_bar_below
-from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, plotly_text
+from attention_ui.kit.figures.heatmap import WEIGHTS, DrawnFigure, Titles, heatmap, plotly_text
 from attention_ui.kit.figures.plane import (
     CONE_LINE,
     HULL_LINE,
@@ -209,7 +209,7 @@ class StepCaptions:
 
 def weights_per_step_figure(
     weights: np.ndarray, names: Sequence[str], captions: StepCaptions = StepCaptions()
-) -> go.Figure:
+) -> DrawnFigure:
     """Exercise 3's weights p after each step, (steps + 1) × records: one row per step, read
     down a record's column to see its weight grow; every cell prints its number while
     `numbers_fit` (else the chart's table holds them)."""
@@ -218,20 +218,15 @@ def weights_per_step_figure(
         [f"{captions.step} {j}, {name}: p = {fmt(weights[j, i])}" for i, name in enumerate(names)]
         for j in range(steps)
     ]
+    row_px = STEP_ROW_PX if steps <= MAX_STEPS_WITH_TEXT else max(4, MAX_STEPS_PX // steps)
     figure = heatmap(
         weights,
         list(names),
         [str(j) for j in range(steps)],
-        title=captions.title,
-        x_title=captions.records,
-        y_title=captions.step,
+        Titles(captions.title, captions.records, captions.step),
         hover=hover,
-        shading=replace(WEIGHTS, show_text=numbers_fit(steps, records)),
+        looks=replace(WEIGHTS, show_text=numbers_fit(steps, records), cells_px=row_px * steps + 8),
     )
-    row_px = STEP_ROW_PX if steps <= MAX_STEPS_WITH_TEXT else max(4, MAX_STEPS_PX // steps)
-    margin = figure.layout.margin
-    # before the figure's first draw, while a DrawnFigure may still change
-    figure.update_layout(height=margin.t + margin.b + row_px * steps + 8)
     # its colour bar under the cells: beside them it took 60 px of a phone's width from them
     colour_bar_below(figure, shown=True)
     return figure

@@ -117,8 +117,8 @@ def _steps(
             st.markdown("**" + t(f"exercises.se.step.{step.key}") + "**")
             st.latex(step.latex)
         with matrix:
-            shading = WEIGHTS if step.key.startswith("se_gate_") else SIGNED
-            matrix_chart(step.value, rows, cols, "", f"exercises.chart.{step.key}", shading)
+            looks = WEIGHTS if step.key.startswith("se_gate_") else SIGNED
+            matrix_chart(step.value, rows, cols, "", f"exercises.chart.{step.key}", looks)
 
 
 def gate_notes(

@@ -20,7 +20,7 @@ from attention_ui.gallery.cases import Case, holds, outside_hull_but_in_cone, sp
 from attention_ui.gallery.compute import PATH_TEMPERATURES, Inputs, compute, output_path
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.grid import GridSettings, grid_columns, heatmap_grid
-from attention_ui.kit.figures.heatmap import WEIGHTS, step_heatmap
+from attention_ui.kit.figures.heatmap import WEIGHTS, Titles, step_heatmap
 from attention_ui.kit.figures.lookup import short
 from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure, view_box
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
@@ -179,9 +179,8 @@ def plane_chart(
             weight_step,
             ["q"],
             value_labels,
-            title=t("gallery.plane.weights_title"),
-            y_title=t("gallery.plane.values"),
-            shading=WEIGHTS,
+            Titles(t("gallery.plane.weights_title"), y=t("gallery.plane.values")),
+            looks=WEIGHTS,
         ),
         key="gallery.chart.weights",
     )

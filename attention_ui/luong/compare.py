@@ -13,11 +13,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from attention_core import AttentionInputError, AttentionResult
 from attention_core.formatting import fmt
-from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, hover_texts
+from attention_ui.kit.figures.heatmap import WEIGHTS, DrawnFigure, Titles, heatmap, hover_texts
 from attention_ui.kit.teaching.predict import winners_of
 from attention_ui.kit.teaching.steps_view import axis_labels
 from attention_ui.luong.compute import Inputs, compute
@@ -110,7 +109,7 @@ def comparison_figure(
     chosen: AttentionResult,
     titles: Mapping[str, str],
     names: Mapping[str, str],
-) -> go.Figure:
+) -> DrawnFigure:
     """The weights of one score as a 0…1 heatmap, titled by its name in `names` (◀: the chosen
     score); each cell's hover compares it with the chosen score's weight for the same pair
     (both from the engine) and gives the difference."""
@@ -129,11 +128,13 @@ def comparison_figure(
         weights,
         axis_labels(cols, n_or_m),
         axis_labels(rows, m_or_n),
-        title=name + (" ◀" if comparison.score == chosen.score else ""),
-        x_title=titles.get(cols, cols),
-        y_title=titles.get(rows, rows),
+        Titles(
+            name + (" ◀" if comparison.score == chosen.score else ""),
+            titles.get(cols, cols),
+            titles.get(rows, rows),
+        ),
         hover=hover,
-        shading=WEIGHTS,
+        looks=WEIGHTS,
     )
 
 

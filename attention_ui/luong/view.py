@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core import AttentionInputError, AttentionResult, Step
@@ -20,7 +19,7 @@ from attention_core.attention import SCORES
 from attention_core.formatting import fmt
 from attention_core.scaling import SMALL_GRADIENT, ScalingDemo, scaling_demo
 from attention_ui.kit.figures.charts import TABLE_SUFFIX, show_chart
-from attention_ui.kit.figures.heatmap import hover_texts
+from attention_ui.kit.figures.heatmap import DrawnFigure, hover_texts
 from attention_ui.kit.folds import fold, folded
 from attention_ui.kit.grids.matrix_editor import MatrixInput
 from attention_ui.kit.state import settings as draw
@@ -467,7 +466,7 @@ class _Placed:
 
 def results(
     result: AttentionResult, titles: Mapping[str, str], cache: dict, frame: ResultsFrame
-) -> dict[str, go.Figure]:
+) -> dict[str, DrawnFigure]:
     """S, A and O into the places of `results_frame`; returns the figures by step key so that
     the steps tab draws them without building them again. When the weight sums differ from
     the line the frame drew, the page reruns with the measured ones."""
@@ -490,7 +489,7 @@ def results(
 
 def result_figures(
     result: AttentionResult, titles: Mapping[str, str], names: Mapping[str, str]
-) -> dict[str, go.Figure]:
+) -> dict[str, DrawnFigure]:
     """S, A and O as heatmaps by step key; `titles` word the axes' kinds and `names` has the
     three charts' titles ("S", "A", "O" → the learner's words)."""
     hovers = {"S": score_hover(result), "A": weight_hover(result)}  # O: the engine's arithmetic
@@ -510,7 +509,7 @@ def result_steps(result: AttentionResult) -> dict[str, Step]:
 def steps_tab(
     result: AttentionResult,
     titles: Mapping[str, str],
-    figures: Mapping[str, go.Figure],
+    figures: Mapping[str, DrawnFigure],
     cache: dict,
 ) -> None:
     """Every step of the engine, one at a time: the learner picks the step, and only that
@@ -535,7 +534,7 @@ def steps_tab(
     )
 
 
-def open_step_figure(step: Step, layout: str, titles: Mapping[str, str]) -> go.Figure:
+def open_step_figure(step: Step, layout: str, titles: Mapping[str, str]) -> DrawnFigure:
     """The open step's heatmap, the same figure as long as what it shows is the same: its
     spec and text alternative are then not made again (kit/figures/heatmap.DrawnFigure)."""
     hover = hover_texts(step.value.shape, step.entry)

@@ -16,7 +16,15 @@ from plotly.subplots import make_subplots
 
 from attention_core import NadarayaWatsonResult, Step
 from attention_core.formatting import fmt
-from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, hover_texts, plotly_text
+from attention_ui.kit.figures.heatmap import (
+    WEIGHTS,
+    DrawnFigure,
+    Looks,
+    Titles,
+    heatmap,
+    hover_texts,
+    plotly_text,
+)
 
 if TYPE_CHECKING:
     from attention_ui.kit.grids.points_editor import PointsInput
@@ -136,51 +144,29 @@ def weights_heatmap(
     rows: Sequence[int],
     hover: Sequence[Sequence[str]],
     words: Mapping[str, str],
-) -> go.Figure:
+) -> DrawnFigure:
     """d2l's picture, one chart: queries × training points, the training points in the order
     of x, on the one 0…1 scale; each cell prints its number while they fit a phone's chart
     (`prints_numbers`), else the cells are colour only in rows COLOUR_ROW_PX high."""
     order = np.argsort(x_train, kind="stable")
     numbers = prints_numbers(np.shape(weights))
-    figure = heatmap(
+    # colour only: rows COLOUR_ROW_PX high, the chart MAX_HEIGHT at most
+    rows_px = max(120, COLOUR_ROW_PX * len(x_query))
+    colour = {} if numbers else {"cells_px": rows_px, "max_height": MAX_HEIGHT}
+    return heatmap(
         weights[:, order],
         [f"x{rows[i]} = {fmt(x_train[i])}" for i in order],
         [f"x*{j + 1} = {fmt(q)}" for j, q in enumerate(x_query)],
-        title=words["title"],
-        x_title=words["x_title"],
-        y_title=words["y_title"],
+        Titles(words["title"], words["x_title"], words["y_title"]),
         hover=[[row[i] for i in order] for row in hover],
-        shading=replace(WEIGHTS, show_text=numbers),
+        looks=replace(WEIGHTS, show_text=numbers, **colour),
     )
-    if numbers:
-        return figure
-    margin = figure.layout.margin
-    height = int(margin.t + margin.b + max(120, COLOUR_ROW_PX * len(x_query)))
-    return capped(figure, min(height, MAX_HEIGHT))
 
 
 def prints_numbers(shape: tuple[int, int]) -> bool:
     """Whether a weights heatmap of `shape` (queries, training points) prints its numbers."""
     queries, points = shape
     return points <= MAX_POINTS_WITH_NUMBERS and queries <= MAX_ROWS_WITH_NUMBERS
-
-
-def capped(figure: go.Figure, height: int = MAX_HEIGHT) -> go.Figure:
-    """A heatmap no taller than `height` (many queries make rows thin, not the page long)."""
-    if figure.layout.height is None or figure.layout.height <= height:
-        return figure
-    copy = go.Figure(figure.to_dict())
-    copy.update_layout(height=height)
-    return copy
-
-
-def without_nan_text(figure: go.Figure) -> go.Figure:
-    """A heatmap whose missing entries (no prediction) show '—', never 'NaN'."""
-    copy = go.Figure(figure.to_dict())
-    for trace in copy.data:
-        if trace.text is not None:
-            trace.text = [["—" if cell == "NaN" else cell for cell in row] for row in trace.text]
-    return copy
 
 
 def sigma_figure(
@@ -290,7 +276,7 @@ def _against_sigma(
 
 def step_figures(
     steps: Sequence[Step], rows: Sequence[int], words: Mapping[str, str]
-) -> dict[str, go.Figure]:
+) -> dict[str, DrawnFigure]:
     """Each engine step's matrix with the page's labels: queries (x*1, x*2, …) down, training
     points (x<row>) across; `words` has the axis titles "query" and "key"."""
     built = {}
@@ -299,16 +285,16 @@ def step_figures(
         columns = {"nw_sums": ["Σ"], "nw_prediction": ["ŷ"]}.get(
             step.key, [f"x{row}" for row in rows]
         )
-        figure = heatmap(
+        built[step.key] = heatmap(
             step.value,
             columns,
             y_labels,
-            x_title=words["key"] if len(columns) > 1 else "",
-            y_title=words["query"],
+            Titles(x=words["key"] if len(columns) > 1 else "", y=words["query"]),
             hover=hover_texts(step.value.shape, step.entry),
-        )
-        built[step.key] = capped(
-            without_nan_text(figure) if step.key == "nw_prediction" else figure
+            # no prediction prints '—', never 'NaN'; many queries thin the rows, not the page long
+            looks=Looks(
+                missing="—" if step.key == "nw_prediction" else None, max_height=MAX_HEIGHT
+            ),
         )
     return built
 

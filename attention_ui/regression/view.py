@@ -269,7 +269,7 @@ def weights_map(points: PointsInput, runs: Runs) -> None:
     drawn = figures.weights_heatmap(
         result.weights, result.x_query, points.x, points.rows, hover, words
     )
-    if not drawn.data[0].texttemplate:  # too many cells for their numbers
+    if not figures.prints_numbers(result.weights.shape):  # too many cells for their numbers
         st.caption(t("regression.heatmap.many"))
     elif note := below_floor_note(result.weights):
         st.caption(note)

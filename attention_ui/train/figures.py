@@ -1,13 +1,13 @@
-"""The training page's own figures (pure: arrays and words in, `go.Figure` out): the curves
-of a run (loss at every step, held-out accuracy at every snapshot), several runs overlaid, and
-the positions each output should attend to, marked on a weights heatmap."""
+"""The training page's own figures (pure: arrays and words in, plotly's figure dicts out): the
+curves of a run (loss at every step, held-out accuracy at every snapshot), several runs
+overlaid, and the frames marking the positions each output should attend to on a weights
+heatmap."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
 from attention_ui.kit.figures.heatmap import DrawnFigure, plotly_text
 from attention_ui.kit.figures.level_titles import level_y_titles
@@ -38,7 +38,7 @@ def curves(
     y_range: tuple[float, float] | None = None,
     x_max: int | None = None,
     marker_step: int | None = None,
-) -> go.Figure:
+) -> DrawnFigure:
     """One line per named series of (steps, values), titled (chart, step axis, value axis);
     `x_max` fixes the step axis (so that the curve grows along it while the run trains);
     `marker_step` draws a dashed line at the step the slider shows."""
@@ -88,20 +88,21 @@ def curves(
     return level_y_titles(DrawnFigure({"data": traces, "layout": layout}))
 
 
-def mark_cells(figure: go.Figure, attend: Sequence[int], mark_name: str) -> go.Figure:
-    """A T × L weights heatmap with a frame around each output's right input position
-    (`attend[t]` for output t): where the weight should go. The frames are shapes, not a
-    trace: the chart's text alternative and table read the weights alone."""
-    for row, column in enumerate(attend):
-        figure.add_shape(
-            type="rect",
-            xref="x",
-            yref="y",
-            x0=int(column) - 0.5,
-            x1=int(column) + 0.5,
-            y0=row - 0.5,
-            y1=row + 0.5,
-            line={"color": MARK_COLOUR, "width": 3},
-            name=mark_name,
-        )
-    return figure
+def frames(attend: Sequence[int], mark_name: str) -> tuple[dict, ...]:
+    """For a T × L weights heatmap (its `Looks.shapes`): a frame around each output's right
+    input position (`attend[t]` for output t), where the weight should go. The frames are
+    shapes, not a trace: the chart's text alternative and table read the weights alone."""
+    return tuple(
+        {
+            "type": "rect",
+            "xref": "x",
+            "yref": "y",
+            "x0": int(column) - 0.5,
+            "x1": int(column) + 0.5,
+            "y0": row - 0.5,
+            "y1": row + 0.5,
+            "line": {"color": MARK_COLOUR, "width": 3},
+            "name": mark_name,
+        }
+        for row, column in enumerate(attend)
+    )

@@ -13,7 +13,7 @@ from attention_core import AttentionInputError, TrainingRun
 from attention_core.formatting import fmt
 from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.figures.charts import show_chart, show_moving_chart
-from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, heatmap
+from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, Titles, heatmap
 from attention_ui.kit.share.address import SCHEMAS, apply_state
 from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.state import settings as draw
@@ -24,7 +24,7 @@ from attention_ui.kit.text.i18n import current_language, error_text, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.train import claims, compute, runs, state, teaching
 from attention_ui.train import transfer as transfer_rules
-from attention_ui.train.figures import curves, mark_cells, thinned
+from attention_ui.train.figures import curves, frames, thinned
 from attention_ui.train.state import SETTINGS, Settings
 
 # While a run trains, the page redraws its progress this often (the browser sees the curves
@@ -284,16 +284,17 @@ def snapshot_section(run: TrainingRun, settings: Settings, step: int) -> None:
     y_labels = output_labels(task, task.targets[example])
     for head, column in enumerate(_head_columns(run.heads)):
         share = float(snapshot.on_target_by_head[head])
-        weights = heatmap(
+        figure = heatmap(
             snapshot.weights[example, head],
             x_labels,
             y_labels,
-            title=t("train.snapshot.head", number=head + 1, share=fmt(share)),
-            x_title=t("train.axis.input"),
-            y_title=t("train.axis.outputs"),
-            shading=WEIGHTS,
+            Titles(
+                t("train.snapshot.head", number=head + 1, share=fmt(share)),
+                t("train.axis.input"),
+                t("train.axis.outputs"),
+            ),
+            looks=replace(WEIGHTS, shapes=frames(task.attend[example], t("train.snapshot.mark"))),
         )
-        figure = mark_cells(weights, task.attend[example], t("train.snapshot.mark"))
         with column:
             show_chart(figure, f"train.chart.weights.{head}", details=_details(run))
     st.caption(t("train.snapshot.rings"))
@@ -315,10 +316,12 @@ def score_matrices(run: TrainingRun, snapshot) -> None:
             matrix,
             [str(j + 1) for j in range(matrix.shape[1])],
             [str(i + 1) for i in range(matrix.shape[0])],
-            title=t("train.learned.head", number=head + 1),
-            x_title=t(f"train.learned.axis.{cols}"),
-            y_title=t(f"train.learned.axis.{rows}"),
-            shading=SIGNED,
+            Titles(
+                t("train.learned.head", number=head + 1),
+                t(f"train.learned.axis.{cols}"),
+                t(f"train.learned.axis.{rows}"),
+            ),
+            looks=SIGNED,
         )
         with column:
             show_chart(figure, f"train.chart.learned.{head}", details=_details(run))

@@ -1,4 +1,4 @@
-"""The transformer page's figures, pure: arrays, labels and words in, go.Figure out.
+"""The transformer page's figures, pure: arrays, labels and words in, heatmaps out.
 
 Tokens label every axis ('1 · the'); each cell's hover is the engine's arithmetic for it.
 """
@@ -9,11 +9,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
-import plotly.graph_objects as go
 
 from attention_core import MultiHeadResult, Step
 from attention_ui.kit.figures.blocks import colour_bar_below, column_blocks
-from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, cell_texts, heatmap
+from attention_ui.kit.figures.heatmap import (
+    SIGNED,
+    WEIGHTS,
+    DrawnFigure,
+    Titles,
+    cell_texts,
+    heatmap,
+)
 
 # What the rows and columns of each step's matrix are, as the page shows it (row layout).
 # Kinds: query (a token asking), key (a token asked), dim (an entry), sum.
@@ -47,7 +53,7 @@ def step_figure(
     *,
     title: str = "",
     columns: range | None = None,
-) -> go.Figure:
+) -> DrawnFigure:
     """One engine step as a heatmap with token labels; `hover(shape, explain)` makes the
     cell texts (in the learner's language). Weights keep the fixed 0…1 red scale.
     `columns`: only these columns of the step's matrix (a block of `key_blocks`)."""
@@ -55,20 +61,18 @@ def step_figure(
     n_rows, n_cols = step.value.shape
     shown = slice(None) if columns is None else slice(columns.start, columns.stop)
     weights = step.key in WEIGHT_STEPS
-    shading = WEIGHTS if weights else SIGNED
+    looks = WEIGHTS if weights else SIGNED
     if columns is not None and not weights:  # every block on the whole matrix's scale
         finite = np.abs(step.value[np.isfinite(step.value)])
         largest = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
-        shading = replace(SIGNED, zmin=-largest, zmax=largest)
+        looks = replace(SIGNED, zmin=-largest, zmax=largest)
     return heatmap(
         step.value[:, shown],
         axis_labels(cols, n_cols, tokens)[shown],
         axis_labels(rows, n_rows, tokens),
-        title=title,
-        x_title=titles[cols],
-        y_title=titles[rows],
+        Titles(title, titles[cols], titles[rows]),
         hover=[row[shown] for row in hover(step.value.shape, step.entry)],
-        shading=shading,
+        looks=looks,
     )
 
 
@@ -80,7 +84,7 @@ def matrix_figure(
     *,
     title: str = "",
     rows: str = "query",
-) -> go.Figure:
+) -> DrawnFigure:
     """A tokens × entries matrix that is not a step of its own (P, Q_i, K_i, V_i): `rows` are
     queries or keys, its columns entries; its colour bar under the cells as the steps' (beside
     them, in half a desktop or a third, or on a phone, it took a fifth of the width from 4
@@ -90,9 +94,7 @@ def matrix_figure(
         values,
         axis_labels("dim", n_cols, tokens),
         axis_labels(rows, n_rows, tokens),
-        title=title,
-        x_title=titles["dim"],
-        y_title=titles[rows],
+        Titles(title, titles["dim"], titles[rows]),
         hover=hover,
     )
     colour_bar_below(figure, shown=True)
@@ -133,7 +135,7 @@ def step_blocks(
     tokens: Sequence[str],
     titles: Mapping[str, str],
     hover: Callable[[tuple[int, int], Callable[[int, int], str]], list[list[str]]],
-) -> list[go.Figure]:
+) -> list[DrawnFigure]:
     """`step_figure` of one step, its columns cut into `key_blocks` as the heads are (Kᵀ and S
     of a 10-token sentence: 10 columns of about 30 px on a phone, too narrow for "−0.0812"),
     the colour bar under the last block."""
@@ -148,6 +150,12 @@ def step_blocks(
     return figures
 
 
+# No side margins: on a phone (358 px) 6 keys' cells keep the 44 px that "0.0812" needs to
+# print at 11 px (plotly sizes every cell's text to fit the longest); with 10 px each side
+# they printed at 10 px.
+HEAD_LOOKS = replace(WEIGHTS, side_margin=0)
+
+
 def head_figures(
     mh: MultiHeadResult,
     tokens: Sequence[str],
@@ -156,7 +164,7 @@ def head_figures(
     hover: Callable[[int, int, int], str] | None = None,
     *,
     keys: range | None = None,
-) -> list[go.Figure]:
+) -> list[DrawnFigure]:
     """d2l's show_heatmaps for the heads, one figure per head (queries × keys) with the head's
     title, tokens as labels and the same fixed 0…1 red scale. One figure each, not one grid: the
     page lays them out in columns, which stack on a phone, so each head keeps the whole width
@@ -171,16 +179,10 @@ def head_figures(
             weights[:, keys.start : keys.stop],
             [tokens[j] for j in keys],
             list(tokens),
-            title=head_title,
-            x_title=titles["key"],
-            y_title=titles["query"],
+            Titles(head_title, titles["key"], titles["query"]),
             hover=None if hover is None else [[hover(h, i, j) for j in keys] for i in range(n)],
-            shading=WEIGHTS,
+            looks=HEAD_LOOKS,
         )
         colour_bar_below(figure, shown=keys.stop == n)
-        # no side margins: on a phone (358 px) 6 keys' cells keep the 44 px that "0.0812"
-        # needs to print at 11 px (plotly sizes every cell's text to fit the longest); with
-        # 10 px each side they printed at 10 px
-        figure.layout.margin.l = figure.layout.margin.r = 0
         figures.append(figure)
     return figures

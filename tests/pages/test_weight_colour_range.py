@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from attention_ui.kit.figures.grid import heatmap_grid
-from attention_ui.kit.figures.heatmap import Shading, _scale, heatmap
+from attention_ui.kit.figures.heatmap import Looks, _scale, heatmap
 from tests.plotly_json import chart, figures
 from tests.support.exercises import open_exercise
 from tests.support.pages import open_page
@@ -35,10 +35,10 @@ def weight_range(trace: dict) -> tuple:
 
 def test_a_weight_matrix_of_the_values_own_range_still_spans_0_to_1():
     p = np.array([[0.15, 0.19, 0.66]])
-    assert weight_range(heatmap(p, ["a", "b", "c"], ["p"]).to_dict()["data"][0]) == (0, 1)
+    assert weight_range(heatmap(p, ["a", "b", "c"], ["p"]).figure.to_dict()["data"][0]) == (0, 1)
     grid = heatmap_grid(p[None, None], "k", "q").to_dict()
     assert all(weight_range(t) == (0, 1) for t in weight_traces(grid))
-    signed = heatmap(p, ["a", "b", "c"], ["s"], shading=Shading("RdBu_r")).to_dict()["data"][0]
+    signed = heatmap(p, ["a", "b", "c"], ["s"], looks=Looks("RdBu_r")).figure.to_dict()["data"][0]
     assert signed.get("zmid") == 0 and "zmin" not in signed
 
 

@@ -93,7 +93,7 @@ def plain_figure(figure: Figure) -> dict:
     deep-copies the whole layout, the default template included, which was most of the time a
     text alternative took."""
     if isinstance(figure, DrawnFigure):
-        figure = figure.figure if figure.plain is None else figure.plain
+        figure = figure.plain
     if isinstance(figure, dict):
         return figure
     layout = figure.layout

@@ -5,8 +5,6 @@ phone, every block on the whole matrix's colour range."""
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
-
 from attention_ui.kit.figures.heatmap import DrawnFigure
 
 
@@ -34,22 +32,11 @@ _BAR = {
 }
 
 
-def colour_bar_below(figure: go.Figure | DrawnFigure, shown: bool) -> None:
+def colour_bar_below(figure: DrawnFigure, shown: bool) -> None:
     """A block's colour bar: under its cells (standing beside them it took a sixth of a phone's
     width from them), or none (`shown` False: the blocks share one range, one bar serves them).
-    Done before the figure's first draw, while a DrawnFigure may still change (its dicts)."""
-    if isinstance(figure, DrawnFigure) and figure.plain is not None:
-        _below_plain(figure.plain, shown)
-        return
-    if not shown:
-        figure.update_traces(showscale=False)
-        return
-    figure.update_traces(colorbar=_BAR)
-    figure.update_layout(height=figure.layout.height + 44, margin_b=54)
-
-
-def _below_plain(spec: dict, shown: bool) -> None:
-    """`colour_bar_below` on plotly's plain dicts."""
+    Done on the heatmap's dicts before its first draw."""
+    spec = figure.plain
     for trace in spec["data"]:
         if shown:
             trace["colorbar"] = {**trace.get("colorbar", {}), **_BAR}

@@ -1,4 +1,4 @@
-"""Plotly figures as pure functions: arrays and labels in, `go.Figure` out.
+"""Plotly heatmaps as pure functions: arrays and labels in, plotly's figure dict out.
 
 Tests call these directly to check labels and hover texts without a browser. One colour rule,
 readable with colour-blind vision (ColorBrewer's RdBu and Reds are both marked colour-blind
@@ -10,6 +10,7 @@ alone.
 
 from __future__ import annotations
 
+import copy
 import functools
 import html
 import re
@@ -55,34 +56,52 @@ def plotly_text(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Shading:
-    """How a heatmap colours and labels its cells. `colorscale` None: chosen from the values
-    (`_default_scale`); `zmin`/`zmax` None: the values' own range; `show_text` None: each cell
-    prints its number while that stays legible (MAX_CELLS_WITH_TEXT)."""
+class Titles:
+    """A heatmap's titles: the chart's, its columns' (`x`) and its rows' (`y`)."""
+
+    chart: str = ""
+    x: str = ""
+    y: str = ""
+
+
+@dataclass(frozen=True)
+class Looks:
+    """How a heatmap colours, labels and lays out its cells, declared (a page never edits a
+    heatmap's figure). `colorscale` None: chosen from the values (`_default_scale`);
+    `zmin`/`zmax` None: the values' own range; `show_text` None: each cell prints its number
+    while that stays legible (MAX_CELLS_WITH_TEXT); `missing`: what a cell with no number
+    (NaN) prints instead of "NaN" (its hover keeps fmt's word); `cells_px`: the cells' height
+    (the chart's less its top and bottom margins; None: 38 px a row, as `heatmap_layout`);
+    `max_height`: the chart's height at most (many rows grow thin, not the page long);
+    `side_margin`: the left and right margins (None: `heatmap_layout`'s); `shapes`: plotly
+    layout shapes drawn over the cells (train/figures.py frames the cells to attend to)."""
 
     colorscale: str | None = None
     zmin: float | None = None
     zmax: float | None = None
     show_text: bool | None = None
+    missing: str | None = None
+    cells_px: int | None = None
+    max_height: int | None = None
+    side_margin: int | None = None
+    shapes: tuple[dict, ...] = ()
 
 
 # Weights on the fixed 0…1 red scale, so that two weight charts compare at a glance; every
 # other matrix on the diverging scale centred on 0.
-WEIGHTS = Shading(WEIGHT_SCALE, 0, 1)
-SIGNED = Shading(SIGNED_SCALE)
+WEIGHTS = Looks(WEIGHT_SCALE, 0, 1)
+SIGNED = Looks(SIGNED_SCALE)
 
 
 def heatmap(
     values: np.ndarray,
     x_labels: Sequence[str],
     y_labels: Sequence[str],
+    titles: Titles = Titles(),
     *,
-    title: str = "",
-    x_title: str = "",
-    y_title: str = "",
     hover: Sequence[Sequence[str]] | None = None,
-    shading: Shading = Shading(),
-) -> go.Figure:
+    looks: Looks = Looks(),
+) -> DrawnFigure:
     """A matrix drawn as it is written: row 1 at the top, one labelled cell per entry.
 
     −∞ (a masked score) is drawn as an empty cell labelled '−∞'. `hover` holds one text per
@@ -91,15 +110,17 @@ def heatmap(
     """
     values = np.asarray(values, dtype=float)
     finite = np.where(np.isfinite(values), values, np.nan)
-    colorscale = shading.colorscale
+    colorscale = looks.colorscale
     if colorscale is None:
         colorscale = _default_scale(finite)
     zmid = 0.0 if colorscale == SIGNED_SCALE else None
-    zmin, zmax = weight_range(colorscale, shading.zmin, shading.zmax)
-    show_text = shading.show_text
+    zmin, zmax = weight_range(colorscale, looks.zmin, looks.zmax)
+    show_text = looks.show_text
     if show_text is None:
         show_text = values.size <= MAX_CELLS_WITH_TEXT
     printed = cell_texts(values, weights=colorscale == WEIGHT_SCALE)
+    if looks.missing is not None:
+        printed = [[looks.missing if c == "NaN" else c for c in row] for row in printed]
     if hover is None:
         hover = [[fmt(v) for v in row] for row in values]
     hover_html = [[plotly_text(h).replace(" = ", "<br>= ") for h in row] for row in hover]
@@ -122,10 +143,24 @@ def heatmap(
         "ygap": 1,
         "colorbar": {"thickness": 12, "len": 0.9},
     }
-    layout = heatmap_layout(list(x_labels), len(y_labels), title, x_title, y_title)
+    layout = heatmap_layout(list(x_labels), len(y_labels), titles)
+    _laid_out(layout, looks)
     return DrawnFigure(
         {"data": [{k: v for k, v in trace.items() if v is not None}], "layout": layout}
     )
+
+
+def _laid_out(layout: dict, looks: Looks) -> None:
+    """`looks`' height, side margins and shapes written into a heatmap's `layout`."""
+    margin = layout["margin"]
+    if looks.cells_px is not None:
+        layout["height"] = margin["t"] + margin["b"] + looks.cells_px
+    if looks.max_height is not None:
+        layout["height"] = min(layout["height"], looks.max_height)
+    if looks.side_margin is not None:
+        margin["l"] = margin["r"] = looks.side_margin
+    if looks.shapes:
+        layout["shapes"] = [dict(shape) for shape in looks.shapes]
 
 
 def weight_range(
@@ -139,45 +174,32 @@ def weight_range(
 
 
 class DrawnFigure:
-    """A heatmap as plotly's plain figure dict, `{"data": [trace], "layout": layout}`: drawn
+    """A figure as plotly's plain figure dict, `{"data": [trace], "layout": layout}`: drawn
     (pio.to_json takes a dict; kit/figures/live_chart.py sends JSON to Plotly.react) and read
     for its text alternative (kit/figures/alt_text.py) as it is, with no go.Figure made.
 
     A go.Figure validates every property as it is built, which costs far more than the dicts
     (README, "Figures behind the code's design"). The properties here are fixed and known-good:
     tests/kit/figures/test_heatmap.py pins that the validated figure draws the same JSON.
-
-    go.Figure's API (`figure.data`, `figure.layout`, `add_shape`, `update_layout`, …) is there
-    too, for the pages that change a heatmap and for tests: its first use builds
-    `go.Figure(spec)` once, and from then on that figure is the one drawn and read (`plain`
-    is None). Change the dicts of `plain` only before that, and only before the first draw
-    (the drawn JSON and the text alternative are made once per figure).
+    A page declares how a heatmap looks (`Looks`) instead of editing it; the kit's own edits
+    (kit/figures/blocks.py, level_titles.py) change the dicts of `plain`, only before the
+    first draw (the drawn JSON and the text alternative are made once per figure).
     """
 
     def __init__(self, spec: dict) -> None:
-        self.plain: dict | None = spec
-        self._figure: go.Figure | None = None
+        self.plain = spec
         self._json: str | None = None
         self._facts: object = None
 
     @property
     def figure(self) -> go.Figure:
-        """The go.Figure of this heatmap (built on first use; the drawn figure from then on)."""
-        if self._figure is None:
-            self._figure = go.Figure(self.plain)
-            self.plain = None
-        return self._figure
-
-    def __getattr__(self, name: str):
-        if name.startswith("_"):  # copy and pickle look for their hooks here
-            raise AttributeError(name)
-        return getattr(self.figure, name)
+        """A validated go.Figure of the dicts, made on each use (tests and other readers off
+        the edit path; changing it changes nothing drawn)."""
+        return go.Figure(copy.deepcopy(self.plain))  # go.Figure pops each trace's type
 
     def drawn(self) -> dict | go.Figure:
         """What is drawn: the dicts with plotly's default template (as a go.Figure adds it),
-        or the go.Figure once one was built."""
-        if self.plain is None:
-            return self.figure
+        or a go.Figure when the default is no named template."""
         template = _template_dict()
         if template is None:
             return self.figure
@@ -192,11 +214,11 @@ class DrawnFigure:
             self._json = pio.to_json(self.drawn(), validate=False)
         return self._json
 
-    def facts(self, read: Callable[[dict | go.Figure], T]) -> T:
+    def facts(self, read: Callable[[dict], T]) -> T:
         """`read(figure)` once per figure (the facts of its text alternative, which only depend
-        on the figure), reading the dicts while there is no go.Figure."""
+        on the figure), reading the dicts."""
         if self._facts is None:
-            self._facts = read(self.figure if self.plain is None else self.plain)
+            self._facts = read(self.plain)
         return self._facts
 
 
@@ -216,23 +238,13 @@ def step_heatmap(
     step: Step,
     x_labels: Sequence[str],
     y_labels: Sequence[str],
+    titles: Titles = Titles(),
     *,
-    title: str = "",
-    x_title: str = "",
-    y_title: str = "",
-    shading: Shading = Shading(),
-) -> go.Figure:
+    looks: Looks = Looks(),
+) -> DrawnFigure:
     """`heatmap` of one engine step, each cell's hover spelling out its arithmetic."""
-    return heatmap(
-        step.value,
-        x_labels,
-        y_labels,
-        title=title,
-        x_title=x_title,
-        y_title=y_title,
-        hover=hover_texts(step.value.shape, step.entry),
-        shading=shading,
-    )
+    hover = hover_texts(step.value.shape, step.entry)
+    return heatmap(step.value, x_labels, y_labels, titles, hover=hover, looks=looks)
 
 
 def hover_texts(shape: tuple[int, int], explain: Callable[[int, int], str]) -> list[list[str]]:
@@ -273,10 +285,11 @@ _PHONE_PLOT_PX = 260
 _SHORT_TITLE = 18
 
 
-def heatmap_layout(x_labels: list[str], rows: int, title: str, x_title: str, y_title: str) -> dict:
+def heatmap_layout(x_labels: list[str], rows: int, titles: Titles) -> dict:
     """The layout of a matrix heatmap: column labels on top, the title above them with room
     for both (long labels stand upright), and a Japanese row title written level in the
     top-left corner (plotly turns a y-axis title on its side, which Japanese does not read)."""
+    title, x_title, y_title = titles.chart, titles.x, titles.y
     labels, band = column_labels(x_labels)
     band += 22 if x_title else 0
     xaxis = {"title": {"text": plotly_text(x_title)}, "side": "top", "type": "category", **labels}

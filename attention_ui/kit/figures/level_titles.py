@@ -27,7 +27,7 @@ _CJK_CHAR_PX = 14
 def level_y_titles(figure: go.Figure | DrawnFigure) -> go.Figure | DrawnFigure:
     """`figure` with each CJK y-axis title moved to a level annotation (in place; returned).
     A DrawnFigure's dicts are changed as they are (no go.Figure built)."""
-    if isinstance(figure, DrawnFigure) and figure.plain is not None:
+    if isinstance(figure, DrawnFigure):
         _level_plain(figure.plain)
         return figure
     layout = figure.layout

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from attention_core import LookupResult
 from attention_core.formatting import fmt
 from attention_core.lookup import LookupTable, explain_similarity
-from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap, plotly_text
+from attention_ui.kit.figures.heatmap import WEIGHTS, DrawnFigure, Titles, heatmap, plotly_text
 
 # Colour-blind safe: the best bar is dark red, the others a light red (lightness, not hue,
 # tells them apart), and it is also labelled.
@@ -152,7 +152,7 @@ def weights_heatmap(
     rows: Sequence[int] | None = None,
     title: str = "",
     captions: LookupCaptions,
-) -> go.Figure:
+) -> DrawnFigure:
     """Queries × records: one row of weights per query (each row sums to 1, or is all 0)."""
     hover = [
         [
@@ -166,11 +166,9 @@ def weights_heatmap(
         table.weights,
         record_labels(table, rows),
         query_labels,
-        title=title,
-        x_title=captions.records,
-        y_title=captions.queries,
+        Titles(title, captions.records, captions.queries),
         hover=hover,
-        shading=WEIGHTS,
+        looks=WEIGHTS,
     )
 
 

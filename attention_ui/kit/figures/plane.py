@@ -7,6 +7,7 @@ the output black; the path of the output over temperatures is a dotted grey line
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -171,19 +172,8 @@ def _values_trace(
     leader line: the annotations returned); the view grown to hold them; and
     the side of the query's "q", placed last (on a value's point, "q" and "v1" were drawn
     over each other)."""
-    values, weights = np.asarray(scene.values, dtype=float), scene.weights
-    lines_of = [
-        [f"v{i + 1}"] + ([] if weights is None else [f"{captions.weight}={fmt(weights[i])}"])
-        for i in range(values.shape[0])
-    ]
-    labels = ["<br>".join(plotly_text(line) for line in lines) for lines in lines_of]
-    hover = [
-        plotly_text(
-            f"v{i + 1} = ({fmt(x)}, {fmt(y)})"
-            + ("" if weights is None else f"; {captions.weight}{i + 1} = {fmt(weights[i])}")
-        )
-        for i, (x, y) in enumerate(values)
-    ]
+    values = np.asarray(scene.values, dtype=float)
+    lines_of, labels, hover = _value_texts(values, scene.weights, captions.weight)
     points, placed_lines = values, lines_of
     if scene.query is not None:
         points = np.vstack([values, np.asarray(scene.query, dtype=float).reshape(1, 2)])
@@ -227,6 +217,26 @@ def _values_trace(
     ]
     query_side = places[-1].side if scene.query is not None else ""
     return trace, leaders, (x0, x1, y0, y1), "top center" if query_side == LEADER else query_side
+
+
+def _value_texts(
+    values: np.ndarray, weights: np.ndarray | None, weight: str
+) -> tuple[list[list[str]], list[str], list[str]]:
+    """Each value's label as its lines (its name over its weight, named `weight`), the same
+    label as plotly draws it, and its hover."""
+    lines_of = [
+        [f"v{i + 1}"] + ([] if weights is None else [f"{weight}={fmt(weights[i])}"])
+        for i in range(values.shape[0])
+    ]
+    labels = ["<br>".join(plotly_text(line) for line in lines) for lines in lines_of]
+    hover = [
+        plotly_text(
+            f"v{i + 1} = ({fmt(x)}, {fmt(y)})"
+            + ("" if weights is None else f"; {weight}{i + 1} = {fmt(weights[i])}")
+        )
+        for i, (x, y) in enumerate(values)
+    ]
+    return lines_of, labels, hover
 
 
 def _grown(box, rects) -> tuple[float, float, float, float]:
@@ -439,20 +449,9 @@ def label_positions(
         if costs[best][0] == 0:
             places.append(LabelPlace(best, beside[best][0]))
         else:
-            apart_size = (
-                size[0] + _APART_PAD_PX[0],
-                len(label) * _APART_LINE_PX + _APART_PAD_PX[1],
-            )
-            dots = [point, *others]
-            places.append(
-                _apart(
-                    point,
-                    apart_size,
-                    apart_units,
-                    box,
-                    lambda rects, dots=dots: clash(rects, apart_units, dots, own=1),
-                )
-            )
+            apart = (size[0] + _APART_PAD_PX[0], len(label) * _APART_LINE_PX + _APART_PAD_PX[1])
+            scored = functools.partial(clash, scales=apart_units, dots=[point, *others], own=1)
+            places.append(_apart(point, apart, apart_units, box, scored))
         placed.append(places[-1].rect)
     return places
 

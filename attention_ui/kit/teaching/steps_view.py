@@ -14,14 +14,20 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core import AttentionResult, Step
 from attention_core.entry import score_terms
 from attention_core.formatting import fmt, subscript
 from attention_ui.kit.figures.charts import show_chart
-from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, heatmap, hover_texts
+from attention_ui.kit.figures.heatmap import (
+    SIGNED,
+    WEIGHTS,
+    DrawnFigure,
+    Titles,
+    heatmap,
+    hover_texts,
+)
 from attention_ui.kit.text.i18n import step_sentence, step_title, t
 
 # What the rows and columns of each step's matrix are, in column layout (rows, columns).
@@ -82,7 +88,7 @@ def step_figure(
     *,
     title: str = "",
     hover: Sequence[Sequence[str]] | None = None,
-) -> go.Figure:
+) -> DrawnFigure:
     """The heatmap of one step; hover = the engine's arithmetic of each entry by default.
     Weights keep the fixed 0…1 red scale so that two weight charts compare at a glance."""
     axes = step_axes(step, layout, titles)
@@ -93,11 +99,9 @@ def step_figure(
         step.value,
         axes.x_labels,
         axes.y_labels,
-        title=title,
-        x_title=axes.x_title,
-        y_title=axes.y_title,
+        Titles(title, axes.x_title, axes.y_title),
         hover=hover,
-        shading=WEIGHTS if weights else SIGNED,
+        looks=WEIGHTS if weights else SIGNED,
     )
 
 
@@ -249,7 +253,7 @@ def show_steps(
     *,
     namespace: str,
     key_prefix: str,
-    figures: Mapping[str, go.Figure | Sequence[go.Figure]] | None = None,
+    figures: Mapping[str, DrawnFigure | Sequence[DrawnFigure]] | None = None,
     start: int = 1,
 ) -> None:
     """Every step in the engine's order: number and title, formula at the actual sizes, the
@@ -273,7 +277,7 @@ def show_steps(
 def show_step(
     result: AttentionResult,
     number: int,
-    figure: go.Figure | Sequence[go.Figure],
+    figure: DrawnFigure | Sequence[DrawnFigure],
     *,
     namespace: str,
     key_prefix: str,

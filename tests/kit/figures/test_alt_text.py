@@ -10,14 +10,14 @@ import plotly.graph_objects as go
 from attention_core.formatting import fmt
 from attention_ui.kit.figures.alt_text import chart_facts, chart_table
 from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
-from attention_ui.kit.figures.heatmap import heatmap
+from attention_ui.kit.figures.heatmap import DrawnFigure, Titles, heatmap
 
 WORDS = ("rows", "panel", "value")
 
 
 def test_a_heatmap_states_its_size_and_largest_entry_where_it_is():
     values = np.array([[0.25, -1.5, 3.0], [7.123456, 0.0, -np.inf]])
-    figure = heatmap(values, ["k1", "k2", "k3"], ["q1", "q2"], title="S", x_title="key")
+    figure = heatmap(values, ["k1", "k2", "k3"], ["q1", "q2"], Titles("S", "key"))
     facts = chart_facts(figure)
     assert (facts.kind, facts.title, facts.size, facts.panels) == ("heatmap", "S", (2, 3), 1)
     assert facts.largest == fmt(7.123456) == "7.12"
@@ -27,7 +27,7 @@ def test_a_heatmap_states_its_size_and_largest_entry_where_it_is():
 
 def test_the_table_holds_what_each_cell_prints_masked_scores_included():
     values = np.array([[0.25, -1.5], [1e-17, -np.inf]])
-    table = chart_table(heatmap(values, ["k1", "k2"], ["q1", "q2"], y_title="query"), *WORDS)
+    table = chart_table(heatmap(values, ["k1", "k2"], ["q1", "q2"], Titles(y="query")), *WORDS)
     assert table.index.name == "query"
     assert list(table.columns) == ["k1", "k2"]
     assert table.values.tolist() == [[fmt(0.25), fmt(-1.5)], [fmt(1e-17), "−∞"]]
@@ -39,14 +39,14 @@ def test_every_entry_masked_says_so_instead_of_a_largest_entry():
 
 
 def test_labels_come_back_as_typed_not_as_plotly_markup():
-    figure = heatmap(np.eye(2), ["<b>k</b>", "a & b"], ["q1", "q2"], title="<i>S</i>")
+    figure = heatmap(np.eye(2), ["<b>k</b>", "a & b"], ["q1", "q2"], Titles("<i>S</i>"))
     facts = chart_facts(figure)
     assert facts.title == "<i>S</i>"
     assert list(chart_table(figure, *WORDS).columns) == ["<b>k</b>", "a & b"]
 
 
 def test_a_japanese_row_title_written_level_is_still_the_rows_title():
-    figure = heatmap(np.eye(2), ["a", "b"], ["c", "d"], x_title="キー", y_title="クエリ")
+    figure = heatmap(np.eye(2), ["a", "b"], ["c", "d"], Titles(x="キー", y="クエリ"))
     assert (chart_facts(figure).x_title, chart_facts(figure).y_title) == ("キー", "クエリ")
 
 
@@ -100,6 +100,7 @@ def test_a_figure_rebuilt_from_another_reads_the_same():
     figure = heatmap(values, ["a", "b"], ["c", "d"])
     line = go.Figure(go.Scatter(x=np.array([0.0, 1.0]), y=np.array([3.0, 4.0])))
     for original in (figure, line):
-        copy = go.Figure(original.to_dict())
+        source = original.figure if isinstance(original, DrawnFigure) else original
+        copy = go.Figure(source.to_dict())
         assert chart_facts(copy) == chart_facts(original)
         assert chart_table(copy, *WORDS).equals(chart_table(original, *WORDS))

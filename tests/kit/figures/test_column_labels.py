@@ -22,7 +22,7 @@ def test_a_japanese_block_of_five_tokens_writes_each_number_over_its_word():
 
 
 def test_the_heatmap_keeps_its_columns_and_shows_the_two_line_text():
-    figure = heatmap(np.eye(5), JA[:5], JA[:5]).to_dict()
+    figure = heatmap(np.eye(5), JA[:5], JA[:5]).figure.to_dict()
     xaxis = figure["layout"]["xaxis"]
     assert list(figure["data"][0]["x"]) == JA[:5]  # what hover and the table read
     assert xaxis["tickvals"] == JA[:5] and "<br>" in xaxis["ticktext"][0]

@@ -15,7 +15,7 @@ from attention_core.formatting import fmt
 from attention_ui.kit.figures import alt_text
 from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_table, plain
 from attention_ui.kit.figures.grid import GridSettings, heatmap_grid
-from attention_ui.kit.figures.heatmap import WEIGHTS, heatmap
+from attention_ui.kit.figures.heatmap import WEIGHTS, DrawnFigure, Titles, heatmap
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -87,15 +87,13 @@ def _figures() -> list[go.Figure]:
     masked = rng.normal(size=(3, 4))
     masked[0, 1] = -np.inf
     figures = [
-        heatmap(rng.normal(size=(3, 2)), ["q1", "q2"], ["k1", "k2", "k3"], title="S"),
-        heatmap(masked, list("abcd"), list("xyz"), title="<b>S</b> &amp; T", x_title="keys"),
+        heatmap(rng.normal(size=(3, 2)), ["q1", "q2"], ["k1", "k2", "k3"], Titles("S")),
+        heatmap(masked, list("abcd"), list("xyz"), Titles("<b>S</b> &amp; T", "keys")),
         heatmap(np.full((2, 2), -np.inf), ["a", "b"], ["c", "d"]),  # every entry masked
         heatmap(np.array([[1.0, 3.0], [3.0, 2.0]]), ["a", "b"], ["c", "d"]),  # a tie: the first
         heatmap(np.array([[np.nan, -1e300]]), ["a", "b"], ["c"]),
         heatmap(np.array([[0.5]]), ["  two  spaces "], ["a <i>tag</i> & &lt;x&gt;"]),
-        heatmap(
-            rng.random((13, 13)), list("abcdefghijklm"), list("nopqrstuvwxyz"), shading=WEIGHTS
-        ),
+        heatmap(rng.random((13, 13)), list("abcdefghijklm"), list("nopqrstuvwxyz"), looks=WEIGHTS),
         heatmap(rng.normal(size=(2, 3)), ["only one"], ["r1", "r2"]),  # labels that do not fit
         heatmap_grid(rng.random((2, 3, 4, 5)), "Keys", "Queries"),
         heatmap_grid(
@@ -106,14 +104,15 @@ def _figures() -> list[go.Figure]:
         ),
         heatmap_grid(np.stack([np.full((1, 2, 2), -np.inf), rng.random((1, 2, 2))]), "k", "q"),
     ]
-    rebuilt = [go.Figure(figure.to_dict()) for figure in figures[:3]]  # typed arrays in z
+    rebuilt = [go.Figure(figure.figure.to_dict()) for figure in figures[:3]]  # typed arrays in z
     return figures + rebuilt
 
 
 @pytest.mark.parametrize("index", range(len(_figures())))
 def test_the_facts_are_those_of_the_earlier_reading(index):
-    figure = _figures()[index]
-    assert chart_facts(figure) == _reference_facts(figure)
+    drawn = _figures()[index]  # a heatmap's facts are read from its dicts
+    figure = drawn.figure if isinstance(drawn, DrawnFigure) else drawn
+    assert chart_facts(drawn) == _reference_facts(figure)
     heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
     for trace in heatmaps:
         assert alt_text._labels(trace.to_plotly_json()) == _reference_labels(trace)

@@ -6,7 +6,10 @@ import plotly.graph_objects as go
 from attention_core import attention
 from attention_ui.kit.figures.heatmap import (
     SIGNED,
+    WEIGHT_SCALE,
     WEIGHTS,
+    Looks,
+    Titles,
     heatmap,
     step_heatmap,
 )
@@ -17,35 +20,33 @@ def test_heatmap_draws_rows_top_down_with_labels_and_numbers():
         np.array([[1.0, -2.5], [0.25, 3.0]]),
         ["q1", "q2"],
         ["k1", "k2"],
-        title="S",
-        x_title="queries",
-        y_title="keys",
+        Titles("S", "queries", "keys"),
     )
-    trace = figure.data[0]
+    trace = figure.figure.data[0]
     assert list(trace.x) == ["q1", "q2"] and list(trace.y) == ["k1", "k2"]
     assert trace.texttemplate == "%{text}"
     assert [list(row) for row in trace.text] == [["1", "−2.5"], ["0.25", "3"]]
-    assert figure.layout.yaxis.autorange == "reversed"
-    assert figure.layout.xaxis.title.text == "queries"
-    assert figure.layout.yaxis.title.text == "keys"
-    assert figure.layout.title.text == "S"
+    assert figure.figure.layout.yaxis.autorange == "reversed"
+    assert figure.figure.layout.xaxis.title.text == "queries"
+    assert figure.figure.layout.yaxis.title.text == "keys"
+    assert figure.figure.layout.title.text == "S"
 
 
 def test_masked_minus_infinity_is_an_empty_cell_labelled_minus_infinity():
     figure = heatmap(np.array([[0.5, -np.inf]]), ["q1", "q2"], ["k1"])
-    z = np.array(figure.data[0].z, dtype=float)
+    z = np.array(figure.figure.data[0].z, dtype=float)
     assert z[0, 0] == 0.5 and np.isnan(z[0, 1])
-    assert figure.data[0].text[0][1] == "−∞"
+    assert figure.figure.data[0].text[0][1] == "−∞"
 
 
 def _scale_of(values: list[list[float]], **kwargs) -> tuple:
     trace = heatmap(np.array(values), [str(i) for i in range(len(values[0]))], ["x"], **kwargs)
-    return trace.data[0].colorscale, trace.data[0].zmid
+    return trace.figure.data[0].colorscale, trace.figure.data[0].zmid
 
 
 def test_one_colour_rule_weights_red_everything_else_diverging_around_0():
-    weights_scale, _ = _scale_of([[0.0]], shading=WEIGHTS)
-    signed_scale, _ = _scale_of([[0.0]], shading=SIGNED)
+    weights_scale, _ = _scale_of([[0.0]], looks=WEIGHTS)
+    signed_scale, _ = _scale_of([[0.0]], looks=SIGNED)
     assert _scale_of([[0.2, 0.8]]) == (weights_scale, None)  # weights: d2l's reds
     assert _scale_of([[-1.0, 2.0]]) == (signed_scale, 0)  # signed: diverging around 0
     # an all-positive score or output is still drawn on the scale centred on 0, so S keeps
@@ -55,7 +56,7 @@ def test_one_colour_rule_weights_red_everything_else_diverging_around_0():
 
 def test_large_matrices_drop_the_cell_numbers():
     figure = heatmap(np.zeros((13, 13)), [str(i) for i in range(13)], [str(i) for i in range(13)])
-    assert figure.data[0].texttemplate is None
+    assert figure.figure.data[0].texttemplate is None
 
 
 def test_user_text_in_labels_and_hover_is_escaped_not_rendered():
@@ -63,22 +64,22 @@ def test_user_text_in_labels_and_hover_is_escaped_not_rendered():
         np.array([[1.0]]),
         ["<img src=x onerror=alert(1)>"],
         ["<b>k</b>"],
-        title="<script>",
+        Titles("<script>"),
         hover=[["<script>alert(1)</script>"]],
     )
-    trace = figure.data[0]
+    trace = figure.figure.data[0]
     assert trace.x[0] == "&lt;img src=x onerror=alert(1)&gt;"
     assert trace.y[0] == "&lt;b&gt;k&lt;/b&gt;"
     assert trace.customdata[0][0] == "&lt;script&gt;alert(1)&lt;/script&gt;"
-    assert figure.layout.title.text == "&lt;script&gt;"
+    assert figure.figure.layout.title.text == "&lt;script&gt;"
 
 
 def test_step_heatmap_hover_is_the_engines_arithmetic_broken_into_lines():
     result = attention([[1.0], [2.0]], [[0.5, 1.0], [-1.0, 0.0]], [[1.0, 2.0]], "dot")
     step = result.step("scores_dot")
     figure = step_heatmap(step, ["q1"], ["k1", "k2"])
-    assert figure.data[0].customdata[0][0] == step.entry(0, 0).replace(" = ", "<br>= ")
-    assert figure.data[0].customdata[0][0] == "s₁₁<br>= k₁·q₁<br>= 0.5×1 + (−1)×2<br>= −1.5"
+    assert figure.figure.data[0].customdata[0][0] == step.entry(0, 0).replace(" = ", "<br>= ")
+    assert figure.figure.data[0].customdata[0][0] == "s₁₁<br>= k₁·q₁<br>= 0.5×1 + (−1)×2<br>= −1.5"
 
 
 def _sample_figures() -> list:
@@ -94,23 +95,21 @@ def _sample_figures() -> list:
             np.array([[1.0, -2.5], [0.25, -np.inf]]),
             ["q1", "<b>q2</b>"],
             ["k1", "k2"],
-            title="S & <i>T</i>",
-            x_title="queries",
-            y_title="keys",
+            Titles("S & <i>T</i>", "queries", "keys"),
             hover=[["a = 1", "b"], ["c", "d = <x>"]],
         ),
         heatmap(
             np.random.default_rng(0).random((13, 13)),
             list("abcdefghijklm"),
             list("nopqrstuvwxyz"),
-            shading=WEIGHTS,
+            looks=WEIGHTS,
         ),
         *(
             step_heatmap(
                 step,
                 [f"x{c}" for c in range(step.value.shape[1])],
                 [f"y{r}" for r in range(step.value.shape[0])],
-                title=step.key,
+                Titles(step.key),
             )
             for step in result.steps
         ),
@@ -131,7 +130,6 @@ def test_the_drawn_json_is_plotlys_own_for_the_validated_figure():
         assert _decoded(figure.to_json()) == _decoded(pio.to_json(validated, validate=False))
         assert figure.to_json() is figure.to_json()  # made once, for every redraw
         assert pio.to_json(figure.plain, validate=False) == before
-        assert figure.plain is not None  # drawing it built no go.Figure
 
 
 def _decoded(text: str):
@@ -156,21 +154,30 @@ def _decoded(text: str):
     return walk(json.loads(text))
 
 
-def test_changing_a_heatmap_through_go_figures_api_draws_the_change():
-    """A page that changes a heatmap with go.Figure's API (add_shape, update_layout) gets the
-    figure built then, and that figure is the one drawn and described."""
+def test_a_heatmap_is_laid_out_by_its_declared_looks_and_has_no_go_figure_api():
+    """A page declares how its heatmap looks (height, side margins, frames, the text of a
+    missing number) instead of editing the figure, which would build a validated go.Figure on
+    every edit: the looks are in the drawn dicts, and go.Figure's API is not there to call."""
     import json
 
     from attention_ui.kit.figures.alt_text import chart_facts
 
-    figure = heatmap(np.array([[0.2, 0.8]]), ["a", "b"], ["q"], title="A", shading=WEIGHTS)
-    figure.add_shape(type="rect", x0=0.5, x1=1.5, y0=-0.5, y1=0.5)
-    figure.update_layout(height=321)
-    assert figure.plain is None
+    frame = {"type": "rect", "x0": 0.5, "x1": 1.5, "y0": -0.5, "y1": 0.5}
+    looks = Looks(WEIGHT_SCALE, 0, 1, missing="—", side_margin=0, shapes=(frame,))
+    figure = heatmap(np.array([[0.2, np.nan]]), ["a", "b"], ["q"], Titles("A"), looks=looks)
+    plain = heatmap(np.array([[0.2, np.nan]]), ["a", "b"], ["q"], Titles("A"), looks=WEIGHTS)
+    for name in ("layout", "data", "add_shape", "update_layout", "to_dict"):
+        assert not hasattr(figure, name)
     drawn = json.loads(figure.to_json())
-    assert drawn["layout"]["height"] == 321 and drawn["layout"]["shapes"][0]["type"] == "rect"
-    assert "template" in drawn["layout"]
-    assert figure.facts(chart_facts).largest == "0.8"
+    layout, trace = drawn["layout"], drawn["data"][0]
+    assert layout["margin"]["l"] == layout["margin"]["r"] == 0 and layout["shapes"] == [frame]
+    assert trace["text"] == [["0.2", "—"]] and trace["customdata"] == [["0.2", "NaN"]]
+    assert plain.plain["data"][0]["text"] == [["0.2", "NaN"]]
+    assert figure.facts(chart_facts).largest == "0.2"
+    tall = heatmap(np.eye(3), list("abc"), list("xyz"), looks=Looks(cells_px=500)).plain
+    assert tall["layout"]["height"] == tall["layout"]["margin"]["t"] + 10 + 500  # bottom: 10
+    capped = heatmap(np.eye(3), list("abc"), list("xyz"), looks=Looks(cells_px=500, max_height=90))
+    assert capped.plain["layout"]["height"] == 90
 
 
 def test_a_tiny_weight_prints_short_and_keeps_its_value_in_its_hover_and_table():
@@ -182,15 +189,15 @@ def test_a_tiny_weight_prints_short_and_keeps_its_value_in_its_hover_and_table()
     from attention_ui.kit.figures.heatmap import BELOW_FLOOR
 
     row = [0.9, 0.0999, 6.52e-6, 0.0]
-    weights = heatmap(np.array([row]), ["a", "b", "c", "d"], ["q"], shading=WEIGHTS)
+    weights = heatmap(np.array([row]), ["a", "b", "c", "d"], ["q"], looks=WEIGHTS)
     assert BELOW_FLOOR == "<0.01"
-    assert list(weights.data[0].text[0]) == ["0.9", "0.0999", "<0.01", "0"]
-    assert max(len(cell) for cell in weights.data[0].text[0]) <= len("0.0116")
-    assert weights.data[0].customdata[0][2] == "6.52×10⁻⁶"  # the hover keeps it
+    assert list(weights.figure.data[0].text[0]) == ["0.9", "0.0999", "<0.01", "0"]
+    assert max(len(cell) for cell in weights.figure.data[0].text[0]) <= len("0.0116")
+    assert weights.figure.data[0].customdata[0][2] == "6.52×10⁻⁶"  # the hover keeps it
     assert chart_table(weights, "rows", "panel", "value").values.tolist() == [
         ["0.9", "0.0999", "6.52×10⁻⁶", "0"]
     ]
-    signed = heatmap(np.array([[-0.5, 6.52e-6]]), ["a", "b"], ["q"], shading=SIGNED)
-    assert list(signed.data[0].text[0]) == ["−0.5", "6.52×10⁻⁶"]
+    signed = heatmap(np.array([[-0.5, 6.52e-6]]), ["a", "b"], ["q"], looks=SIGNED)
+    assert list(signed.figure.data[0].text[0]) == ["−0.5", "6.52×10⁻⁶"]
     grid = heatmap_grid(np.array(row).reshape(1, 1, 1, 4), "k", "q")  # weights' red: one rule
     assert list(grid.data[0].text[0]) == ["0.9", "0.0999", "<0.01", "0"]

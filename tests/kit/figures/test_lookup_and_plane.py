@@ -88,7 +88,7 @@ def test_names_with_html_are_escaped_everywhere():
 
 def test_heatmap_rows_are_queries_and_columns_records():
     table = lookup_many(D2L_RECORDS, ["Li", "Hu"], "edit", 0.5)
-    trace = weights_heatmap(table, 0.5, "softmax", captions=EN).data[0]
+    trace = weights_heatmap(table, 0.5, "softmax", captions=EN).figure.data[0]
     np.testing.assert_allclose(np.array(trace.z, dtype=float), table.weights)
     assert list(trace.y) == ["q1 · Li", "q2 · Hu"]
     assert len(trace.x) == 6

@@ -18,6 +18,7 @@ import pytest
 
 from attention_core import attention, multi_head, nadaraya_watson
 from attention_core.lookup import lookup_many
+from attention_ui.kit.figures.heatmap import DrawnFigure
 from tests.conftest import REPO
 
 UI = REPO / "attention_ui"
@@ -142,14 +143,15 @@ WORDS = ("キーの軸", "クエリの軸", "重みの図", "値の点")
 
 def printed(figure) -> str:
     """Everything a figure can print (titles, labels, hover), as one string."""
-    return json.dumps(figure.to_plotly_json(), ensure_ascii=False, default=str)
+    plain = figure.plain if isinstance(figure, DrawnFigure) else figure.to_plotly_json()
+    return json.dumps(plain, ensure_ascii=False, default=str)
 
 
 def test_heatmap_and_step_figure_print_the_callers_words():
-    from attention_ui.kit.figures.heatmap import heatmap
+    from attention_ui.kit.figures.heatmap import Titles, heatmap
     from attention_ui.kit.teaching.steps_view import step_figure
 
-    figure = heatmap(np.eye(2), ["k1", "k2"], ["q1", "q2"], title=WORDS[2], x_title=WORDS[0])
+    figure = heatmap(np.eye(2), ["k1", "k2"], ["q1", "q2"], Titles(WORDS[2], WORDS[0]))
     assert WORDS[2] in printed(figure) and WORDS[0] in printed(figure)
     result = attention(np.eye(2), np.eye(2), np.eye(2), "dot")
     step = result.step("weights_softmax")

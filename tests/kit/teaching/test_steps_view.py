@@ -55,7 +55,7 @@ def test_weight_hover_gives_exp_over_sum_and_a_masked_weight_0():
 
 def test_step_figure_keeps_weights_on_a_fixed_zero_to_one_scale():
     result, _ = run("dot", "column")
-    trace = step_figure(result.step("weights_softmax"), "column", TITLES).data[0]
+    trace = step_figure(result.step("weights_softmax"), "column", TITLES).figure.data[0]
     assert (trace.zmin, trace.zmax) == (0, 1)
 
 

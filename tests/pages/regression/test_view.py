@@ -139,10 +139,11 @@ def test_the_prediction_curve_breaks_where_there_is_no_prediction():
 
 
 def test_a_prediction_heatmap_never_prints_nan():
-    from attention_ui.kit.figures.heatmap import heatmap
-
-    figure = figures.without_nan_text(heatmap(np.array([[1.0], [np.nan]]), ["ŷ"], ["a", "b"]))
-    assert figure.data[0].text[1][0] == "—"
+    x, y = np.array([0.0, 1.0]), np.array([1.0, 2.0])
+    result = nadaraya_watson(np.array([0.0, 5.0]), x, y, "boxcar", 0.4)  # 5 reaches no point
+    built = figures.step_figures(result.steps, [1, 2], {"query": "query", "key": "key"})
+    trace = built["nw_prediction"].plain["data"][0]
+    assert trace["text"][1][0] == "—" and "NaN" not in str(trace["text"])
 
 
 def test_the_chosen_querys_weights_are_bars_at_the_training_x():

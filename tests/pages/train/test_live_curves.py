@@ -25,8 +25,8 @@ def test_thinned_keeps_at_most_n_points_in_order_with_both_ends(length, at_most)
 
 def test_a_3000_step_live_curve_is_600_points_and_the_finished_curve_3000():
     loss = np.linspace(2.0, 0.1, 3000)
-    live = curve_figure("loss", {"loss": thinned(range(1, 3001), loss, LIVE_POINTS)}, 3000)
-    finished = curve_figure("loss", {"loss": (range(1, 3001), loss)}, 3000)
+    live = curve_figure("loss", {"loss": thinned(range(1, 3001), loss, LIVE_POINTS)}, 3000).figure
+    finished = curve_figure("loss", {"loss": (range(1, 3001), loss)}, 3000).figure
     assert len(live.data[0].x) == LIVE_POINTS and live.data[0].x[-1] == 3000
     assert len(finished.data[0].x) == 3000
     # the live figure is what makes each redraw cheap

@@ -98,6 +98,7 @@ def test_one_figure_per_head_with_its_title_tokens_and_hover():
     figures = head_figures(
         mh, labels, TITLES, ["head 1", "head 2"], lambda h, i, j: f"h{h} q{i} k{j}"
     )
+    figures = [figure.figure for figure in figures]
     assert [f.layout.title.text for f in figures] == ["head 1", "head 2"]
     np.testing.assert_array_equal(figures[1].data[0].z, mh.weights[1])
     assert figures[0].data[0].x[0] == "1 · &lt;b&gt;a&lt;/b&gt;"
@@ -111,10 +112,12 @@ def test_step_figures_label_tokens_and_entries():
     def texts(shape, explain):
         return [[explain(i, j) for j in range(shape[1])] for i in range(shape[0])]
 
-    q = step_figure(mh.step("queries_from_x"), ["1 · a", "2 · b"], TITLES, texts)
+    q = step_figure(mh.step("queries_from_x"), ["1 · a", "2 · b"], TITLES, texts).figure
     assert list(q.data[0].y) == ["1 · a", "2 · b"] and list(q.data[0].x) == ["1", "2"]
     assert q.layout.yaxis.title.text == "token (query)"
-    weights = step_figure(mh.heads[0].step("weights_softmax"), ["1 · a", "2 · b"], TITLES, texts)
+    weights = step_figure(
+        mh.heads[0].step("weights_softmax"), ["1 · a", "2 · b"], TITLES, texts
+    ).figure
     assert list(weights.data[0].x) == ["1 · a", "2 · b"]
     assert weights.layout.xaxis.title.text == "token (key)"
     assert weights.data[0].zmin == 0 and weights.data[0].zmax == 1
