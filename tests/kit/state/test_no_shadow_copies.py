@@ -8,26 +8,14 @@ persist_state."""
 from __future__ import annotations
 
 import ast
-import importlib.util
 
 from tests.conftest import REPO
-
-
-def structure_report():
-    spec = importlib.util.spec_from_file_location(
-        "structure_report", REPO / "tools" / "structure_report.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-REPORT = structure_report()
+from tools import structure_report
 
 
 def counts(count) -> dict[str, int]:
     found = {}
-    for path in REPORT.source_files():
+    for path in structure_report.source_files():
         n = count(ast.parse(path.read_text(encoding="utf-8")))
         if n:
             found[str(path.relative_to(REPO))] = n
@@ -35,11 +23,11 @@ def counts(count) -> dict[str, int]:
 
 
 def test_no_hand_written_keep_or_restore_call():
-    assert counts(REPORT.keep_restore_calls) == {}
+    assert counts(structure_report.keep_restore_calls) == {}
 
 
 def test_no_shadow_key():
-    assert counts(REPORT.shadow_keys) == {}
+    assert counts(structure_report.shadow_keys) == {}
 
 
 def test_the_counts_see_what_they_count():
@@ -49,8 +37,8 @@ def test_the_counts_see_what_they_count():
         "page_state.kept('a')\nkeep('a', 1)\nset_widget('a', 1)\nwidget_value('a')\n"
         "KEPT = '.kept'\nkey = 'some.setting.kept'\n"
     )
-    assert REPORT.keep_restore_calls(old) == 8
-    assert REPORT.shadow_keys(old) == 2
+    assert structure_report.keep_restore_calls(old) == 8
+    assert structure_report.shadow_keys(old) == 2
 
 
 WIDGETS = {
@@ -75,7 +63,7 @@ def test_every_keyed_setting_of_a_page_is_kept_by_streamlit():
     key such as a puzzle's guesses) is drawn with persist_state="session"."""
     missing = []
     files = [*sorted((REPO / "pages").glob("*.py"))]
-    for name in REPORT.PAGE_PACKAGES:
+    for name in structure_report.PAGE_PACKAGES:
         files += sorted((REPO / "attention_ui" / name).glob("*.py"))
     files.append(REPO / "attention_ui" / "kit" / "teaching" / "predict_view.py")
     files.append(REPO / "attention_ui" / "kit" / "state" / "settings.py")  # declared settings
