@@ -9,7 +9,6 @@ must draw the same JSON.
 
 from __future__ import annotations
 
-import base64
 import json
 import sys
 from pathlib import Path
@@ -17,17 +16,17 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from attention_ui.kit.figures.alt_text import values_of
+
 APP = Path("app.py").resolve()
 TEN_WORDS = "the cat sat on the mat and the dog ran"
 
 
 def _decoded(value):
     if isinstance(value, dict):
-        if "bdata" in value and "dtype" in value:  # plotly's typed array
-            array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-            if value.get("shape"):
-                array = array.reshape([int(s) for s in str(value["shape"]).split(",")])
-            return _decoded(array.tolist())
+        array = values_of(value)  # plotly's typed array, decoded
+        if array is not value:
+            return _decoded(np.asarray(array).tolist())
         return {key: _decoded(item) for key, item in value.items()}
     if isinstance(value, list):
         return [_decoded(item) for item in value]
