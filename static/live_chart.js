@@ -2,12 +2,9 @@
 // element, then redrawn in place with Plotly.react whenever the server sends new numbers. The
 // element, its hover layer and its mode bar stay; only what changed is drawn again.
 //
-// The server sends one JSON document as bytes: {figure, config, alt, plotly} where `plotly` says
-// where plotly.js is: `streamlit`, the file name of the chunk of Streamlit's frontend that holds
-// it (the one st.plotly_chart loads; it sets window.Plotly when it runs), imported from beside
-// Streamlit's own index script: served uncompressed from disk and kept by the browser for a
-// year; else `package`, the address of the plotly.js that the Python plotly package ships
-// (served by Streamlit as a component's asset, compressed anew for each request). Loaded once
+// The server sends one JSON document as bytes: {figure, config, alt, plotly} where `plotly` is
+// the address of plotly.js relative to the app's root: the plotly package's own file, kept in the
+// project's static/ under its version's name and served by Streamlit at app/static/. Loaded once
 // per page. Streamlit's own chart theme is applied here as Streamlit applies it to
 // st.plotly_chart: the template's placeholder colours become the theme's (light or dark), and the
 // theme's fonts, backgrounds, grid and hover colours are the template's layout.
@@ -20,33 +17,19 @@
 const CHARTS = new WeakMap();
 let plotlyLoad = null;
 
-function loadPlotly(where) {
+function loadPlotly(src) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!plotlyLoad) {
-    plotlyLoad = fromStreamlit(where.streamlit)
-      .catch((error) => {
-        if (where.streamlit) console.warn("plotly.js: Streamlit's chunk not loaded", error);
-        return fromScript(where.package);
-      })
-      .catch((error) => {
-        plotlyLoad = null;
-        throw error;
-      });
+    plotlyLoad = fromScript(src).catch((error) => {
+      plotlyLoad = null;
+      throw error;
+    });
   }
   return plotlyLoad;
 }
 
-// Streamlit's chunk, from the folder Streamlit's own index script came from (so under a base
-// path or behind a proxy too), as the same module Streamlit itself would import.
-async function fromStreamlit(name) {
-  if (!name) throw new Error("no chunk named");
-  const own = document.querySelector('script[type="module"][src*="/static/js/index."]');
-  const folder = own ? own.src : new URL("static/js/", document.baseURI).href;
-  await import(new URL(name, folder).href);
-  if (!window.Plotly) throw new Error("no Plotly");
-  return window.Plotly;
-}
-
+// A classic script from the app's root (under a base path or behind a proxy too): it sets
+// window.Plotly.
 function fromScript(src) {
   return new Promise((resolve, reject) => {
     const tag = document.createElement("script");
@@ -92,7 +75,7 @@ class LiveChart {
     if (!data) return;
     this.text = typeof data === "string" ? data : new TextDecoder().decode(data);
     // the first chart of a page starts fetching plotly.js now, not after its draw's waits
-    if (!window.Plotly && !plotlyLoad) loadPlotly(JSON.parse(this.text).plotly || {}).catch(() => {});
+    if (!window.Plotly && !plotlyLoad) loadPlotly(JSON.parse(this.text).plotly).catch(() => {});
     this.root.dispatchEvent(new CustomEvent("attention:chart-data", { bubbles: true, composed: true }));
     this.drain();
   }
@@ -122,7 +105,7 @@ class LiveChart {
 
   async draw(text) {
     const spec = JSON.parse(text);
-    const Plotly = await loadPlotly(spec.plotly || {});
+    const Plotly = await loadPlotly(spec.plotly);
     const theme = readTheme(this.root);
     const figure = JSON.parse(themed(JSON.stringify(spec.figure || {}), theme));
     const layout = figure.layout || {};

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,17 @@ def _scan_installed_components_once() -> None:
 _scan_installed_components_once()
 REPO = Path(__file__).resolve().parent.parent
 APP = REPO / "app.py"
+
+
+@pytest.fixture(scope="session")
+def app_server() -> Iterator[str]:
+    """The base URL of one `streamlit run app.py` on a free loopback port, started when a test of
+    this worker first asks for it and shared by every later one (the browser tests' `server`)."""
+    from tests.app_server import start_app, stop_app
+
+    process, url = start_app(extra_args=("--server.runOnSave", "false"))
+    yield url
+    stop_app(process)
 
 
 def open_app_page(page: str) -> AppTest:

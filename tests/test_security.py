@@ -79,14 +79,6 @@ FILE_ACCESS_ALLOWED = {
     "attention_ui/kit/grids/cell_grid.py": "reads static/cell_grid.js and cell_grid.css, named",
     "attention_ui/kit/figures/live_chart.py": "reads static/live_chart.js, named",
 }
-# The one use of components v1 allowed, and why: it draws nothing (no iframe, no HTML).
-V1_ALLOWED = {
-    "attention_ui/kit/figures/live_chart.py": (
-        "from streamlit.components.v1 import declare_component",
-        "declare_component(path=) only has Streamlit serve plotly's own package_data folder "
-        "(plotly.min.js for the live chart); the chart itself is a v2 component",
-    ),
-}
 
 
 def _tree(path: Path) -> ast.Module:
@@ -194,11 +186,6 @@ def test_no_raw_html_reaches_the_browser(path):
 @pytest.mark.parametrize("path", APP_CODE, ids=_name)
 def test_nothing_is_evaluated_or_unpickled(path):
     offences = evaluation_offences(_tree(path))
-    allowed = V1_ALLOWED.get(_name(path))
-    if allowed:
-        source = path.read_text(encoding="utf-8")
-        assert allowed[0] in source and source.count("components.v1") == 1
-        offences = [o for o in offences if "streamlit.components.v1" not in o]
     assert not offences, f"{_name(path)} evaluates or deserializes: {offences}"
 
 

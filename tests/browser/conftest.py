@@ -13,13 +13,12 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.app_server import REPO, start_app, stop_app
+from tests.app_server import REPO
 
 ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -71,10 +70,8 @@ def collect_errors(page) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[str]:
-    process, url = start_app()
-    yield url
-    stop_app(process)
+def server(app_server) -> str:
+    return app_server
 
 
 @pytest.fixture(scope="session")

@@ -8,18 +8,16 @@ changed. It keeps what st.plotly_chart gives: hover text, the mode bar's camera 
 `config`), Streamlit's chart theme in light and dark, the text alternative as the chart's
 accessible name (role="figure"), and the container's width.
 
-The plotly.js it draws with is the one st.plotly_chart draws with: Streamlit's own plotly chunk
-(static/js/PlotlyChart.<hash>.js in its frontend, which sets window.Plotly when it runs),
-imported from where Streamlit serves its frontend. That route sends files as they are on disk
-(no compression on the server: Streamlit leaves its static route out of its gzip middleware)
-with `Cache-Control: public, immutable, max-age=1 year`, so a browser fetches it once, and a
-page that also has an st.plotly_chart loads it once. The plotly.js that the Python plotly
-package ships (served by Streamlit from the package's folder, as a component's asset) is the
-fallback, should a Streamlit release name its chunk otherwise: that route compresses the whole
-file anew for every request and lets no browser keep it.
+The plotly.js it draws with is the one the Python plotly package ships, the very version whose
+JSON the server writes, kept in the project's static/ as static/plotly-<version>.min.js (a copy,
+byte for byte: tests/kit/figures/test_live_chart_served.py) and served by Streamlit's static
+serving at app/static/ (.streamlit/config.toml). The browser loads it once per page with a
+<script> tag, which sets window.Plotly. The version in the name lets a browser keep the file
+(that route sends an ETag and Last-Modified, no Cache-Control: a reload asks again and gets 304
+Not Modified) without ever mixing an old plotly.js with a newer plotly's JSON.
 
 Sent: one JSON document as bytes (the figure as plotly writes it, the config, the text
-alternative, where plotly.js is: `{"streamlit": chunk file name or "", "package": address}`).
+alternative, and `plotly`, the address of plotly.js relative to the app's root).
 `chart_spec(element)` reads it back, for tests.
 """
 
@@ -30,30 +28,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import plotly
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
-from streamlit.components.v1 import declare_component
+from plotly.offline import get_plotlyjs_version
 from streamlit.components.v2 import component
 
 from attention_ui.kit.figures.heatmap import DrawnFigure
 
-_PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"
-_PLOTLY_NAME = "plotly_js"  # Streamlit serves _PLOTLY_DIR at component/<module>.plotly_js/
-_PLOTLY_URL = f"component/{__name__}.{_PLOTLY_NAME}/plotly.min.js"
-# Streamlit's frontend, served at static/ beside its index.html
-_STREAMLIT_JS = Path(st.__file__).resolve().parent / "static" / "static" / "js"
-
-
-def streamlit_plotly_chunk() -> str:
-    """The file name of the chunk of Streamlit's frontend that holds plotly.js (the one
-    st.plotly_chart loads), or "" when there is not exactly one."""
-    found = sorted(path.name for path in _STREAMLIT_JS.glob("PlotlyChart.*.js"))
-    return found[0] if len(found) == 1 else ""
-
-
-_PLOTLY_WHERE = json.dumps({"streamlit": streamlit_plotly_chunk(), "package": _PLOTLY_URL})
 _STATIC = Path(__file__).resolve().parents[3] / "static"
 _LOADER = """
 const code = import(new URL("app/static/live_chart.js", location.href).href);
@@ -62,7 +44,9 @@ export default async function (component) {
   return render(component);
 }
 """
-_served = False
+# plotly.js of the plotly package in use, in static/ (see the module's docstring)
+PLOTLY_FILE = f"plotly-{get_plotlyjs_version()}.min.js"
+_PLOTLY_WHERE = json.dumps(f"app/static/{PLOTLY_FILE}")
 
 
 def _static_served() -> bool:
@@ -81,15 +65,6 @@ def _define_component():
 _COMPONENT = _define_component()
 
 
-def _serve_plotly() -> None:
-    """Let Streamlit serve plotly.js from the plotly package (registered in the run that first
-    draws a chart: Streamlit registers a component's folder only inside a script run)."""
-    global _served
-    if not _served:
-        declare_component(_PLOTLY_NAME, path=str(_PLOTLY_DIR))
-        _served = True
-
-
 def live_chart(
     figure: go.Figure | DrawnFigure,
     key: str,
@@ -100,7 +75,6 @@ def live_chart(
 ) -> None:
     """Draw `figure` under widget key `key` (in `container`, else the current one); a later run
     with the same key redraws the same element with the new figure."""
-    _serve_plotly()
     spec = (
         '{"figure":'
         + (

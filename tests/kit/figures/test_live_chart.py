@@ -40,10 +40,8 @@ def test_show_chart_sends_the_figure_config_and_text_alternative_as_one_document
     ]
     document = live_chart.chart_spec(elements[0])
     assert set(document) == {"figure", "config", "alt", "plotly"}
-    # plotly.js: Streamlit's own chunk (tests/kit/figures/test_live_chart_served.py), else the
-    # plotly package's file
-    assert document["plotly"]["streamlit"] == live_chart.streamlit_plotly_chunk() != ""
-    assert document["plotly"]["package"].endswith("plotly.min.js")
+    # plotly.js: the plotly package's file in static/ (tests/kit/figures/test_live_chart_served.py)
+    assert document["plotly"] == f"app/static/{live_chart.PLOTLY_FILE}"
     assert document["config"]["toImageButtonOptions"]["filename"] == (
         "attention-explorer_test_chart_numbers_dot"
     )
