@@ -4,7 +4,7 @@
 //
 // The server sends one JSON document as bytes: {figure, config, alt, plotly} where `plotly` is
 // the address of plotly.js relative to the app's root: the plotly package's own file, kept in the
-// project's static/ under its version's name and served by Streamlit at app/static/. Loaded once
+// project's static/vendor/ under its version's name, served by Streamlit at app/static/. Loaded once
 // per page. Streamlit's own chart theme is applied here as Streamlit applies it to
 // st.plotly_chart: the template's placeholder colours become the theme's (light or dark), and the
 // theme's fonts, backgrounds, grid and hover colours are the template's layout.

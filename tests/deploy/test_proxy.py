@@ -150,7 +150,7 @@ def test_behind_nginx_the_charts_plotly_comes_as_streamlit_serves_it():
     try:
         app = start_app(extra_args=("--server.runOnSave", "false"))
         proxy = start_proxy([app[1]])
-        plotly_js = f"app/static/{live_chart.PLOTLY_FILE}"
+        plotly_js = f"app/static/vendor/{live_chart.PLOTLY_FILE}"
         got = {}
         for path in (plotly_js, "app/static/live_chart.js"):
             request = urllib.request.Request(
@@ -169,5 +169,5 @@ def test_behind_nginx_the_charts_plotly_comes_as_streamlit_serves_it():
             stop_app(app[0])
     _, headers, body = got[plotly_js]
     assert "javascript" in headers["content-type"]
-    assert body == (REPO / "static" / live_chart.PLOTLY_FILE).read_bytes()
+    assert body == (REPO / "static" / "vendor" / live_chart.PLOTLY_FILE).read_bytes()
     assert all(status == 200 for status, _, _ in got.values())

@@ -9,8 +9,8 @@ changed. It keeps what st.plotly_chart gives: hover text, the mode bar's camera 
 accessible name (role="figure"), and the container's width.
 
 The plotly.js it draws with is the one the Python plotly package ships, the very version whose
-JSON the server writes, kept in the project's static/ as static/plotly-<version>.min.js (a copy,
-byte for byte: tests/kit/figures/test_live_chart_served.py) and served by Streamlit's static
+JSON the server writes, kept in the project's static/vendor/ as plotly-<version>.min.js (a
+copy, byte for byte: tests/kit/figures/test_live_chart_served.py) and served by Streamlit's static
 serving at app/static/ (.streamlit/config.toml). The browser loads it once per page with a
 <script> tag, which sets window.Plotly. The version in the name lets a browser keep the file
 (that route sends an ETag and Last-Modified, no Cache-Control: a reload asks again and gets 304
@@ -44,9 +44,9 @@ export default async function (component) {
   return render(component);
 }
 """
-# plotly.js of the plotly package in use, in static/ (see the module's docstring)
+# plotly.js of the plotly package in use, in static/vendor/ (see the module's docstring)
 PLOTLY_FILE = f"plotly-{get_plotlyjs_version()}.min.js"
-_PLOTLY_WHERE = json.dumps(f"app/static/{PLOTLY_FILE}")
+_PLOTLY_WHERE = json.dumps(f"app/static/vendor/{PLOTLY_FILE}")
 
 
 def _static_served() -> bool:

@@ -41,7 +41,7 @@ def test_show_chart_sends_the_figure_config_and_text_alternative_as_one_document
     document = live_chart.chart_spec(elements[0])
     assert set(document) == {"figure", "config", "alt", "plotly"}
     # plotly.js: the plotly package's file in static/ (tests/kit/figures/test_live_chart_served.py)
-    assert document["plotly"] == f"app/static/{live_chart.PLOTLY_FILE}"
+    assert document["plotly"] == f"app/static/vendor/{live_chart.PLOTLY_FILE}"
     assert document["config"]["toImageButtonOptions"]["filename"] == (
         "attention-explorer_test_chart_numbers_dot"
     )
