@@ -20,7 +20,9 @@ def fmt(x: float, digits: int = DIGITS) -> str:
 
 
 # Hover texts write the same few numbers hundreds of times (each entry of q and k appears in
-# every product sum of an 8 × 8 score matrix): remember recent ones.
+# every product sum of an 8 × 8 score matrix): remember recent ones. A functools cache, not
+# Streamlit's: the engine imports no Streamlit (docs/ARCHITECTURE.md), and this is called per
+# number written, where a per-call argument hash would cost more than the formatting.
 @functools.lru_cache(maxsize=4096)
 def _fmt(x: float, digits: int) -> str:
     if math.isnan(x):

@@ -201,7 +201,8 @@ def lookup_many(
 
 # A page shows each a(q, k) several times (the lookup, a hover, the table, the heatmap, each
 # τ column of the gallery): the similarities are pure functions of their text, so each is
-# computed once and remembered (bounded caches, shared by every session).
+# computed once and remembered (bounded caches, shared by every session). functools caches, not
+# Streamlit's: the engine imports no Streamlit (docs/ARCHITECTURE.md).
 @functools.lru_cache(maxsize=8192)
 def similarity_score(query: str, key: str, similarity: str = DEFAULT_SIMILARITY) -> float:
     """a(q, k) in [0, 1] for one query and one key."""

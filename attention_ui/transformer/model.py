@@ -7,12 +7,12 @@ learner's language.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
+import streamlit as st
 from janome.tokenizer import Tokenizer
 
 # 12 tokens fit an ordinary sentence split into words (吾輩は猫である。名前はまだ無い。 is 11)
@@ -90,9 +90,10 @@ def _has_cjk(text: str) -> bool:
     )
 
 
-@functools.cache
+@st.cache_resource
 def _tokenizer() -> Tokenizer:
-    """One analyser per process: its dictionary is loaded once, on the first Japanese sentence."""
+    """One analyser per process, shared by every session: its dictionary is loaded once, on the
+    first Japanese sentence."""
     return Tokenizer(wakati=True)
 
 

@@ -222,6 +222,9 @@ class DrawnFigure:
         return self._facts
 
 
+# functools caches, not Streamlit's: these are constants of the installed plotly (a template, a
+# colour scale's stops), read for every figure a builder makes, also outside a Streamlit run
+# (bench/, the builders' own tests); Streamlit's cache would hash the name on every call.
 @functools.cache
 def _template_dict_of(name: str) -> dict:
     return go.Figure().to_dict()["layout"]["template"]

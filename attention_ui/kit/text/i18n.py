@@ -38,6 +38,11 @@ _MAX_TAG_LENGTH = 35
 Words = TypeVar("Words")
 
 
+# A functools cache, not Streamlit's: t() reads the catalog for every word a run shows (about
+# 140 times per Luong run), and st.cache_data hashes the argument and unpickles a copy of the
+# whole catalog on each call, st.cache_resource still hashes and looks up per call; both cost
+# far more per run than the words themselves (figures in the commit that wrote this). The
+# catalogs are files of the repository, read once per process and never written.
 @functools.cache
 def catalog(lang: str) -> dict[str, str]:
     """Every key of one language, flattened: {'luong.sizes.n': '…'}."""
