@@ -8,6 +8,7 @@ import streamlit as st
 
 from attention_ui.kit.classroom import follow as classroom
 from attention_ui.kit.classroom import panel as class_panel
+from attention_ui.kit.long_lived import freeze_after_first_run
 from attention_ui.kit.share.address import (
     address_params,
     check_widgets,
@@ -17,7 +18,6 @@ from attention_ui.kit.share.address import (
     start_run,
     update_address,
 )
-from attention_ui.kit.state.long_lived import freeze_after_first_run
 from attention_ui.kit.state.navigation import follow_clicked_link, link_params, page_started
 from attention_ui.kit.text.i18n import (
     DEFAULT_LANGUAGE,
@@ -156,7 +156,7 @@ def page_footer(name: str) -> None:
     or a copied link shows it; no save step), the sidebar's Share box is drawn and the
     document is marked with the page's language (`<html lang>`). After the page's first run
     in this process, what exists then is set apart from the garbage collector
-    (attention_ui/kit/state/long_lived.py)."""
+    (attention_ui.kit.long_lived.py)."""
     update_address(name)
     share_panel(name)
     set_document_language()

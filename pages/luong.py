@@ -30,8 +30,8 @@ attention_ui/luong/fragments.py; attention_ui/luong/reruns.py says which an edit
 import streamlit as st
 
 from attention_ui.frame import page_footer, page_header
+from attention_ui.kit.grids.trained import show_trained_note
 from attention_ui.kit.places import place_if
-from attention_ui.kit.state.trained import show_trained_note
 from attention_ui.luong import fragments, state, view
 
 page_header("luong")

@@ -14,11 +14,11 @@ from attention_core.formatting import fmt
 from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.figures.charts import show_chart, show_moving_chart
 from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, Titles, heatmap
+from attention_ui.kit.grids.trained import Trained, mark_trained
 from attention_ui.kit.share.address import SCHEMAS, apply_state
 from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.state import settings as draw
 from attention_ui.kit.state.settings import Setting
-from attention_ui.kit.state.trained import Trained, mark_trained
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import current_language, error_text, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked

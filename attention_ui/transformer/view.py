@@ -16,8 +16,8 @@ from attention_ui.kit.figures.blocks import colour_bar_below
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
+from attention_ui.kit.grids.trained import trained_note
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.state.trained import trained_note
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import show_error, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
@@ -317,7 +317,7 @@ def concat_parts(heads: int) -> str:
 
 def weights_note(weights: Mapping[str, np.ndarray], seed: int, lang: str | None = None) -> str:
     """Says the W's are the seed's random numbers only when they are (the learner may have
-    typed them), not trained; or, while they are, that they were trained (kit/state/trained)."""
+    typed them), not trained; or, while they are, that they were trained (kit/grids/trained)."""
     trained = trained_note("transformer")
     if trained is not None:
         return trained

@@ -1,12 +1,12 @@
 """Long-lived objects set apart from the garbage collector once per page and process
-(attention_ui/kit/state/long_lived.py), and new garbage still collected."""
+(attention_ui.kit.long_lived.py), and new garbage still collected."""
 
 from __future__ import annotations
 
 import gc
 import weakref
 
-from attention_ui.kit.state import long_lived
+from attention_ui.kit import long_lived
 from tests.conftest import open_app_page
 
 
