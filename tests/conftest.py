@@ -54,19 +54,40 @@ def open_app_page(page: str) -> AppTest:
     return at
 
 
+# What a test costs, roughly, by where it lives (s): the scheduler below hands out the dearest
+# groups first, so that neither worker is left alone with a long group at the end.
+_COST = (("tests/deploy/", 60.0), ("tests/browser/", 8.0), ("tests/pages/", 1.0))
+
+
+def _cost(nodeid: str) -> float:
+    return next((cost for where, cost in _COST if nodeid.startswith(where)), 0.3)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
-    """Under pytest-xdist (tools/test-all.sh runs two workers) the browser tests run in two
-    queues, the accessibility audit and all the others, each one test after another on one
-    worker (a module's server and Chromium are made once); every other test, the deploy tests
-    too, goes to whichever worker is free. (xdist's own `loadgroup` mode cannot group them with
-    pytest 9: it renames the tests' ids, which pytest 9 no longer lets it do.)"""
+    """Under pytest-xdist (tools/test-all.sh runs two workers) each browser module runs on one
+    worker, one test after another, so that its module fixtures (a shared visit, a server of its
+    own) are made once; each worker has one app server and one Chromium for the session (the
+    `app_server` and `browser` fixtures), made when its first browser test asks. Every other
+    test is a group of its own. The groups go out dearest first (`_COST`): the browser modules
+    and the deploy tests spread over both workers and the quick tests fill in after. (xdist's
+    own `loadgroup` mode cannot group them with pytest 9: it renames the tests' ids, which
+    pytest 9 no longer lets it do.)"""
     from xdist.scheduler import LoadScopeScheduling  # only where xdist runs the tests
 
-    class BrowserQueues(LoadScopeScheduling):
+    class ModuleQueues(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            if nodeid.startswith("tests/browser/test_accessibility.py"):
-                return "accessibility"
-            return "browser" if nodeid.startswith("tests/browser/") else nodeid
+            if nodeid.startswith("tests/browser/"):
+                return nodeid.split("::", 1)[0]
+            return nodeid
 
-    return BrowserQueues(config, log)
+        def _assign_work_unit(self, node) -> None:
+            # the queue (made in order of collection) dearest first, before the first unit goes
+            if not getattr(self, "_sorted", False):
+                by_cost = sorted(self.workqueue.items(), key=lambda kv: -sum(map(_cost, kv[1])))
+                self.workqueue.clear()
+                self.workqueue.update(by_cost)
+                self._sorted = True
+            super()._assign_work_unit(node)
+
+    return ModuleQueues(config, log)
