@@ -18,8 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-import os
-import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -33,7 +31,6 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from attention_ui.kit.classroom import codes, store
-from tests.app_server import start_app
 
 TIMEOUT = 60.0
 SCORES = (("scaled_dot", "scaled dot"), ("general", "general"), ("dot", "dot"))
@@ -583,23 +580,3 @@ def report(result: ClassResult, students: int, where: str) -> list[str]:
     if result.errors:
         lines.append(f"  errors: {len(result.errors)}, first: {result.errors[:3]}")
     return lines
-
-
-async def run_class_mode(servers, args, gc_args) -> list:
-    """bench/load.py --modes class: the app on the SQLite default (a temporary file)."""
-    from bench.load import SERVER_ARGS, Phase, load_average  # bench.load imports this module
-
-    folder = tempfile.mkdtemp(prefix="classroom-bench-")
-    database = os.path.join(folder, "classroom.sqlite")
-    env = {**os.environ, "ATTENTION_CLASSROOM_DB": database}
-    process, url = start_app(env=env, extra_args=(*SERVER_ARGS, *gc_args))
-    servers.apps.append(process)
-    result = await run_class(
-        url, (process.pid,), args.class_size, args.class_changes, f"sqlite:///{database}"
-    )
-    print("\n" + "\n".join(report(result, args.class_size, "one process, SQLite")))
-    phase = Phase("class", load_average(), latencies=result.follow, errors=result.errors)
-    sent = sum(len(v) for v in result.sent.values())
-    if sent != sum(result.counted.values()) or not result.votes_match:
-        phase.errors.append("votes lost or miscounted")
-    return [phase]

@@ -64,6 +64,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -77,7 +78,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # run from anywhere
-from bench.class_load import run_class_mode  # noqa: E402
+from bench.class_load import report, run_class  # noqa: E402
 from tests.app_server import start_app, stop_app  # noqa: E402
 from tests.proxy_server import start_proxy, stop_proxy, upstream_sessions  # noqa: E402
 
@@ -836,6 +837,25 @@ async def run_proxy(servers: Servers, args, gc_args: tuple[str, ...]) -> list[Ph
         + ", ".join(f"{upstream} {count}" for upstream, count in sorted(served.items()))
     )
     return [p for pair in pairs for p in pair]
+
+
+async def run_class_mode(servers, args, gc_args) -> list:
+    """--modes class: the app on the SQLite default (a temporary file), a class driven over
+    WebSockets (bench/class_load.py)."""
+    folder = tempfile.mkdtemp(prefix="classroom-bench-")
+    database = os.path.join(folder, "classroom.sqlite")
+    env = {**os.environ, "ATTENTION_CLASSROOM_DB": database}
+    process, url = start_app(env=env, extra_args=(*SERVER_ARGS, *gc_args))
+    servers.apps.append(process)
+    result = await run_class(
+        url, (process.pid,), args.class_size, args.class_changes, f"sqlite:///{database}"
+    )
+    print("\n" + "\n".join(report(result, args.class_size, "one process, SQLite")))
+    phase = Phase("class", load_average(), latencies=result.follow, errors=result.errors)
+    sent = sum(len(v) for v in result.sent.values())
+    if sent != sum(result.counted.values()) or not result.votes_match:
+        phase.errors.append("votes lost or miscounted")
+    return [phase]
 
 
 MODES = {
