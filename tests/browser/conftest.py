@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from attention_ui.kit.figures.live_chart import PLOTLY_FILE
 from tests.app_server import REPO
 
 ARTIFACTS = REPO / "test-artifacts"
@@ -90,7 +91,21 @@ def new_context(browser, **options):
     composites every frame of that pulse in software (a Luong page's cold open drew about 420
     frames in 4.5 s of the GPU process's CPU). Reduced motion stops only the pulse: what is
     drawn, its layout and its text are the same. (The deploy test opens the app without it.)"""
-    return browser.new_context(**{"reduced_motion": "reduce", **options})
+    context = browser.new_context(**{"reduced_motion": "reduce", **options})
+    # plotly.js, 4.8 MB, answered from the file itself: each context starts with an empty cache
+    # and Streamlit's static route compresses the file anew for every request (server CPU that
+    # the tests running beside it need). Same bytes, same address; the route itself is checked
+    # by tests/kit/figures/test_live_chart_served.py, tests/deploy/test_proxy.py and the deploy
+    # test's Chromium.
+    context.route(f"**/app/static/vendor/{PLOTLY_FILE}", _plotly_from_disk)
+    return context
+
+
+def _plotly_from_disk(route) -> None:
+    route.fulfill(path=str(REPO / "static" / "vendor" / PLOTLY_FILE), content_type=_JS)
+
+
+_JS = "application/javascript"
 
 
 @pytest.hookimpl(hookwrapper=True)
