@@ -1,11 +1,21 @@
 """Browser tests: `streamlit run app.py` on a free loopback port, driven by Playwright in
 Debian's Chromium (never a downloaded browser).
 
-Fixtures
+Fixtures (reuse them: a server of one's own costs 5-60 s of set-up on a loaded machine)
 --------
-server : the base URL of one app server shared by the whole session.
-page : a fresh browser page; console errors and exception boxes fail the test, and a failing
-    test leaves a screenshot in test-artifacts/.
+server : the base URL of the app server shared by every test of this worker's session
+    (tests/conftest.py's `app_server`, which tests outside this folder may ask for too: one
+    server per worker, started when the first test asks).
+browser : one Chromium for the worker's session.
+page : a fresh browser context and page at 1280×900; console errors and exception boxes fail
+    the test, and a failing test leaves a screenshot in test-artifacts/.
+`new_context(browser, **options)` makes a context as `page` does (reduced motion, plotly.js
+answered from the file), for a test that needs another size or several browsers.
+
+A test needs a server of its own only when it changes the server (its environment, a fresh
+process, a stop): start it with tests/app_server.start_app in a module fixture, so that the
+module's tests share it. Under pytest-xdist each module of this folder runs on one worker, one
+test after another (tests/conftest.py's scheduler), so module fixtures are made once.
 """
 
 from __future__ import annotations
