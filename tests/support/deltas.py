@@ -11,20 +11,15 @@ from typing import Any, TypeVar
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from tests.app_server import start_app, stop_app
-
 T = TypeVar("T")
 
 
-def on_served_app(drive: Callable[[str], Awaitable[T]]) -> T:
-    """`drive(url)` against the app served for it (stopped after). In a thread of its own: a
-    browser test in the same worker may hold a running event loop."""
-    process, url = start_app()
-    try:
-        with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, drive(url)).result()
-    finally:
-        stop_app(process)
+def on_served_app(drive: Callable[[str], Awaitable[T]], url: str) -> T:
+    """`drive(url)` against the app served at `url` (the session's `app_server`: each drive
+    opens a session of its own). In a thread of its own: a browser test in the same worker may
+    hold a running event loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, drive(url)).result()
 
 
 def record_received(session: Any) -> list[bytes]:

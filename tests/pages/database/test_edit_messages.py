@@ -60,8 +60,8 @@ async def edit_deltas(url: str) -> tuple[Counter, list]:
     return kinds, tab_containers
 
 
-def test_a_query_edit_sends_only_what_it_changes():
-    kinds, tab_containers = on_served_app(edit_deltas)
+def test_a_query_edit_sends_only_what_it_changes(app_server):
+    kinds, tab_containers = on_served_app(edit_deltas, app_server)
     assert kinds["bidi_component"] == 2, kinds  # the weights and first names' charts only
     # main before this change sent the whole page again: the menu's links, the story's
     # buttons, the heading, the table's editor and presets, the query box, the controls, the

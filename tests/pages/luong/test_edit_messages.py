@@ -31,8 +31,8 @@ async def edit_deltas(url: str) -> Counter:
     return delta_kinds(sent)
 
 
-def test_an_edit_sends_only_what_it_changes():
-    kinds = on_served_app(edit_deltas)
+def test_an_edit_sends_only_what_it_changes(app_server):
+    kinds = on_served_app(edit_deltas, app_server)
     assert kinds["bidi_component"] == 1 + 3  # Q's grid; S, A and O (kit.figures.live_chart)
     # main before this change also sent the switch (checkbox), the heading, the columns, the
     # tables' and the export's expanders, the sums (markdown) and the solved list (empty)
