@@ -1,34 +1,34 @@
-"""The training process (train/worker.py), forked from the server: it holds no file of the
-server's but its own pipe, so nothing the server lets go of stays open through it, and it ends
-when the server closes that pipe."""
+"""The training process (train/worker.py), a one-process pool forked from the server: it holds
+none of the files the server had open when it was forked (its listening socket, its sessions'
+websockets, a browser driver's pipe), so nothing the server lets go of stays open through it,
+and it ends when its pool is shut down."""
 
 from __future__ import annotations
 
 import os
 import socket
-import time
+import threading
+
+import psutil
 
 from attention_ui.train import compute
 
 
-def open_files(pid: int) -> set[int]:
-    return {int(fd) for fd in os.listdir(f"/proc/{pid}/fd")}
-
-
-def test_the_training_process_keeps_only_its_pipe_and_ends_when_the_server_closes_it():
+def test_the_training_process_holds_none_of_the_servers_files_and_ends_with_its_pool():
     listening = socket.socket()  # stands for the server's socket and a driver's pipe
+    listening.bind(("127.0.0.1", 0))
+    listening.listen()
+    found: list[int] = []
+    lane = threading.Thread(target=lambda: found.append(compute._lane().pid), name="test-lane")
     try:
-        with compute._process_lock:
-            compute._stop()
-            connection = compute._connection()
-            process, ours = compute._process[0]
-            deadline = time.monotonic() + 30
-            # the child closes what it inherited first thing; wait until it has
-            while len(open_files(process.pid)) > 4 and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert len(open_files(process.pid)) == 4  # standard in, out, error and its pipe
-            assert connection is ours
-            compute._stop()
-            assert not process.is_alive()
+        lane.start()
+        lane.join(60)
+        (pid,) = found
+        held = {int(fd) for fd in os.listdir(f"/proc/{pid}/fd")}
+        assert listening.fileno() not in held
+        sockets = [c for c in psutil.Process(pid).net_connections(kind="all")]
+        assert sockets == []
     finally:
         listening.close()
+        compute.stop_processes()
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
