@@ -140,7 +140,7 @@ class Service:
 
     # -- asking ------------------------------------------------------------------------------
 
-    def job(self, settings: Settings, trainer: Trainer, asker: Asker) -> Job:
+    def job(self, settings: Settings, trainer: Trainer, asker: Asker = Asker()) -> Job:
         with self.lock:
             now = time.monotonic()
             found = self.jobs.get(settings)
@@ -187,6 +187,7 @@ class Service:
     def seen(self, job: Job) -> Seen:
         with self.lock:
             job.polled = time.monotonic()
+            self._drop_stale(job.polled)  # any page's poll ends the runs nobody polls
             place = None
             if job in self.waiting:
                 place = 1 + sum(_rank(other) < _rank(job) for other in self.waiting)
@@ -331,20 +332,21 @@ def clear() -> None:
 
 def asker(settings: Settings) -> Asker:
     """This session as an asker of `settings`: its id, its network address where known
-    (through the classroom's reading of a proxy's header), and whether its class shows them."""
+    (the classroom's reading of it, a proxy's header included), and whether the run is its
+    class's: the teacher's own (the teacher's page is what the class shows; it is published
+    at the end of this very run) or the one the teacher's page shows."""
     session = st.session_state.setdefault(SESSION_KEY, uuid.uuid4().hex)
     client = classroom.client_id()
-    return Asker(session, None if client == "local" else client, settings in class_settings())
-
-
-def class_settings() -> frozenset[Settings]:
-    """The runs this session's class shows: the teacher's page's settings (and, when the
-    teacher compared the score functions, theirs with every score), if that page is this one."""
     found = classroom.member()
-    if found is None:
-        return frozenset()
+    in_class = found is not None and (found.teacher or settings in class_settings(found.code))
+    return Asker(session, None if client == "local" else client, in_class)
+
+
+def class_settings(code: str) -> frozenset[Settings]:
+    """The runs class `code` shows: its teacher's page's settings (and, when the teacher
+    compared the score functions, theirs with every score), if that page is this one."""
     try:
-        view = classroom.class_view(found.code)
+        view = classroom.class_view(code)
     except classroom.STORE_ERRORS:  # the class pauses; the run is an individual one
         return frozenset()
     if view is None or view.page != "train":
