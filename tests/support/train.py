@@ -3,6 +3,8 @@ the engine's own run for them, and the charts and widgets a run drew."""
 
 from __future__ import annotations
 
+import time
+
 from streamlit.testing.v1 import AppTest
 
 from attention_core import toy_task, train_attention
@@ -54,3 +56,13 @@ def giveaways(at: AppTest) -> set[str]:
     found |= {k for k in keys(at) if k.startswith(prefixes)}
     found |= {"export" for e in at.expander if str(e.icon) == ":material/download:"}
     return found
+
+
+def polled(job, seconds: float = 300.0):
+    """Wait for a run as a page does, polling it (train/runs.py cancels a run nobody polls);
+    what it came to."""
+    deadline = time.monotonic() + seconds
+    while not job.finished.wait(0.3) and time.monotonic() < deadline:
+        job.seen()
+    assert job.finished.is_set(), "the run did not finish"
+    return job.seen()
