@@ -31,17 +31,17 @@ function read(storage, name) {
 
 function keepTeacher(data) {
   const name = "attention-explorer/class-teacher";
-  let kept = read(window.sessionStorage, name);
-  if (!(kept && typeof kept.code === "string" && typeof kept.key === "string")) kept = null;
+  let held = read(window.sessionStorage, name);
+  if (!(held && typeof held.code === "string" && typeof held.key === "string")) held = null;
   const mine = data && data.teacher && typeof data.teacher.code === "string" ? data.teacher : null;
-  if (mine && (!kept || kept.code !== mine.code || kept.key !== mine.key)) {
-    kept = { code: mine.code, key: mine.key };
-    window.sessionStorage.setItem(name, JSON.stringify(kept));
-  } else if (!mine && data && data.drop_teacher && kept) {
+  if (mine && (!held || held.code !== mine.code || held.key !== mine.key)) {
+    held = { code: mine.code, key: mine.key };
+    window.sessionStorage.setItem(name, JSON.stringify(held));
+  } else if (!mine && data && data.drop_teacher && held) {
     window.sessionStorage.removeItem(name);
-    kept = null;
+    held = null;
   }
-  return kept;
+  return held;
 }
 
 export default function (component) {
