@@ -1,9 +1,10 @@
 """The classroom in a Streamlit session: the connection, who this browser is in which class,
 and following the teacher's page.
 
-Membership lives in the session and travels in the address (`class` with `teacher` or `seat`),
-so a reload keeps it; anything the address brings is checked against the store first (and a
-wrong one counts against the browser's rate limit). The teacher's page and state are published
+Membership lives in the session; a student's travels in the address (`class` with `seat`) and
+a teacher's in the tab's keeper (the key is never in an address bar), so a reload keeps it;
+anything the address or the keeper brings is checked against the store first (and a wrong
+one counts against the browser's rate limit). The teacher's page and state are published
 after each of the teacher's runs (`after_run`, from the shared address writer); a follower's
 sidebar polls the class (attention_ui.kit.classroom.panel) and, on a change, takes the
 teacher's state through the same checks as an address (`PageAccess.restore`) at the top of the
