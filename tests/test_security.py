@@ -78,6 +78,10 @@ FILE_ACCESS_ALLOWED = {
     "attention_ui/kit/text/i18n.py": "reads the TOML catalogs of attention_ui/locales by glob",
     "attention_ui/kit/grids/cell_grid.py": "reads static/cell_grid.js and cell_grid.css, named",
     "attention_ui/kit/figures/live_chart.py": "reads static/live_chart.js, named",
+    "attention_ui/kit/classroom/sqlite_file.py": (
+        "the classroom's own SQLite file only (its path from the engine's url): a deleted or "
+        "replaced file restored, its old WAL and a copy removed"
+    ),
 }
 
 

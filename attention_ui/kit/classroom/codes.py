@@ -2,9 +2,9 @@
 
 A class code is short enough to read out and type (6 characters from an alphabet without
 look-alikes: no 0/O, 1/I/L, 2/Z, 5/S, 8/B), so it is a public name, not a secret: guessing is
-slowed by the store's rate limit. The teacher key (in the teacher's address only) and each
-student's seat are secrets from `secrets`, 128 bits or more; the store keeps only the key's
-SHA-256 and compares it with `hmac.compare_digest`.
+slowed by the store's rate limit. The teacher key (behind the teacher's button, never in an
+address bar) and each student's seat are secrets from `secrets`, 128 bits or more; the store
+keeps only the key's SHA-256 and compares it with `hmac.compare_digest`.
 """
 
 from __future__ import annotations
