@@ -61,7 +61,7 @@ class LookupResult:
     @property
     def valid(self) -> bool:
         """False when no record answers: an exact query with no matching key, or an
-        approximate one that shares nothing with any key."""
+        approximate one that every key scores 0 against."""
         return bool(self.scores.max() > 0)
 
     @property

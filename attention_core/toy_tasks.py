@@ -11,8 +11,8 @@ attention weights move onto that position while the model trains.
   A pair token is made of two features, its key and its value, and a query of its key and
   the mark "?" (`features`): the model embeds each feature once, as d2l's records hold a key
   and a value, so it learns what key C means from every pair and query that holds C.
-- **reverse**: six digits; output t is digit L − 1 − t. Its alignment is the anti-diagonal,
-  like the alignments Luong et al. draw between a sentence and its translation.
+- **reverse**: six digits; output t is digit L − 1 − t, so its right positions lie on the
+  anti-diagonal (Luong et al.'s alignment figures are of translations, near the diagonal).
 - **previous**: eight digits under a causal mask (a token sees itself and what came before);
   the output at position t is the token at t − 1, the transformer page's mask put to work.
 - **induction** (two layers): six distinct tokens, then the same six rotated by a random

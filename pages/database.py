@@ -34,6 +34,9 @@ from attention_ui.kit.teaching.task_panel import TaskSlots, fill, panel_frame
 
 page_header("database")
 state.start()
+# The switch above the story: on a phone in Japanese the story's box fills the first screen,
+# and the switch is then the first thing there to change (no query edit changes it).
+predicting = teaching.switch()
 notice = view.story()
 # The answers (or the prediction they wait for) right under the story's buttons, on the first
 # screen; the formula, the table, the query and the controls that make them follow.
@@ -72,8 +75,7 @@ def answers(
 
 
 with answers_place:
-    # The switch and, while it is off, the answers' heading: no query edit changes them.
-    predicting = teaching.switch()
+    # While the switch is off, the answers' heading: no query edit changes it.
     if not predicting:
         view.answers_heading()
     answers(records_in, drawn, notice, slots, predicting)

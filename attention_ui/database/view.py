@@ -288,7 +288,8 @@ def answers(
             continue
         with tab:
             show_answer(number, result, rows, query.temperature, query.normalization)
-            st.markdown(t("database.topk.title", k=query.top_k))
+            zero = t(f"database.topk_zero.{query.similarity}")
+            st.markdown(t("database.topk.title", k=query.top_k, zero=zero))
             retrieved = top_k(records_in.records, result.query, query.top_k, query.similarity)
             for text in top_k_lines(retrieved, rows):
                 st.markdown(text)

@@ -15,6 +15,8 @@ def train_lookup(s: Snapshot) -> Progress:
     """Key lookup trained to at least 99 % held-out accuracy."""
     if s["settings"].task != "lookup":
         return unfit("needs_lookup")
+    if s["run"] is None:
+        return unfit("needs_run")
     accuracy = float(s["run"].accuracy[-1])
     return Progress(accuracy >= 0.99, {"accuracy": fmt(100 * accuracy)})
 
@@ -24,6 +26,8 @@ def train_location_blind(s: Snapshot) -> Progress:
     settings = s["settings"]
     if settings.task != "lookup" or settings.score != "location":
         return unfit("needs_lookup_location")
+    if s["run"] is None:
+        return unfit("needs_run")
     chance = compute.task_of(settings.task, settings.seed).chance
     accuracy = float(s["run"].accuracy[-1])
     near = claims.NEAR_CHANCE * chance
@@ -36,13 +40,12 @@ TASKS: tuple[Task, ...] = (
 )
 
 
-def snapshot() -> dict | None:
-    """The current settings and their finished run, or None while none is trained."""
-    if not st.session_state.get(state.TRAINED):
-        return None
+def snapshot() -> dict:
+    """The current settings and their finished run; the run is None until the page shows one
+    (Train, or Train every score function, which trains these settings too) and while it
+    trains: the rules then say what to do instead of checking."""
     settings = state.current()
-    job = runs.kept(settings)
+    shown = st.session_state.get(state.TRAINED) or st.session_state.get(state.COMPARED)
+    job = runs.kept(settings) if shown else None
     seen = job.seen() if job is not None else None
-    if seen is None or seen.result is None:
-        return None
-    return {"settings": settings, "run": seen.result}
+    return {"settings": settings, "run": seen.result if seen is not None else None}

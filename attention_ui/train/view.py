@@ -407,23 +407,7 @@ def run_sentences(run: TrainingRun, settings: Settings) -> None:
     """What this run did, each sentence computed from its numbers (train/claims.py)."""
     chance = compute.task_of(settings.task, settings.seed).chance
     for claim in claims.run_claims(run, chance):
-        st.markdown(t(f"train.claims.{claim.key}", **_worded(claim.numbers)))
-
-
-def _worded(numbers) -> dict[str, str]:
-    """A claim's numbers as the catalog's placeholders: shares as percentages, steps as
-    whole numbers, score names in words."""
-    out = {}
-    for name, value in numbers.items():
-        if name.endswith("_name"):
-            out[name] = t(f"engine.value.score.{value}")
-        elif name == "step":
-            out[name] = fmt(int(value))
-        elif name in ("start", "end", "on_target"):
-            out[name] = fmt(value)
-        else:
-            out[name] = fmt(100 * value)
-    return out
+        st.markdown(claims.sentence(claim))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -460,9 +444,7 @@ def compare(settings: Settings, predicting: bool) -> None:
     finished_curves(named, None, "compare", (settings.task, f"seed{settings.seed}"))
     chance = compute.task_of(settings.task, settings.seed).chance
     for claim in claims.location_claims(compared, chance):
-        st.info(
-            t(f"train.claims.{claim.key}", **_worded(claim.numbers)), icon=":material/lightbulb:"
-        )
+        st.info(claims.sentence(claim), icon=":material/lightbulb:")
 
 
 # ---------------------------------------------------------------------------------------------

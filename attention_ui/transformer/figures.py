@@ -61,11 +61,11 @@ def step_figure(
     n_rows, n_cols = step.value.shape
     shown = slice(None) if columns is None else slice(columns.start, columns.stop)
     weights = step.key in WEIGHT_STEPS
-    looks = WEIGHTS if weights else SIGNED
+    looks = replace(WEIGHTS if weights else SIGNED, text_px=STEP_TEXT_PX)
     if columns is not None and not weights:  # every block on the whole matrix's scale
         finite = np.abs(step.value[np.isfinite(step.value)])
         largest = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
-        looks = replace(SIGNED, zmin=-largest, zmax=largest)
+        looks = replace(looks, zmin=-largest, zmax=largest)
     return heatmap(
         step.value[:, shown],
         axis_labels(cols, n_cols, tokens)[shown],
@@ -106,12 +106,15 @@ def matrix_figure(
 # labels beside it; Streamlit cannot scroll a chart sideways, so the columns are cut instead.
 ONE_BLOCK_MAX_KEYS = 6
 BLOCK_MAX_KEYS = 5
-# A step's cells on a phone: about 222 px for them in all (6 columns of 37 px), and plotly sizes
-# every cell's text to fit the longest, at about 0.65 of its font size per character: for 9 px
-# text a cell needs 5.85 px per character. One head's exp() step printed "0.000856" at 6 px
-# in 6 columns; its columns are cut into more blocks when their text is that long.
-PHONE_CELLS_PX = 222
-LEGIBLE_CHAR_PX = 5.85
+# A step's cells on a phone: about 206 px for them in all in Japanese (222 in English; the
+# token labels "3 · マット" are wider). A step prints its numbers at STEP_TEXT_PX, a digit about
+# half as wide: 5.5 px a character, and a cell keeps that for its longest number. Left to
+# plotly, the numbers fit the narrowest cell: 4 columns of "−0.0275" in 51 px printed at 10 px
+# in Japanese, and one head's exp() step printed "0.000856" at 6 px in 6 columns. The columns
+# are cut into more blocks when their text is long.
+PHONE_CELLS_PX = 206
+STEP_TEXT_PX = 11
+LEGIBLE_CHAR_PX = 5.5
 
 
 def key_blocks(n: int) -> list[range]:
@@ -122,7 +125,7 @@ def key_blocks(n: int) -> list[range]:
 
 def step_key_blocks(step: Step) -> list[range]:
     """`key_blocks` of a step's columns, with fewer columns a block where the step prints long
-    numbers, so that each cell's number stays at 9 px or more on a phone."""
+    numbers, so that each cell holds its number at STEP_TEXT_PX on a phone."""
     printed = cell_texts(step.value, weights=step.key in WEIGHT_STEPS)
     longest = max((len(text) for row in printed for text in row), default=1)
     fit = max(2, int(PHONE_CELLS_PX // (longest * LEGIBLE_CHAR_PX + 1)))

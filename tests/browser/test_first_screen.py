@@ -28,6 +28,12 @@ from tests.browser.conftest import (
 )
 
 PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer")
+# The pages measured in Japanese on a phone as well (the Luong page's Japanese first screen is
+# tests/browser/test_luong.py's).
+JAPANESE_PAGES = ("home", "database", "gallery", "exercises", "regression", "transformer")
+# Pages whose first screen must hold something to change, not only buttons: in Japanese the
+# database page's story buttons filled it, and its first switch was at 1,052 px.
+EDITABLE_FIRST = ("database",)
 DESKTOP, PHONE = (1400, 900), (390, 844)
 RESULT_SEEN = 200  # px of a result on screen (or half of it, if it is shorter)
 MIN_CHART_FONT = 11
@@ -64,7 +70,8 @@ MEASURE = """() => {
       ...Array.from(main.querySelectorAll('button')).filter(worded),
       ...cells,
   ].filter(el => shown(el) && !el.disabled && !el.closest('details:not([open])'))
-   .map(el => ({...box(el), what: el.getAttribute('aria-label') || el.tagName}));
+   .map(el => ({...box(el), what: el.getAttribute('aria-label') || el.tagName,
+                editable: el.tagName !== 'BUTTON'}));
   const results = Array.from(main.querySelectorAll(
       '.js-plotly-plot, [data-testid=stDataFrame], [data-testid=stTable]')).filter(shown)
       .map(el => ({...box(el), what: el.classList.contains('js-plotly-plot') ? 'chart' : 'table'}));
@@ -118,6 +125,19 @@ def screens(browser, server) -> dict:
 
 
 @pytest.fixture(scope="module")
+def japanese_phone(browser, server) -> dict:
+    """{page: what MEASURE found} in Japanese at 390 × 844: longer words push controls and
+    charts further down (the database page's first control was at 1,052 px in Japanese)."""
+    context = new_context(browser, viewport={"width": PHONE[0], "height": PHONE[1]})
+    tab = context.new_page()
+    errors = collect_errors(tab)
+    found = {page: open_page(tab, f"{server}/{page}?lang=ja") for page in JAPANESE_PAGES}
+    context.close()
+    assert not errors, errors
+    return found
+
+
+@pytest.fixture(scope="module")
 def largest(browser, server) -> dict:
     """{(view, width): what MEASURE found}, each LARGEST address at each window size."""
     found = {}
@@ -165,6 +185,28 @@ def test_on_a_phone_a_control_is_on_the_first_screen_and_a_result_by_the_second(
     results = [r for r in found["results"] if seen(r, 2 * screen)]
     assert controls, f"{page}: nothing to touch above {screen} px: {found['controls'][:3]}"
     assert results, f"{page}: no result by {2 * screen} px: {found['results'][:3]}"
+
+
+@pytest.mark.parametrize("page", JAPANESE_PAGES)
+def test_in_japanese_on_a_phone_a_control_is_on_the_first_screen_and_a_result_by_the_second(
+    japanese_phone, page
+):
+    found = japanese_phone[page]
+    screen = PHONE[1]
+    controls = [c for c in found["controls"] if c["bottom"] <= screen]
+    results = [r for r in found["results"] if seen(r, 2 * screen)]
+    assert controls, f"{page}: nothing to touch above {screen} px: {found['controls'][:3]}"
+    assert results, f"{page}: no result by {2 * screen} px: {found['results'][:3]}"
+    if page in EDITABLE_FIRST:
+        assert [c for c in controls if c["editable"]], f"{page}: only buttons: {controls}"
+
+
+@pytest.mark.parametrize("page", JAPANESE_PAGES)
+def test_in_japanese_on_a_phone_no_chart_text_is_under_11_px(japanese_phone, page):
+    fonts = japanese_phone[page]["fonts"]
+    assert fonts, f"{page}: no chart text was seen"
+    small = [f for f in fonts if f[0] < MIN_CHART_FONT]
+    assert not small, f"{page}: {len(small)} of {len(fonts)} texts under 11 px: {small[:5]}"
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -74,7 +74,9 @@ class Looks:
     (the chart's less its top and bottom margins; None: 38 px a row, as `heatmap_layout`);
     `max_height`: the chart's height at most (many rows grow thin, not the page long);
     `side_margin`: the left and right margins (None: `heatmap_layout`'s); `shapes`: plotly
-    layout shapes drawn over the cells (train/figures.py frames the cells to attend to)."""
+    layout shapes drawn over the cells (train/figures.py frames the cells to attend to);
+    `text_px`: the cells' numbers at this size (None: plotly fits them to the narrowest cell,
+    which it may take below 11 px: the caller then keeps its cells wide enough for it)."""
 
     colorscale: str | None = None
     zmin: float | None = None
@@ -85,6 +87,7 @@ class Looks:
     max_height: int | None = None
     side_margin: int | None = None
     shapes: tuple[dict, ...] = ()
+    text_px: int | None = None
 
 
 # Weights on the fixed 0…1 red scale, so that two weight charts compare at a glance; every
@@ -134,6 +137,7 @@ def heatmap(
         "text": printed,
         "customdata": hover_html,
         "texttemplate": "%{text}" if show_text else None,
+        "textfont": {"size": looks.text_px} if looks.text_px and show_text else None,
         "hovertemplate": "%{customdata}<extra></extra>",
         "colorscale": _scale(colorscale),
         "zmid": zmid,

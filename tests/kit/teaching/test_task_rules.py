@@ -124,6 +124,12 @@ def test_every_task_has_a_case_and_the_pages_share_them_out():
         ("exercise_quick_search", {**EXERCISES, "steps": 200}, "needs_few_steps"),
         ("exercise_quick_search", {**EXERCISES, "rate": 0.0}, "engine_refuses"),
         ("gallery_mean", None, "no_inputs"),
+        ("train_lookup", {"settings": settings_of({}), "run": None}, "needs_run"),
+        (
+            "train_location_blind",
+            {"settings": settings_of({"train.score": "location"}), "run": None},
+            "needs_run",
+        ),
     ],
 )
 def test_a_state_that_does_not_fit_says_why(task_id, snapshot, reason):

@@ -66,3 +66,34 @@ def test_the_grids_help_names_its_add_and_delete_buttons(lang, key):
     shown = words[key].format(add=add, limit=50)
     assert add in shown and "−" in shown, shown
     assert not re.search(r"\b(tick|bin|select)|チェック|ごみ箱|選択|選ん", shown), shown
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_worked_solution_opens_with_the_same_words(lang):
+    """Two solutions opened with 「**解答。**」 where every other said 「**解答例.**」."""
+    opening = {"en": "**Solution.** ", "ja": "**解答例.** "}[lang]
+    solutions = {
+        k: v for k, v in catalog(lang).items() if k.startswith("tasks.") and k.endswith(".solution")
+    }
+    assert solutions
+    assert {k: v[:12] for k, v in solutions.items() if not v.startswith(opening)} == {}
+
+
+# The training page's words that name a score function by a short name: each must say the
+# select box's label (engine.value.score.*), not スケールド・ドット, 一般 or 連結 alone.
+SHORT_SCORE_NAMES = re.compile(
+    "スケールド・ドット(?!プロダクト)|(?<!ルオン)一般(?!的)|連結(?!アテンション)|(?<![ドルド])ドット(?!プロダクト)"
+)
+
+
+def test_the_training_pages_sentences_name_score_functions_as_the_select_box_does():
+    labels = [
+        JA[f"engine.value.score.{name}"] for name in ("dot", "scaled_dot", "general", "concat")
+    ]
+    assert all(label in JA["train.settings.score_help"] for label in labels)
+    said = {
+        key: text
+        for key, text in JA.items()
+        if key.startswith(("train.", "tasks.train_")) and SHORT_SCORE_NAMES.search(text)
+    }
+    assert not said, said

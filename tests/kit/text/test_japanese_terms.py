@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from attention_ui.kit.text.i18n import catalog
@@ -21,6 +23,12 @@ TERMS = [
     ("Vaswani et al.", "Vaswani ら", ()),
     ("文字の組", "文字ペア", ()),
     ("違いえます", "違うことがあります", ()),
+    # induction head: 帰納 reads as logical induction
+    ("帰納", "インダクション", ()),
+    # chance accuracy; 当て推量 read oddly
+    ("当て推量", "チャンスレベル", ()),
+    ("見ることのできない", "キーを見ない", ()),
+    ("マルチヘッド・アテンションのページ", "マルチヘッド・セルフアテンションのページ", ()),
 ]
 
 
@@ -83,3 +91,36 @@ def test_the_multi_head_page_is_called_by_its_whole_name_in_its_title_and_menu()
     for key in ("transformer.title", "transformer.menu", "train.transfer.transformer"):
         assert "multi-head self-attention" in EN[key].lower(), key
         assert "マルチヘッド・セルフアテンション" in JA[key], key
+
+
+def test_no_japanese_sentence_cites_with_et_al():
+    """ "Mnih et al." stood beside "Vaswani ら": every citation says ら."""
+    assert not [key for key, text in JA.items() if "et al." in text]
+    assert "Mnih ら" in JA["exercises.search.hard_reinforcement"]
+
+
+def test_a_pair_is_a_pea_as_in_the_seed():
+    """d2l writes (キー、値) ペア; the training page said 組 where the database page says ペア."""
+    pattern = re.compile("組(?![みこ])")  # 仕組み, 枠組み, 組み込み are not pairs
+    assert not [key for key, text in JA.items() if pattern.search(text)]
+    assert "ペア" in JA["train.settings.task_help"] and "ペア" in JA["train.input.help"]
+
+
+def test_the_toy_task_and_the_exercise_are_two_words():
+    """タスク is what the model learns (the select box, the engine's error), 課題 the exercise
+    the tasks panel checks; tasks.reason.needs_lookup speaks of both."""
+    assert JA["train.settings.task"] == "タスク"
+    assert "タスク" in JA["engine.error.unknown_task"]
+    assert not [key for key, text in JA.items() if key.startswith("train.") and "課題" in text]
+    assert "課題" in JA["tasks.reason.needs_lookup"] and "タスク" in JA["tasks.reason.needs_lookup"]
+    assert JA["tasks.title"].endswith("課題")
+
+
+def test_the_value_is_a_baryu_in_the_task_help():
+    help_text = JA["train.settings.task_help"]
+    assert "バリュー" in help_text and "値" not in help_text.replace("数値", "")
+
+
+def test_induction_is_called_as_in_induction_head():
+    assert JA["train.settings.task_options.induction"].startswith("インダクション")
+    assert "インダクション" in JA["train.settings.task_help"]

@@ -211,7 +211,7 @@ def test_approximate_query_sharing_nothing_has_no_valid_answer(at):
     at.radio(key="database.similarity").set_value("ngram")
     at.text_input(key="database.query").set_value("Xyz").run()
     assert not at.exception
-    assert "shares nothing with any key" in texts(at.warning)
+    assert "every key scores 0 against it" in texts(at.warning)
 
 
 def test_too_many_and_too_long_queries_are_cut_with_messages(at):

@@ -11,7 +11,7 @@ import pytest
 
 from attention_core import lookup
 from attention_core.formatting import fmt
-from attention_core.lookup import SIMILARITIES, top_k
+from attention_core.lookup import SIMILARITIES, similarity_score, top_k
 from attention_ui.database import state
 from attention_ui.database.tasks import TASKS as DATABASE_TASKS
 from attention_ui.database.view import lesson_lines, top_k_lines
@@ -149,13 +149,38 @@ def test_the_page_lists_the_top_k_records_for_each_query(lang):
     at.button(key="database.story.3").click().run()  # no (Li, Mu), letter pairs
     at.number_input(key=state.TOP_K.key).set_value(1).run()
     text = shown(at)
-    assert t("database.topk.title", lang, k=1) in text
+    zero = t("database.topk_zero.ngram", lang)
+    assert t("database.topk.title", lang, k=1, zero=zero) in text
     row = [r[0] for r in state.WITHOUT_LI].index("Lipton") + 1
     score = fmt(top_k(state.WITHOUT_LI, "Li", 1).scores[row - 1])
     item = t(
         "database.topk.item", lang, rank=1, name="Lipton", value="Zachary", row=row, score=score
     )
     assert item in text
+
+
+# A pair of names that scores 0 under each similarity although they share letters (exact: any
+# two different names), as the top-k title's sentence for that similarity says.
+ZERO_EXAMPLES = {"exact": ("Li", "Lipton"), "ngram": ("Li", "Il"), "edit": ("Ab", "Ba")}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("similarity", SIMILARITIES)
+def test_the_top_k_title_says_what_a_zero_score_means_under_the_chosen_similarity(lang, similarity):
+    """ "A key that scores 0 shares nothing with the query" was false under edit distance:
+    "Ab" scores 0 against "Ba" although they share both letters."""
+    query, key = ZERO_EXAMPLES[similarity]
+    assert similarity_score(query, key, similarity) == 0
+    assert set(query.lower()) & set(key.lower())  # they share letters, and still score 0
+    sentence = t(f"database.topk_zero.{similarity}", lang)
+    if similarity != "exact":
+        assert query in sentence and key in sentence
+    at = open_page("database", lang)
+    at.radio(key=state.SIMILARITY.key).set_value(similarity).run()
+    text = shown(at)
+    assert t("database.topk.title", lang, k=state.TOP_K.default, zero=sentence) in text
+    others = [t(f"database.topk_zero.{s}", lang) for s in SIMILARITIES if s != similarity]
+    assert not any(other in text for other in others)
 
 
 # --- d2l's lessons and caution --------------------------------------------------------------------
@@ -216,3 +241,22 @@ def test_the_lessons_end_with_d2ls_few_parameters_and_differentiable_selection(l
         assert "too many parameters to learn" in concise and "*differentiable*" in select
     else:
         assert "学習すべきパラメータは多すぎず" in concise and "*微分可能*" in select
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", ("in jumps", "whatever τ")), ("ja", ("飛び飛び", "τ によらず"))]
+)
+def test_the_selection_sentence_says_a_typed_query_jumps_and_exact_matching_ignores_tau(
+    lang, words
+):
+    """It said the weights "move smoothly" when the query or τ changes: a typed query is text
+    (the weights jump from one query to the next) and exact matching ignores τ."""
+    records = [record[:2] for record in D2L_RECORDS]
+    near_tau = [lookup(records, "Li", "ngram", temperature=tau).weights for tau in (1.0, 1.01)]
+    assert np.abs(near_tau[0] - near_tau[1]).max() < 0.01  # a small change of τ: a small move
+    one_letter = [lookup(records, query, "ngram").weights for query in ("Li", "Hi")]
+    assert np.abs(one_letter[0] - one_letter[1]).max() > 0.1  # one letter typed: a jump
+    exact = [lookup(records, "Li", "exact", temperature=tau).weights for tau in (0.1, 10.0)]
+    assert np.array_equal(*exact)
+    select = t("database.lessons.select", lang)
+    assert all(word in select for word in words), select

@@ -125,9 +125,10 @@ def test_step_figures_label_tokens_and_entries():
 
 def test_a_steps_long_numbers_cut_its_columns_into_narrower_blocks():
     """Plotly sizes a chart's cell text to fit its longest number: one head's exp() step, six
-    columns printing "0.000856", was 6 px high on a phone. A step's columns go in blocks narrow
-    enough for 9 px text (six columns of 7 or 8 characters: two blocks of 3); short numbers and
-    weights (at most "0.0116" with the "<0.01" rule) keep six columns in one chart."""
+    columns printing "0.000856", was 6 px high on a phone. A step prints its numbers at 11 px
+    and its columns go in blocks narrow enough for them (six columns of 8 characters: two
+    blocks of 3); short numbers and weights (at most "0.0116" with the "<0.01" rule) keep six
+    columns in one chart, and four columns of "−0.0275" stay one chart."""
     from types import SimpleNamespace
 
     from attention_ui.transformer.figures import step_key_blocks
@@ -138,3 +139,5 @@ def test_a_steps_long_numbers_cut_its_columns_into_narrower_blocks():
     assert step_key_blocks(short) == [range(0, 6)]
     weights = SimpleNamespace(key="weights_softmax", value=np.full((6, 6), 0.000856))
     assert step_key_blocks(weights) == [range(0, 6)]  # printed "<0.01"
+    projected = SimpleNamespace(key="queries_projected", value=np.full((10, 4), -0.0275))
+    assert step_key_blocks(projected) == [range(0, 4)]
