@@ -1,5 +1,6 @@
 """The Luong page's numbers from its inputs: one pure function that the view, the tasks, the
-comparison, the sentences and the claim walks all call, so each reads the same engine run."""
+comparison, the sentences and the claim walks all call, so each reads the same engine run; the
+page calls it through `run`, once per set of inputs for every session."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+import streamlit as st
 
-from attention_core import AttentionResult, attention
+from attention_core import AttentionInputError, AttentionResult, attention
 from attention_ui.luong.model import engine_parameters
 
 
@@ -38,6 +40,18 @@ def compute(inputs: Inputs) -> AttentionResult:
         layout=inputs.layout,
         **engine_parameters(inputs.score, values),
     )
+
+
+# st.cache_resource, not st.cache_data: a result records its steps on first use, through a
+# closure that pickle (st.cache_data's copy of each hit) cannot take. The result is read-only:
+# every session that enters the same inputs reads the same one.
+@st.cache_resource(max_entries=256, show_spinner=False)
+def run(inputs: Inputs) -> tuple[AttentionResult | None, AttentionInputError | None]:
+    """`compute(inputs)`, or the engine's error, once per set of inputs."""
+    try:
+        return compute(inputs), None
+    except AttentionInputError as error:
+        return None, error
 
 
 def in_columns(result: AttentionResult) -> tuple[np.ndarray, np.ndarray]:
