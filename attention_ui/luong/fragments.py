@@ -122,14 +122,18 @@ def after_edit(state_key: str) -> None:
     (an edit of Q mostly leaves the story true and the first step, Kᵀ, as it was); the export
     while it is open. When the results show or hide with this edit (a bad cell, the engine's
     error), or a prediction is asked (the switch, a class question), the page reruns whole:
-    those change its outline."""
+    those change its outline, as does the first edit of numbers the training page sent (the
+    example box said "trained")."""
     name = state_key.removeprefix("luong.")
     settings = view.settings_now()
     run = view.run_now(settings, state.sizes())
-    if not (state.fragments_drawn() and run.result is not None):
+    example = view.preset_label(settings.preset)  # trained numbers edited: no longer trained
+    if not (state.fragments_drawn() and run.result is not None) or (
+        state.part_shows("example") != example
+    ):
         st.rerun()
     parts = [grid_key(name), RESULTS, VERDICTS]
-    if state.part_shows("story") != view.preset_story(settings.preset, run):
+    if state.part_shows("story") != view.story_text(settings.preset, run):
         parts.append(STORY)
     # the entry followed and the comparison read every input; the step by step one step
     steps_open = state.TAB_INDEX.value() == 0

@@ -162,6 +162,7 @@ TAB = "luong.tab"  # st.tabs' key: the open tab's label
 TAB_NAMES = ("steps", "follow", "compare")  # the tabs under the results, in their order
 FORMULA_BOX = "luong.formula"  # the formula notes' fold (view.formula_panel): open or not
 _DRAWN = "luong.fragments.drawn"  # whether an edit may rerun the parts alone (`fragments_drawn`)
+_FROM_TRAINING = "luong.from_training"  # what the training page sent, until a preset loads
 _PARTS_SHOW = "luong.parts.show"  # what the story and the open step last showed (`part_shows`)
 
 
@@ -204,6 +205,15 @@ def fragments_drawn(drawn_now: bool | None = None) -> bool:
     if drawn_now is not None:
         st.session_state[_DRAWN] = drawn_now
     return bool(st.session_state.get(_DRAWN, False))
+
+
+def from_training(sent: dict | None = None) -> dict | None:
+    """What the training page sent into the grids (its note's catalog keys, `words`, and its
+    `numbers`: step, head, tokens), kept while the grids hold those numbers or the learner's
+    edits of them: until an example, a seed or a reset loads other numbers (`load_preset`)."""
+    if sent is not None:
+        st.session_state[_FROM_TRAINING] = sent
+    return st.session_state.get(_FROM_TRAINING)
 
 
 def part_shows(part: str, shown: Any = None) -> Any:
@@ -253,6 +263,7 @@ def choose_preset() -> None:
 def load_preset() -> None:
     """Replace sizes, settings and every grid with the selected preset (or a seeded random
     fill at the current sizes). Also the reset button: it reloads the selected preset."""
+    st.session_state.pop(_FROM_TRAINING, None)  # the numbers are the example's now
     # a callback runs before the frame's check_widgets: a crafted client's values are checked here
     for s in PRESET_INPUTS:
         st.session_state[s.key] = s.current()

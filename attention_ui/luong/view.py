@@ -26,6 +26,7 @@ from attention_ui.kit.folds import fold
 from attention_ui.kit.state import settings as draw
 from attention_ui.kit.state.page_state import open_tab
 from attention_ui.kit.state.trained import show_trained_note
+from attention_ui.kit.state.trained import trained_note as trained_note_text
 from attention_ui.kit.teaching.steps_view import (
     score_hover,
     score_step,
@@ -94,9 +95,51 @@ def settings_now() -> Settings:
     )
 
 
+@dataclass(frozen=True)
+class FromTraining:
+    """The grids hold numbers the training page sent (`held`: as sent; else edited since):
+    the sender's words (task, score) and numbers (step, head, tokens), worded."""
+
+    words: Mapping[str, str]
+    held: bool
+
+
 def trained_note() -> None:
     """What the numbers are, while the grids hold the matrices the training page sent."""
     show_trained_note("luong")
+
+
+def from_training() -> FromTraining | None:
+    """What the training page sent, while the grids hold it or the learner's edits of it. Read
+    from kit/state/trained's note (`Trained.words`, `Trained.numbers`), which lasts until the
+    first edit, and kept by `state.from_training` until another example is loaded."""
+    held = trained_note_text("luong") is not None
+    if held:
+        sent = st.session_state.get("luong.trained")  # kit/state/trained.mark_trained's
+        words = dict(getattr(sent, "words", {}))
+        state.from_training({"words": words, "numbers": dict(getattr(sent, "numbers", {}))})
+    kept = state.from_training()
+    if kept is None:
+        return None
+    words = {name: t(key) for name, key in kept.get("words", {}).items()}
+    return FromTraining({**words, **kept.get("numbers", {})}, held)
+
+
+def preset_label(preset: str) -> str:
+    """The example box's label of `preset` as it reads now."""
+    return _preset_labels()[preset]
+
+
+def _preset_labels() -> dict[str, str]:
+    """The examples' names; the random one says what the numbers are when they came from the
+    training page (trained, at which step; or edited since)."""
+    names = labels_of("preset", PRESET_KEYS, ".name")
+    sent = from_training()
+    if sent is not None:
+        step = sent.words.get("step", "?")
+        held = t("luong.trained.example", step=step)
+        names[RANDOM] = held if sent.held else t("luong.trained.edited_example")
+    return names
 
 
 def labels_of(group: str, options: Iterable[str], suffix: str = "") -> dict[str, str]:
@@ -112,12 +155,9 @@ def settings() -> Settings:
     # Rows are wrapping horizontal containers, not st.columns: one block each to send, instead
     # of one per column plus the row.
     row = st.container(horizontal=True, vertical_alignment="bottom")
-    preset = draw.selectbox(
-        state.PRESET,
-        row,
-        format_func=labels_of("preset", PRESET_KEYS, ".name").get,
-        on_change=state.choose_preset,
-    )
+    names = _preset_labels()
+    preset = draw.selectbox(state.PRESET, row, format_func=names.get, on_change=state.choose_preset)
+    state.part_shows("example", names[preset])
     row.button(
         t("luong.reset"),
         key=state.RESET,
@@ -410,9 +450,21 @@ def result_chart(name: str, run: Run) -> None:
         st.markdown(t("luong.results.sums", sums=line))
 
 
+def story_text(preset: str, run: Run) -> str:
+    """The story under the charts: what the training page's numbers are while the grids hold
+    them (or that they were edited), else the example's (`preset_story`)."""
+    sent = from_training() if preset == RANDOM else None
+    if sent is None:
+        return preset_story(preset, run)
+    if not sent.held:
+        return t("luong.trained.edited")
+    words = {"task": "?", "head": "?", "step": "?", "tokens": "?", **sent.words}
+    return t("luong.trained.why", **words)
+
+
 def story(preset: str, run: Run) -> None:
     """The example's story under the charts it explains, while the numbers bear it out."""
-    text = preset_story(preset, run)
+    text = story_text(preset, run)
     st.info(text, icon=":material/lightbulb:")
     state.part_shows("story", text)
 
