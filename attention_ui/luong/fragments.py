@@ -127,10 +127,10 @@ def after_edit(state_key: str) -> None:
     name = state_key.removeprefix("luong.")
     settings = view.settings_now()
     run = view.run_now(settings, state.sizes())
-    example = view.preset_label(settings.preset)  # trained numbers edited: no longer trained
-    if not (state.fragments_drawn() and run.result is not None) or (
-        state.part_shows("example") != example
-    ):
+    if not (state.fragments_drawn() and run.result is not None):
+        st.rerun()
+    sent = view.from_training()  # edited, trained numbers are no longer "trained"
+    if sent is not None and state.part_shows("example") != view.preset_label(settings.preset):
         st.rerun()
     parts = [grid_key(name), RESULTS, VERDICTS]
     if state.part_shows("story") != view.story_text(settings.preset, run):

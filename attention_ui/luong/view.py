@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -369,9 +370,16 @@ class Run:
     result: AttentionResult | None
     inputs: numbers.Inputs
     sizes: Sizes
-    learner: Mapping[str, np.ndarray | None]
+    given: Mapping[str, np.ndarray | None] | None = None  # the learner's, when known
     problems: Sequence[str] = ()
     error: AttentionInputError | None = None
+
+    @cached_property
+    def learner(self) -> Mapping[str, np.ndarray | None]:
+        """The learner's score parameters (read when the story or the comparison needs them)."""
+        if self.given is not None:
+            return self.given
+        return learner_parameters(self.inputs.values, self.sizes)
 
 
 def run_now(settings: Settings, sizes: Sizes) -> Run:
@@ -386,11 +394,10 @@ def run_now(settings: Settings, sizes: Sizes) -> Run:
     values = {name: matrix.values for name, matrix in entered.items()}
     mask = mask_now(settings, sizes)
     inputs = numbers.Inputs(values, settings.score, layout, settings.temperature, mask)
-    learner = learner_parameters(values, sizes)
     if problems:
-        return Run(None, inputs, sizes, learner, problems)
+        return Run(None, inputs, sizes, problems=problems)
     result, error = numbers.run(inputs)
-    return Run(result, inputs, sizes, learner, (), error)
+    return Run(result, inputs, sizes, error=error)
 
 
 def results_heading(score: str, layout: str, shown: bool) -> None:
@@ -429,7 +436,7 @@ def axis_titles(lang: str | None = None) -> dict[str, str]:
 RESULT_NAMES = ("S", "A", "O")
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
 def _figures(inputs: numbers.Inputs, lang: str) -> dict[str, DrawnFigure]:
     """S, A and O of `compute.run(inputs)` by step key, in `lang`: built once per set of
     inputs, for every session (read-only, as every DrawnFigure: kit/figures/heatmap.py)."""
@@ -513,7 +520,7 @@ def steps_tab(run: Run) -> None:
     state.part_shows("step", step_shown(result, chosen))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
 def _step_figure(inputs: numbers.Inputs, key: str, lang: str) -> DrawnFigure:
     """The heatmap of the step `key` of `compute.run(inputs)`, in `lang` (built once)."""
     result, _ = numbers.run(inputs)
@@ -578,7 +585,7 @@ def compare_tab(run: Run) -> None:
     st.caption(t("luong.compare.winners_note", chosen=names[result.score]))
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, show_spinner=False, hash_funcs=numbers.HASHED)
 def _comparisons(
     inputs: numbers.Inputs, sizes: Sizes, learner: Mapping[str, np.ndarray | None]
 ) -> list[Comparison]:
@@ -586,7 +593,7 @@ def _comparisons(
     return compare_scores(inputs, sizes, learner, chosen=numbers.run(inputs)[0])
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
 def _comparison_figure(
     inputs: numbers.Inputs,
     sizes: Sizes,
