@@ -60,8 +60,10 @@ def compute(inputs: Inputs) -> AttentionResult:
 # closure that pickle (st.cache_data's copy of each hit) cannot take. The result is read-only:
 # every session that enters the same inputs reads the same one.
 @st.cache_resource(max_entries=256, show_spinner=False, hash_funcs=HASHED)
-def run(inputs: Inputs) -> tuple[AttentionResult | None, AttentionInputError | None]:
-    """`compute(inputs)`, or the engine's error, once per set of inputs."""
+def run(*, inputs: Inputs) -> tuple[AttentionResult | None, AttentionInputError | None]:
+    """`compute(inputs)`, or the engine's error, once per set of inputs. (The page's cached
+    functions take keywords only: Streamlit names a positional argument with inspect.signature
+    on every call, which was a tenth of an edit's rerun.)"""
     try:
         return compute(inputs), None
     except AttentionInputError as error:

@@ -57,9 +57,9 @@ def grids(settings: view.Settings, sizes: Sizes) -> None:
 @st.fragment(key=RESULTS)
 def _chart(name: str, settings: view.Settings, sizes: Sizes) -> None:
     """The chart of S, A or O (by name): three calls of one fragment, which rerun together."""
-    run = view.run_now(settings, sizes)
-    if run.result is not None:  # an edit that hides the results reruns the whole page
-        view.result_chart(name, run)
+    inputs, problems = view.inputs_now(settings, sizes)
+    if not problems:  # an edit that hides the results reruns the whole page
+        view.result_chart(name, inputs)
 
 
 @st.fragment(key=STORY)

@@ -382,10 +382,9 @@ class Run:
         return learner_parameters(self.inputs.values, self.sizes)
 
 
-def run_now(settings: Settings, sizes: Sizes) -> Run:
-    """What the grids hold now, checked cell by cell, and the engine's run of it
-    (`compute.run`: once per set of inputs, for every session). The whole run and each
-    fragment that an edit reruns call this, and read the same run."""
+def inputs_now(settings: Settings, sizes: Sizes) -> tuple[numbers.Inputs, list[str]]:
+    """What the grids hold now, as the engine's inputs, and every bad cell (one sentence each),
+    checked cell by cell."""
     layout = settings.layout
     entered = {
         name: state.entered(name, sizes, layout) for name in (*INPUTS, *PARAMETERS[settings.score])
@@ -393,10 +392,17 @@ def run_now(settings: Settings, sizes: Sizes) -> Run:
     problems = [problem for matrix in entered.values() for problem in matrix.problems]
     values = {name: matrix.values for name, matrix in entered.items()}
     mask = mask_now(settings, sizes)
-    inputs = numbers.Inputs(values, settings.score, layout, settings.temperature, mask)
+    return numbers.Inputs(values, settings.score, layout, settings.temperature, mask), problems
+
+
+def run_now(settings: Settings, sizes: Sizes) -> Run:
+    """What the grids hold now and the engine's run of it (`compute.run`: once per set of
+    inputs, for every session). The whole run and each fragment that an edit reruns call this
+    (or `inputs_now`), and read the same run."""
+    inputs, problems = inputs_now(settings, sizes)
     if problems:
         return Run(None, inputs, sizes, problems=problems)
-    result, error = numbers.run(inputs)
+    result, error = numbers.run(inputs=inputs)
     return Run(result, inputs, sizes, error=error)
 
 
@@ -437,24 +443,40 @@ RESULT_NAMES = ("S", "A", "O")
 
 
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
-def _figures(inputs: numbers.Inputs, lang: str) -> dict[str, DrawnFigure]:
+def _figures(*, inputs: numbers.Inputs, lang: str) -> dict[str, DrawnFigure]:
     """S, A and O of `compute.run(inputs)` by step key, in `lang`: built once per set of
     inputs, for every session (read-only, as every DrawnFigure: kit/figures/heatmap.py)."""
-    result, _ = numbers.run(inputs)
+    result, _ = numbers.run(inputs=inputs)
     names = {name: t(f"luong.results.{name}", lang) for name in RESULT_NAMES}
     return result_figures(result, axis_titles(lang), names)
 
 
-def result_chart(name: str, run: Run) -> None:
-    """One of S, A and O (by name), and under A the sum of each query's weights."""
-    result = run.result
-    figures = _figures(run.inputs, current_language())
-    step = result_steps(result)[name]
-    show_chart(figures[step.key], f"luong.chart.{name}", details=(result.score, result.layout))
-    if name == "A":
-        sums = result.weights.sum(axis=0 if result.layout == "column" else 1)
-        line = " · ".join(f"q{j + 1}: {fmt(total)}" for j, total in enumerate(sums))
-        st.markdown(t("luong.results.sums", sums=line))
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
+def _charts(*, inputs: numbers.Inputs, lang: str) -> dict[str, tuple[DrawnFigure, str]]:
+    """S, A and O by name, each with what is written under it (A: each query's weight sum)."""
+    result, _ = numbers.run(inputs=inputs)
+    if result is None:  # the engine's error: the page says it instead (`why_not`)
+        return {}
+    figures = _figures(inputs=inputs, lang=lang)
+    sums = result.weights.sum(axis=0 if result.layout == "column" else 1)
+    line = " · ".join(f"q{j + 1}: {fmt(total)}" for j, total in enumerate(sums))
+    under = {"A": t("luong.results.sums", lang, sums=line)}
+    return {
+        name: (figures[step.key], under.get(name, ""))
+        for name, step in result_steps(result).items()
+    }
+
+
+def result_chart(name: str, inputs: numbers.Inputs) -> None:
+    """One of S, A and O (by name) of the engine's run of `inputs`, and under A the sum of
+    each query's weights."""
+    charts = _charts(inputs=inputs, lang=current_language())
+    if name not in charts:
+        return
+    figure, under = charts[name]
+    show_chart(figure, f"luong.chart.{name}", details=(inputs.score, inputs.layout))
+    if under:
+        st.markdown(under)
 
 
 def story_text(preset: str, run: Run) -> str:
@@ -508,8 +530,8 @@ def steps_tab(run: Run) -> None:
     }
     chosen = draw.radio(state.STEP, options=step_keys, format_func=names.get, horizontal=True)
     lang = current_language()
-    figures = _figures(run.inputs, lang)
-    figure = figures.get(chosen) or _step_figure(run.inputs, chosen, lang)
+    figures = _figures(inputs=run.inputs, lang=lang)
+    figure = figures.get(chosen) or _step_figure(inputs=run.inputs, key=chosen, lang=lang)
     show_step(
         result,
         step_keys.index(chosen) + 1,
@@ -521,9 +543,9 @@ def steps_tab(run: Run) -> None:
 
 
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
-def _step_figure(inputs: numbers.Inputs, key: str, lang: str) -> DrawnFigure:
+def _step_figure(*, inputs: numbers.Inputs, key: str, lang: str) -> DrawnFigure:
     """The heatmap of the step `key` of `compute.run(inputs)`, in `lang` (built once)."""
-    result, _ = numbers.run(inputs)
+    result, _ = numbers.run(inputs=inputs)
     return step_figure(result.step(key), result.layout, axis_titles(lang))
 
 
@@ -574,7 +596,7 @@ def compare_tab(run: Run) -> None:
     if not sizes.fits_dot():
         st.caption(t("luong.compare.no_dot", d_q=sizes.d_q, d_k=sizes.d_k))
     lang = current_language()
-    comparisons = _comparisons(run.inputs, sizes, run.learner)
+    comparisons = _comparisons(inputs=run.inputs, sizes=sizes, learner=run.learner)
     names = labels_of("score_name", SCORES)
     for start in range(0, len(comparisons), 3):
         for column, comparison in zip(st.columns(3), comparisons[start : start + 3], strict=False):
@@ -587,14 +609,15 @@ def compare_tab(run: Run) -> None:
 
 @st.cache_resource(max_entries=16, show_spinner=False, hash_funcs=numbers.HASHED)
 def _comparisons(
-    inputs: numbers.Inputs, sizes: Sizes, learner: Mapping[str, np.ndarray | None]
+    *, inputs: numbers.Inputs, sizes: Sizes, learner: Mapping[str, np.ndarray | None]
 ) -> list[Comparison]:
     """Every applicable score's run on `inputs` (the chosen score's is `compute.run`'s)."""
-    return compare_scores(inputs, sizes, learner, chosen=numbers.run(inputs)[0])
+    return compare_scores(inputs, sizes, learner, chosen=numbers.run(inputs=inputs)[0])
 
 
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
 def _comparison_figure(
+    *,
     inputs: numbers.Inputs,
     sizes: Sizes,
     learner: Mapping[str, np.ndarray | None],
@@ -602,9 +625,10 @@ def _comparison_figure(
     lang: str,
 ) -> DrawnFigure:
     """The weights of `score` on `inputs` beside the chosen score's, in `lang` (built once)."""
-    comparison = next(c for c in _comparisons(inputs, sizes, learner) if c.score == score)
+    comparisons = _comparisons(inputs=inputs, sizes=sizes, learner=learner)
+    comparison = next(c for c in comparisons if c.score == score)
     names = {name: t(f"luong.score_name.{name}", lang) for name in SCORES}
-    return comparison_figure(comparison, numbers.run(inputs)[0], axis_titles(lang), names)
+    return comparison_figure(comparison, numbers.run(inputs=inputs)[0], axis_titles(lang), names)
 
 
 def compared(run: Run, comparison: Comparison, names: Mapping[str, str], lang: str) -> None:
@@ -615,7 +639,9 @@ def compared(run: Run, comparison: Comparison, names: Mapping[str, str], lang: s
         st.markdown(f"**{names[comparison.score]}**")
         show_error(comparison.error)
         return
-    figure = _comparison_figure(run.inputs, run.sizes, run.learner, comparison.score, lang)
+    figure = _comparison_figure(
+        inputs=run.inputs, sizes=run.sizes, learner=run.learner, score=comparison.score, lang=lang
+    )
     show_chart(figure, f"luong.compare.{comparison.score}", details=(result.layout,))
     delta, r, c = largest_change(comparison.result.weights, result.weights)
     rows, cols = labels("mask", run.sizes, result.layout)  # shaped like the weights
