@@ -1,11 +1,12 @@
 """Luong explorer: edit Q, K, V (and W, W_a, v_a) and see every step of attention, live.
 
-Top to bottom: a preset (each tells one story) or a seeded random fill; the score function,
-layout, temperature and mask; the sizes; the chosen score's formula; the grids; then S, A, O
-as heatmaps and three tabs: every step of the engine (one at a time, picked by the learner),
-one entry followed through all of them, and all applicable score functions side by side.
-Every number comes from `attention_core`.
-Each section is drawn by a function of attention_ui/luong/view.py;
+Top to bottom: a preset (each tells one story) or a seeded random fill, the score function and
+τ; the grids; the engine's run of what they hold; S, A, O as heatmaps, the export and three
+tabs: every step of the engine (one at a time, picked by the learner), one entry followed
+through all of them, and all applicable score functions side by side; the tasks; then the
+layout, the mask, the sizes and the formula's notes. Every number comes from `attention_core`.
+Each section is drawn by a function of attention_ui/luong/view.py; the parts an edit of a grid
+changes are st.fragments (attention_ui/luong/fragments.py, which says what an edit reruns);
 attention_ui/luong/state.py declares each setting once (its key, default, values, label).
 
 Keys (for tests and tours), besides the settings declared in state.py
@@ -22,34 +23,39 @@ Grids: state key luong.<M> for M in Q, K, V, W, Wa_concat, va, Wa_location, and
 luong.mask.cells for the per-cell mask; each grid's widget key is
 "<state key>.editor.<version>" with the version in session_state["<state key>.version"].
 In column layout Q's columns are q1…qn and its rows 1…d_q; in row layout the reverse.
-Fragment keys (st.rerun): luong.results (grids, S, A, O, the other tabs, the verdicts),
-luong.steps (the step-by-step tab) and luong.export.panel (the export), drawn by
-attention_ui/luong/fragments.py; attention_ui/luong/reruns.py says which an edit reruns.
+Fragment keys (st.rerun): luong.grid.<M> (each grid), luong.results (S, A, O, the story),
+luong.tab.open, luong.export.panel and luong.verdicts (the tasks' verdicts and the address).
 """
 
 import streamlit as st
 
 from attention_ui.frame import page_footer, page_header
-from attention_ui.kit.grids.trained import show_trained_note
-from attention_ui.kit.places import place_if
-from attention_ui.luong import fragments, state, view
+from attention_ui.kit.teaching.task_panel import panel_frame
+from attention_ui.luong import fragments, state, teaching, view
+from attention_ui.luong import tasks as luong_tasks
 
 page_header("luong")
 state.start()
-show_trained_note("luong")  # matrices sent by the training page, while the grids hold them
+view.trained_note()  # what the numbers are, while the grids hold what the training page sent
 
-# The first screen holds what the learner touches and what it does: the example, the score
-# and τ with the formula, then the grids and S, A, O; the layout, the mask, the sizes and the
-# formula's notes follow the results (`more`, drawn into from here, is placed under them).
-top, work, more = st.container(), st.container(), st.container()
-with top:
-    settings = view.settings(more)
-with more:
-    mask_place = place_if(settings.mask_kind != "none")  # its controls, under its selector
-    sizes = view.size_controls(settings.score)
-    view.formula_panel(settings.score, settings.layout)
-# The grids, S, A, O, the export, the tabs and the tasks: an edit reruns only what it changes.
-places = fragments.lay_out(work, settings, sizes, mask_place)
-fragments.show(settings, sizes, places)
+settings = view.settings()  # the example, the score, τ (the layout, mask and sizes: at the end)
+sizes = state.sizes()
+with view.inputs_heading(settings.layout):
+    switch_drawn = teaching.switch()  # predict, then reveal
+fragments.grids(settings, sizes)  # an edit reruns its grid and what it changes below
 
+run = view.run_now(settings, sizes)  # the engine's one run of what the grids hold (cached)
+heading = st.container()  # the results' heading, once it is known whether they show
+view.why_not(run)  # the bad cells, or the engine's error
+shown = run.result is not None and teaching.reveal(run.result, switch_drawn)
+with heading:
+    view.results_heading(settings.score, settings.layout, shown)
+if shown:
+    fragments.results(settings, sizes)  # S, A, O and the example's story
+    fragments.export(settings, sizes)
+    fragments.tabs(settings, sizes)
+fragments.verdicts(panel_frame(luong_tasks.TASKS), settings, sizes)
+fragments.drawn_by_this_run(shown, predicting=not switch_drawn or state.PREDICT.value())
+
+view.lower_settings(settings, sizes)  # the layout, the mask, the sizes, the formula's notes
 page_footer("luong")  # the address follows the page: a reload or a copied link shows it

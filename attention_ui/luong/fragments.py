@@ -1,148 +1,154 @@
-"""The parts of the Luong page an edit reruns (the results, the step-by-step tab, the export;
-attention_ui/luong/reruns.py says which an edit reruns), and the places the whole run draws.
+"""The parts of the Luong page that an edit of a grid changes, each an `st.fragment`, and what
+an edit reruns (`after_edit`).
 
-What an edit does not change is drawn by the whole run around the fragments (`lay_out`): the
-grids' heading and columns, the results' heading, columns, table expanders and weight sums,
-the tabs and the task panel's frame. The fragments write only the charts, an open table, the
-open tab and the tasks' verdicts into them, so an edit does not send the rest again
-(attention_ui/kit/places.py). The export writes its own place: its deferred downloads do not
-download when a fragment writes them into a container drawn outside it
-(tests/browser/test_export_predict.py).
+Each grid is a fragment of its own; S, A and O are the three calls of one fragment (`RESULTS`:
+Streamlit reruns a fragment's every call together); the example's story, the open tab, the
+export and the tasks' verdicts are four more. A fragment is called where its part is drawn and
+reads the grids as they are now (`view.run_now`), so a rerun of it alone draws the same as the
+whole page would. An edit of Q reruns Q's grid, S, A, O and the verdicts, the story and the
+open tab when what they show changed, and the export while it is open; K's and V's grids, the
+settings, the headings and the columns are not sent again (each part rerun costs a message:
+tests/pages/luong/test_edit_messages.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from attention_ui.kit.share.address import follow_address
-from attention_ui.kit.state.page_state import changed
-from attention_ui.kit.teaching.task_panel import fill as fill_tasks
-from attention_ui.kit.text.i18n import show_error
-from attention_ui.luong import reruns, state, teaching, view
+from attention_ui.kit.state.page_state import changed, drawn
+from attention_ui.kit.teaching.task_panel import TaskSlots, fill
+from attention_ui.kit.text.i18n import t
+from attention_ui.luong import state, teaching, view
 from attention_ui.luong import tasks as luong_tasks
-from attention_ui.luong.compute import Inputs
-from attention_ui.luong.model import Sizes
+from attention_ui.luong.model import ALL_PARAMETERS, INPUTS, Sizes
+
+RESULTS = "luong.results"  # S, A and O
+STORY = "luong.story"  # the example's story under them
+TAB = "luong.tab.open"  # the open tab's content
+EXPORT = "luong.export.panel"  # the export (its fold's widget key is luong.export)
+EXPORT_OPEN = "luong.export"  # the export fold's widget key: True while it is open
+VERDICTS = "luong.verdicts"  # the tasks' verdicts, and the address
+# The widgets of the open tab that travel in the address (the step picked, the entry followed).
+TAB_SETTINGS = (state.STEP.key, state.FOLLOW_KEY.key, state.FOLLOW_QUERY.key)
 
 
-@dataclass(frozen=True)
-class Places:
-    """What the whole run drew for the fragments: the settings above the grids as it saw them
-    (`above`), the grids' columns, the mask's controls' place under its selector, whether the
-    predict switch is drawn, the results' place and frame (None while the results are hidden),
-    the export's place and what is drawn under the results (the tabs, the task panel)."""
-
-    above: tuple
-    grids: dict[str, Any]
-    mask: Any
-    switch_drawn: bool
-    results: Any
-    frame: view.ResultsFrame | None
-    export: Any
-    below: view.Below
+def grid_key(name: str) -> str:
+    return f"luong.grid.{name}"
 
 
-def lay_out(work: Any, settings: view.Settings, sizes: Sizes, mask_place: Any) -> Places:
-    """The grids (each a fragment of its own) and every place of the results, drawn in `work`
-    by the whole run; then the export's place, the tabs and the task panel's frame."""
-    above = view.settings_above()
-    shown = state.results_shown()
-    with work:
-        with view.inputs_heading(settings.layout):
-            switch_drawn = teaching.switch()
-        grids = view.grid_places(settings.score, sizes, settings.layout)
-        view.input_grids(grids, sizes, settings.layout)
-        view.results_heading(settings.score, settings.layout, shown)
-        results_place = st.container()
-        frame = view.results_frame(sizes) if shown else None
-    export_place = st.container()
-    below = view.below_results(shown, luong_tasks.TASKS)
-    return Places(above, grids, mask_place, switch_drawn, results_place, frame, export_place, below)
+def _grid(name: str, sizes: Sizes, layout: str) -> None:
+    state.matrix(name, sizes, layout, help=t(f"luong.inputs.{name}_help"), after_edit=after_edit)
 
 
-def show(settings: view.Settings, sizes: Sizes, places: Places) -> None:
-    """The results, the export and the open step, each a fragment in its place."""
-    with places.results:
-        results(settings, sizes, places)
-    if places.below.shown:
-        with places.export:
-            export()
-    if places.below.shown and places.below.tabs["steps"].open:
-        with places.below.tabs["steps"]:
-            steps_tab()
+# One fragment per grid (each needs its own key, so each is a function of its own).
+_GRIDS = {name: st.fragment(key=grid_key(name))(_grid) for name in (*INPUTS, *ALL_PARAMETERS)}
 
 
-@st.fragment(key=reruns.RESULTS)
-def results(settings: view.Settings, sizes: Sizes, places: Places) -> None:
-    """Everything an edit of a grid changes but the grid itself and the step tab: an edit of a
-    grid (or of the mask's length, the open tab's widgets, the followed entry, a prediction)
-    reruns this, not the settings above it; changing those reruns the whole page."""
-    if view.settings_above() != places.above:  # a callback in here changed a setting above
-        st.rerun()
-    entered = view.entered_grids(places.grids, sizes, settings.layout)
-    with places.mask:  # above the switch, which the whole run draws
-        mask = view.mask_input(settings.mask_kind, sizes, settings.layout)
-
-    # Compute once per set of inputs: every chart and table below reads this result, and reruns
-    # that change none of the inputs (another tab, another followed entry) reuse it and its charts.
-    problems = [problem for matrix in entered.values() for problem in matrix.problems]
-    values = {name: matrix.values for name, matrix in entered.items()}
-    inputs = Inputs(values, settings.score, settings.layout, settings.temperature, mask)
-    learner = view.learner_parameters(values, sizes)
-    cache = state.run_cache(view.fingerprint(inputs, learner))
-    result = error = None
-    if problems:
-        view.show_problems(problems)
-    else:
-        result, error = view.compute(cache, inputs)
-    if error is not None:
-        show_error(error)
-    # predict-then-reveal hides what follows, the example's story included (it states the answer)
-    shown = result is not None and teaching.reveal(result, places.switch_drawn)
-    below, frame = places.below, places.frame
-    if shown != below.shown:  # the tabs appear or go: the whole run draws them
-        state.results_shown(shown)
-        st.rerun()
-    if shown and frame is not None:
-        run = view.Run(result, inputs, sizes, learner, cache)
-        story = view.preset_story(settings.preset, run)
-        frame.story.info(story, icon=":material/lightbulb:")  # under the charts it explains
-        titles = view.axis_titles()
-        view.results(result, titles, cache, frame)
-        cache["export"] = (values, sizes, mask, titles)  # what the export panel reads
-        if below.tabs["follow"].open:
-            with below.tabs["follow"]:
-                view.follow_tab(run)
-        if below.tabs["compare"].open:
-            with below.tabs["compare"]:
-                view.compare_tab(run, titles)
-    # in the fragment, so an edit of a grid rechecks the tasks
-    fill_tasks(below.tasks, luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
-    follow_address("luong")  # an edit made in here reruns this alone: the address follows it
+def grids(settings: view.Settings, sizes: Sizes) -> None:
+    """Q, K, V and the chosen score's parameters, each in its column (`view.grid_columns`)."""
+    columns = view.grid_columns(settings.score, sizes, settings.layout)
+    for name, column in columns.items():
+        with column:
+            _GRIDS[name](name, sizes, settings.layout)
 
 
-@st.fragment(key=reruns.STEPS)
-def steps_tab() -> None:
-    """The step-by-step tab, from the result the grids' fragment computed last: its step picker
-    reruns this alone; an edit reruns it with the results when it changes the open step."""
-    cache = state.last_cache()
-    result, _ = cache.get("outcome", (None, None))
-    if result is None:
-        return
-    picked = changed(state.STEP.key)  # since the step picker was last drawn
-    view.steps_tab(result, view.axis_titles(), cache.get("results", {}), cache)
-    if picked:  # a run of this alone: the address holds the open step
+@st.fragment(key=RESULTS)
+def _chart(name: str, settings: view.Settings, sizes: Sizes) -> None:
+    """The chart of S, A or O (by name): three calls of one fragment, which rerun together."""
+    inputs, problems = view.inputs_now(settings, sizes)
+    if not problems:  # an edit that hides the results reruns the whole page
+        view.result_chart(name, inputs)
+
+
+@st.fragment(key=STORY)
+def _story(settings: view.Settings, sizes: Sizes) -> None:
+    run = view.run_now(settings, sizes)
+    if run.result is not None:
+        view.story(settings.preset, run)
+
+
+def results(settings: view.Settings, sizes: Sizes) -> None:
+    """S, A and O side by side, and the example's story under them."""
+    for column, name in zip(st.columns(3), view.RESULT_NAMES, strict=True):
+        with column:
+            _chart(name, settings, sizes)
+    _story(settings, sizes)
+
+
+@st.fragment(key=EXPORT)
+def export(settings: view.Settings, sizes: Sizes) -> None:
+    """The script, the CSV files and the LaTeX of what the grids hold (built while open)."""
+    run = view.run_now(settings, sizes)
+    if run.result is not None:
+        values = dict(run.inputs.values)
+        teaching.export(run.result, values, sizes, run.inputs.mask, view.axis_titles())
+
+
+def tabs(settings: view.Settings, sizes: Sizes) -> None:
+    """The three tabs, only the open one drawn (switching tabs reruns the page)."""
+    containers = view.tabs()
+    name = view.TAB_NAMES[state.TAB_INDEX.value()]
+    with containers[name]:
+        _open_tab(name, settings, sizes)
+
+
+@st.fragment(key=TAB)
+def _open_tab(name: str, settings: view.Settings, sizes: Sizes) -> None:
+    """The open tab: the step by step, one entry followed, or the score functions compared.
+    Its own widgets rerun it alone; the address follows them."""
+    picked = changed(*TAB_SETTINGS)  # since this tab was last drawn
+    run = view.run_now(settings, sizes)
+    if run.result is not None:
+        {"steps": view.steps_tab, "follow": view.follow_tab, "compare": view.compare_tab}[name](run)
+    drawn(*TAB_SETTINGS)
+    if picked:
         follow_address("luong")
 
 
-@st.fragment(key=reruns.EXPORT)
-def export() -> None:
-    """The export, from the result the grids' fragment computed last: opening or closing it
-    reruns this alone; an edit reruns it with the results while it is open. Nothing in it is
-    in the address (no follow_address)."""
-    cache = state.last_cache()
-    result, _ = cache.get("outcome", (None, None))
-    if result is not None and "export" in cache:
-        teaching.export(result, *cache["export"])
+@st.fragment(key=VERDICTS)
+def verdicts(slots: TaskSlots, settings: view.Settings, sizes: Sizes) -> None:
+    """The tasks' verdicts into the panel's places (kit/teaching/task_panel), then the address,
+    which follows every edit."""
+    result = view.run_now(settings, sizes).result
+    fill(slots, luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
+    follow_address("luong")
+
+
+def after_edit(state_key: str) -> None:
+    """A grid's callback, once its edit is kept (kit/grids/cell_grid): rerun the grid, S, A and
+    O, the verdicts and the address; the story and the open tab when what they show changed
+    (an edit of Q mostly leaves the story true and the first step, Kᵀ, as it was); the export
+    while it is open. When the results show or hide with this edit (a bad cell, the engine's
+    error), or a prediction is asked (the switch, a class question), the page reruns whole:
+    those change its outline, as does the first edit of numbers the training page sent (the
+    example box said "trained")."""
+    name = state_key.removeprefix("luong.")
+    settings = view.settings_now()
+    run = view.run_now(settings, state.sizes())
+    if not (state.fragments_drawn() and run.result is not None):
+        st.rerun()
+    sent = view.from_training()  # edited, trained numbers are no longer "trained"
+    if sent is not None and state.part_shows("example") != view.preset_label(settings.preset):
+        st.rerun()
+    parts = [grid_key(name), RESULTS, VERDICTS]
+    if state.part_shows("story") != view.story_text(settings.preset, run):
+        parts.append(STORY)
+    # the entry followed and the comparison read every input; the step by step one step
+    steps_open = state.TAB_INDEX.value() == 0
+    step = view.step_shown(run.result, state.STEP.value())
+    if not steps_open or state.part_shows("step") != step:
+        parts.append(TAB)
+    if st.session_state.get(EXPORT_OPEN):
+        parts.append(EXPORT)
+    try:
+        st.rerun(parts)
+    except StreamlitAPIException:  # a part the last whole run did not draw (it was cut short)
+        st.rerun()
+
+
+def drawn_by_this_run(shown: bool, predicting: bool) -> None:
+    """After the whole run drew the page: an edit may rerun the parts alone while the results
+    are shown (their fragments drawn) and no prediction is asked (`after_edit`)."""
+    state.fragments_drawn(shown and not predicting)

@@ -10,7 +10,7 @@ from attention_ui.luong.model import MAX_SIZE
 SCHEMA = from_settings(
     "luong",
     (
-        *luong.SETTINGS[:-3],  # the predict switch and the √d_k demo's two follow the grids
+        *luong.SETTINGS_BEFORE_GRIDS,
         Matrix("Q", luong.matrix_key("Q")),
         Matrix("K", luong.matrix_key("K")),
         Matrix("V", luong.matrix_key("V")),
@@ -19,7 +19,7 @@ SCHEMA = from_settings(
         Matrix("va", luong.matrix_key("va")),
         Matrix("Wal", luong.matrix_key("Wa_location")),
         Matrix("mc", luong.matrix_key("mask.cells"), ticks=True),
-        *luong.SETTINGS[-3:],
+        *luong.SETTINGS_AFTER_GRIDS,  # the predict switch and the √d_k demo's two
     ),
     prepare=luong.prepare_shared,
     baseline=luong.shared_baseline,

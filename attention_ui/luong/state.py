@@ -8,9 +8,8 @@ Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -18,6 +17,7 @@ import streamlit as st
 from attention_core.attention import LAYOUTS, SCORES
 from attention_core.scaling import MAX_DEMO_SIZE
 from attention_core.steps import STEP_KEYS
+from attention_ui.kit.grids import store
 from attention_ui.kit.grids.matrix_editor import (
     MatrixInput,
     check_matrix,
@@ -134,7 +134,9 @@ STEP = settings.choice(
 PREDICT = settings.flag("luong.predict", "predict")  # kit.teaching.predict_view's switch
 SCALING_D_K = settings.integer("luong.scaling.d_k", "sdk", 64, 1, MAX_DEMO_SIZE)  # √d_k demo
 SCALING_SEED = settings.integer("luong.scaling.seed", "sseed", 0, 0, 2**32 - 1)
-SETTINGS = (
+# The address writes the settings before the grids, the grids, then the settings that follow
+# them (luong/schema.py), in these orders.
+SETTINGS_BEFORE_GRIDS = (
     PRESET,
     SEED,
     SCORE,
@@ -147,28 +149,21 @@ SETTINGS = (
     FOLLOW_QUERY,
     TAB_INDEX,
     STEP,
-    PREDICT,
-    SCALING_D_K,
-    SCALING_SEED,
 )
+SETTINGS_AFTER_GRIDS = (PREDICT, SCALING_D_K, SCALING_SEED)
+SETTINGS = (*SETTINGS_BEFORE_GRIDS, *SETTINGS_AFTER_GRIDS)
 # What a preset is drawn from: the settings whose on_change replaces the grids (choose_preset,
 # switch_layout: on a real change only, see `page_state.changed`) and the sizes.
 GRID_SETTINGS = (PRESET, SEED, LAYOUT)
 PRESET_INPUTS = (*GRID_SETTINGS, *SIZES.values())
-# The settings drawn above the grids: a run of the grids-and-results fragment alone does not
-# draw them again, so a callback in the fragment that changes one of them (a new random
-# puzzle sets the preset and the seed) needs a run of the whole page (view.settings_above).
-ABOVE_THE_GRIDS = (PRESET, SEED, SCORE, LAYOUT, TEMPERATURE, MASK_KIND, *SIZES.values())
 RESET = "luong.reset"
 REDRAW = "luong.redraw"
 TAB = "luong.tab"  # st.tabs' key: the open tab's label
 TAB_NAMES = ("steps", "follow", "compare")  # the tabs under the results, in their order
 FORMULA_BOX = "luong.formula"  # the formula notes' fold (view.formula_panel): open or not
-_CACHE = "luong.cache"
-_SHOWN = "luong.results.shown"  # whether the last run showed the results (and the tabs)
-_SUMS = "luong.results.sums"  # the weight sums the last run printed (view.results_frame)
-_STEP_FIGURE = "luong.steps.figure"  # (what the open step's figure shows, the figure)
-T = TypeVar("T")
+_DRAWN = "luong.fragments.drawn"  # whether an edit may rerun the parts alone (`fragments_drawn`)
+_FROM_TRAINING = "luong.from_training"  # what the training page sent, until a preset loads
+_PARTS_SHOW = "luong.parts.show"  # what the story and the open step last showed (`part_shows`)
 
 
 def matrix_key(name: str) -> str:
@@ -203,49 +198,32 @@ def open_step(step_keys: Sequence[str]) -> str:
     return chosen
 
 
-def results_shown(shown: bool | None = None) -> bool:
-    """Whether the results (and the tabs under them) were shown by the last run: the whole run
-    draws the tabs before the grids' fragment knows (see pages/luong.py); `shown` records it."""
+def fragments_drawn(drawn_now: bool | None = None) -> bool:
+    """Whether the last whole run drew the results' fragments (the results, the tabs, the
+    export) with no prediction asked: only then may a grid's edit rerun them alone
+    (luong/fragments.after_edit); `drawn_now` records it."""
+    if drawn_now is not None:
+        st.session_state[_DRAWN] = drawn_now
+    return bool(st.session_state.get(_DRAWN, False))
+
+
+def from_training(sent: dict | None = None) -> dict | None:
+    """What the training page sent into the grids (its note's catalog keys, `words`, and its
+    `numbers`: step, head, tokens), kept while the grids hold those numbers or the learner's
+    edits of them: until an example, a seed or a reset loads other numbers (`load_preset`)."""
+    if sent is not None:
+        st.session_state[_FROM_TRAINING] = sent
+    return st.session_state.get(_FROM_TRAINING)
+
+
+def part_shows(part: str, shown: Any = None) -> Any:
+    """What the part `part` of the page (the story, the open step) showed when last drawn, for
+    a grid's edit to rerun it only when that changes (luong/fragments.after_edit); `shown`
+    records it."""
+    record = st.session_state.setdefault(_PARTS_SHOW, {})
     if shown is not None:
-        st.session_state[_SHOWN] = shown
-    return bool(st.session_state.get(_SHOWN, True))
-
-
-def sums_measured(measured: tuple[str, ...] | None = None) -> tuple[str, ...] | None:
-    """The queries' weight sums, printed, as the results' fragment last measured them (None
-    before it has): the whole run draws them before the fragment computes (see
-    view.results_frame); `measured` records them."""
-    if measured is not None:
-        st.session_state[_SUMS] = measured
-    return st.session_state.get(_SUMS)
-
-
-def run_cache(fingerprint: tuple) -> dict:
-    """A dict that lives as long as the inputs stay the same: the result and the figures made
-    from them are built once and reused by later reruns (a tab switch, another followed
-    entry) until anything that shapes them changes."""
-    cache = st.session_state.get(_CACHE)
-    if cache is None or cache.get("fingerprint") != fingerprint:
-        cache = {"fingerprint": fingerprint}
-        st.session_state[_CACHE] = cache
-    return cache
-
-
-def last_cache() -> dict:
-    """The run cache the grids' fragment filled last: the step tab's fragment, which may run
-    without it, draws the result and the figures it holds."""
-    return st.session_state.get(_CACHE) or {}
-
-
-def kept_figure(content: tuple, build: Callable[[], T]) -> T:
-    """`build()` again only when `content` (everything the figure shows) differs from the last
-    call's: the open step's chart outlives the run cache, since most edits leave it as it was
-    (an edit of Q does not change Kᵀ, the first step)."""
-    kept = st.session_state.get(_STEP_FIGURE)
-    if kept is None or kept[0] != content:
-        kept = (content, build())
-        st.session_state[_STEP_FIGURE] = kept
-    return kept[1]
+        record[part] = shown
+    return record.get(part)
 
 
 def sizes() -> Sizes:
@@ -285,6 +263,7 @@ def choose_preset() -> None:
 def load_preset() -> None:
     """Replace sizes, settings and every grid with the selected preset (or a seeded random
     fill at the current sizes). Also the reset button: it reloads the selected preset."""
+    st.session_state.pop(_FROM_TRAINING, None)  # the numbers are the example's now
     # a callback runs before the frame's check_widgets: a crafted client's values are checked here
     for s in PRESET_INPUTS:
         st.session_state[s.key] = s.current()
@@ -411,6 +390,17 @@ def mask_cells(
     return entered.values > 0.5
 
 
+def mask_cells_now(sizes: Sizes, layout: str) -> np.ndarray:
+    """The per-cell mask (True = may be attended) as its grid holds it, fitted to these sizes
+    as `mask_cells` fits it when drawing it (new cells ticked), the last ticks sent included:
+    the page computes with the mask before it draws the grid, under the results."""
+    key, shape = matrix_key("mask.cells"), _mask_shape(sizes, layout)
+    store.settle(key)
+    store.fit(key, shape, 1.0)
+    values = matrix_values(key)
+    return np.ones(shape, dtype=bool) if values is None else values > 0.5
+
+
 # ---------------------------------------------------------------------------------------------
 # The page's state in the shareable address (kit.share.address)
 
@@ -434,19 +424,15 @@ def shared_baseline(values: dict[str, Any]) -> dict[str, Any]:
         return {}
 
 
-@functools.lru_cache(maxsize=64)
+@st.cache_data(max_entries=64, show_spinner=False)
 def _baseline(preset: str, seed: int, layout: str, sizes: Sizes) -> tuple[tuple[str, Any], ...]:
     """`shared_baseline`'s matrices, made once per example, seed, layout and sizes: the address
     is written after every edit, and making the example's matrices again was a quarter of it
-    (bench/load.py's py-spy). Read-only, since every session shares them."""
+    (bench/load.py's py-spy)."""
     chosen = preset_state(preset, seed, layout, sizes)
-    matrices = []
-    for key, value in chosen.items():
-        if key in MATRIX_KEYS:
-            value = np.array(value, dtype=float)
-            value.flags.writeable = False
-            matrices.append((key, value))
-    return tuple(matrices)
+    return tuple(
+        (key, np.array(value, dtype=float)) for key, value in chosen.items() if key in MATRIX_KEYS
+    )
 
 
 def shared_shapes(values: dict[str, Any]) -> dict[str, tuple[int, int]]:

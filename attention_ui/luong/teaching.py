@@ -1,7 +1,7 @@
 """The Luong explorer's export panel and its predict-then-reveal puzzle.
 
-pages/luong.py draws the switch in its whole run (`switch`), calls `reveal(...)` in the grids'
-fragment before drawing the results (False: keep them hidden) and `export(...)` after them.
+pages/luong.py draws the switch above the grids (`switch`) and calls `reveal(...)` before the
+results (False: keep them hidden); the export's fragment (luong/fragments.py) calls `export`.
 """
 
 from __future__ import annotations
@@ -46,9 +46,8 @@ def new_random_puzzle() -> None:
 
 
 def switch() -> bool:
-    """The switch, drawn by the whole run above the grids' fragment (no edit changes it), so
-    that an edit does not send it again; False when a class question about this page takes
-    its place (no switch drawn)."""
+    """The switch, at the end of the grids' heading; False when a class question about this
+    page takes its place (no switch drawn)."""
     if question_here(PAGE):
         return False
     predict_switch(PAGE)
@@ -75,8 +74,6 @@ def reveal(result: AttentionResult, switch_drawn: bool) -> bool:
     """When the switch is on (`switch` drew it: `switch_drawn`), one question per query.
     True when the page may show its scores, weights, output, tabs and exports (switch off,
     or answers revealed)."""
-    if question_here(PAGE) == switch_drawn:  # a class question came or went: the whole run
-        st.rerun()  # draws the switch (or not)
     if switch_drawn and not state.PREDICT.value():
         return True
     if not student_question_here(PAGE):  # a student answers the teacher's numbers

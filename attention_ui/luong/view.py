@@ -2,14 +2,17 @@
 
 Each function draws one part of the page and returns what the next part needs. They live here
 rather than in the page script because Streamlit compiles the page script on every run under
-AppTest (and once per server otherwise); the page itself stays a short table of contents.
+AppTest (and once per server otherwise); the page itself stays a short table of contents. The
+parts an edit of a grid changes are drawn as fragments by attention_ui/luong/fragments.py, from
+the functions here; each reads the grids as they are now (`run_now`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -18,12 +21,13 @@ from attention_core import AttentionInputError, AttentionResult, Step
 from attention_core.attention import SCORES
 from attention_core.formatting import fmt
 from attention_core.scaling import SMALL_GRADIENT, ScalingDemo, scaling_demo
-from attention_ui.kit.figures.charts import TABLE_SUFFIX, show_chart
-from attention_ui.kit.figures.heatmap import DrawnFigure, hover_texts
-from attention_ui.kit.folds import fold, folded
-from attention_ui.kit.grids.matrix_editor import MatrixInput
+from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.heatmap import DrawnFigure
+from attention_ui.kit.folds import fold
+from attention_ui.kit.grids.trained import show_trained_note
+from attention_ui.kit.grids.trained import trained_note as trained_note_text
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.state.page_state import drawn, open_tab
+from attention_ui.kit.state.page_state import open_tab
 from attention_ui.kit.teaching.steps_view import (
     score_hover,
     score_step,
@@ -34,11 +38,9 @@ from attention_ui.kit.teaching.steps_view import (
     weight_hover,
     weight_step,
 )
-from attention_ui.kit.teaching.task_panel import TaskSlots, panel_frame
-from attention_ui.kit.teaching.tasks import Task
 from attention_ui.kit.text.i18n import current_language, show_error, step_title, t
 from attention_ui.luong import compute as numbers
-from attention_ui.luong import formulas, reruns, state
+from attention_ui.luong import formulas, state
 from attention_ui.luong.claims import story_holds
 from attention_ui.luong.compare import (
     Comparison,
@@ -50,6 +52,7 @@ from attention_ui.luong.compare import (
 from attention_ui.luong.model import (
     ALL_PARAMETERS,
     DOT_SCORES,
+    INPUTS,
     PARAMETERS,
     Sizes,
     causal_mask,
@@ -66,16 +69,78 @@ from attention_ui.luong.presets import PRESET_KEYS, RANDOM
 MAX_PROBLEMS_SHOWN = 8
 AXIS_KINDS = ("key", "query", "dim", "hidden", "sum")
 TAB_NAMES = state.TAB_NAMES
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Settings:
+    """The settings an edit of a grid does not change, as the session holds them: a fragment
+    that an edit reruns is called with them (Streamlit calls it again with what the whole run
+    gave it)."""
+
     preset: str
     score: str
     layout: str
     temperature: float
     mask_kind: str
+
+
+def settings_now() -> Settings:
+    """The settings as the session holds them: drawn above the grids or, for the layout and
+    the mask, under the results (Streamlit keeps a widget's value before it is drawn)."""
+    return Settings(
+        state.PRESET.value(),
+        state.SCORE.value(),
+        state.LAYOUT.value(),
+        float(state.TEMPERATURE.value()),
+        state.MASK_KIND.value(),
+    )
+
+
+@dataclass(frozen=True)
+class FromTraining:
+    """The grids hold numbers the training page sent (`held`: as sent; else edited since):
+    the sender's words (task, score) and numbers (step, head, tokens), worded."""
+
+    words: Mapping[str, str]
+    held: bool
+
+
+def trained_note() -> None:
+    """What the numbers are, while the grids hold the matrices the training page sent."""
+    show_trained_note("luong")
+
+
+def from_training() -> FromTraining | None:
+    """What the training page sent, while the grids hold it or the learner's edits of it. Read
+    from kit/grids/trained's note (`Trained.words`, `Trained.numbers`), which lasts until the
+    first edit, and kept by `state.from_training` until another example is loaded."""
+    held = trained_note_text("luong") is not None
+    if held:
+        sent = st.session_state.get("luong.trained")  # kit/grids/trained.mark_trained's
+        words = dict(getattr(sent, "words", {}))
+        state.from_training({"words": words, "numbers": dict(getattr(sent, "numbers", {}))})
+    kept = state.from_training()
+    if kept is None:
+        return None
+    words = {name: t(key) for name, key in kept.get("words", {}).items()}
+    return FromTraining({**words, **kept.get("numbers", {})}, held)
+
+
+def preset_label(preset: str) -> str:
+    """The example box's label of `preset` as it reads now."""
+    return _preset_labels()[preset]
+
+
+def _preset_labels() -> dict[str, str]:
+    """The examples' names; the random one says what the numbers are when they came from the
+    training page (trained, at which step; or edited since)."""
+    names = labels_of("preset", PRESET_KEYS, ".name")
+    sent = from_training()
+    if sent is not None:
+        step = sent.words.get("step", "?")
+        held = t("luong.trained.example", step=step)
+        names[RANDOM] = held if sent.held else t("luong.trained.edited_example")
+    return names
 
 
 def labels_of(group: str, options: Iterable[str], suffix: str = "") -> dict[str, str]:
@@ -84,19 +149,16 @@ def labels_of(group: str, options: Iterable[str], suffix: str = "") -> dict[str,
     return {option: t(f"luong.{group}.{option}{suffix}") for option in options}
 
 
-def settings(more: Any) -> Settings:
+def settings() -> Settings:
     """Preset (with reset and, for random, the seed), score and temperature at the top, where
-    the learner starts; layout and mask into `more`, a place under the results (at 1400 × 900
-    the grids and S, A, O then fit the first screen)."""
-    # Rows are wrapping horizontal containers, not st.columns: one block each to send on every
-    # edit instead of one per column plus the row (bench/load.py counts messages per edit).
+    the learner starts; the layout, the mask and the sizes are drawn under the results
+    (`lower_settings`: at 1400 × 900 the grids and S, A, O then fit the first screen)."""
+    # Rows are wrapping horizontal containers, not st.columns: one block each to send, instead
+    # of one per column plus the row.
     row = st.container(horizontal=True, vertical_alignment="bottom")
-    preset = draw.selectbox(
-        state.PRESET,
-        row,
-        format_func=labels_of("preset", PRESET_KEYS, ".name").get,
-        on_change=state.choose_preset,
-    )
+    names = _preset_labels()
+    preset = draw.selectbox(state.PRESET, row, format_func=names.get, on_change=state.choose_preset)
+    state.part_shows("example", names[preset])
     row.button(
         t("luong.reset"),
         key=state.RESET,
@@ -109,18 +171,27 @@ def settings(more: Any) -> Settings:
         row.button(
             t("luong.redraw"), key=state.REDRAW, on_click=state.redraw, icon=":material/casino:"
         )
-    # The preset's story is drawn with the results (`preset_story`): whether it holds depends
-    # on the numbers the engine computes from everything set below.
+    # The preset's story is drawn with the results (`story`): whether it holds depends on the
+    # numbers the engine computes from everything set below.
 
     # The score on this row, as wide as its longest Japanese name (the article's, 21
     # characters) needs: sharing the row's width it cut "スケールド・ドットプロダクト・…".
-    score = draw.selectbox(state.SCORE, row, on_change=state.keep_dot_sizes, width=360)
-    lower = more.container(horizontal=True)
-    layout = draw.radio(state.LAYOUT, lower, on_change=state.switch_layout)
-    mask_kind = draw.selectbox(state.MASK_KIND, lower)
-    tau = draw.select_slider(state.TEMPERATURE, row, format_func=fmt, width=220)
+    draw.selectbox(state.SCORE, row, on_change=state.keep_dot_sizes, width=360)
+    draw.select_slider(state.TEMPERATURE, row, format_func=fmt, width=220)
+    return settings_now()
+
+
+def lower_settings(settings: Settings, sizes: Sizes) -> None:
+    """Under the results: the layout and the mask (with the mask's own controls under its
+    selector), the sizes and the formula's notes. The page read their values before drawing
+    them (`settings_now`, `state.sizes`); changing one reruns the whole page."""
+    row = st.container(horizontal=True)
+    draw.radio(state.LAYOUT, row, on_change=state.switch_layout)
+    draw.selectbox(state.MASK_KIND, row)
     state.settings_drawn()
-    return Settings(preset, score, layout, float(tau), mask_kind)
+    mask_controls(settings.mask_kind, sizes, settings.layout)
+    size_controls(settings.score)
+    formula_panel(settings.score, settings.layout)
 
 
 def size_controls(score: str) -> Sizes:
@@ -141,17 +212,6 @@ def size_controls(score: str) -> Sizes:
     if dot_like:
         st.caption(t("luong.sizes.dot_equal"))
     return state.sizes()
-
-
-def results_heading(score: str, layout: str, shown: bool) -> None:
-    """The results' heading (when they are shown) beside the formula that makes them from the
-    grids above: the chosen score for one pair and for whole matrices, and the attention it
-    feeds (a wrapping row: on one line on a desktop, one under the other on a phone)."""
-    row = st.container(horizontal=True, gap="medium", vertical_alignment="center")
-    if shown:
-        row.header(t("luong.results.title"), width="content")
-    row.latex(formulas.PAIR[score] + r"\qquad " + formulas.MATRIX[(score, layout)], width="content")
-    row.latex(formulas.ATTENTION[layout], width="content")
 
 
 def formula_panel(score: str, layout: str) -> None:
@@ -230,12 +290,11 @@ def inputs_heading(layout: str) -> Any:
     return row
 
 
-def grid_places(score: str, sizes: Sizes, layout: str) -> dict[str, Any]:
+def grid_columns(score: str, sizes: Sizes, layout: str) -> dict[str, Any]:
     """A column for each grid of Q, K, V and of the chosen score's parameters, headed by the
-    matrix's name and shape (under `inputs_heading`). Drawn by the whole run: the grids'
-    fragment writes only the grids into them (`input_grids`), so an edit does not re-send
-    the columns and their headings."""
-    places = {}
+    matrix's name and shape (under `inputs_heading`); the grids go in them
+    (luong/fragments.grids)."""
+    columns = {}
     width = {name: len(labels(name, sizes, layout)[1]) + 1 for name in ("Q", "K", "V")}
     total = sum(width.values())
     for row in (("Q", "K", "V"), PARAMETERS[score]):
@@ -248,52 +307,37 @@ def grid_places(score: str, sizes: Sizes, layout: str) -> dict[str, Any]:
         for column, name in zip(st.columns(widths + spacer), row, strict=False):
             rows, cols = labels(name, sizes, layout)
             column.markdown(t(f"luong.inputs.{name}", rows=len(rows), cols=len(cols)))
-            places[name] = column
-    return places
+            columns[name] = column
+    return columns
 
 
-def _grid(name: str, sizes: Sizes, layout: str) -> None:
-    state.matrix(
-        name, sizes, layout, help=t(f"luong.inputs.{name}_help"), after_edit=reruns.after_edit
-    )
+def mask_now(settings: Settings, sizes: Sizes) -> np.ndarray | None:
+    """The mask in the learner's layout (True = may be attended), or None for no mask: its
+    controls are drawn under the results (`mask_controls`), after the page computed with it."""
+    kind, layout = settings.mask_kind, settings.layout
+    if kind == "causal":
+        return in_layout(causal_mask(sizes.m, sizes.n), layout)
+    if kind == "padding":
+        length = min(int(state.MASK_LENGTH.value()), sizes.m)
+        return in_layout(padding_mask(sizes.m, sizes.n, length), layout)
+    if kind == "cells":
+        return state.mask_cells_now(sizes, layout)
+    return None
 
 
-# Each grid a fragment of its own: an edit of Q reruns Q's grid and the results, not K's and
-# V's (their draws were a third of an edit's work each; reruns.after_edit names the fragments).
-_GRID_FRAGMENTS = {name: st.fragment(key=reruns.grid_key(name))(_grid) for name in reruns.GRIDS}
-
-
-def input_grids(places: Mapping[str, Any], sizes: Sizes, layout: str) -> None:
-    """The grids, each in its place of `grid_places` (drawn by the whole run)."""
-    for name, place in places.items():
-        with place:
-            _GRID_FRAGMENTS[name](name, sizes, layout)
-
-
-def entered_grids(places: Mapping[str, Any], sizes: Sizes, layout: str) -> dict[str, MatrixInput]:
-    """What the grids of `places` hold, edits included, checked cell by cell."""
-    return {name: state.entered(name, sizes, layout) for name in places}
-
-
-def mask_input(kind: str, sizes: Sizes, layout: str) -> np.ndarray | None:
-    """The mask in the learner's layout (True = may be attended), or None for no mask."""
+def mask_controls(kind: str, sizes: Sizes, layout: str) -> None:
+    """Under the mask's selector: what the mask hides, its length or its grid of ticks (an
+    edit of either reruns the whole page)."""
     if kind == "causal":
         uneven = " " + t("luong.mask.causal_uneven") if sizes.m != sizes.n else ""
         st.caption(t("luong.mask.causal_note") + uneven)
-        return in_layout(causal_mask(sizes.m, sizes.n), layout)
-    if kind == "padding":
+    elif kind == "padding":
         if state.MASK_LENGTH.value() > sizes.m:
             st.session_state[state.MASK_LENGTH.key] = sizes.m  # fewer keys than before
-        length = draw.number_input(
-            state.MASK_LENGTH, max_value=sizes.m, on_change=reruns.follow_edit, args=("mask",)
-        )
-        return in_layout(padding_mask(sizes.m, sizes.n, int(length)), layout)
-    if kind == "cells":
+        draw.number_input(state.MASK_LENGTH, max_value=sizes.m)
+    elif kind == "cells":
         st.markdown(t("luong.mask.cells_title"))
-        return state.mask_cells(
-            sizes, layout, help=t("luong.mask.cells_help"), after_edit=reruns.after_edit
-        )
-    return None
+        state.mask_cells(sizes, layout, help=t("luong.mask.cells_help"))
 
 
 def show_problems(problems: list[str]) -> None:
@@ -316,59 +360,69 @@ def learner_parameters(
     }
 
 
-def fingerprint(inputs: numbers.Inputs, learner: Mapping[str, np.ndarray | None]) -> tuple:
-    """Everything the result and its figures depend on (the language too: titles, hovers)."""
-
-    def arrays(named: Mapping[str, np.ndarray | None]) -> tuple:
-        return tuple(
-            (name, None if a is None else (a.shape, a.tobytes()))
-            for name, a in sorted(named.items())
-        )
-
-    mask = inputs.mask
-    return (
-        inputs.score,
-        inputs.layout,
-        inputs.temperature,
-        current_language(),
-        arrays(inputs.values),
-        arrays(learner),
-        None if mask is None else (mask.shape, mask.tobytes()),
-    )
-
-
-def memo(cache: dict, key: Any, build: Callable[[], T]) -> T:
-    """`build()` once per set of inputs (see state.run_cache)."""
-    if key not in cache:
-        cache[key] = build()
-    return cache[key]
-
-
-def compute(
-    cache: dict, inputs: numbers.Inputs
-) -> tuple[AttentionResult | None, AttentionInputError | None]:
-    """The one engine run every chart and table reads, or the engine's error."""
-
-    def run() -> tuple[AttentionResult | None, AttentionInputError | None]:
-        try:
-            return numbers.compute(inputs), None
-        except AttentionInputError as error:
-            return None, error
-
-    return memo(cache, "outcome", run)
-
-
 @dataclass(frozen=True)
 class Run:
     """The engine's run of the page's inputs (the grids' values, the score, the layout, τ and
     the mask), at these sizes, with the learner's score parameters (None where none is valid:
-    `learner_parameters`) and the cache of what is built from them (`state.run_cache`)."""
+    `learner_parameters`). `result` is None while a cell is bad (`problems`, one sentence
+    each) or the engine refused the inputs (`error`)."""
 
-    result: AttentionResult
+    result: AttentionResult | None
     inputs: numbers.Inputs
     sizes: Sizes
-    learner: Mapping[str, np.ndarray | None]
-    cache: dict
+    given: Mapping[str, np.ndarray | None] | None = None  # the learner's, when known
+    problems: Sequence[str] = ()
+    error: AttentionInputError | None = None
+
+    @cached_property
+    def learner(self) -> Mapping[str, np.ndarray | None]:
+        """The learner's score parameters (read when the story or the comparison needs them)."""
+        if self.given is not None:
+            return self.given
+        return learner_parameters(self.inputs.values, self.sizes)
+
+
+def inputs_now(settings: Settings, sizes: Sizes) -> tuple[numbers.Inputs, list[str]]:
+    """What the grids hold now, as the engine's inputs, and every bad cell (one sentence each),
+    checked cell by cell."""
+    layout = settings.layout
+    entered = {
+        name: state.entered(name, sizes, layout) for name in (*INPUTS, *PARAMETERS[settings.score])
+    }
+    problems = [problem for matrix in entered.values() for problem in matrix.problems]
+    values = {name: matrix.values for name, matrix in entered.items()}
+    mask = mask_now(settings, sizes)
+    return numbers.Inputs(values, settings.score, layout, settings.temperature, mask), problems
+
+
+def run_now(settings: Settings, sizes: Sizes) -> Run:
+    """What the grids hold now and the engine's run of it (`compute.run`: once per set of
+    inputs, for every session). The whole run and each fragment that an edit reruns call this
+    (or `inputs_now`), and read the same run."""
+    inputs, problems = inputs_now(settings, sizes)
+    if problems:
+        return Run(None, inputs, sizes, problems=problems)
+    result, error = numbers.run(inputs=inputs)
+    return Run(result, inputs, sizes, error=error)
+
+
+def results_heading(score: str, layout: str, shown: bool) -> None:
+    """The results' heading (when they are shown) beside the formula that makes them from the
+    grids above: the chosen score for one pair and for whole matrices, and the attention it
+    feeds (a wrapping row: on one line on a desktop, one under the other on a phone)."""
+    row = st.container(horizontal=True, gap="medium", vertical_alignment="center")
+    if shown:
+        row.header(t("luong.results.title"), width="content")
+    row.latex(formulas.PAIR[score] + r"\qquad " + formulas.MATRIX[(score, layout)], width="content")
+    row.latex(formulas.ATTENTION[layout], width="content")
+
+
+def why_not(run: Run) -> None:
+    """Why the engine has no result for what the grids hold: every bad cell, or its error."""
+    if run.problems:
+        show_problems(list(run.problems))
+    if run.error is not None:
+        show_error(run.error)
 
 
 def tabs() -> dict[str, Any]:
@@ -376,115 +430,72 @@ def tabs() -> dict[str, Any]:
     labels = [t(f"luong.tabs.{name}") for name in TAB_NAMES]
     open_tab(state.TAB, state.TAB_INDEX.key, labels)  # by position, whatever the language
     # a callback, not "rerun": a grid's edit sent in the same interaction then reruns the
-    # whole page too, not only its fragments (attention_ui/luong/reruns.py)
+    # whole page too, not only its fragments (Streamlit's escalation, see st.rerun)
     containers = st.tabs(labels, key=state.TAB, on_change=state.tab_switched)
     return dict(zip(TAB_NAMES, containers, strict=True))
 
 
-@dataclass(frozen=True)
-class Below:
-    """What the whole run draws under the grids' fragment, for the fragment to write into:
-    the tabs (none while the results are hidden) and the task panel's placeholders."""
-
-    shown: bool
-    tabs: dict[str, Any]
-    tasks: TaskSlots
-
-
-def below_results(shown: bool, tasks: Sequence[Task]) -> Below:
-    """The tabs, when the last run showed the results (`shown`), and the task panel's frame:
-    no edit changes them, so the whole run draws them and the fragment fills in the open tab
-    and the verdicts (an edit then sends neither the tabs nor the panel again)."""
-    return Below(shown, tabs() if shown else {}, panel_frame(tasks))
-
-
-def axis_titles() -> dict[str, str]:
-    return {kind: t(f"luong.axis.{kind}") for kind in AXIS_KINDS}
+def axis_titles(lang: str | None = None) -> dict[str, str]:
+    return {kind: t(f"luong.axis.{kind}", lang) for kind in AXIS_KINDS}
 
 
 RESULT_NAMES = ("S", "A", "O")
 
 
-@dataclass(frozen=True)
-class ResultsFrame:
-    """What the whole run draws of S, A and O under the grids' fragment, for the fragment to
-    write into: a place for each chart (by name, "S", "A", "O"), each chart's "numbers as a
-    table" expander, the weight sums as drawn (`sums`, one printed number per query) and a
-    place for the example's story under them."""
-
-    charts: dict[str, Any]
-    tables: dict[str, Any]
-    sums: tuple[str, ...]
-    story: Any
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
+def _figures(*, inputs: numbers.Inputs, lang: str) -> dict[str, DrawnFigure]:
+    """S, A and O of `compute.run(inputs)` by step key, in `lang`: built once per set of
+    inputs, for every session (read-only, as every DrawnFigure: kit/figures/heatmap.py)."""
+    result, _ = numbers.run(inputs=inputs)
+    names = {name: t(f"luong.results.{name}", lang) for name in RESULT_NAMES}
+    return result_figures(result, axis_titles(lang), names)
 
 
-def results_frame(sizes: Sizes) -> ResultsFrame:
-    """The results' three columns, each chart's table expander and the weight sums under A
-    (their heading is `results_heading`'s): no edit changes them, so the whole run draws them
-    and the grids' fragment writes only the charts (and an open expander's table) into them;
-    an edit then does not send the columns, the expanders and the sums again
-    (tests/pages/luong/test_edit_messages.py). The sums are drawn as the fragment last measured
-    them, or as 1 for each query before it has; the fragment reruns the page when it measures
-    other ones."""
-    charts, tables = {}, {}
-    columns = st.columns(3)
-    for column, name in zip(columns, RESULT_NAMES, strict=True):
-        with column:
-            charts[name] = st.empty()
-            # as kit/figures/charts.show_chart draws it, which `results` hands it to (_Placed)
-            tables[name] = folded(
-                t("figures.table.label"), key=f"luong.chart.{name}{TABLE_SUFFIX}", compact=True
-            ).box
-    measured = state.sums_measured()
-    sums = measured if measured and len(measured) == sizes.n else (fmt(1.0),) * sizes.n
-    columns[1].markdown(
-        t("luong.results.sums", sums=" · ".join(f"q{j + 1}: {s}" for j, s in enumerate(sums)))
-    )
-    return ResultsFrame(charts, tables, sums, st.container())
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
+def _charts(*, inputs: numbers.Inputs, lang: str) -> dict[str, tuple[DrawnFigure, str]]:
+    """S, A and O by name, each with what is written under it (A: each query's weight sum)."""
+    result, _ = numbers.run(inputs=inputs)
+    if result is None:  # the engine's error: the page says it instead (`why_not`)
+        return {}
+    figures = _figures(inputs=inputs, lang=lang)
+    sums = result.weights.sum(axis=0 if result.layout == "column" else 1)
+    line = " · ".join(f"q{j + 1}: {fmt(total)}" for j, total in enumerate(sums))
+    under = {"A": t("luong.results.sums", lang, sums=line)}
+    return {
+        name: (figures[step.key], under.get(name, ""))
+        for name, step in result_steps(result).items()
+    }
 
 
-class _Placed:
-    """show_chart's `container` for a chart whose place and table expander the whole run drew
-    (`results_frame`): the chart goes into its place, the table (while open) into that
-    expander, so the chart's text alternative and table stay show_chart's."""
-
-    def __init__(self, place: Any, table: Any) -> None:
-        self._place, self._table = place, table
-
-    def __getattr__(self, name: str) -> Any:  # the chart itself: into its place
-        return getattr(self._place, name)
-
-    def expander(self, *_args: Any, **_kwargs: Any) -> Any:
-        return self._table
-
-    def __enter__(self) -> Any:  # `with`: the chart itself, into its place
-        return self._place.__enter__()
-
-    def __exit__(self, *exc: Any) -> Any:
-        return self._place.__exit__(*exc)
+def result_chart(name: str, inputs: numbers.Inputs) -> None:
+    """One of S, A and O (by name) of the engine's run of `inputs`, and under A the sum of
+    each query's weights."""
+    charts = _charts(inputs=inputs, lang=current_language())
+    if name not in charts:
+        return
+    figure, under = charts[name]
+    show_chart(figure, f"luong.chart.{name}", details=(inputs.score, inputs.layout))
+    if under:
+        st.markdown(under)
 
 
-def results(
-    result: AttentionResult, titles: Mapping[str, str], cache: dict, frame: ResultsFrame
-) -> dict[str, DrawnFigure]:
-    """S, A and O into the places of `results_frame`; returns the figures by step key so that
-    the steps tab draws them without building them again. When the weight sums differ from
-    the line the frame drew, the page reruns with the measured ones."""
-    layout = result.layout
-    sums = tuple(map(fmt, result.weights.sum(axis=0 if layout == "column" else 1)))
-    if sums != frame.sums:
-        state.sums_measured(sums)
-        st.rerun()
-    names = {name: t(f"luong.results.{name}") for name in RESULT_NAMES}
-    figures = memo(cache, "results", lambda: result_figures(result, titles, names))
-    for name, step in result_steps(result).items():
-        show_chart(
-            figures[step.key],
-            f"luong.chart.{name}",
-            details=(result.score, layout),
-            container=_Placed(frame.charts[name], frame.tables[name]),
-        )
-    return figures
+def story_text(preset: str, run: Run) -> str:
+    """The story under the charts: what the training page's numbers are while the grids hold
+    them (or that they were edited), else the example's (`preset_story`)."""
+    sent = from_training() if preset == RANDOM else None
+    if sent is None:
+        return preset_story(preset, run)
+    if not sent.held:
+        return t("luong.trained.edited")
+    words = {"task": "?", "head": "?", "step": "?", "tokens": "?", **sent.words}
+    return t("luong.trained.why", **words)
+
+
+def story(preset: str, run: Run) -> None:
+    """The example's story under the charts it explains, while the numbers bear it out."""
+    text = story_text(preset, run)
+    st.info(text, icon=":material/lightbulb:")
+    state.part_shows("story", text)
 
 
 def result_figures(
@@ -506,14 +517,10 @@ def result_steps(result: AttentionResult) -> dict[str, Step]:
     return {"S": score_step(result), "A": weight_step(result), "O": result.step("output")}
 
 
-def steps_tab(
-    result: AttentionResult,
-    titles: Mapping[str, str],
-    figures: Mapping[str, DrawnFigure],
-    cache: dict,
-) -> None:
+def steps_tab(run: Run) -> None:
     """Every step of the engine, one at a time: the learner picks the step, and only that
     step's formula, sentence and chart are drawn (and its figure built) on a run."""
+    result = run.result
     st.caption(t("luong.steps.intro", count=len(result.steps)))
     step_keys = [step.key for step in result.steps]
     state.open_step(step_keys)  # the radio's value before it is drawn
@@ -522,9 +529,9 @@ def steps_tab(
         for number, step in enumerate(result.steps, start=1)
     }
     chosen = draw.radio(state.STEP, options=step_keys, format_func=names.get, horizontal=True)
-    drawn(state.STEP.key)  # for the step picked next (fragments.steps_tab)
-    step = result.step(chosen)
-    figure = figures.get(chosen) or open_step_figure(step, result.layout, titles)
+    lang = current_language()
+    figures = _figures(inputs=run.inputs, lang=lang)
+    figure = figures.get(chosen) or _step_figure(inputs=run.inputs, key=chosen, lang=lang)
     show_step(
         result,
         step_keys.index(chosen) + 1,
@@ -532,22 +539,32 @@ def steps_tab(
         namespace="luong",
         key_prefix="luong.step",
     )
+    state.part_shows("step", step_shown(result, chosen))
 
 
-def open_step_figure(step: Step, layout: str, titles: Mapping[str, str]) -> DrawnFigure:
-    """The open step's heatmap, the same figure as long as what it shows is the same: its
-    spec and text alternative are then not made again (kit/figures/heatmap.DrawnFigure)."""
-    hover = hover_texts(step.value.shape, step.entry)
-    content = (
-        step.key,
-        layout,
-        tuple(titles.items()),
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
+def _step_figure(*, inputs: numbers.Inputs, key: str, lang: str) -> DrawnFigure:
+    """The heatmap of the step `key` of `compute.run(inputs)`, in `lang` (built once)."""
+    result, _ = numbers.run(inputs=inputs)
+    return step_figure(result.step(key), result.layout, axis_titles(lang))
+
+
+def step_shown(result: AttentionResult, key: str) -> tuple | None:
+    """What the step tab draws of the step `key` of `result` (None: it has no such step): its
+    numbers, formula, sentence's numbers and the arithmetic of each entry (its hovers)."""
+    try:
+        step = result.step(key)
+    except KeyError:
+        return None
+    rows, cols = step.value.shape
+    return (
+        key,
         step.value.shape,
-        step.value.dtype.str,
         step.value.tobytes(),
-        tuple(map(tuple, hover)),
+        step.latex,
+        repr(sorted(step.params.items())),
+        tuple(step.entry(r, c) for r in range(rows) for c in range(cols)),
     )
-    return state.kept_figure(content, lambda: step_figure(step, layout, titles, hover=hover))
 
 
 def follow_tab(run: Run) -> None:
@@ -572,30 +589,49 @@ def follow_tab(run: Run) -> None:
     )
 
 
-def compare_tab(run: Run, titles: Mapping[str, str]) -> None:
+def compare_tab(run: Run) -> None:
     """Every applicable score on the same inputs, three to a row, then who wins each query."""
     result, sizes = run.result, run.sizes
     st.caption(t("luong.compare.intro"))
     if not sizes.fits_dot():
         st.caption(t("luong.compare.no_dot", d_q=sizes.d_q, d_k=sizes.d_k))
-    comparisons = memo(
-        run.cache,
-        "comparisons",
-        lambda: compare_scores(run.inputs, sizes, run.learner, chosen=result),
-    )
+    lang = current_language()
+    comparisons = _comparisons(inputs=run.inputs, sizes=sizes, learner=run.learner)
     names = labels_of("score_name", SCORES)
     for start in range(0, len(comparisons), 3):
         for column, comparison in zip(st.columns(3), comparisons[start : start + 3], strict=False):
             with column:
-                compared(run, comparison, names, titles)
+                compared(run, comparison, names, lang)
     st.markdown(t("luong.compare.winners"))
-    st.dataframe(memo(run.cache, "winners", lambda: winner_table(comparisons, result, names)))
+    st.dataframe(winner_table(comparisons, result, names))
     st.caption(t("luong.compare.winners_note", chosen=names[result.score]))
 
 
-def compared(
-    run: Run, comparison: Comparison, names: Mapping[str, str], titles: Mapping[str, str]
-) -> None:
+@st.cache_resource(max_entries=16, show_spinner=False, hash_funcs=numbers.HASHED)
+def _comparisons(
+    *, inputs: numbers.Inputs, sizes: Sizes, learner: Mapping[str, np.ndarray | None]
+) -> list[Comparison]:
+    """Every applicable score's run on `inputs` (the chosen score's is `compute.run`'s)."""
+    return compare_scores(inputs, sizes, learner, chosen=numbers.run(inputs=inputs)[0])
+
+
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=numbers.HASHED)
+def _comparison_figure(
+    *,
+    inputs: numbers.Inputs,
+    sizes: Sizes,
+    learner: Mapping[str, np.ndarray | None],
+    score: str,
+    lang: str,
+) -> DrawnFigure:
+    """The weights of `score` on `inputs` beside the chosen score's, in `lang` (built once)."""
+    comparisons = _comparisons(inputs=inputs, sizes=sizes, learner=learner)
+    comparison = next(c for c in comparisons if c.score == score)
+    names = {name: t(f"luong.score_name.{name}", lang) for name in SCORES}
+    return comparison_figure(comparison, numbers.run(inputs=inputs)[0], axis_titles(lang), names)
+
+
+def compared(run: Run, comparison: Comparison, names: Mapping[str, str], lang: str) -> None:
     """One score's weights beside the chosen score's: the heatmap, where they differ most, and
     which of its parameters are the defaults."""
     result, chosen = run.result, names[run.result.score]
@@ -603,10 +639,8 @@ def compared(
         st.markdown(f"**{names[comparison.score]}**")
         show_error(comparison.error)
         return
-    figure = memo(
-        run.cache,
-        ("compare", comparison.score),
-        lambda: comparison_figure(comparison, result, titles, names),
+    figure = _comparison_figure(
+        inputs=run.inputs, sizes=run.sizes, learner=run.learner, score=comparison.score, lang=lang
     )
     show_chart(figure, f"luong.compare.{comparison.score}", details=(result.layout,))
     delta, r, c = largest_change(comparison.result.weights, result.weights)
@@ -621,11 +655,6 @@ def compared(
         )
     for parameter in comparison.defaults:
         st.caption(t(f"luong.compare.default_{parameter}"))
-
-
-def settings_above() -> tuple:
-    """The values of the settings drawn above the grids, as the session holds them now."""
-    return tuple(st.session_state.get(s.key) for s in state.ABOVE_THE_GRIDS)
 
 
 def preset_story(preset: str, run: Run, lang: str | None = None) -> str:

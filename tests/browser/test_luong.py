@@ -81,8 +81,8 @@ def weight_charts_show(page, weights: np.ndarray, count: int) -> None:
 def test_typing_into_a_query_cell_changes_the_weights(page, server):
     page.set_viewport_size({"width": 1400, "height": 2400})
     open_page(page, server, "luong")
-    # The step tab is a fragment of its own that an edit of Q reruns only when the open step
-    # reads Q: open the weights' step, whose chart must follow the edit too.
+    # The step tab is a fragment of its own that an edit of Q reruns only when the step it
+    # shows changes: open the weights' step, whose chart must follow the edit too.
     page.get_by_text(catalog("en")["engine.step.weights_softmax.title"]).first.click()
     wait_idle(page)
     before = chart(page, "A: weights")
@@ -95,8 +95,8 @@ def test_typing_into_a_query_cell_changes_the_weights(page, server):
     np.testing.assert_allclose(after["z"], result.weights)
     assert after["z"][0][0] > before["z"][0][0]
     weight_charts_show(page, result.weights, count=2)  # above and in the step tab
-    # The task panel is drawn by the page's whole run; the grids' fragment writes its verdicts,
-    # so the edit's rerun of the fragment alone must still bring the new one.
+    # The task panel is drawn by the page's whole run and its verdicts by a fragment of their
+    # own, so the edit's rerun of the fragments alone must still bring the new one.
     gap = np.abs(result.output - FIRST["V"].mean(axis=1, keepdims=True)).max()
     verdict = catalog("en")["tasks.luong_mean.progress"].format(gap=fmt(gap))
     expect(page.get_by_text(verdict)).to_be_visible()
@@ -117,9 +117,9 @@ def test_switching_layout_transposes_every_matrix(page, server):
 
 
 def test_a_new_puzzle_from_below_the_grids_updates_the_example_above(page, server):
-    """The grids and results are an st.fragment (an edit reruns them alone); the predict
-    section's new-puzzle button in it sets the example and the seed drawn above the grids,
-    so that click must run the whole page: the example selector and the seed follow."""
+    """An edit of a grid reruns fragments alone; the predict section's new-puzzle button sets
+    the example and the seed drawn above the grids, so that click must run the whole page:
+    the example selector and the seed follow."""
     open_page(page, server, "luong")
     switch = page.get_by_text("Predict, then reveal")
     switch.wait_for(timeout=60_000)  # the page runs twice on a first visit (?lang= is added)

@@ -92,6 +92,7 @@ def test_learning_is_named_only_where_something_is_learned():
         "train_service.",  # the training service's runs train it
         "train.summary",
         "common.trained",  # matrices the training page trained
+        "luong.trained.",  # the Luong page's example box and story for them
         "tasks.train_",  # the training page's tasks train a model
         "tasks.reason.needs_lookup",
         "tasks.reason.needs_run",  # the exercise is checked on a trained run

@@ -38,7 +38,7 @@ def page_story(key, result, values, sizes, mask, lang) -> str:
     """The preset's story as the page tells it for this run (the learner's parameters: the
     values' own)."""
     inputs = Inputs(values, result.score, result.layout, result.temperature, mask)
-    return preset_story(key, Run(result, inputs, sizes, values, {}), lang)
+    return preset_story(key, Run(result, inputs, sizes, values), lang)
 
 
 def preset_inputs(key: str) -> tuple[dict[str, np.ndarray], object]:

@@ -355,12 +355,21 @@ def test_japanese_page_has_every_text(at):
     assert not [text for text in texts if "luong." in str(text)]
 
 
-def test_the_weight_sums_under_a_are_the_measured_ones(at):
-    """The whole run draws the line under A before the results' fragment computes (from what
-    it measured last): a line that is not the engine's reruns the page with the measured one."""
+def test_the_weight_sums_under_a_are_the_engines(at):
+    """The line under A sums each query's weights as the chart shows them, also after an
+    edit, in the other layout and with a mask (no figure drawn apart from the engine's run)."""
     text = catalog("en")["luong.results.sums"]
-    at.session_state["luong.results.sums"] = ("0.5", "2")  # not what the engine gives
-    at.run()
-    lines = [m.value for m in at.markdown]
-    assert text.format(sums="q1: 1 · q2: 1") in lines
-    assert text.format(sums="q1: 0.5 · q2: 2") not in lines
+
+    def line(weights: np.ndarray) -> str:
+        return text.format(sums=" · ".join(f"q{j + 1}: {fmt(s)}" for j, s in enumerate(weights)))
+
+    for change in (
+        lambda: edit(at, "Q", {0: {"q1": "5"}}),
+        lambda: at.radio(key="luong.layout").set_value("row"),
+        lambda: at.selectbox(key="luong.mask.kind").set_value("causal"),
+    ):
+        change()
+        at.run()
+        weights = z(at, "luong.chart.A")
+        axis = 0 if at.radio(key="luong.layout").value == "column" else 1
+        assert line(weights.sum(axis=axis)) in [m.value for m in at.markdown]
