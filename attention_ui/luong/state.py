@@ -8,6 +8,7 @@ Wa_concat, va, Wa_location) and the per-cell mask under `luong.mask.cells`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -419,20 +420,26 @@ def shared_baseline(values: dict[str, Any]) -> dict[str, Any]:
     try:
         current = Sizes(**{name: int(values[s.key]) for name, s in SIZES.items()})
         preset, seed, layout = (values[s.key] for s in GRID_SETTINGS)
-        return dict(_baseline(preset, int(seed), layout, current))
+        return dict(_baseline(preset=preset, seed=int(seed), layout=layout, sizes=current))
     except (KeyError, TypeError, ValueError):
         return {}
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _baseline(preset: str, seed: int, layout: str, sizes: Sizes) -> tuple[tuple[str, Any], ...]:
+# st.cache_resource: the matrices are read-only and shared by every session, so a hit hands
+# them over without st.cache_data's copy (the address is written after every edit).
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs={Sizes: dataclasses.astuple})
+def _baseline(*, preset: str, seed: int, layout: str, sizes: Sizes) -> tuple[tuple[str, Any], ...]:
     """`shared_baseline`'s matrices, made once per example, seed, layout and sizes: the address
     is written after every edit, and making the example's matrices again was a quarter of it
     (bench/load.py's py-spy)."""
     chosen = preset_state(preset, seed, layout, sizes)
-    return tuple(
-        (key, np.array(value, dtype=float)) for key, value in chosen.items() if key in MATRIX_KEYS
-    )
+    matrices = []
+    for key, value in chosen.items():
+        if key in MATRIX_KEYS:
+            value = np.array(value, dtype=float)
+            value.flags.writeable = False
+            matrices.append((key, value))
+    return tuple(matrices)
 
 
 def shared_shapes(values: dict[str, Any]) -> dict[str, tuple[int, int]]:
