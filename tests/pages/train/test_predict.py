@@ -51,8 +51,13 @@ def test_which_score_learns_first_is_revealed_and_graded():
     assert not at.exception, [e.value for e in at.exception]
     text = shown(at)
     best = EN[f"engine.value.score.{winner}"]
-    assert f"but first there: {best}, at step {earliest}." in text
+    # accuracy is measured at snapshots only: the step is the first snapshot at or past 90 %
+    assert f"but first there: {best}, by the snapshot of step {earliest}." in text
     chosen = EN[f"engine.value.score.{loser}"]
-    when = f"there at step {first[loser]}" if first[loser] else "not there within 60 steps"
+    when = (
+        f"there by the snapshot of step {first[loser]}"
+        if first[loser]
+        else "not there within 60 steps"
+    )
     assert f"You chose {chosen}, {when}" in text
     assert "train.chart.compare.accuracy" in charts(at)
