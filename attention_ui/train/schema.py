@@ -32,5 +32,6 @@ SCHEMA = from_settings(
         _flag(state.TRAINED),
         _flag(state.COMPARED),
         Integer("step", state.STEP, 0, state.STEPS.field.high),
+        state.PREDICT,
     ),
 )
