@@ -25,13 +25,14 @@ const REDS = [
 const STYLE = `
 .tp-root { font-family: inherit; color: inherit; }
 .tp-panels { display: flex; flex-wrap: wrap; gap: 0.75rem 1.25rem; }
-.tp-panel { min-width: 0; }
+.tp-panel { min-width: 0; flex: 0 1 auto; }
+.tp-many .tp-panel { flex: 1 1 40%; }
 .tp-title { font-size: 0.875rem; font-weight: 600; margin: 0 0 0.25rem 0; }
 .tp-grid { display: grid; gap: 1px; align-items: center; font-size: 0.75rem; }
 .tp-label { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding: 0 0.25rem; }
 .tp-col { text-align: center; writing-mode: vertical-rl; transform: rotate(180deg);
   max-height: 5.5rem; padding: 0.15rem 0; }
-.tp-cell { aspect-ratio: 1; display: flex; align-items: center; justify-content: center;
+.tp-cell { aspect-ratio: 1; min-width: 0; overflow: hidden; display: flex; align-items: center; justify-content: center;
   border-radius: 2px; font-variant-numeric: tabular-nums; box-sizing: border-box; }
 .tp-ring { outline: 3px solid #0072B2; outline-offset: -3px; }
 .tp-pick { cursor: pointer; }
@@ -92,7 +93,8 @@ class Player {
     const style = element("style");
     style.textContent = STYLE;
     const box = element("div", "tp-root");
-    const panels = element("div", "tp-panels");
+    this.box = box;
+    const panels = element("div", data.panels.length > 1 ? "tp-panels tp-many" : "tp-panels");
     this.cells = [];
     this.labels = [];
     data.panels.forEach((panel, p) => panels.append(this.panel(panel, p)));
@@ -110,8 +112,7 @@ class Player {
     node.setAttribute("role", "img");
     const title = element("div", "tp-title", panel.title);
     const grid = element("div", "tp-grid");
-    const size = Math.max(18, Math.min(data.cell || 44, Math.floor(520 / cols)));
-    grid.style.gridTemplateColumns = `minmax(3rem, max-content) repeat(${cols}, ${size}px)`;
+    grid.style.gridTemplateColumns = `minmax(2.5rem, max-content) repeat(${cols}, minmax(10px, 44px))`;
     const cells = [];
     const picking = data.pick && data.pick.panel === p;
     for (let r = 0; r < rows; r++) {
@@ -139,7 +140,6 @@ class Player {
             }
           });
         }
-        cell.style.height = `${size}px`;
         cells.push(cell);
         grid.append(cell);
       }
@@ -147,7 +147,7 @@ class Player {
     grid.append(element("div"));
     for (let c = 0; c < cols; c++) grid.append(element("div", "tp-label tp-col", panel.x[c]));
     this.cells.push(cells);
-    this.labels.push({ node, panel, size });
+    this.labels.push({ node, panel, cells });
     node.append(title, grid);
     return node;
   }
@@ -217,7 +217,8 @@ class Player {
     data.panels.forEach((panel, p) => {
       const frame = panel.z[Math.min(index, panel.z.length - 1)];
       const cells = this.cells[p];
-      const { node, size } = this.labels[p];
+      const { node } = this.labels[p];
+      const size = cells.length ? cells[0].offsetWidth : 0; // the cells' width as laid out
       for (let i = 0; i < cells.length; i++) {
         const value = frame[i];
         const cell = cells[i];
@@ -231,11 +232,11 @@ class Player {
     if (this.slider) {
       this.slider.value = String(index);
       this.stepText.textContent = stepText;
-      this.root.dataset.step = String(step);
+      this.box.dataset.step = String(step);
     }
-    this.root.dataset.frame = String(index);
+    this.box.dataset.frame = String(index);
     this.frames = (this.frames || 0) + 1;
-    this.root.dataset.drawn = String(this.frames);
+    this.box.dataset.drawn = String(this.frames);
   }
 }
 

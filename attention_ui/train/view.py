@@ -67,7 +67,7 @@ def _widget(s: Setting, where) -> None:
 def settings() -> Settings:
     """Every setting's widget, in one row (one under another on a phone)."""
     draw.start(SETTINGS)
-    for column, s in zip(st.columns([3, 2, 2, 2, 2, 2, 2]), SETTINGS, strict=True):
+    for column, s in zip(st.columns([3, 3, 2, 2, 2, 2, 2]), SETTINGS, strict=True):
         _widget(s, column)
     return state.current()
 
