@@ -19,6 +19,7 @@ from attention_core import AttentionInputError, TrainingRun
 from attention_core.formatting import fmt
 from attention_ui.kit.figures.charts import show_chart, show_moving_chart
 from attention_ui.kit.folds import fold
+from attention_ui.kit.share.address import follow_address
 from attention_ui.kit.text.i18n import t
 from attention_ui.train import compute, player, runs, state
 from attention_ui.train.figures import thinned
@@ -230,6 +231,7 @@ def _screen(run: TrainingRun, settings: Settings, hidden: bool, folds) -> int:
             st.caption(t("watch.play_help"))
         _task_caption(task)
     folds(step)
+    follow_address("train")  # a step chosen in here reruns this alone: the address follows it
     return step
 
 
