@@ -96,3 +96,11 @@ def press_train(at: AppTest, values: dict | None = None) -> AppTest:
         job.finished.wait(120)
         at.run()
     return at
+
+
+def choose_step(at: AppTest, step: int) -> AppTest:
+    """The player stopped at `step` (its state, as the browser sends it); AppTest calls no
+    component callback, so the page follows on the run after."""
+    at.session_state[state.PLAYER] = {"step": step}
+    at.run()
+    return at.run()
