@@ -137,12 +137,14 @@ def live_redraws(page, url: str, seed: int) -> tuple[float, float, int]:
             const m = h.innerText.match(/step (\\d+)$/);
             if (m) {
               const last = window.__heads[window.__heads.length - 1];
-              if (!last || last[1] !== Number(m[1])) window.__heads.push([performance.now(), Number(m[1])]);
+              const step = Number(m[1]);
+              if (!last || last[1] !== step) window.__heads.push([performance.now(), step]);
               return;
             }
           }
         };
-        new MutationObserver(seen).observe(document.body, {subtree: true, childList: true, characterData: true});
+        new MutationObserver(seen).observe(
+          document.body, {subtree: true, childList: true, characterData: true});
       }"""
     )
     clicked = page.evaluate("() => performance.now()")
@@ -173,15 +175,23 @@ def plotly_fps(page, frames: list, seconds: float) -> float:
     page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data/plotly.min.js"))
     return page.evaluate(
         """async ([frames, fps, seconds]) => {
-          const shape = (flat, cols) => { const rows = []; for (let i = 0; i < flat.length; i += cols) rows.push(flat.slice(i, i + cols)); return rows; };
+          const shape = (flat, cols) => {
+            const rows = [];
+            for (let i = 0; i < flat.length; i += cols) rows.push(flat.slice(i, i + cols));
+            return rows;
+          };
           const cols = frames.cols;
           const plot = document.getElementById("plot");
-          await Plotly.newPlot(plot, [{type: "heatmap", z: shape(frames.z[0], cols), zmin: 0, zmax: 100, colorscale: "Reds", texttemplate: "%{z}"}]);
-          await Plotly.addFrames(plot, frames.z.map((z, i) => ({name: String(i), data: [{z: shape(z, cols)}]})));
+          const first = shape(frames.z[0], cols);
+          await Plotly.newPlot(plot, [{type: "heatmap", z: first, zmin: 0, zmax: 100,
+            colorscale: "Reds", texttemplate: "%{z}"}]);
+          const all = frames.z.map((z, i) => ({name: String(i), data: [{z: shape(z, cols)}]}));
+          await Plotly.addFrames(plot, all);
           let drawn = 0;
           plot.on("plotly_animatingframe", () => { drawn += 1; });
           const names = frames.z.map((_, i) => String(i));
-          Plotly.animate(plot, names, {frame: {duration: 1000 / fps, redraw: true}, transition: {duration: 0}, mode: "immediate"});
+          Plotly.animate(plot, names, {frame: {duration: 1000 / fps, redraw: true},
+            transition: {duration: 0}, mode: "immediate"});
           await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
           return drawn / seconds;
         }""",
@@ -192,7 +202,8 @@ def plotly_fps(page, frames: list, seconds: float) -> float:
 def report(name: str, values: list[float], unit: str) -> float:
     middle = statistics.median(values)
     print(
-        f"  {name}: median {middle:.3g} {unit} (n={len(values)}; {min(values):.3g}–{max(values):.3g})"
+        f"  {name}: median {middle:.3g} {unit}"
+        f" (n={len(values)}; {min(values):.3g}–{max(values):.3g})"
     )
     return middle
 

@@ -73,7 +73,9 @@ else:
         with watch.fold_of("export") as open_:
             if open_:
                 teaching.export(run, settings)
-watch.model_fold()
+with watch.fold_of("model") as open_:
+    if open_:
+        view.model_formula()
 if not problem:
     view.compare(settings, predicting)
 else:

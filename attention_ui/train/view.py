@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from attention_core import AttentionInputError, TrainingRun
+from attention_core import TrainingRun
 from attention_core.formatting import fmt
 from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.figures.charts import show_chart, show_moving_chart
@@ -20,12 +20,12 @@ from attention_ui.kit.state import settings as draw
 from attention_ui.kit.state.settings import Setting
 from attention_ui.kit.state.trained import Trained, mark_trained
 from attention_ui.kit.teaching.steps_view import show_steps
-from attention_ui.kit.text.i18n import current_language, error_text, t
+from attention_ui.kit.text.i18n import current_language, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
 from attention_ui.train import claims, compute, runs, state, teaching, watch
 from attention_ui.train import transfer as transfer_rules
-from attention_ui.train.figures import curves
 from attention_ui.train.state import SETTINGS, Settings
+from attention_ui.train.watch import curve_figure, refused
 
 # While a run trains, the page redraws its progress this often (the browser sees the curves
 # grow at least twice a second), each curve with at most LIVE_POINTS points, so a redraw's
@@ -158,20 +158,6 @@ def _no_curves(seen: Mapping[str, runs.Seen], live) -> None:
     """Nothing but the progress bar (a prediction about these runs is open)."""
 
 
-def curve_figure(
-    kind: str, series: Mapping, x_max: int, marker: int | None = None, chart: str = "curves"
-):
-    """The "loss" or "accuracy" curves of the named series (steps, values), titled for one
-    run's charts (`chart` "curves") or the score functions' comparison ("compare")."""
-    return curves(
-        series,
-        (t(f"train.{chart}.{kind}_title"), t("train.curves.step"), t(f"train.curves.{kind}")),
-        y_range=(0.0, 1.02) if kind == "accuracy" else None,
-        x_max=x_max,
-        marker_step=marker,
-    )
-
-
 def trained_run(settings: Settings) -> tuple[TrainingRun | None, bool]:
     """The run of these settings (shared with every session that asks for the same settings)
     and whether something took its place: while it trains, the live screen (watch.live, which
@@ -211,15 +197,6 @@ def finished_curves(
 def _details(run: TrainingRun) -> tuple:
     """The settings that name a chart's PNG (never user text)."""
     return (run.task, run.score, f"h{run.heads}", f"d{run.d_model}", f"seed{run.seed}")
-
-
-def refused(error: Exception) -> None:
-    """The engine refused the settings (a code and numbers, worded here); anything else is
-    said in one sentence, never as a traceback."""
-    if isinstance(error, AttentionInputError):
-        st.error(error_text(error), icon=":material/error:")
-    else:
-        st.error(t("train.failed"), icon=":material/error:")
 
 
 # ---------------------------------------------------------------------------------------------

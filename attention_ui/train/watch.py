@@ -10,6 +10,7 @@ page."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 
 import numpy as np
@@ -20,9 +21,9 @@ from attention_core.formatting import fmt
 from attention_ui.kit.figures.charts import show_chart, show_moving_chart
 from attention_ui.kit.folds import fold
 from attention_ui.kit.share.address import follow_address
-from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.i18n import error_text, t
 from attention_ui.train import compute, player, runs, state
-from attention_ui.train.figures import thinned
+from attention_ui.train.figures import curves, thinned
 from attention_ui.train.player import Shown
 from attention_ui.train.state import Settings
 
@@ -40,8 +41,6 @@ def _columns():
 def _curves(series: dict, x_max: int, marker: int | None, *, live: bool, details=()) -> None:
     """The loss (every step) over the held-out accuracy (every snapshot), one chart each;
     `live`: redrawn in place while a run trains (no camera, no table)."""
-    from attention_ui.train.view import curve_figure  # the page's curve titles and ranges
-
     for kind in ("loss", "accuracy"):
         figure = curve_figure(kind, {t(f"train.curves.{kind}"): series[kind]}, x_max, marker)
         figure.plain["layout"]["height"] = CURVE_HEIGHT
@@ -49,6 +48,29 @@ def _curves(series: dict, x_max: int, marker: int | None, *, live: bool, details
             show_moving_chart(figure, t("train.live_alt"))
         else:
             show_chart(figure, f"train.chart.{kind}", details=details)
+
+
+def curve_figure(
+    kind: str, series: Mapping, x_max: int, marker: int | None = None, chart: str = "curves"
+):
+    """The "loss" or "accuracy" curves of the named series (steps, values), titled for one
+    run's charts (`chart` "curves") or the score functions' comparison ("compare")."""
+    return curves(
+        series,
+        (t(f"train.{chart}.{kind}_title"), t("train.curves.step"), t(f"train.curves.{kind}")),
+        y_range=(0.0, 1.02) if kind == "accuracy" else None,
+        x_max=x_max,
+        marker_step=marker,
+    )
+
+
+def refused(error: Exception) -> None:
+    """The engine refused the settings (a code and numbers, worded here); anything else is
+    said in one sentence, never as a traceback."""
+    if isinstance(error, AttentionInputError):
+        st.error(error_text(error), icon=":material/error:")
+    else:
+        st.error(t("train.failed"), icon=":material/error:")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -83,10 +105,8 @@ def before(settings: Settings, predicting: bool) -> None:
     the cells to click (the right positions' frames hidden)."""
     try:
         snapshot = compute.initial_snapshot(settings)
-    except AttentionInputError as refused:
-        from attention_ui.train.view import refused as say
-
-        say(refused)
+    except AttentionInputError as problem:
+        refused(problem)
         return
     task = compute.task_of(settings.task, settings.seed)
     left, right = _columns()
@@ -277,11 +297,3 @@ def typed_tokens(run: TrainingRun, settings: Settings) -> np.ndarray:
     text = st.session_state.get(f"{state.PROBE}.{settings.task}")
     parsed = compute.parse_tokens(text, task) if text else None
     return parsed.tokens if parsed is not None and parsed.tokens is not None else task.inputs[0]
-
-
-def model_fold() -> None:
-    from attention_ui.train.view import model_formula
-
-    with fold_of("model") as open_:
-        if open_:
-            model_formula()
