@@ -199,6 +199,27 @@ def plotly_fps(page, frames: list, seconds: float) -> float:
     )
 
 
+def screens_before_fold(browser, url: str, query: str) -> float:
+    """At 390 × 844: the page's height above its first fold (expander), in screens."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{url}/train?{query}")
+    page.wait_for_selector(".tp-root .tp-cell", timeout=120_000)
+    page.wait_for_selector(IDLE)
+    page.wait_for_timeout(500)
+    top = page.evaluate(
+        """() => {
+        const main = document.querySelector("[data-testid=stMain]") || document.scrollingElement;
+        const fold = document.querySelector("[data-testid=stExpander]");
+        const title = document.querySelector("h1");
+        return fold.getBoundingClientRect().top - title.getBoundingClientRect().top
+          + title.getBoundingClientRect().top + main.scrollTop;
+      }"""
+    )
+    context.close()
+    return top / 844
+
+
 def report(name: str, values: list[float], unit: str) -> float:
     middle = statistics.median(values)
     print(
@@ -234,6 +255,11 @@ def main() -> int:
             report("time", [t for t, _, _ in trains], "ms")
             report("messages", [m for _, m, _ in trains], "")
             report("bytes", [b / 1000 for _, _, b in trains], "kB")
+
+            print("Height at 390 × 844 above the first fold (target ≤ 6 screens):")
+            for name, query in (("step 0", "seed=1"), ("trained", "trained=1")):
+                screens = screens_before_fold(browser, app_url, query)
+                print(f"  {name}: {screens:.2f} screens")
 
             app_tab, floor_tab = tab, context.new_page()
             app_tab.goto(f"{app_url}/train?trained=1")

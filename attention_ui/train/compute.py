@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import multiprocessing
+import os
+import queue
 import re
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -49,59 +54,107 @@ def task_of(name: str, seed: int) -> ToyTask:
     return toy_task(name, size=TASK_SIZE, seed=seed)
 
 
-def train(
-    settings: Settings, report: Callable[[list[float], list[tuple[int, float]]], None]
-) -> TrainingRun:
-    """Train the run of `settings` in the training process (train/worker.py), reporting each
-    snapshot's new losses and held-out accuracy as they arrive. Called by the runs' one
-    worker thread (train/runs.py), so the process trains one run at a time."""
+class TrainingStoppedError(Exception):
+    """The training process ended without a run to keep: `code` "killed" (the process was
+    killed, or ran out of memory, and died), "memory" (it ran out of memory and said so),
+    "bug" (an error in the code), "cancelled" (nobody waited for the run any more)."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(code, detail)
+        self.code = code
+
+
+# report(new losses, new (step, held-out accuracy) pairs, new compact snapshots)
+Report = Callable[[list[float], list[tuple[int, float]], tuple], None]
+
+
+def train(settings: Settings, report: Report, stopped: Callable[[], bool]) -> TrainingRun:
+    """Train the run of `settings` in the calling lane's training process (train/worker.py),
+    reporting each snapshot's new losses, held-out accuracy and compact snapshot as they
+    arrive, and stopping the process's run once `stopped()`. Called by a lane of
+    train/runs.py, one run at a time per lane. Raises AttentionInputError for settings the
+    engine refuses, TrainingStoppedError when there is no run to keep."""
     request = {**dataclasses.asdict(settings), "size": TASK_SIZE}
     request["record_every"] = record_every(settings.steps)
-    with _process_lock:
-        connection = _connection()
+    lane = _lane()
+    lane.stop.clear()
+    run_id = next(_run_ids)
+    future = lane.pool.submit(worker.train, run_id, request)
+    while True:
+        if stopped():
+            lane.stop.set()
         try:
-            connection.send(request)
-            while True:
-                kind, payload = connection.recv()
-                if kind == "progress":
-                    report(*payload)
-                elif kind == "done":
-                    return payload
-                elif kind == "refused":
-                    code, params = payload
-                    raise AttentionInputError(code, **params)
-                else:
-                    raise RuntimeError(payload)
-        except (EOFError, OSError) as lost:  # the process died: the next run starts another
-            _stop()
-            raise RuntimeError("the training process ended") from lost
+            kind, sender, loss, snapshot = lane.progress.get(timeout=POLL_SECONDS)
+        except queue.Empty:
+            if future.done():  # every report was put before the run returned
+                break
+            continue
+        if kind == "progress" and sender == run_id:  # not a cancelled run's last words
+            report(loss, [(snapshot.step, snapshot.accuracy)], (snapshot,))
+    return _outcome(future, lane)
 
 
-# Forked: "spawn" and "forkserver" start the child by running the parent's `__main__` again,
-# which under Streamlit is the page script (it fails outside a session). The forked child runs
-# worker.serve alone: NumPy, the engine and its pipe, no lock of the server's threads.
-_SPAWN = multiprocessing.get_context("fork")
-_process_lock = threading.Lock()
-_process: list = []  # [(process, connection)] while one runs
+def _outcome(future: Future, lane: _Lane) -> TrainingRun:
+    try:
+        outcome = future.result()
+    except BrokenProcessPool:  # the process died: the lane's next run forks another
+        _lanes.pop(threading.current_thread().name, None)
+        lane.pool.shutdown(wait=False, cancel_futures=True)
+        raise TrainingStoppedError("killed") from None
+    if outcome[0] == "done":
+        return outcome[1]
+    if outcome[0] == "refused":
+        raise AttentionInputError(outcome[1], **outcome[2])
+    if outcome[0] == "cancelled":
+        raise TrainingStoppedError("cancelled")
+    raise TrainingStoppedError(outcome[1], outcome[2])
 
 
-def _connection() -> Connection:
-    if _process and not _process[0][0].is_alive():
-        _stop()
-    if not _process:
-        ours, theirs = _SPAWN.Pipe()
-        process = _SPAWN.Process(target=worker.serve, args=(theirs,), daemon=True, name="train")
-        process.start()
-        theirs.close()
-        _process.append((process, ours))
-    return _process[0][1]
+# A lane's training process: a ProcessPoolExecutor of one forked worker, given the lane's
+# progress queue and stop event when forked. The pool runs a call and returns its result (or
+# BrokenProcessPool when its process dies, and then takes no more calls); it cannot report
+# from a running call nor stop one: the queue and the event do.
+#
+# Forked: "spawn" and "forkserver" start the child by importing the parent's `__main__`,
+# which under Streamlit is the page script (it fails outside a session).
+_FORK = multiprocessing.get_context("fork")
+POLL_SECONDS = 0.25  # how often a lane looks whether its run is still waited for
 
 
-def _stop() -> None:
-    if _process:
-        process, connection = _process.pop()
-        connection.close()
-        process.join(timeout=5)
+@dataclass(frozen=True)
+class _Lane:
+    pool: ProcessPoolExecutor
+    progress: Any  # multiprocessing.Queue
+    stop: Any  # multiprocessing.Event
+    pid: int  # the pool's one process
+
+
+_lanes: dict[str, _Lane] = {}  # by the name of the lane's thread
+_run_ids = itertools.count(1)
+
+
+def _lane() -> _Lane:
+    name = threading.current_thread().name
+    if name not in _lanes:
+        inherited = frozenset(int(fd) for fd in os.listdir("/proc/self/fd"))
+        progress, stop = _FORK.Queue(), _FORK.Event()
+        pool = ProcessPoolExecutor(
+            1, mp_context=_FORK, initializer=worker.start, initargs=(inherited, progress, stop)
+        )
+        pid = pool.submit(worker.ready).result()  # forked now, before more files are opened
+        _lanes[name] = _Lane(pool, progress, stop, pid)
+    return _lanes[name]
+
+
+def training_pids() -> list[int]:
+    """The lanes' training processes (tests, bench)."""
+    return [lane.pid for lane in _lanes.values()]
+
+
+def stop_processes() -> None:
+    """End every lane's training process (tests)."""
+    for name in list(_lanes):
+        _lanes.pop(name).pool.shutdown(wait=True, cancel_futures=True)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

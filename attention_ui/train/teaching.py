@@ -139,7 +139,7 @@ def ask_before_training(settings: Settings, on: bool) -> None:
     if not (on and found is not None and found.teacher):
         waiting(CELLS)
         return
-    job = runs.job(settings, compute.train)
+    job = runs.job(settings, compute.train, runs.asker(settings))
     if not job.finished.wait(0.5):
         _ready(settings)
         waiting(CELLS)

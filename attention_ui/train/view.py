@@ -3,6 +3,7 @@ one part and returns what the next part needs."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
@@ -22,7 +23,7 @@ from attention_ui.kit.state.trained import Trained, mark_trained
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import current_language, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
-from attention_ui.train import claims, compute, runs, state, teaching, watch
+from attention_ui.train import claims, compute, runs, service_text, state, teaching, watch
 from attention_ui.train import transfer as transfer_rules
 from attention_ui.train.state import SETTINGS, Settings
 from attention_ui.train.watch import curve_figure, refused
@@ -32,6 +33,7 @@ from attention_ui.train.watch import curve_figure, refused
 # figure stays the same size however long the run (it is sent to every session watching); the
 # finished run's curves have every point.
 REFRESH_SECONDS = 0.3
+KEEP_SECONDS = 1.0
 LIVE_POINTS = watch.LIVE_POINTS
 # A run that finishes within this many seconds of Train goes straight to the finished page (the
 # defaults train in about 0.3 s), with no live screen in between.
@@ -115,22 +117,26 @@ def train_button() -> bool:
 
 
 def follow(jobs: Mapping[str, runs.Job], draw_live: Callable) -> dict[str, runs.Seen]:
-    """Draw the runs' progress (one bar over all their steps) and their curves so far
-    (`draw_live(seen, place)`), redrawn every REFRESH_SECONDS, until every one has finished;
-    the finished runs' curves are drawn by `finished_curves`."""
+    """Draw the runs' progress (one bar over all their steps, or the place in line while
+    they wait) and their curves so far (`draw_live(seen, place)`), redrawn every
+    REFRESH_SECONDS, until every one has finished; the finished runs' curves are drawn by
+    `finished_curves`. Each look at the runs is a poll (train/runs.py): the bar is sent again
+    at least every KEEP_SECONDS, so that a closed tab's run (Streamlit stops its script at
+    the next element sent) stops polling."""
     bar = st.empty()
     live = st.empty()
     seen = {name: job.seen() for name, job in jobs.items()}
-    drawn = None
+    drawn, sent = (None, None), 0.0
     while not all(s.finished for s in seen.values()):
         done = sum(s.done for s in seen.values())
         total = sum(s.total for s in seen.values())
-        if done != drawn:  # redrawn only when a run got further
-            bar.progress(
-                done / max(total, 1), text=t("train.progress", done=fmt(done), total=fmt(total))
-            )
+        place = min((s.place for s in seen.values() if s.place is not None), default=None)
+        if (done, place) != drawn or time.monotonic() - sent > KEEP_SECONDS:
+            _progress(bar, done, total, place)
+            sent = time.monotonic()
+        if done != drawn[0]:  # redrawn only when a run got further
             draw_live(seen, live)
-            drawn = done
+        drawn = (done, place)
         waiting = [job for job in jobs.values() if not job.finished.is_set()]
         if waiting:
             waiting[0].finished.wait(REFRESH_SECONDS)
@@ -138,6 +144,15 @@ def follow(jobs: Mapping[str, runs.Job], draw_live: Callable) -> dict[str, runs.
     bar.empty()
     live.empty()
     return seen
+
+
+def _progress(bar, done: int, total: int, place: int | None) -> None:
+    """The progress bar, or the place in line while every run waits."""
+    if place is not None and not done:
+        bar.info(service_text.place(place), icon=":material/hourglass_top:")
+    else:
+        text = t("train.progress", done=fmt(done), total=fmt(total))
+        bar.progress(done / max(total, 1), text=text)
 
 
 def _live_scores(seen: Mapping[str, runs.Seen], live) -> None:
@@ -162,7 +177,7 @@ def trained_run(settings: Settings) -> tuple[TrainingRun | None, bool]:
     """The run of these settings (shared with every session that asks for the same settings)
     and whether something took its place: while it trains, the live screen (watch.live, which
     reruns the page once the run has finished); a message if the engine refused."""
-    job = runs.job(settings, compute.train)
+    job = runs.job(settings, compute.train, runs.asker(settings))
     job.finished.wait(FIRST_WAIT)
     seen = job.seen()
     if not seen.finished:
@@ -331,7 +346,10 @@ def compare(settings: Settings, predicting: bool) -> None:
     if not st.session_state.get(state.COMPARED):
         teaching.waiting(teaching.SCORES)  # a class question asked about other runs stays
         return
-    jobs = {score: runs.job(settings.with_score(score), compute.train) for score in TRAINING_SCORES}
+    jobs = {
+        score: runs.job(s, compute.train, runs.asker(s))
+        for score, s in ((score, settings.with_score(score)) for score in TRAINING_SCORES)
+    }
     # while a prediction is open the curves would answer "which score learns first?"
     seen = follow(jobs, _no_curves if predicting else _live_scores)
     failed = [s for s in seen.values() if s.error is not None]

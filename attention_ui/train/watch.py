@@ -22,7 +22,7 @@ from attention_ui.kit.figures.charts import show_chart, show_moving_chart
 from attention_ui.kit.folds import fold
 from attention_ui.kit.share.address import follow_address
 from attention_ui.kit.text.i18n import error_text, t
-from attention_ui.train import compute, player, runs, state
+from attention_ui.train import compute, player, runs, service_text, state
 from attention_ui.train.figures import curves, thinned
 from attention_ui.train.player import Shown
 from attention_ui.train.state import Settings
@@ -69,6 +69,8 @@ def refused(error: Exception) -> None:
     said in one sentence, never as a traceback."""
     if isinstance(error, AttentionInputError):
         st.error(error_text(error), icon=":material/error:")
+    elif isinstance(error, runs.NoRunError):
+        st.error(service_text.unavailable(error), icon=":material/error:")
     else:
         st.error(t("train.failed"), icon=":material/error:")
 
@@ -165,10 +167,13 @@ def live(settings: Settings, hidden: bool) -> None:
     seen = job.seen() if job is not None else None
     if seen is None or seen.finished:
         st.rerun(scope="app")
-    st.progress(
-        seen.done / max(seen.total, 1),
-        text=t("train.progress", done=fmt(seen.done), total=fmt(seen.total)),
-    )
+    if seen.place is not None and not seen.done:  # waiting in the shared line
+        st.info(service_text.place(seen.place), icon=":material/hourglass_top:")
+    else:
+        st.progress(
+            seen.done / max(seen.total, 1),
+            text=t("train.progress", done=fmt(seen.done), total=fmt(seen.total)),
+        )
     task = compute.task_of(settings.task, settings.seed)
     left, right = _columns()
     with left:
@@ -178,7 +183,7 @@ def live(settings: Settings, hidden: bool) -> None:
         loss = thinned(range(1, len(seen.loss) + 1), seen.loss, LIVE_POINTS)
         _curves({"loss": loss, "accuracy": accuracy}, seen.total, None, live=True)
     with right:
-        snapshots = tuple(getattr(seen, "snapshots", ()) or ())
+        snapshots = seen.snapshots
         if hidden or not snapshots:  # none yet (or a prediction open): step 0
             snapshots = (compute.initial_snapshot(settings),)
         latest = snapshots[-1]

@@ -1,67 +1,74 @@
-"""The process that trains: the server hands it one run's settings at a time and reads back
-its progress and the finished run, so training never holds the server's interpreter (a NumPy
-model this small spends most of its time in Python, which in a thread of the server would
-slow every other session's run). It imports the engine alone.
+"""The training process: a worker of a one-process pool (train/compute.py), forked from the
+server, that trains one run at a time, so training never holds the server's interpreter (a
+NumPy model this small spends most of its time in Python, which in a thread of the server
+would slow every other session's run). It imports the engine alone.
 
-Messages it sends for a request: ("progress", (new losses, [(step, held-out accuracy)])) after
-each snapshot, then ("done", TrainingRun), or ("refused", (code, params)) for settings the
-engine refuses, or ("failed", text).
+For each run (`train`) it puts ("progress", run id, new losses, compact snapshot) on its
+lane's progress queue after each snapshot, and stops early when its lane's stop event is set
+(nobody waits for the run any more). It returns ("done", the kept run: compact, thinned),
+("cancelled",), ("refused", code, params) for settings the engine refuses, or
+("failed", what, text): "memory" (out of memory) or "bug".
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-import resource
 import signal
 from dataclasses import fields
-from multiprocessing.connection import Connection
 from typing import Any
 
 from attention_core import AttentionInputError, toy_task
 from attention_core.training import TrainingSettings, train_attention_steps
+from attention_ui.train import snapshots
+
+NICE = 5  # the server's sessions (drawing, Luong's edits) come before training
+_lane: dict[str, Any] = {}  # this process's progress queue and stop event
 
 
-def serve(connection: Connection) -> None:
-    """Answer requests until the server closes the connection. The fork inherited the
-    server's signal handlers (Streamlit's SIGTERM handler stops a server this process does not
-    run, so it would never end, and the server's exit, which waits for it, with it)."""
+def start(inherited: frozenset[int], progress, stop) -> None:
+    """The pool's initializer, first thing in the forked process.
+
+    The fork inherited the server's signal handlers (Streamlit's SIGTERM handler would stop,
+    through the inherited wake-up socket, the server itself) and every file the server had
+    open when the pool was made (`inherited`): its listening socket, its sessions' websockets,
+    a browser driver's pipe. Held here, they would outlive the server letting go of them. They
+    are closed; what the pool made after (its queues, its pipes) stays.
+    """
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    _close_inherited(keep=connection.fileno())
-    while True:
-        try:
-            request = connection.recv()
-        except (EOFError, OSError):
-            return
-        connection.send(_train(request, connection))
+    signal.set_wakeup_fd(-1)
+    for fd in inherited - {0, 1, 2}:
+        with contextlib.suppress(OSError):  # already closed
+            os.close(fd)
+    os.nice(NICE)
+    _lane.update(progress=progress, stop=stop)
 
 
-def _close_inherited(keep: int) -> None:
-    """Close every file the fork inherited but standard input, output, error and `keep`: the
-    server's listening socket, its sessions' websockets, the server's end of this process's
-    own pipe and the pipes of processes the server started. Held here, they outlive the server
-    letting go of them: the server's end of the pipe would never read as closed (this process
-    would outlive the server), nor would a browser driver's pipe (its driver never exits)."""
-    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    os.closerange(3, keep)
-    os.closerange(keep + 1, limit if limit != resource.RLIM_INFINITY else 65536)
+def ready() -> int:
+    """A task that forks the pool's process at once (so it inherits nothing opened later)."""
+    return os.getpid()
 
 
-def _train(request: dict[str, Any], connection: Connection) -> tuple[str, Any]:
+def train(run_id: int, request: dict[str, Any]) -> tuple:
+    progress, stop = _lane["progress"], _lane["stop"]
     try:
         task = toy_task(request["task"], size=request["size"], seed=request["seed"])
         done = 0
         settings = TrainingSettings(**{f.name: request[f.name] for f in fields(TrainingSettings)})
-        for progress in train_attention_steps(task, settings):
-            snapshot = progress.snapshot
-            new = progress.loss[done:].tolist()
-            connection.send(("progress", (new, [(snapshot.step, snapshot.accuracy)])))
-            done = progress.step
-            if progress.run is not None:
-                return ("done", progress.run)
-        return ("failed", "no run")
+        for step in train_attention_steps(task, settings):
+            if stop.is_set():
+                return ("cancelled",)
+            new = step.loss[done:].tolist()
+            progress.put(("progress", run_id, new, snapshots.compact(step.snapshot)))
+            done = step.step
+            if step.run is not None:
+                return ("done", snapshots.compact_run(step.run))
+        return ("failed", "bug", "no run")
     except AttentionInputError as refused:
         params = {**refused.params, "matrix": refused.matrix, "cell": refused.cell}
-        return ("refused", (refused.code, params))
+        return ("refused", refused.code, params)
+    except MemoryError:
+        return ("failed", "memory", "")
     except Exception as failure:  # said on the page in one sentence; never a traceback there
-        return ("failed", repr(failure))
+        return ("failed", "bug", repr(failure))

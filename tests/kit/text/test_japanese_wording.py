@@ -89,6 +89,7 @@ def test_learning_is_named_only_where_something_is_learned():
         "home.why.concise",  # d2l: a layer with not too many parameters to learn
         "database.lessons.concise",
         "train.",  # the training page trains a model
+        "train_service.",  # the training service's runs train it
         "train.summary",
         "common.trained",  # matrices the training page trained
         "tasks.train_",  # the training page's tasks train a model

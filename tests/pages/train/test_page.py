@@ -100,7 +100,9 @@ def test_train_draws_the_engines_curves_and_every_snapshots_attention(lang):
     assert drawn["steps"] == [int(s) for s in run.snapshot_steps]
     assert drawn["words"]["play"] == catalog(lang)["watch.play"]
     panel = drawn["panels"][0]
-    assert panel["z"] == [percent(s.weights[0, 0]) for s in run.snapshots]
+    # kept as float32 (train/snapshots.py): a weight's percent may round the other way
+    expected = np.array([percent(s.weights[0, 0]) for s in run.snapshots])
+    assert np.abs(np.array(panel["z"]) - expected).max() <= 1
     task = compute.task_of("reverse", 0)
     assert panel["rings"] == [[row, int(column)] for row, column in enumerate(task.attend[0])]
 
@@ -112,7 +114,7 @@ def test_induction_draws_both_layers_named():
     titles = [p["title"] for p in panels]
     assert titles == [f"Layer {layer} · head {head}" for layer in (1, 2) for head in (1, 2)]
     final = run.snapshots[-1].layer_weights
-    assert panels[1]["z"][-1] == percent(final[0][0, 1])  # layer 1, head 2: L × L
+    assert panels[1]["z"][-1] == percent(final[0][0, 1])  # layer 1, head 2: L × L (float64)
     assert panels[2]["z"][-1] == percent(final[1][0, 0])  # layer 2, head 1: T × L
 
 

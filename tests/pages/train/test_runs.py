@@ -13,7 +13,7 @@ def test_thirty_sessions_asking_at_once_start_one_run():
     calls = []
     release = threading.Event()
 
-    def trainer(s, report):
+    def trainer(s, report, stopped):
         calls.append(s)
         release.wait(5)
         report([1.0] * s.steps, [(s.steps, 0.5)])
@@ -41,19 +41,20 @@ def test_thirty_sessions_asking_at_once_start_one_run():
 def test_a_failing_run_ends_with_its_error_instead_of_leaving_pages_waiting():
     settings = settings_of({"train.seed": 987_655})
 
-    def trainer(s, report):
+    def trainer(s, report, stopped):
         raise ValueError("broken")
 
     job = runs.job(settings, trainer)
     assert job.finished.wait(5)
-    assert isinstance(job.seen().error, ValueError) and job.seen().finished
+    assert isinstance(job.seen().error, runs.NoRunError) and job.seen().finished
+    assert job.seen().error.code == "bug"
 
 
 def test_progress_is_seen_while_the_run_trains():
     settings = settings_of({"train.seed": 987_656, "train.steps": 20})
     halfway, release = threading.Event(), threading.Event()
 
-    def trainer(s, report):
+    def trainer(s, report, stopped):
         report([2.0] * 10, [(10, 0.3)])
         halfway.set()
         release.wait(5)

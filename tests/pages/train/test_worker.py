@@ -1,34 +1,77 @@
-"""The training process (train/worker.py), forked from the server: it holds no file of the
-server's but its own pipe, so nothing the server lets go of stays open through it, and it ends
-when the server closes that pipe."""
+"""The training process (train/worker.py), a one-process pool forked from the server: it holds
+none of the files the server had open when it was forked (its listening socket, its sessions'
+websockets, a browser driver's pipe), so nothing the server lets go of stays open through it,
+and it ends when its pool is shut down."""
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
+import threading
 import time
 
-from attention_ui.train import compute
+import psutil
+
+from attention_ui.train import compute, runs, service_text
+from attention_ui.train.state import settings_of
 
 
-def open_files(pid: int) -> set[int]:
-    return {int(fd) for fd in os.listdir(f"/proc/{pid}/fd")}
-
-
-def test_the_training_process_keeps_only_its_pipe_and_ends_when_the_server_closes_it():
+def test_the_training_process_holds_none_of_the_servers_files_and_ends_with_its_pool():
     listening = socket.socket()  # stands for the server's socket and a driver's pipe
+    listening.bind(("127.0.0.1", 0))
+    listening.listen()
+    found: list[int] = []
+    lane = threading.Thread(target=lambda: found.append(compute._lane().pid), name="test-lane")
     try:
-        with compute._process_lock:
-            compute._stop()
-            connection = compute._connection()
-            process, ours = compute._process[0]
-            deadline = time.monotonic() + 30
-            # the child closes what it inherited first thing; wait until it has
-            while len(open_files(process.pid)) > 4 and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert len(open_files(process.pid)) == 4  # standard in, out, error and its pipe
-            assert connection is ours
-            compute._stop()
-            assert not process.is_alive()
+        lane.start()
+        lane.join(60)
+        (pid,) = found
+        held = {int(fd) for fd in os.listdir(f"/proc/{pid}/fd")}
+        assert listening.fileno() not in held
+        sockets = [c for c in psutil.Process(pid).net_connections(kind="all")]
+        assert sockets == []
     finally:
         listening.close()
+        compute.stop_processes()
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+LONG = {"train.task": "reverse", "train.d_model": 8, "train.steps": 3000}
+
+
+def training_started(job) -> None:
+    deadline = time.monotonic() + 60
+    while not job.seen().done and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert job.seen().done, "the run did not start"
+
+
+def test_a_killed_training_process_is_said_not_kept_and_the_next_ask_trains_again():
+    service = runs.Service()
+    settings = settings_of({**LONG, "train.steps": 400, "train.seed": 424_242})
+    job = service.job(settings, compute.train, runs.Asker("a"))
+    training_started(job)
+    for pid in compute.training_pids():
+        os.kill(pid, signal.SIGKILL)
+    assert job.finished.wait(30)
+    assert isinstance(job.seen().error, runs.NoRunError) and job.seen().error.code == "killed"
+    assert "killed" in service_text.unavailable(job.seen().error, "en")
+    again = service.job(settings, compute.train, runs.Asker("b"))
+    assert again is not job
+    while not again.finished.wait(0.2):
+        again.seen()  # a page polls it
+    assert again.seen().error is None and again.seen().result.steps == 400
+
+
+def test_a_run_nobody_polls_stops_its_process_and_frees_the_processor(monkeypatch):
+    monkeypatch.setattr(runs, "CANCEL_AFTER", 1.0)
+    service = runs.Service()
+    job = service.job(settings_of({**LONG, "train.seed": 434_343}), compute.train)
+    training_started(job)  # its last poll
+    assert job.finished.wait(30) and job.seen().error.code == "cancelled"
+    processes = [psutil.Process(pid) for pid in compute.training_pids()]
+    before = sum(sum(p.cpu_times()[:2]) for p in processes)
+    time.sleep(1.0)
+    after = sum(sum(p.cpu_times()[:2]) for p in processes)
+    assert after - before < 0.2  # seconds of processor time in that second: idle
