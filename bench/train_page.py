@@ -232,6 +232,9 @@ def report(name: str, values: list[float], unit: str) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument(
+        "--parts", default="train,height,step,live,play", help="which figures, comma-separated"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -249,15 +252,20 @@ def main() -> int:
             context = browser.new_context(viewport={"width": 1400, "height": 900})
             context.add_init_script(COUNTER)
             tab = context.new_page()
+            parts = set(args.parts.split(","))
             base = int(time.time()) % 100_000 * 10
-            trains = [press_train(tab, app_url, base + i) for i in range(args.trials)]
-            print("Train → the finished page (defaults, each trial a new seed):")
-            report("time", [t for t, _, _ in trains], "ms")
-            report("messages", [m for _, m, _ in trains], "")
-            report("bytes", [b / 1000 for _, _, b in trains], "kB")
+            if "train" in parts:
+                press_train(tab, app_url, base - 1)  # the training process's first start
+                trains = [press_train(tab, app_url, base + i) for i in range(args.trials)]
+                print(f"Train → the finished page (load average {load_average():.2f}):")
+                report("time", [t for t, _, _ in trains], "ms")
+                report("messages", [m for _, m, _ in trains], "")
+                report("bytes", [b / 1000 for _, _, b in trains], "kB")
 
             print("Height at 390 × 844 above the first fold (target ≤ 6 screens):")
-            for name, query in (("step 0", "seed=1"), ("trained", "trained=1")):
+            for name, query in (("step 0", "seed=1"), ("trained", "trained=1"))[
+                : 2 if "height" in parts else 0
+            ]:
                 screens = screens_before_fold(browser, app_url, query)
                 print(f"  {name}: {screens:.2f} screens")
 
@@ -271,47 +279,55 @@ def main() -> int:
             app_slider.focus()
             floor_slider.focus()
             app_steps, floor_steps = [], []
-            for _ in range(args.trials * 2):
+            for _ in range(args.trials * 2 if "step" in parts else 0):
                 app_steps.append(step_once(app_tab, app_slider))
                 floor_steps.append(step_once(floor_tab, floor_slider))
-            print(f"A step of the step slider (load average {load_average():.2f}):")
-            app_time = report("app time", [t for t, _ in app_steps], "ms")
-            floor_time = report("plain floor time", [t for t, _ in floor_steps], "ms")
-            report("app messages", [m for _, m in app_steps], "")
-            report("plain floor messages", [m for _, m in floor_steps], "")
-            print(f"  ratio app / plain floor: {app_time / floor_time:.2f}× (target ≤ 1.2×)")
-
-            first, rate, count = live_redraws(app_tab, app_url, base + 99)
-            print(f"While a run trains (load average {load_average():.2f}):")
-            print(f"  Train → first attention redraw after step 0: {first:.0f} ms")
-            print(f"  attention redraws: {count}, {rate:.2f} per second (target ≥ 2)")
-
-            app_tab.goto(f"{app_url}/train?trained=1")
-            app_tab.wait_for_selector(".tp-root[data-step]", timeout=120_000)
-            app_tab.wait_for_selector(IDLE)
-            drawn = app_tab.evaluate(f"() => ({FIND_ROOT})() && true")
-            assert drawn
-            data = edit.start
-            frames = {
-                "cols": len(data["weights"][0][0][0]),
-                "z": [
-                    [round(100 * w) for row in snapshot[0] for w in row]
-                    for snapshot in data["weights"]
-                ],
-            }
-            play, plain = [], []
-            for _ in range(max(2, args.trials // 2)):
-                play.append(play_fps(app_tab, 3.0))
-                plain.append(plotly_fps(floor_tab, frames, 3.0))
-            print(f"Play (load average {load_average():.2f}, {train_player.FPS} frames/s asked):")
-            player_fps = report("player", play, "frames/s")
-            plotly_rate = report("plain Plotly.animate", plain, "frames/s")
-            print(f"  ratio player / Plotly: {player_fps / plotly_rate:.2f}×")
+            if app_steps:
+                step_report(app_steps, floor_steps)
+            if "live" in parts:
+                live_report(app_tab, app_url, base + 99)
+            if "play" in parts:
+                play_report(app_tab, floor_tab, app_url, edit, args.trials)
             browser.close()
     finally:
         stop_app(app)
         stop_app(floor)
     return 0
+
+
+def step_report(app_steps, floor_steps) -> None:
+    print(f"A step of the step slider (load average {load_average():.2f}):")
+    app_time = report("app time", [t for t, _ in app_steps], "ms")
+    floor_time = report("plain floor time", [t for t, _ in floor_steps], "ms")
+    report("app messages", [m for _, m in app_steps], "")
+    report("plain floor messages", [m for _, m in floor_steps], "")
+    print(f"  ratio app / plain floor: {app_time / floor_time:.2f}× (target ≤ 1.2×)")
+
+
+def live_report(app_tab, app_url: str, seed: int) -> None:
+    first, rate, count = live_redraws(app_tab, app_url, seed)
+    print(f"While a run trains (load average {load_average():.2f}):")
+    print(f"  Train → first attention redraw after step 0: {first:.0f} ms")
+    print(f"  attention redraws: {count}, {rate:.2f} per second (target ≥ 2)")
+
+
+def play_report(app_tab, floor_tab, app_url: str, edit, trials: int) -> None:
+    app_tab.goto(f"{app_url}/train?trained=1")
+    app_tab.wait_for_selector(".tp-root[data-step]", timeout=120_000)
+    app_tab.wait_for_selector(IDLE)
+    data = edit.start
+    frames = {
+        "cols": len(data["weights"][0][0][0]),
+        "z": [[round(100 * w) for row in snapshot[0] for w in row] for snapshot in data["weights"]],
+    }
+    play, plain = [], []
+    for _ in range(max(2, trials // 2)):
+        play.append(play_fps(app_tab, 3.0))
+        plain.append(plotly_fps(floor_tab, frames, 3.0))
+    print(f"Play (load average {load_average():.2f}, {train_player.FPS} frames/s asked):")
+    player_fps = report("player", play, "frames/s")
+    plotly_rate = report("plain Plotly.animate", plain, "frames/s")
+    print(f"  ratio player / Plotly: {player_fps / plotly_rate:.2f}×")
 
 
 if __name__ == "__main__":
