@@ -200,7 +200,8 @@ def plotly_fps(page, frames: list, seconds: float) -> float:
 
 
 def screens_before_fold(browser, url: str, query: str) -> float:
-    """At 390 × 844: the page's height above its first fold (expander), in screens."""
+    """At 390 × 844: the page's height from its title to its first fold (expander) in the
+    main area, in screens."""
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.goto(f"{url}/train?{query}")
@@ -209,11 +210,10 @@ def screens_before_fold(browser, url: str, query: str) -> float:
     page.wait_for_timeout(500)
     top = page.evaluate(
         """() => {
-        const main = document.querySelector("[data-testid=stMain]") || document.scrollingElement;
-        const fold = document.querySelector("[data-testid=stExpander]");
-        const title = document.querySelector("h1");
-        return fold.getBoundingClientRect().top - title.getBoundingClientRect().top
-          + title.getBoundingClientRect().top + main.scrollTop;
+        const main = document.querySelector("[data-testid=stMain]");
+        const fold = main.querySelector("[data-testid=stExpander]");
+        const title = main.querySelector("h1");
+        return fold.getBoundingClientRect().top - title.getBoundingClientRect().top;
       }"""
     )
     context.close()
