@@ -136,7 +136,7 @@ def _layer_panels(task: ToyTask, snapshots: Sequence[Snapshot], layer: int, show
     return panels
 
 
-def kept(snapshots: Sequence[Snapshot], cells: int) -> list[Snapshot]:
+def spread(snapshots: Sequence[Snapshot], cells: int) -> list[Snapshot]:
     """The snapshots sent: all of them while cells × frames stays within MAX_NUMBERS, else
     evenly spread ones, the first and the last among them."""
     most = max(2, MAX_NUMBERS // max(cells, 1))
@@ -153,7 +153,7 @@ def panels(task: ToyTask, snapshots: Sequence[Snapshot], shown: Shown = Shown())
     cells = sum(
         np.asarray(w[0]).size for w in (snapshots[0].layer_weights or (snapshots[0].weights,))
     )
-    sent = kept(snapshots, cells * (STACKED if task.outputs == 1 else 1))
+    sent = spread(snapshots, cells * (STACKED if task.outputs == 1 else 1))
     found = []
     for layer in range(layers):
         found.extend(_layer_panels(task, sent, layer, shown))

@@ -89,9 +89,6 @@ HEAD = "train.input.head"  # the head shown step by step (1 … heads), and sent
 PLAYER = "train.player"  # the attention player (train/player.py): its step and clicked cells
 LIVE_PLAYER = "train.player.live"  # the player while a run trains (no slider)
 PICKS = "train.predict.picks"  # the cells clicked before training: {settings: column per row}
-# "Predict, then reveal" (kit.teaching.predict_view's switch): in the address, so that students
-# following the teacher predict too.
-PREDICT = settings.flag("train.predict", "predict")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ import numpy as np
 
 from attention_core.formatting import fmt
 from attention_core.training import TRAINING_SCORES
-from attention_ui.kit.state.settings import defaults
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, state
 from attention_ui.train.schema import SCHEMA
@@ -92,7 +91,6 @@ def test_predict_mode_travels_in_the_address():
     at.toggle(key="train.predict").set_value(True).run()
     assert dict(at.query_params)["predict"] == "1"
     assert any(field.param == "predict" for field in SCHEMA.fields)
-    assert defaults((state.PREDICT,)) == {"train.predict": False}
 
 
 def test_which_score_learns_first_is_revealed_and_graded():
