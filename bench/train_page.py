@@ -102,13 +102,13 @@ def settled(page, before: dict, quiet_ms: int = 150, timeout: float = 60.0) -> d
 
 def press_train(page, url: str, seed: int) -> tuple[float, int, int]:
     page.goto(f"{url}/train?seed={seed}")
-    page.wait_for_selector(".tp-root .tp-cell", timeout=120_000)
+    page.wait_for_selector(".tp-root .tp-cell", timeout=600_000)
     page.wait_for_selector(IDLE)
     page.wait_for_timeout(300)
     before = counts(page)
     clicked = page.evaluate("() => performance.now()")
     page.get_by_role("button", name="Train", exact=True).click()
-    page.wait_for_selector(".tp-root[data-step]", timeout=120_000)
+    page.wait_for_selector(".tp-root[data-step]", timeout=600_000)
     after = settled(page, before)
     return (
         after["last"] - clicked,
@@ -127,7 +127,7 @@ def step_once(page, slider) -> tuple[float, int]:
 
 def live_redraws(page, url: str, seed: int) -> tuple[float, float, int]:
     page.goto(f"{url}/train?task=reverse&steps=3000&d_model=32&heads=4&seed={seed}")
-    page.wait_for_selector(".tp-root .tp-cell", timeout=120_000)
+    page.wait_for_selector(".tp-root .tp-cell", timeout=600_000)
     page.wait_for_selector(IDLE)
     page.evaluate(
         """() => {
@@ -205,7 +205,7 @@ def screens_before_fold(browser, url: str, query: str) -> float:
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.goto(f"{url}/train?{query}")
-    page.wait_for_selector(".tp-root .tp-cell", timeout=120_000)
+    page.wait_for_selector(".tp-root .tp-cell", timeout=600_000)
     page.wait_for_selector(IDLE)
     page.wait_for_timeout(500)
     top = page.evaluate(
@@ -271,9 +271,9 @@ def main() -> int:
 
             app_tab, floor_tab = tab, context.new_page()
             app_tab.goto(f"{app_url}/train?trained=1")
-            app_tab.wait_for_selector(".tp-root[data-step]", timeout=120_000)
+            app_tab.wait_for_selector(".tp-root[data-step]", timeout=600_000)
             floor_tab.goto(floor_url)
-            floor_tab.wait_for_selector(IDLE, timeout=120_000)
+            floor_tab.wait_for_selector(IDLE, timeout=600_000)
             app_slider = app_tab.get_by_role("slider", name=edit.label)
             floor_slider = floor_tab.get_by_role("slider", name=edit.label)
             app_slider.focus()
@@ -313,7 +313,7 @@ def live_report(app_tab, app_url: str, seed: int) -> None:
 
 def play_report(app_tab, floor_tab, app_url: str, edit, trials: int) -> None:
     app_tab.goto(f"{app_url}/train?trained=1")
-    app_tab.wait_for_selector(".tp-root[data-step]", timeout=120_000)
+    app_tab.wait_for_selector(".tp-root[data-step]", timeout=600_000)
     app_tab.wait_for_selector(IDLE)
     data = edit.start
     frames = {
