@@ -40,9 +40,9 @@ SETTINGS = {"train.task": "reverse", "train.steps": 600}
 
 
 def counted_trainer(count: list[int]):
-    def trainer(settings, report):
+    def trainer(settings, report, stopped):
         count.append(1)
-        return compute.train(settings, report)
+        return compute.train(settings, report, stopped)
 
     return trainer
 
@@ -52,8 +52,14 @@ def time_to_finished(settings, trainer, barrier: threading.Barrier | None, out: 
         barrier.wait()
     start = time.perf_counter()
     job = runs.job(settings, trainer)
-    job.finished.wait(600)
+    waited_for(job)
     out.append(time.perf_counter() - start)
+
+
+def waited_for(job) -> None:
+    """Wait for the run as a page does: polling it (a run nobody polls is cancelled)."""
+    while not job.finished.wait(0.3):
+        job.seen()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -117,7 +123,7 @@ def edits_while_training(seed: int, repeats: int = 12) -> None:
         while not job.seen().done:  # the process has started training
             time.sleep(0.05)
         busy.append(edit_time(at, 1.5 + number))
-        job.finished.wait(600)
+        waited_for(job)
     i, b = statistics.median(idle), statistics.median(busy)
     print(f"load average {os.getloadavg()[0]:.1f}")
     print(

@@ -4,6 +4,7 @@ the engine's own run for them, and the charts and widgets a run drew."""
 from __future__ import annotations
 
 import json
+import time
 
 from streamlit.testing.v1 import AppTest
 
@@ -93,7 +94,7 @@ def press_train(at: AppTest, values: dict | None = None) -> AppTest:
     settings = state.settings_of({**defaults(state.SETTINGS), **(values or {})})
     job = runs.kept(settings)
     if job is not None and not job.finished.is_set():
-        job.finished.wait(120)
+        polled(job)
         at.run()
     return at
 
@@ -104,3 +105,13 @@ def choose_step(at: AppTest, step: int) -> AppTest:
     at.session_state[state.PLAYER] = {"step": step}
     at.run()
     return at.run()
+
+
+def polled(job, seconds: float = 300.0):
+    """Wait for a run as a page does, polling it (train/runs.py cancels a run nobody polls);
+    what it came to."""
+    deadline = time.monotonic() + seconds
+    while not job.finished.wait(0.3) and time.monotonic() < deadline:
+        job.seen()
+    assert job.finished.is_set(), "the run did not finish"
+    return job.seen()

@@ -10,13 +10,14 @@ import pytest
 from attention_core.training import model_forward
 from attention_ui.train import claims, compute, runs
 from attention_ui.train.state import settings_of
+from tests.support.train import polled
 
 
 def finished(**values):
     job = runs.job(settings_of({f"train.{k}": v for k, v in values.items()}), compute.train)
-    assert job.finished.wait(300)
-    assert job.seen().error is None
-    return job.seen().result
+    seen = polled(job)
+    assert seen.error is None
+    return seen.result
 
 
 @pytest.mark.parametrize("score", ["dot", "scaled_dot", "general", "concat", "location"])

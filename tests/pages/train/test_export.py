@@ -13,13 +13,14 @@ import pytest
 from attention_ui.kit.export.panel import table_csv
 from attention_ui.train import compute, runs, teaching
 from attention_ui.train.state import settings_of
+from tests.support.train import polled
 
 
 def finished(settings):
     job = runs.job(settings, compute.train)
-    assert job.finished.wait(120)
-    assert job.seen().error is None
-    return job.seen().result
+    seen = polled(job, 120)
+    assert seen.error is None
+    return seen.result
 
 
 def run_script(text: str, tmp_path) -> subprocess.CompletedProcess:
