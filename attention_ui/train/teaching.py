@@ -157,7 +157,7 @@ def ask_before_training(settings: Settings, on: bool) -> None:
 def _ready(settings: Settings) -> None:
     """The teacher's page again once the question's run has finished (its Ask button)."""
     job = runs.kept(settings)
-    if job is None or job.finished.is_set():
+    if job is None or job.seen().finished:  # seen(): a poll, so the run stays waited for
         st.rerun(scope="app")
 
 
