@@ -92,8 +92,10 @@ def press_train(at: AppTest, values: dict | None = None) -> AppTest:
     the live screen first."""
     at.button(key=state.TRAIN_BUTTON).click().run()
     settings = state.settings_of({**defaults(state.SETTINGS), **(values or {})})
-    job = runs.kept(settings)
-    if job is not None and not job.finished.is_set():
+    for _ in range(3):  # the live screen until the run has finished (a run may wait in line)
+        job = runs.kept(settings)
+        if job is None or ("train.player.live" not in players(at) and not at.get("progress")):
+            break
         polled(job)
         at.run()
     return at
