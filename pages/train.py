@@ -3,15 +3,20 @@ become the lookup, the alignment and the head. Every number comes from the engin
 `train_attention_steps` (attention_core/training.py) for the settings on the page; runs are
 shared by every session with the same settings (attention_ui/train/runs.py).
 
+One screen (attention_ui/train/watch.py): the settings and Train; the curves and the attention
+side by side, the step slider and Play under the attention (the model at step 0 before
+training, the latest snapshot while it trains); what does not fit folds below.
+
 Keys (for tests and tours): the run's settings, each declared once in
-attention_ui/train/state.py; train.train (the Train button), train.step (the step slider),
-train.probe.<task> (the input typed through the trained model), train.compare (train every
-score function), train.export (the export expander), train.predict (the predict switch) with
-"which cells light up?" (train.predict.guess.<output>.<id>, train.predict.reveal / .again) and
-"which score learns first?" (train.compare.predict.*). In a class the teacher asks them with
-classroom.ask and classroom.ask.compare (the class questions "train" and "train.compare").
-Charts: train.chart.loss, train.chart.accuracy, train.chart.weights.<head>,
-train.chart.learned.<head>, train.chart.compare.loss/.accuracy, train.chart.step.<step key>.
+attention_ui/train/state.py; train.train (the Train button), train.player (the attention
+player: its step; train.player.start before training, with the cells clicked while
+predicting), train.probe.<task> (the input typed through the trained model), train.compare
+(train every score function), train.predict (the predict switch) with "which cells light up?"
+(train.predict.guess.<row>.<id>, train.predict.reveal / .again) and "which score learns
+first?" (train.compare.predict.*). In a class the teacher asks them with classroom.ask and
+classroom.ask.compare (the class questions "train" and "train.compare"). Folds: train.fold.*.
+Charts: train.chart.loss, train.chart.accuracy, train.chart.learned.<head>,
+train.chart.compare.loss/.accuracy, train.chart.step.<step key>.
 """
 
 import streamlit as st
@@ -19,32 +24,58 @@ import streamlit as st
 from attention_ui.frame import page_footer, page_header
 from attention_ui.kit.teaching import task_panel
 from attention_ui.train import tasks as train_tasks
-from attention_ui.train import teaching, view
+from attention_ui.train import teaching, view, watch
 
 page_header("train")
-view.model_formula()
 settings = view.settings()
-predicting = teaching.switch()
+train_column, predict_column = st.columns([1, 3], vertical_alignment="center")
+with predict_column:
+    predicting = teaching.switch()
 problem = view.out_of_bounds(settings)
-run = None
-if not problem and view.train_button():
-    run = view.trained_run(settings)
+run, taken = None, False
+with train_column:
+    pressed = not problem and view.train_button()
+screen = st.container()
+if pressed:
+    with screen:
+        run, taken = view.trained_run(settings)
 if run is None:
-    teaching.waiting(teaching.CELLS)  # a class question asked about a run keeps its place
+    if not taken and not problem:
+        with screen:
+            watch.before(settings, predicting)
+    teaching.ask_before_training(settings, predicting)
 else:
-    step = view.scrub(run)
-    view.curves_section(run, step)
     # Until "which cells light up?" is revealed, what states its answer stays hidden: the
-    # sentences (the weight on the right position), the weights, the typed input's steps (the
-    # first example's by default), the weights sent elsewhere and the export.
+    # weights (the player stays at step 0, its cells to click), the sentences (the weight on
+    # the right position), the typed input's steps, the weights sent elsewhere and the export.
     sentences = st.container()
-    if teaching.cells_puzzle(run, settings, predicting):
+    revealed = teaching.revealed_cells(run, settings, predicting)
+
+    def folds(step: int) -> None:
+        """Below the screen, following its step: what each head learned, the hand-over."""
+        if not revealed:
+            return
+        with watch.fold_of("learned") as open_:
+            if open_:
+                view.score_matrices(run, run.snapshot_at(step))
+        with watch.fold_of("transfer") as open_:
+            if open_:
+                view.transfer(run, settings, step, watch.typed_tokens(run, settings))
+
+    with screen:
+        watch.screen(run, settings, not revealed, folds)
+    if revealed:
         with sentences:
             view.run_sentences(run, settings)
-        view.snapshot_section(run, settings, step)
-        tokens = view.typed_input(run, settings)
-        view.transfer(run, settings, step, tokens)
-        teaching.export(run, settings)
+        with watch.fold_of("input") as open_:
+            if open_:
+                view.typed_input(run, settings)
+        with watch.fold_of("export") as open_:
+            if open_:
+                teaching.export(run, settings)
+with watch.fold_of("model") as open_:
+    if open_:
+        view.model_formula()
 if not problem:
     view.compare(settings, predicting)
 else:

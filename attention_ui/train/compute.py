@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import streamlit as st
 
 from attention_core import (
     AttentionInputError,
@@ -28,7 +29,12 @@ from attention_core import (
     attention,
     toy_task,
 )
-from attention_core.training import model_forward
+from attention_core.training import (
+    Snapshot,
+    TrainingSettings,
+    model_forward,
+    train_attention_steps,
+)
 from attention_ui.train import worker
 from attention_ui.train.state import Settings
 
@@ -149,6 +155,24 @@ def stop_processes() -> None:
     """End every lane's training process (tests)."""
     for name in list(_lanes):
         _lanes.pop(name).pool.shutdown(wait=True, cancel_futures=True)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def initial_snapshot(settings: Settings) -> Snapshot:
+    """The model of these settings at step 0, as initialised from the seed: the engine's own
+    first snapshot (`train_attention_steps` yields it before any step), the same arrays as the
+    finished run's snapshot 0. Raises the engine's refusal for settings it refuses."""
+    task = task_of(settings.task, settings.seed)
+    asked = TrainingSettings(
+        score=settings.score,
+        heads=settings.heads,
+        d_model=settings.d_model,
+        steps=settings.steps,
+        learning_rate=settings.learning_rate,
+        seed=settings.seed,
+        record_every=record_every(settings.steps),
+    )
+    return next(train_attention_steps(task, asked)).snapshot
 
 
 def first_step_reaching(run: TrainingRun, accuracy: float) -> int | None:

@@ -32,5 +32,8 @@ SCHEMA = from_settings(
         _flag(state.TRAINED),
         _flag(state.COMPARED),
         Integer("step", state.STEP, 0, state.STEPS.field.high),
+        # "Predict, then reveal" (kit.teaching.predict_view's switch, a widget it keys
+        # "<page>.predict"): in the address, so that students following the teacher predict too
+        Flag("predict", f"{state.PREFIX}predict"),
     ),
 )

@@ -86,6 +86,9 @@ COMPARE_BUTTON = "train.compare"
 COMPARED = "train.compared"  # every score function was trained with these settings
 PROBE = "train.probe"  # the input the learner types, run through the trained model
 HEAD = "train.input.head"  # the head shown step by step (1 … heads), and sent to Luong
+PLAYER = "train.player"  # the attention player (train/player.py): its step and clicked cells
+LIVE_PLAYER = "train.player.live"  # the player while a run trains (no slider)
+PICKS = "train.predict.picks"  # the cells clicked before training: {settings: column per row}
 
 
 @dataclass(frozen=True)

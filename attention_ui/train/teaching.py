@@ -19,14 +19,15 @@ import streamlit as st
 from attention_core import TrainingRun, normalize, scores, tiny_model, toy_tasks, training
 from attention_core import errors as engine_errors
 from attention_core.formatting import fmt
-from attention_ui.kit.classroom.panel import question_without_numbers
+from attention_ui.kit.classroom import follow
+from attention_ui.kit.classroom.panel import question_here, question_without_numbers
 from attention_ui.kit.export.panel import Export, Table, export_panel
 from attention_ui.kit.export.scripts import literal
 from attention_ui.kit.teaching.predict import Puzzle, Verdict, puzzle_id
 from attention_ui.kit.teaching.predict_view import predict_switch, puzzle, verdict_text
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import escape_markdown
-from attention_ui.train import compute
+from attention_ui.train import compute, player, runs, watch
 from attention_ui.train.claims import LEARNED  # "learns" (the compare puzzle): reaches it
 from attention_ui.train.state import Settings
 
@@ -43,6 +44,12 @@ def switch() -> bool:
     return predict_switch(PAGE)
 
 
+def predicting_open() -> bool:
+    """Whether a prediction about this page's run may be open: the switch is on, or a class
+    question about the page is (the weights then stay hidden while the run trains)."""
+    return bool(st.session_state.get(f"{PAGE}.predict")) or question_here(PAGE)
+
+
 def waiting(puzzle: str) -> None:
     """Where the puzzle `puzzle` (CELLS or SCORES) would be while the page has no run for it
     (a setting changed and nothing was trained again): the class question about it, if one is
@@ -50,35 +57,108 @@ def waiting(puzzle: str) -> None:
     question_without_numbers(puzzle)
 
 
-def cells_puzzle(run: TrainingRun, settings: Settings, on: bool) -> bool:
-    """ "Which cells light up at the end?": for the probe example, the input position each
-    output will attend to most once trained (the heads' mean). True once revealed (or when
+def cell_rows(weights: np.ndarray, task) -> tuple[np.ndarray, list[str], list[list[str]]]:
+    """The rows the learner predicts, as the player's clickable panel shows them (the last
+    layer's; `weights`: a snapshot's probe × heads × T × L): each row's weights (the heads'
+    mean), the rows' questions and each row's option labels. A task with one output per
+    example (key lookup) asks about its first player.STACKED examples, one row each."""
+    mean = weights.mean(axis=1)  # probe × T × L
+    if task.outputs == 1:
+        count = min(player.STACKED, mean.shape[0])
+        rows = mean[:count, 0, :]
+        questions = [
+            t("watch.example_query", number=e + 1, query=task.tokens[int(task.inputs[e][-1])])
+            for e in range(count)
+        ]
+        labels = [
+            [f"{i + 1} · {task.tokens[int(token)]}" for i, token in enumerate(task.inputs[e])]
+            for e in range(count)
+        ]
+        return rows, questions, labels
+    labels = [f"{i + 1} · {task.tokens[int(token)]}" for i, token in enumerate(task.inputs[0])]
+    questions = [t("train.axis.output", number=i + 1, token="?") for i in range(task.outputs)]
+    return mean[0], questions, [labels] * task.outputs
+
+
+def cells_puzzle(
+    run: TrainingRun, settings: Settings, on: bool, picked: Sequence[int | None] = ()
+) -> bool:
+    """ "Which cells light up at the end?": for the rows of the player's clickable panel, the
+    input position each will attend to most once trained (the heads' mean). The cells the
+    learner clicked before training (`picked`) are the guesses. True once revealed (or when
     the switch is off): the page then draws the weights."""
     if not on:
         return True
     task = compute.task_of(settings.task, settings.seed)
-    weights = run.snapshots[-1].weights[0].mean(axis=0)  # T × L, the heads' mean
-    labels = [f"{i + 1} · {task.tokens[int(token)]}" for i, token in enumerate(task.inputs[0])]
-    outputs = [t("train.axis.output", number=i + 1, token="?") for i in range(task.outputs)]
+    weights, outputs, labels = cell_rows(run.snapshots[-1].weights, task)
     st.subheader(t("train.predict.cells.title"))
-    st.markdown(t("train.predict.cells.ask", example=" ".join(labels)))
-
-    names = [escape_markdown(label, 40) for label in labels]
+    st.markdown(t("train.predict.cells.ask", example=" ".join(labels[0])))
+    names = [[escape_markdown(label, 40) for label in row] for row in labels]
 
     def describe(verdict: Verdict, row: np.ndarray) -> str:
-        return verdict_text(verdict, outputs[verdict.query], names, row)
+        return verdict_text(verdict, outputs[verdict.query], names[verdict.query], row)
 
+    pid = puzzle_id(weights, extra=repr(settings))
+    applied = f"{PAGE}.predict.applied.{pid}"
+    if list(picked) != st.session_state.get(applied):  # new clicks: the puzzle's guesses
+        for number, column in enumerate(picked):
+            if column is not None:
+                st.session_state[f"{PAGE}.predict.guess.{number}.{pid}"] = column
+        st.session_state[applied] = list(picked)
     asked = Puzzle(
         CELLS,
-        puzzle_id(weights, extra=repr(settings)),
+        pid,
         questions=outputs,
         options=list(range(task.length)),
-        option_label=lambda i: labels[i],
+        option_label=lambda i: labels[0][i] if task.outputs != 1 else str(i + 1),
         per_query=list(weights),
         describe=describe,
         horizontal=False,
     )
     return puzzle(asked)
+
+
+def revealed_cells(run: TrainingRun, settings: Settings, on: bool) -> bool:
+    """The cells puzzle with the cells clicked before training as its guesses; once revealed,
+    how the clicks compare with the learned weights, in a sentence from the numbers."""
+    task = compute.task_of(settings.task, settings.seed)
+    weights, _, _ = cell_rows(run.snapshots[-1].weights, task)
+    picks = watch.picks_of(settings, len(weights))
+    shown = cells_puzzle(run, settings, on, picks)
+    sentence = watch.gap_sentence(weights, picks) if on and shown else None
+    if sentence:
+        st.info(sentence, icon=":material/compare_arrows:")
+    return shown
+
+
+def ask_before_training(settings: Settings, on: bool) -> None:
+    """Where the cells puzzle is while the page has no run: the class question keeps its
+    place; a teacher predicting gets the Ask button before training (the question's answer is
+    the run of these settings, trained for it in the shared line)."""
+    found = follow.member()
+    if not (on and found is not None and found.teacher):
+        waiting(CELLS)
+        return
+    job = runs.job(settings, compute.train, runs.asker(settings))
+    if not job.finished.wait(0.5):
+        _ready(settings)
+        waiting(CELLS)
+        return
+    seen = job.seen()
+    if seen.result is None:
+        waiting(CELLS)
+        return
+    task = compute.task_of(settings.task, settings.seed)
+    rows, _, _ = cell_rows(seen.result.snapshots[-1].weights, task)
+    cells_puzzle(seen.result, settings, True, watch.picks_of(settings, len(rows)))
+
+
+@st.fragment(run_every=0.5)
+def _ready(settings: Settings) -> None:
+    """The teacher's page again once the question's run has finished (its Ask button)."""
+    job = runs.kept(settings)
+    if job is None or job.seen().finished:  # seen(): a poll, so the run stays waited for
+        st.rerun(scope="app")
 
 
 def speed(run: TrainingRun) -> float:

@@ -10,11 +10,11 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from attention_core import AttentionInputError, TrainingRun
+from attention_core import TrainingRun
 from attention_core.formatting import fmt
 from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.figures.charts import show_chart, show_moving_chart
-from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, Titles, heatmap
+from attention_ui.kit.figures.heatmap import SIGNED, Titles, heatmap
 from attention_ui.kit.grids.trained import Trained, mark_trained
 from attention_ui.kit.share.address import SCHEMAS, apply_state
 from attention_ui.kit.share.codec import MAX_INT
@@ -22,12 +22,12 @@ from attention_ui.kit.state import settings as draw
 from attention_ui.kit.state.number_box import number_box
 from attention_ui.kit.state.settings import Setting
 from attention_ui.kit.teaching.steps_view import show_steps
-from attention_ui.kit.text.i18n import current_language, error_text, t
+from attention_ui.kit.text.i18n import current_language, t
 from attention_ui.kit.text.markdown import escape_markdown, stacked
-from attention_ui.train import claims, compute, runs, service_text, state, teaching
+from attention_ui.train import claims, compute, runs, service_text, state, teaching, watch
 from attention_ui.train import transfer as transfer_rules
-from attention_ui.train.figures import curves, frames, thinned
 from attention_ui.train.state import SETTINGS, Settings
+from attention_ui.train.watch import curve_figure, refused
 
 # While a run trains, the page redraws its progress this often (the browser sees the curves
 # grow at least twice a second), each curve with at most LIVE_POINTS points, so a redraw's
@@ -35,7 +35,10 @@ from attention_ui.train.state import SETTINGS, Settings
 # finished run's curves have every point.
 REFRESH_SECONDS = 0.3
 KEEP_SECONDS = 1.0
-LIVE_POINTS = 600
+LIVE_POINTS = watch.LIVE_POINTS
+# A run that finishes within this many seconds of Train goes straight to the finished page (the
+# defaults train in about 0.3 s), with no live screen in between.
+FIRST_WAIT = 0.5
 
 
 # ---------------------------------------------------------------------------------------------
@@ -65,12 +68,10 @@ def _widget(s: Setting, where) -> None:
 
 
 def settings() -> Settings:
-    """Every setting's widget, three to a row (one under another on a phone)."""
+    """Every setting's widget, in one row (one under another on a phone)."""
     draw.start(SETTINGS)
-    rows = (SETTINGS[:2], SETTINGS[2:5], SETTINGS[5:])
-    for row in rows:
-        for column, s in zip(st.columns(len(row)), row, strict=True):
-            _widget(s, column)
+    for column, s in zip(st.columns([3, 3, 2, 2, 2, 2, 2]), SETTINGS, strict=True):
+        _widget(s, column)
     return state.current()
 
 
@@ -155,21 +156,6 @@ def _progress(bar, done: int, total: int, place: int | None) -> None:
         bar.progress(done / max(total, 1), text=text)
 
 
-def _live_curves(seen: Mapping[str, runs.Seen], live) -> None:
-    """One run's loss and held-out accuracy so far."""
-    (run,) = seen.values()
-    points = {
-        "loss": thinned(range(1, len(run.loss) + 1), run.loss, LIVE_POINTS),
-        "accuracy": (
-            thinned(*zip(*run.accuracy, strict=True), LIVE_POINTS) if run.accuracy else ((), ())
-        ),
-    }
-    with live.container():  # no key: the chart in place is updated, not remade
-        for column, (kind, curve) in zip(st.columns(2), points.items(), strict=True):
-            figure = curve_figure(kind, {t(f"train.curves.{kind}"): curve}, run.total)
-            show_moving_chart(figure, t("train.live_alt"), container=column)
-
-
 def _live_scores(seen: Mapping[str, runs.Seen], live) -> None:
     """Each score function's run's held-out accuracy so far, overlaid."""
     series = {
@@ -184,35 +170,24 @@ def _live_scores(seen: Mapping[str, runs.Seen], live) -> None:
     show_moving_chart(figure, t("train.live_alt"), container=live)
 
 
-def curve_figure(
-    kind: str, series: Mapping, x_max: int, marker: int | None = None, chart: str = "curves"
-):
-    """The "loss" or "accuracy" curves of the named series (steps, values), titled for one
-    run's charts (`chart` "curves") or the score functions' comparison ("compare")."""
-    return curves(
-        series,
-        (t(f"train.{chart}.{kind}_title"), t("train.curves.step"), t(f"train.curves.{kind}")),
-        y_range=(0.0, 1.02) if kind == "accuracy" else None,
-        x_max=x_max,
-        marker_step=marker,
-    )
+def _no_curves(seen: Mapping[str, runs.Seen], live) -> None:
+    """Nothing but the progress bar (a prediction about these runs is open)."""
 
 
-def trained_run(settings: Settings) -> TrainingRun | None:
-    """The run of these settings: followed while it trains (shared with every session that
-    asks for the same settings), then returned; None (and a message) if the engine refused."""
-    asked = runs.job(settings, compute.train, runs.asker(settings))
-    seen = follow({"run": asked}, _live_curves)["run"]
+def trained_run(settings: Settings) -> tuple[TrainingRun | None, bool]:
+    """The run of these settings (shared with every session that asks for the same settings)
+    and whether something took its place: while it trains, the live screen (watch.live, which
+    reruns the page once the run has finished); a message if the engine refused."""
+    job = runs.job(settings, compute.train, runs.asker(settings))
+    job.finished.wait(FIRST_WAIT)
+    seen = job.seen()
+    if not seen.finished:
+        watch.live(settings, teaching.predicting_open())
+        return None, True
     if seen.error is not None:
         refused(seen.error)
-        return None
-    return seen.result
-
-
-def curves_section(run: TrainingRun, marker: int | None) -> None:
-    """The finished run's loss and held-out accuracy, with the slider's step marked."""
-    finished_curves({"": run}, marker, "curves", _details(run))
-    st.caption(t("train.curves.caption"))
+        return None, True
+    return seen.result, False
 
 
 def finished_curves(
@@ -240,84 +215,8 @@ def _details(run: TrainingRun) -> tuple:
     return (run.task, run.score, f"h{run.heads}", f"d{run.d_model}", f"seed{run.seed}")
 
 
-def refused(error: Exception) -> None:
-    """The engine refused the settings (a code and numbers, worded here); anything else is
-    said in one sentence, never as a traceback."""
-    if isinstance(error, AttentionInputError):
-        st.error(error_text(error), icon=":material/error:")
-    elif isinstance(error, runs.NoRunError):
-        st.error(service_text.unavailable(error), icon=":material/error:")
-    else:
-        st.error(t("train.failed"), icon=":material/error:")
-
-
 # ---------------------------------------------------------------------------------------------
-# Scrubbing through the snapshots
-
-
-def scrub(run: TrainingRun) -> int:
-    """The step slider over the run's snapshots; returns the step shown."""
-    steps = [int(s) for s in run.snapshot_steps]
-    if st.session_state.get(state.STEP) not in steps:
-        st.session_state[state.STEP] = steps[-1]
-    return int(
-        st.select_slider(
-            t("train.scrub.label"),
-            steps,
-            key=state.STEP,
-            help=t("train.scrub.help"),
-            persist_state="session",
-        )
-    )
-
-
-def position_labels(task, row: np.ndarray) -> list[str]:
-    """'1 · C→5': each input position and its token."""
-    return [f"{i + 1} · {task.tokens[int(token)]}" for i, token in enumerate(row)]
-
-
-def output_labels(task, row: np.ndarray) -> list[str]:
-    """'out 1 → 5': each output with the token it must predict."""
-    return [
-        t("train.axis.output", number=i + 1, token=task.tokens[int(token)])
-        for i, token in enumerate(row)
-    ]
-
-
-def snapshot_section(run: TrainingRun, settings: Settings, step: int) -> None:
-    """At the slider's step: the probe example's attention per head, with the right positions
-    ringed, and the share of weight on them; then each head's learned score matrix."""
-    task = compute.task_of(settings.task, settings.seed)
-    snapshot = run.snapshot_at(step)
-    st.header(t("train.snapshot.title", step=fmt(snapshot.step)))
-    st.markdown(
-        t(
-            "train.snapshot.numbers",
-            accuracy=fmt(100 * snapshot.accuracy),
-            on_target=fmt(snapshot.on_target),
-            chance=fmt(100 * task.chance),
-        )
-    )
-    example = 0
-    x_labels = position_labels(task, task.inputs[example])
-    y_labels = output_labels(task, task.targets[example])
-    for head, column in enumerate(_head_columns(run.heads)):
-        share = float(snapshot.on_target_by_head[head])
-        figure = heatmap(
-            snapshot.weights[example, head],
-            x_labels,
-            y_labels,
-            Titles(
-                t("train.snapshot.head", number=head + 1, share=fmt(share)),
-                t("train.axis.input"),
-                t("train.axis.outputs"),
-            ),
-            looks=replace(WEIGHTS, shapes=frames(task.attend[example], t("train.snapshot.mark"))),
-        )
-        with column:
-            show_chart(figure, f"train.chart.weights.{head}", details=_details(run))
-    st.caption(t("train.snapshot.rings"))
-    score_matrices(run, snapshot)
+# What each head learned
 
 
 def _head_columns(heads: int) -> list:
@@ -431,7 +330,8 @@ def compare(settings: Settings, predicting: bool) -> None:
         score: runs.job(s, compute.train, runs.asker(s))
         for score, s in ((score, settings.with_score(score)) for score in TRAINING_SCORES)
     }
-    seen = follow(jobs, _live_scores)
+    # while a prediction is open the curves would answer "which score learns first?"
+    seen = follow(jobs, _no_curves if predicting else _live_scores)
     failed = [s for s in seen.values() if s.error is not None]
     if failed:
         refused(failed[0].error)

@@ -1,11 +1,14 @@
-"""Watch attention learn in a browser: Train shows the progress and the curves growing while
-the run trains (several states before it ends: the rate is the figure of a bench,
-bench/train_curves.py, not a timed assertion); then the step slider scrubs the snapshots."""
+"""Watch attention learn in a browser: the page opens on the model at step 0 with Train and the
+attention in one screen at 1400 × 900; Play runs through the snapshots in the browser (frames
+advance with no message to the server until it stops, and then the page follows the step);
+while a run trains, the attention is redrawn as snapshots arrive. Rates are the figures of a
+bench (bench/train_page.py), not timed assertions."""
 
 from __future__ import annotations
 
-import re
 import time
+
+import pytest
 
 from attention_ui.kit.text.i18n import catalog
 from tests.app_server import start_app
@@ -13,41 +16,84 @@ from tests.browser.conftest import assert_no_exception, new_context, open_page, 
 
 EN = catalog("en")
 PROGRESS = "[data-testid=stProgress]"
-PROGRESS_TEXT = f"() => document.querySelector('{PROGRESS}')?.innerText ?? null"
+ROOT = ".tp-root"
 
 
-def test_train_shows_the_curves_growing_then_the_slider_scrubs(page, server):
-    seed = int(time.time()) % 1_000_000  # a run no earlier test left in the server's cache
-    # induction (two layers), d_model 32 (the largest), 4 heads: about 12 s on an idle machine
-    open_page(page, server, "train", f"task=induction&steps=3000&d_model=32&heads=4&seed={seed}")
-    page.get_by_role("button", name=EN["train.train"], exact=True).click()
-    page.wait_for_selector(PROGRESS, timeout=30_000)
-    seen, started = [], time.monotonic()
-    while time.monotonic() - started < 120:
-        text = page.evaluate(PROGRESS_TEXT)
-        if text is None:  # the run has finished: the bar is gone
-            break
-        if not seen or seen[-1][1] != text:
-            seen.append((time.monotonic(), text))
-        page.wait_for_timeout(50)
-    duration = seen[-1][0] - seen[0][0]
-    # The bar moved on at least twice before the last step, each time further (it may show
-    # step 3000 itself before it goes)
-    steps = [int(re.search(r"step (\d+)", text).group(1)) for _, text in seen]
-    assert steps == sorted(set(steps)), seen
-    assert len([step for step in steps if step < 3000]) >= 3, seen
-    print(f"training progress: {len(seen)} states in {duration:.1f} s")
-    wait_idle(page)
-    assert_no_exception(page)
-    final = EN["train.snapshot.title"].format(step="3000")
-    assert page.get_by_role("heading", name=final).count() == 1
-    slider = page.get_by_role("slider", name=EN["train.scrub.label"])
+@pytest.fixture
+def desktop(browser):
+    context = new_context(browser, viewport={"width": 1400, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_page_opens_on_step_0_with_train_and_the_attention_in_one_screen(desktop, server, lang):
+    words = catalog(lang)
+    open_page(desktop, server, "train", f"lang={lang}")
+    desktop.locator(f"{ROOT} .tp-cell").first.wait_for(timeout=30_000)
+    heading = desktop.get_by_role("heading", name=words["train.snapshot.title"].format(step="0"))
+    assert heading.count() == 1
+    train = desktop.get_by_role("button", name=words["train.train"], exact=True).bounding_box()
+    cells = desktop.locator(f"{ROOT} .tp-cell")
+    last = cells.nth(cells.count() - 1).bounding_box()
+    assert train["y"] + train["height"] <= 900, train
+    assert last["y"] + last["height"] <= 900, last  # the whole step-0 attention, no scrolling
+    assert desktop.locator(f"{ROOT} .tp-ring").count() == 4  # four examples' right positions
+
+
+def test_play_runs_in_the_browser_then_the_page_follows_the_step(desktop, server):
+    seed = int(time.time()) % 1_000_000
+    open_page(desktop, server, "train", f"trained=1&task=reverse&steps=300&d_model=8&seed={seed}")
+    desktop.get_by_role("heading", name=EN["train.snapshot.title"].format(step="300")).wait_for(
+        timeout=120_000
+    )
+    wait_idle(desktop)
+    sent = []
+    desktop.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(frame)))
+    root = desktop.locator(ROOT)
+    slider = desktop.get_by_role("slider", name=EN["train.scrub.label"])
     slider.focus()
-    slider.press("Home")
-    wait_idle(page)
-    first = EN["train.snapshot.title"].format(step="0")
-    page.get_by_role("heading", name=first).wait_for(timeout=30_000)
-    assert "step=0" in page.url
+    slider.press("Home")  # the first frame, told to the server
+    wait_idle(desktop)
+    desktop.get_by_role("heading", name=EN["train.snapshot.title"].format(step="0")).wait_for()
+    assert "step=0" in desktop.url
+    # the page's own socket predates the listener: count the messages through Streamlit's own
+    # state instead: no run starts while Play advances
+    frames = []
+    desktop.locator("[data-testid=train-play]").click()
+    for _ in range(6):
+        desktop.wait_for_timeout(150)
+        frames.append(int(root.get_attribute("data-frame")))
+        running = desktop.locator("[data-testid=stApp][data-test-script-state=running]").count()
+        assert running == 0, "a frame of Play went to the server"
+    assert frames == sorted(frames) and frames[-1] - frames[0] >= 3, frames
+    desktop.locator("[data-testid=train-play]").click()  # Pause: the step goes to the server
+    wait_idle(desktop)
+    step = root.get_attribute("data-step")
+    heading = EN["train.snapshot.title"].format(step=step)
+    desktop.get_by_role("heading", name=heading).wait_for(timeout=30_000)
+    assert f"step={step}" in desktop.url
+    assert_no_exception(desktop)
+
+
+def test_the_attention_is_redrawn_while_the_run_trains(desktop, server):
+    seed = int(time.time()) % 1_000_000 + 7
+    # reversal at d_model 32 with 4 heads, 3000 steps: several seconds even on an idle machine
+    open_page(desktop, server, "train", f"task=reverse&steps=3000&d_model=32&heads=4&seed={seed}")
+    desktop.get_by_role("button", name=EN["train.train"], exact=True).click()
+    desktop.wait_for_selector(PROGRESS, timeout=60_000)
+    steps, started = [], time.monotonic()
+    while time.monotonic() - started < 240 and desktop.locator(PROGRESS).count():
+        heading = desktop.locator("h3").filter(has_text="The model at step").first
+        text = heading.inner_text() if heading.count() else ""
+        if text and (not steps or steps[-1] != text):
+            steps.append(text)
+        desktop.wait_for_timeout(100)
+    numbers = [int(text.rsplit(" ", 1)[-1]) for text in steps]
+    assert numbers == sorted(numbers), steps
+    assert len([n for n in numbers if 0 < n < 3000]) >= 3, steps  # the attention moved on
+    wait_idle(desktop)
+    assert_no_exception(desktop)
 
 
 def test_a_server_that_trained_stops_on_sigterm(browser):

@@ -90,6 +90,7 @@ def test_learning_is_named_only_where_something_is_learned():
         "database.lessons.concise",
         "train.",  # the training page trains a model
         "train_service.",  # the training service's runs train it
+        "watch.",  # the training page's one screen: a model trains
         "train.summary",
         "common.trained",  # matrices the training page trained
         "luong.trained.",  # the Luong page's example box and story for them

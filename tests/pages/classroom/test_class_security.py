@@ -9,7 +9,7 @@ from attention_ui.kit.classroom.follow import engine
 from attention_ui.train import state as train_state
 from tests.conftest import APP, open_app_page
 from tests.support.classroom import by_address, led_class, open_class_box, param
-from tests.support.train import SETTINGS
+from tests.support.train import SETTINGS, press_train
 
 TEACHER_WIDGETS = {
     "classroom.ask",
@@ -59,7 +59,7 @@ def test_a_student_on_the_training_page_has_no_teacher_control():
     for key, value in SETTINGS.items():
         teacher.session_state[key] = value
     teacher.toggle(key="train.predict").set_value(True).run()
-    teacher.button(key=train_state.TRAIN_BUTTON).click().run()
+    press_train(teacher, SETTINGS)
     teacher.button(key=train_state.COMPARE_BUTTON).click().run()
     assert {"classroom.ask", "classroom.ask.compare"} <= {b.key for b in teacher.button}
     student = by_address(**{"class": led_class(teacher)[0]})

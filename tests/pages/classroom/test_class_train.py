@@ -14,8 +14,16 @@ from attention_ui.kit.classroom import follow
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, state
 from tests.conftest import open_app_page
-from tests.support.classroom import button, by_address, led_class
-from tests.support.train import SETTINGS, charts, engine_run, giveaways, keys
+from tests.support.classroom import button, by_address, led_class, param
+from tests.support.train import (
+    SETTINGS,
+    charts,
+    engine_run,
+    giveaways,
+    keys,
+    players,
+    press_train,
+)
 
 EN, JA = catalog("en"), catalog("ja")
 
@@ -37,7 +45,7 @@ def class_on_train(compare: bool = False) -> tuple[AppTest, str]:
     for key, value in SETTINGS.items():
         teacher.session_state[key] = value
     teacher.toggle(key="train.predict").set_value(True).run()
-    teacher.button(key=state.TRAIN_BUTTON).click().run()
+    press_train(teacher, SETTINGS)
     if compare:
         teacher.button(key=state.COMPARE_BUTTON).click().run()
     no_exception(teacher)
@@ -92,10 +100,10 @@ def test_which_cells_light_up_asked_in_two_rounds_then_revealed():
     shown = texts(teacher)
     assert "Round 1: 1 of 2 students got every query right (50 %)." in shown
     assert "Round 2: 2 of 2 students got every query right (100 %)." in shown
-    assert "train.chart.weights.0" in charts(teacher)
+    assert "train.player" in players(teacher)
     first.run()
     no_exception(first)
-    assert "is right" in texts(first) and "train.chart.weights.0" in charts(first)
+    assert "is right" in texts(first) and "train.player" in players(first)
     assert "weight on the right position" in texts(first)
 
 
@@ -139,7 +147,7 @@ def test_the_teacher_keeps_the_question_after_the_settings_change():
     no_exception(student)
     assert "Class question, round 1" in texts(student), "the notice's link leads to it"
 
-    teacher.button(key=state.TRAIN_BUTTON).click().run()  # another run, another puzzle
+    press_train(teacher, {**SETTINGS, "train.task": "lookup"})  # another run, another puzzle
     teacher.run()  # and the next poll
     no_exception(teacher)
     assert any("numbers have changed" in w.value for w in teacher.warning)
@@ -152,3 +160,31 @@ def test_the_teacher_keeps_the_question_after_the_settings_change():
 def test_the_hint_names_the_training_page_among_those_that_ask():
     for words in (EN, JA):
         assert words["train.menu"] in words["classroom.ask_hint"]
+
+
+def test_the_teacher_asks_before_training_and_students_predict_on_step_0():
+    """The Ask button is there before Train: the question's answer is the run of the page's
+    settings, trained for it; students following see predict mode (in the address) and the
+    step-0 cells with no right position framed, never the trained weights."""
+    teacher = open_app_page("train")
+    button(teacher, "classroom.start").click().run()
+    for key, value in SETTINGS.items():
+        teacher.session_state[key] = value
+    teacher.toggle(key="train.predict").set_value(True).run()
+    for _ in range(20):  # the question's run trains in the shared line
+        if "classroom.ask" in keys(teacher):
+            break
+        teacher.run()
+    assert "classroom.ask" in keys(teacher), "Ask before training"
+    assert "train.player" not in players(teacher), "nothing trained is shown"
+    button(teacher, "classroom.ask").click().run()
+    no_exception(teacher)
+    question = follow.store.view(follow.engine(), param(teacher, "class")).question
+    final = engine_run().snapshots[-1].weights[0].mean(axis=0)
+    assert list(question.winners) == [tuple(np.flatnonzero(row == row.max())) for row in final]
+    student = by_address(**{"class": param(teacher, "class")})
+    student.run()
+    no_exception(student)
+    assert "Class question, round 1" in texts(student)
+    start = players(student)["train.player.start"]
+    assert start["panels"][0]["rings"] == [] and not giveaways(student)

@@ -11,6 +11,7 @@ from attention_ui.kit.state.settings import defaults
 from attention_ui.train import state
 from tests.conftest import APP
 from tests.plotly_json import charts
+from tests.support.train import choose_step, press_train
 
 CHANGED = {
     "train.task": "previous",
@@ -43,8 +44,8 @@ def test_a_trained_run_and_its_step_travel_in_the_address():
     a = session()
     for key, value in CHANGED.items():
         a.session_state[key] = value
-    a.button(key=state.TRAIN_BUTTON).click().run()
-    a.select_slider(key=state.STEP).set_value(20).run()
+    press_train(a, CHANGED)
+    choose_step(a, 20)
     assert not a.exception
     address = dict(a.query_params)
     assert address["task"] == "previous" and address["score"] == "general"

@@ -1,42 +1,96 @@
-"""Predict, then reveal on the training page, out of a class: until "which cells light up?" is
-revealed, nothing on the page states its answer; "which score learns first?" reveals the engine's
-first run to 90 % held-out accuracy and grades the guess (its reveal raised: the winners of
-negative speeds were none)."""
+"""Predict, then reveal on the training page, out of a class: the learner clicks, on the step-0
+heatmap, the input each output will use; until "which cells light up?" is revealed, nothing on
+the page states its answer (the player stays at step 0, the right positions unframed); the
+reveal grades the clicks and compares them with the learned weights in a sentence from the
+numbers; "which score learns first?" reveals the engine's first run to 90 % held-out accuracy
+and grades the guess, its live curves hidden while it is open."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from attention_core.formatting import fmt
 from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, state
+from attention_ui.train.schema import SCHEMA
 from tests.support.pages import open_page, shown
-from tests.support.train import SETTINGS, charts, engine_run, giveaways, keys
+from tests.support.train import SETTINGS, charts, engine_run, giveaways, keys, players, press_train
 
-EN = catalog("en")
+EN, JA = catalog("en"), catalog("ja")
+START = f"{state.PLAYER}.start"
 
 
-def predicting_page(compare: bool = False):
-    at = open_page("train")
+def predicting_page(compare: bool = False, lang: str = "en", picks=None):
+    at = open_page("train", lang)
     for key, value in SETTINGS.items():
         at.session_state[key] = value
     at.toggle(key="train.predict").set_value(True).run()
-    at.button(key=state.TRAIN_BUTTON).click().run()
+    if picks is not None:  # the clicks, as the player sends them
+        at.session_state[START] = {"pick": picks}
+        at.run()
+    press_train(at, SETTINGS)
     if compare:
         at.button(key=state.COMPARE_BUTTON).click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
 
+def test_before_training_the_step_0_cells_are_clicked_with_no_answer_framed():
+    at = open_page("train")
+    for key, value in SETTINGS.items():
+        at.session_state[key] = value
+    at.toggle(key="train.predict").set_value(True).run()
+    start = players(at)[START]
+    assert start["pick"] == {"panel": 0, "chosen": [None] * 6}
+    assert start["panels"][0]["rings"] == [], "the right positions would give the answer away"
+    assert "right position" not in start["panels"][0]["title"]
+    at.session_state[START] = {"pick": [5, 4, None, None, None, None]}
+    at.run()
+    at.run()
+    assert players(at)[START]["pick"]["chosen"] == [5, 4, None, None, None, None]
+    assert EN["watch.picked"].format(picked=2, rows=6) in shown(at)
+
+
 def test_until_the_cells_are_revealed_nothing_states_them():
-    at = predicting_page()
+    picks = [5, 4, 3, 0, 0, 0]
+    at = predicting_page(picks=picks)
     assert "train.chart.loss" in charts(at)
     assert not {g for g in giveaways(at) if not g.startswith("tasks.")}  # hints: out of class
+    assert START in players(at), "the step-0 cells stay, to click again"
     assert "weight on the right position" not in shown(at)
     at.button(key="train.predict.reveal").click().run()
     assert not at.exception
-    assert "train.chart.weights.0" in charts(at)
-    assert {"train.chart.weights.0", "train.probe.reverse", "export"} <= giveaways(at)
+    assert "train.player" in players(at)
+    assert {"train.player", "fold.input", "fold.export"} <= giveaways(at)
     assert "weight on the right position" in shown(at)
-    assert "no guess. The most weight goes to" in shown(at)
+    # the clicks were the guesses, and the gap is the engine's numbers
+    final = engine_run().snapshots[-1].weights[0].mean(axis=0)  # outputs × inputs
+    mine = np.mean([final[row, c] for row, c in enumerate(picks)])
+    best = np.mean(final.max(axis=1))
+    right = sum(int(np.argmax(final[row])) == c for row, c in enumerate(picks))
+    sentence = EN["watch.gap_far"].format(
+        mine=fmt(float(mine)),
+        gap=fmt(float(best - mine)),
+        best=fmt(float(best)),
+        rows_right=right,
+        rows=6,
+    )
+    assert sentence in shown(at)
+
+
+def test_the_gap_is_said_in_japanese_too():
+    at = predicting_page(lang="ja", picks=[0, 0, 0, 0, 0, 0])
+    at.button(key="train.predict.reveal").click().run()
+    assert not at.exception
+    assert "選んだセルには学習後の重みが平均" in shown(at)
+
+
+def test_predict_mode_travels_in_the_address():
+    at = open_page("train")
+    at.toggle(key="train.predict").set_value(True).run()
+    assert dict(at.query_params)["predict"] == "1"
+    assert any(field.param == "predict" for field in SCHEMA.fields)
 
 
 def test_which_score_learns_first_is_revealed_and_graded():

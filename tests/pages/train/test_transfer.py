@@ -13,13 +13,16 @@ from attention_ui.train import compute, runs, state
 from tests.plotly_json import chart
 from tests.support.grids import type_cell
 from tests.support.pages import open_page, shown
+from tests.support.train import choose_step, press_train
 
 
 def trained(lang="en", **values):
     at = open_page("train", lang)
     for key, value in values.items():
         at.session_state[f"train.{key}"] = value
-    at.button(key=state.TRAIN_BUTTON).click().run()
+    press_train(at, {f"train.{key}": value for key, value in values.items()})
+    at.session_state["train.fold.transfer"] = True  # the hand-over's fold, opened
+    at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -44,7 +47,7 @@ def model_weights(settings, step, tokens):
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_open_in_multi_head_self_attention_shows_the_models_heads(lang):
     at = trained(lang, task="reverse", d_model=8, heads=2, steps=40)
-    at.select_slider(key=state.STEP).set_value(20).run()
+    choose_step(at, 20)
     at.button(key="train.transfer.transformer").click().run()
     assert not at.exception, [e.value for e in at.exception]
     settings = state.settings_of(
