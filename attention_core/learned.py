@@ -94,20 +94,25 @@ def score_parts(params: Params, score: str, heads: int, head: int) -> ScoreParts
 
 
 def concat_table(
-    params: Params, heads: int, head: int, query_position: int, key_position: int
+    params: Params,
+    heads: int,
+    head: int,
+    positions: tuple[int, int],
+    features: np.ndarray | None = None,
 ) -> np.ndarray:
-    """concat's exact first-layer score, R × R: the query's token (or feature) a on rows at
-    `query_position`, the key's token b on columns at `key_position`: v_aᵀ tanh(W_q q + W_k k)
-    with q = (e_a + p_i) W_Q,h and k = (e_b + p_j) W_K,h. With features, a row is one feature
-    alone (a token of several features is their sum inside tanh, not a sum of rows)."""
+    """concat's exact first-layer score, vocab × vocab: the query's token a on rows at
+    positions[0], the key's token b on columns at positions[1]: v_aᵀ tanh(W_q q + W_k k) with
+    q = (e_a + p_i) W_Q,h and k = (e_b + p_j) W_K,h; e_a = F[a] E when tokens are made of
+    features (a token's features are summed inside tanh, so the table is over tokens)."""
     p = layer_params(params, 0)
-    E, P = params["E"], params["P"]
+    E = params["E"] if features is None else features @ params["E"]  # vocab × d
+    P = params["P"]
     cols = _head_columns(p["W_Q"].shape[0], heads, head)
     d_h = cols.stop - cols.start
     W_q, W_k = p["W_a"][head][:, :d_h], p["W_a"][head][:, d_h:]  # h × d_h each
-    q = (E + P[query_position]) @ p["W_Q"][:, cols] @ W_q.T  # R × h
-    k = (E + P[key_position]) @ p["W_K"][:, cols] @ W_k.T  # R × h
-    return np.tanh(q[:, None, :] + k[None, :, :]) @ p["v_a"][head]  # R × R
+    q = (E + P[positions[0]]) @ p["W_Q"][:, cols] @ W_q.T  # vocab × h
+    k = (E + P[positions[1]]) @ p["W_K"][:, cols] @ W_k.T  # vocab × h
+    return np.tanh(q[:, None, :] + k[None, :, :]) @ p["v_a"][head]  # vocab × vocab
 
 
 def score_of(

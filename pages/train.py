@@ -18,8 +18,8 @@ import streamlit as st
 
 from attention_ui.frame import page_footer, page_header
 from attention_ui.kit.teaching import task_panel
+from attention_ui.train import learned, own_input, teaching, transfer, view
 from attention_ui.train import tasks as train_tasks
-from attention_ui.train import teaching, view
 
 page_header("train")
 view.model_formula()
@@ -42,8 +42,10 @@ else:
         with sentences:
             view.run_sentences(run, settings)
         view.snapshot_section(run, settings, step)
-        tokens = view.typed_input(run, settings)
-        view.transfer(run, settings, step, tokens)
+        learned.learned_section(run, settings, step)
+        learned.induction_section(run, step)
+        tokens = own_input.section(run, settings)
+        transfer.section(run, settings, step, tokens)
         teaching.export(run, settings)
 if not problem:
     view.compare(settings, predicting)

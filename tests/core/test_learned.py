@@ -77,20 +77,19 @@ def test_location_scores_have_no_key_token_part():
     assert parts.token_token is None and parts.position_token is None
 
 
-def test_concat_is_not_split_into_parts_but_its_table_is_its_exact_score():
-    task, model, params = model_of("lookup", "concat")
+@pytest.mark.parametrize("task_name", TASKS)
+def test_concat_is_not_split_into_parts_but_its_table_is_its_exact_score(task_name):
+    task, model, params = model_of(task_name, "concat")
     with pytest.raises(ValueError):
         score_parts(params, "concat", model.heads, 0)
     S, query_positions = first_layer_scores(task, model, params)
-    i = int(query_positions[0])
     for head in range(model.heads):
-        for j in range(task.length):
-            table = concat_table(params, model.heads, head, i, j)  # features × features
-            for b in range(4):
-                a = np.flatnonzero(token_rows(task, task.inputs[b, i]))
-                k = np.flatnonzero(token_rows(task, task.inputs[b, j]))
-                if len(a) == 1 and len(k) == 1:  # one feature each: the table's own entry
-                    assert table[a[0], k[0]] == pytest.approx(S[head, b, j, 0], abs=1e-12)
+        for t, i in enumerate(query_positions):
+            for j in range(task.length):
+                table = concat_table(params, model.heads, head, (i, j), task.features)
+                for b in range(4):
+                    a, k = task.inputs[b, i], task.inputs[b, j]
+                    assert table[a, k] == pytest.approx(S[head, b, j, t], abs=1e-12)
 
 
 def test_the_reverse_tasks_trained_position_table_peaks_on_the_anti_diagonal():

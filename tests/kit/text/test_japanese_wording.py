@@ -91,6 +91,7 @@ def test_learning_is_named_only_where_something_is_learned():
         "train.",  # the training page trains a model
         "train.summary",
         "common.trained",  # matrices the training page trained
+        "learned.",  # what the training page's model learned, and its weights elsewhere
         "tasks.train_",  # the training page's tasks train a model
         "tasks.reason.needs_lookup",
     }
