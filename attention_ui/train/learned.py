@@ -24,6 +24,7 @@ from attention_core.learned import (
     ScoreParts,
     concat_table,
     induction_curves,
+    read_positions,
     score_parts,
     token_rows,
 )
@@ -100,8 +101,10 @@ def expected_key(task: ToyTask, position: int) -> int | None:
     layer); None where the tokens decide (key lookup)."""
     if task.name == "reverse":
         return task.length - 1 - position
-    if task.name in ("previous", "induction") and position >= 1:
+    if task.name == "previous" and position >= 1:
         return position - 1
+    if task.name == "induction" and position in read_positions(task):
+        return position - 1  # where the answers stand, which layer 2 reads (as the curves)
     return None
 
 
