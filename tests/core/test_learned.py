@@ -57,6 +57,27 @@ def test_every_first_layer_score_is_the_sum_of_its_token_and_position_parts(task
                     assert read == pytest.approx(S[head, b, j, t], abs=1e-12)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(TASKS),
+    st.sampled_from(["dot", "scaled_dot", "general", "location"]),
+    st.sampled_from([(4, 1), (4, 2), (8, 4), (16, 1)]),
+    st.integers(0, 2**16),
+)
+def test_the_parts_sum_to_the_score_for_any_parameters(task_name, score, sizes, seed):
+    d_model, heads = sizes
+    task, model, params = model_of(task_name, score, heads, d_model, seed)
+    S, query_positions = first_layer_scores(task, model, params)
+    rows = token_rows(task, task.inputs)
+    rng = np.random.default_rng(seed)
+    b, head = int(rng.integers(len(task.inputs))), int(rng.integers(heads))
+    parts = score_parts(params, score, heads, head)
+    t = int(rng.integers(len(query_positions)))
+    i, j = int(query_positions[t]), int(rng.integers(task.length))
+    read = score_of(parts, rows[b, i], i, rows[b, j], j)
+    assert read == pytest.approx(S[head, b, j, t], rel=1e-9, abs=1e-12)
+
+
 def test_the_tables_reproduce_a_trained_models_scores_on_key_lookup():
     task = toy_task("lookup", seed=0)
     run = train_attention(task, steps=60, record_every=60)
