@@ -30,6 +30,7 @@ from attention_core.learned import (
 )
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, Titles, heatmap
+from attention_ui.kit.folds import fold
 from attention_ui.kit.text.i18n import t
 from attention_ui.train import compute
 from attention_ui.train.figures import curves
@@ -38,6 +39,7 @@ from attention_ui.train.state import Settings
 
 FORMED = 0.5  # a head "does" its job once its score is above this (the target)
 MASKED = replace(SIGNED, missing="")  # a causal mask's cells: never scored, drawn empty
+FOLD = "train.learned.fold"  # the cross parts and the d × d matrices, built only while open
 
 
 def _details(run: TrainingRun) -> tuple:
@@ -168,13 +170,14 @@ def learned_section(run: TrainingRun, settings: Settings, step: int) -> None:
             parts = score_parts(snapshot.params, run.score, run.heads, head)
             with column:
                 _head_tables(run, task, parts, head)
-    with st.expander(t("learned.fold"), icon=":material/grid_on:"):
-        if run.score != "concat":
+    with fold(t("learned.fold"), key=FOLD, icon=":material/grid_on:") as open_:
+        if open_ and run.score != "concat":
             for head, column in enumerate(_head_columns(run.heads)):
                 parts = score_parts(snapshot.params, run.score, run.heads, head)
                 with column:
                     _cross_tables(run, task, parts, head)
-        score_matrices(run, snapshot)
+        if open_:
+            score_matrices(run, snapshot)
 
 
 def _head_tables(run: TrainingRun, task: ToyTask, parts: ScoreParts, head: int) -> None:

@@ -14,7 +14,8 @@ from attention_ui.train import compute, runs, state
 from attention_ui.train.state import settings_of
 from tests.conftest import APP
 from tests.plotly_json import chart
-from tests.support.pages import shown
+from tests.plotly_json import charts as charts_of
+from tests.support.pages import open_fold, shown
 
 EN, JA = catalog("en"), catalog("ja")
 
@@ -181,3 +182,18 @@ def test_the_default_model_opens_on_the_multi_head_page_which_says_what_it_holds
     luong_only = words["common.trained"].split("{step}")[1].split("{head}")[0]  # " (head "
     assert luong_only not in text  # the Luong page's sentence: one head, not the whole layer
     assert words["learned.handover.note_one"].split("{step}")[1][:12] in text
+
+
+def test_the_fold_builds_the_cross_parts_and_the_d_by_d_matrix_only_when_opened():
+    values = {"task": "reverse", "steps": 20, "d_model": 8}
+    at = trained(**values)
+    keys = {c.proto.id.rsplit("-", 1)[-1] for c in charts_of(at)}
+    assert "train.chart.learned.0" not in keys and "train.chart.token_position.0" not in keys
+    open_fold(at, "train.learned.fold")
+    run = the_run(**values)
+    parts = score_parts(run.params, run.score, run.heads, 0)
+    z, _, _ = drawn(at, "train.chart.token_position.0")
+    np.testing.assert_allclose(z, parts.token_position, atol=1e-12)  # digits × positions
+    z, _, _ = drawn(at, "train.chart.position_token.0")
+    np.testing.assert_allclose(z, parts.position_token, atol=1e-12)
+    assert chart(at, "train.chart.learned.0")
