@@ -21,6 +21,7 @@ import streamlit as st
 from attention_core import ToyTask, TrainingRun
 from attention_core.formatting import fmt
 from attention_core.learned import (
+    BILINEAR,
     ScoreParts,
     concat_table,
     induction_curves,
@@ -170,7 +171,8 @@ def learned_section(run: TrainingRun, settings: Settings, step: int) -> None:
             parts = score_parts(snapshot.params, run.score, run.heads, head)
             with column:
                 _head_tables(run, task, parts, head)
-    with fold(t("learned.fold"), key=FOLD, icon=":material/grid_on:") as open_:
+    label = t("learned.fold" if run.score in BILINEAR else "learned.fold_parameters")
+    with fold(label, key=FOLD, icon=":material/grid_on:") as open_:
         if open_ and run.score != "concat":
             for head, column in enumerate(_head_columns(run.heads)):
                 parts = score_parts(snapshot.params, run.score, run.heads, head)
