@@ -197,3 +197,16 @@ def test_the_fold_builds_the_cross_parts_and_the_d_by_d_matrix_only_when_opened(
     z, _, _ = drawn(at, "train.chart.position_token.0")
     np.testing.assert_allclose(z, parts.position_token, atol=1e-12)
     assert chart(at, "train.chart.learned.0")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_induction_row_whose_repeated_token_never_came_first_is_named(lang):
+    at = trained(lang, task="induction", steps=20)
+    typed(at, "induction", "a b c d e f a b c d e p")
+    sentence = catalog(lang)["learned.input.induction.absent"].format(token="p", position=12)
+    assert sentence in [str(w.value) for w in at.warning]
+    typed(at, "induction", "a b c d e f b c d e f a")  # a rotation the dataset may not hold
+    assert not at.warning
+    # after f (position 6) stands b, the first repeated token: the rule answers c d e f b b
+    verdicts = [str(e.value) for e in (*at.success, *at.error)]
+    assert len(verdicts) == 1 and "c d e f b b" in verdicts[0]
