@@ -141,6 +141,13 @@ def toy_task(name: str, size: int = 256, seed: int = 0) -> ToyTask:
     return part(slice(0, size), part(slice(size, 2 * size), None))
 
 
+def answers(name: str, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The task's rule on rows it could draw (N × L): their targets and attend (N × T each).
+    task_rule.rule_answer checks a row first and says what keeps it from being one."""
+    _, targets, attend = _TASKS[name][0](None, 0, np.atleast_2d(inputs))
+    return targets, attend
+
+
 def whole_number(name: str, value: Any, low: int, high: int) -> int:
     """`value` as an int in [low, high], or out_of_bounds naming the setting."""
     if isinstance(value, bool) or not isinstance(value, Integral) or not low <= value <= high:

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .errors import AttentionInputError
+from .learned import induction_scores
 from .scores import SCORE_FUNCTIONS
 from .tiny_model import Architecture, ForwardPass, Params, backward, forward, gradients, init_params
 from .toy_tasks import SEED_RANGE, TASKS, ToyTask, whole_number
@@ -52,6 +53,9 @@ class Snapshot:
     layer_weights : each layer's attention on the probe, first layer first (probe × heads ×
         T × L for the last, probe × heads × L × L for a first layer that answers everywhere);
         the last is `weights`
+    previous_token, prefix_matching : with two layers, each first-layer head's previous-token
+        score and each last-layer head's prefix-matching score on the held-out examples
+        (learned.induction_scores); None with one layer
     """
 
     step: int
@@ -62,6 +66,8 @@ class Snapshot:
     on_target_by_head: np.ndarray
     held_out_loss: float
     layer_weights: tuple[np.ndarray, ...] = ()
+    previous_token: np.ndarray | None = None
+    prefix_matching: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -289,6 +295,9 @@ def _snapshot(
     weights = run.weights  # N × H × T × L
     on_right = np.take_along_axis(weights, held_out.attend[:, None, :, None], axis=-1)[..., 0]
     by_head = on_right.mean(axis=(0, 2))  # H
+    induction = (None, None)
+    if len(run.layers) == 2:
+        induction = induction_scores(run, task, held_out.inputs)
     probe_inputs, probe_targets = task.inputs[:probe], task.targets[:probe]
     probe_run = forward(params, model, probe_inputs, probe_targets)
     return Snapshot(
@@ -300,6 +309,8 @@ def _snapshot(
         on_target_by_head=by_head,
         held_out_loss=run.loss,
         layer_weights=tuple(layer.weights.transpose(1, 0, 3, 2) for layer in probe_run.layers),
+        previous_token=induction[0],
+        prefix_matching=induction[1],
     )
 
 

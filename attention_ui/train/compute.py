@@ -29,6 +29,7 @@ from attention_core import (
     attention,
     toy_task,
 )
+from attention_core.task_rule import rule_answer
 from attention_core.training import (
     Snapshot,
     TrainingSettings,
@@ -252,14 +253,17 @@ def parse_tokens(text: object, task: ToyTask) -> Parsed:
 @dataclass(frozen=True)
 class Answer:
     predictions: np.ndarray  # T: the model's answer, token ids
-    expected: np.ndarray | None  # T: the task's answer, where the input is one of the task's
+    expected: np.ndarray | None  # T: the task's answer by its rule, None when it has none
+    problem: tuple[str, dict] | None  # why the rule has no answer (task_rule.rule_answer)
     heads: tuple[AttentionResult, ...]  # the last layer's heads on this input, with their steps
 
 
 def answer(run: TrainingRun, task: ToyTask, tokens: np.ndarray) -> Answer:
     """The trained model (final parameters) on one row of tokens; each head of its last layer
-    recomputed by the engine's `attention` from that layer's queries, keys and values, which
-    gives the same weights with every step recorded."""
+    recomputed by the engine's `attention` from that layer's queries, keys and values in the
+    row layout (one output per row, one input position per column, as the snapshot heatmap),
+    which gives the same weights with every step recorded; and the task's own answer, by its
+    rule (attention_core/task_rule.py), for any row the rule can answer."""
     outputs = task.outputs
     passed = model_forward(
         run.params,
@@ -272,15 +276,13 @@ def answer(run: TrainingRun, task: ToyTask, tokens: np.ndarray) -> Answer:
     )
     layer = passed.layers[-1]
     mask = None
-    if task.causal:  # key j is visible to the query at position t when j ≤ t
-        mask = (
-            np.arange(task.length)[:, None] <= np.arange(task.length)[layer.read][None, :]
-        )  # L × T
+    if task.causal:  # the output at position t sees key j when j ≤ t: T × L in rows
+        mask = np.arange(task.length)[layer.read][:, None] >= np.arange(task.length)[None, :]
     p = {name: run.params[name] for name in ("W", "W_a", "v_a") if name in run.params}
     results = []
     for head in range(run.heads):
-        q, v = layer.q[head, 0], layer.v[head, 0]  # d_h × T, d_h × L
-        k = v if layer.k is None else layer.k[head, 0]  # location reads no key
+        q, v = layer.q[head, 0].T, layer.v[head, 0].T  # T × d_h, L × d_h
+        k = v if layer.k is None else layer.k[head, 0].T  # location reads no key
         extra = {}
         if run.score == "general":
             extra["W"] = p["W"][head]
@@ -288,15 +290,6 @@ def answer(run: TrainingRun, task: ToyTask, tokens: np.ndarray) -> Answer:
             extra = {"Wa": p["W_a"][head], "va": p["v_a"][head]}
         elif run.score == "location":
             extra["Wa"] = p["W_a"][head]
-        results.append(attention(q, k, v, run.score, mask=mask, **extra))
-    return Answer(passed.predictions[0], expected_answer(task, tokens), tuple(results))
-
-
-def expected_answer(task: ToyTask, tokens: np.ndarray) -> np.ndarray | None:
-    """What the task answers for this row, when the row is one the task could draw."""
-    for examples in (task, task.held_out):
-        if examples is not None:
-            matches = np.flatnonzero((examples.inputs == tokens).all(axis=1))
-            if matches.size:
-                return examples.targets[matches[0]]
-    return None
+        results.append(attention(q, k, v, run.score, mask=mask, layout="row", **extra))
+    rule = rule_answer(task, tokens)
+    return Answer(passed.predictions[0], rule.targets, rule.problem, tuple(results))

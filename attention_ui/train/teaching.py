@@ -16,7 +16,15 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
-from attention_core import TrainingRun, normalize, scores, tiny_model, toy_tasks, training
+from attention_core import (
+    TrainingRun,
+    learned,
+    normalize,
+    scores,
+    tiny_model,
+    toy_tasks,
+    training,
+)
 from attention_core import errors as engine_errors
 from attention_core.formatting import fmt
 from attention_ui.kit.classroom import follow
@@ -221,7 +229,7 @@ def scores_puzzle(compared: dict[str, TrainingRun], on: bool) -> bool:
 
 # The engine's modules a run needs, in the order their names are defined; the script carries
 # their code, so it computes exactly what the page computed.
-_ENGINE_MODULES = (engine_errors, normalize, scores, toy_tasks, tiny_model, training)
+_ENGINE_MODULES = (engine_errors, normalize, scores, toy_tasks, tiny_model, learned, training)
 _RELATIVE_IMPORT = re.compile(r"^from \.[\w.]* import (\([^)]*\)|.*)$", re.MULTILINE)
 _FUTURE = "from __future__ import annotations\n"
 

@@ -2,21 +2,41 @@
 transformer page (its X and its four W's: the same multi-head scaled dot attention) and into
 the Luong explorer (one head's Q, K, V and its score function's own parameters), where their
 shapes fit those pages' grids (as their schemas bound them). What each page is given is a
-state of its own schema, stored as its address would store it (kit/share/address)."""
+state of its own schema, stored as its address would store it (kit/share/address), and a
+`Trained` note (kit/grids/trained) that the page shows while its grids hold those numbers.
+
+What the note carries (both pages read it): words task, score; numbers step, head (the head
+sent to Luong, 1-based), heads, layers, tokens (the input, as shown). The transformer page
+gets its own sentence (the whole last layer, not one head) and captions for its X and its
+positions (`TRANSFORMER_NOTE`, `TRANSFORMER_CAPTIONS`); the Luong page the shared
+"common.trained".
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import streamlit as st
 
 from attention_core import ToyTask, TrainingRun
+from attention_core.formatting import fmt
 from attention_core.training import model_forward
-from attention_ui.kit.share.address import SCHEMAS
+from attention_ui.kit.grids.trained import Trained, mark_trained
+from attention_ui.kit.share.address import SCHEMAS, apply_state
+from attention_ui.kit.text.i18n import current_language, t
+from attention_ui.kit.text.markdown import escape_markdown
 from attention_ui.luong import state as luong
+from attention_ui.train import compute
+from attention_ui.train import state as train_state
 from attention_ui.train.state import Settings
 from attention_ui.transformer import state as transformer
+
+TRANSFORMER_NOTE = {1: "learned.handover.note_one"}  # by heads; more: "learned.handover.note"
+TRANSFORMER_CAPTIONS = {"x": "learned.handover.x", "positions": "learned.handover.positions"}
+# two layers: the last one's input X also holds the first layer's output (the residual stream)
+TWO_LAYER_CAPTIONS = {**TRANSFORMER_CAPTIONS, "x": "learned.handover.x_two_layers"}
 
 
 @dataclass(frozen=True)
@@ -117,3 +137,71 @@ def luong_state(run: TrainingRun, task: ToyTask, tokens: np.ndarray, step: int, 
         ).astype(float)  # L × T
         grids[luong.matrix_key("mask.cells")] = cells
     return Sent({**values, **grids}, tuple(grids))
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing
+
+
+def section(run: TrainingRun, settings: Settings, step: int, tokens: np.ndarray) -> None:
+    """ "Open in multi-head self-attention" and "Open in the Luong explorer": the model at the
+    slider's step on this input, put into those pages' grids (where their shapes fit), which
+    then say the matrices are trained, on which task and at which step."""
+    task = compute.task_of(settings.task, settings.seed)
+    st.subheader(t("train.transfer.title"))
+    st.caption(t("train.transfer.intro", step=fmt(step)))
+    head = int(st.session_state.get(train_state.HEAD, 1)) - 1
+    head = head if 0 <= head < run.heads else 0
+    sends = {
+        "transformer": transformer_state(run, settings, task, tokens, step),
+        "luong": luong_state(run, task, tokens, step, head),
+    }
+    told = told_of(run, settings, task, tokens, step, head)
+    for column, (page, sent) in zip(st.columns(2), sends.items(), strict=True):
+        with column:
+            pressed = st.button(
+                t(f"train.transfer.{page}"),
+                key=f"train.transfer.{page}",
+                disabled=sent.problem is not None,
+                icon=":material/open_in_new:",
+            )
+            if sent.problem is not None:
+                code, numbers = sent.problem
+                st.caption(t(f"train.transfer.{code}", **{k: fmt(v) for k, v in numbers.items()}))
+            if pressed and sent.problem is None:
+                if page == "transformer":
+                    captions = TWO_LAYER_CAPTIONS if run.layers == 2 else TRANSFORMER_CAPTIONS
+                    note = TRANSFORMER_NOTE.get(run.heads, "learned.handover.note")
+                    told = replace(told, note=note, captions=captions)
+                send(page, sent, told)
+
+
+def told_of(
+    run: TrainingRun, settings: Settings, task: ToyTask, tokens: np.ndarray, step: int, head: int
+) -> Trained:
+    """What the page the weights go to says of them: trained on which task, with which
+    score, at which step, which head (for Luong) of how many, on which input."""
+    shown = " ".join(task.tokens[int(i)] for i in tokens)
+    return Trained(
+        grids={},
+        words={
+            "task": f"train.settings.task_options.{settings.task}",
+            "score": f"engine.value.score.{run.score}",
+        },
+        numbers={
+            "step": fmt(step),
+            "head": fmt(head + 1),
+            "heads": fmt(run.heads),
+            "layers": fmt(run.layers),
+            "tokens": escape_markdown(shown, 80),
+        },
+    )
+
+
+def send(page: str, sent: Sent, told: Trained) -> None:
+    """Put the weights into `page`'s state, marked trained (`told` with the grids sent), and
+    open that page."""
+    apply_state(SCHEMAS[page], sent.values)
+    grids = {key: np.asarray(sent.values[key], dtype=float) for key in sent.grids}
+    mark_trained(page, replace(told, grids=grids))
+    st.switch_page(f"pages/{page}.py", query_params={"lang": current_language()})

@@ -5,27 +5,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
-import numpy as np
 import streamlit as st
 
 from attention_core import TrainingRun
 from attention_core.formatting import fmt
 from attention_core.training import TRAINING_SCORES
 from attention_ui.kit.figures.charts import show_chart, show_moving_chart
-from attention_ui.kit.figures.heatmap import SIGNED, Titles, heatmap
-from attention_ui.kit.grids.trained import Trained, mark_trained
-from attention_ui.kit.share.address import SCHEMAS, apply_state
 from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.state import settings as draw
-from attention_ui.kit.state.number_box import number_box
 from attention_ui.kit.state.settings import Setting
-from attention_ui.kit.teaching.steps_view import show_steps
-from attention_ui.kit.text.i18n import current_language, t
-from attention_ui.kit.text.markdown import escape_markdown, stacked
+from attention_ui.kit.text.i18n import t
+from attention_ui.kit.text.markdown import stacked
 from attention_ui.train import claims, compute, runs, service_text, state, teaching, watch
-from attention_ui.train import transfer as transfer_rules
 from attention_ui.train.state import SETTINGS, Settings
 from attention_ui.train.watch import curve_figure, refused
 
@@ -216,89 +208,6 @@ def _details(run: TrainingRun) -> tuple:
 
 
 # ---------------------------------------------------------------------------------------------
-# What each head learned
-
-
-def _head_columns(heads: int) -> list:
-    """A column for each head, two heads to a row."""
-    columns = st.columns(min(heads, 2))
-    return [columns[head % len(columns)] for head in range(heads)]
-
-
-def score_matrices(run: TrainingRun, snapshot) -> None:
-    """Each head's learned score matrix at this step (compute.score_matrix)."""
-    st.markdown(t(f"train.learned.{compute.score_matrix_kind(run.score)}"))
-    for head, column in enumerate(_head_columns(run.heads)):
-        matrix, rows, cols = compute.score_matrix(snapshot.params, run.score, run.heads, head)
-        figure = heatmap(
-            matrix,
-            [str(j + 1) for j in range(matrix.shape[1])],
-            [str(i + 1) for i in range(matrix.shape[0])],
-            Titles(
-                t("train.learned.head", number=head + 1),
-                t(f"train.learned.axis.{cols}"),
-                t(f"train.learned.axis.{rows}"),
-            ),
-            looks=SIGNED,
-        )
-        with column:
-            show_chart(figure, f"train.chart.learned.{head}", details=_details(run))
-
-
-# ---------------------------------------------------------------------------------------------
-# The learner's own input through the trained model
-
-
-def typed_input(run: TrainingRun, settings: Settings) -> np.ndarray:
-    """A row of tokens the learner types goes through the trained model (final parameters):
-    its answer, and the last layer's first head step by step (the engine's own steps).
-    Returns the tokens (the first example's while the box holds something unreadable)."""
-    task = compute.task_of(settings.task, settings.seed)
-    st.header(t("train.input.title"))
-    key = f"{state.PROBE}.{settings.task}"
-    st.session_state.setdefault(key, " ".join(task.tokens[int(i)] for i in task.inputs[0]))
-    text = st.text_input(
-        t("train.input.label", length=task.length),
-        key=key,
-        max_chars=200,
-        help=t("train.input.help", examples=" ".join(task.tokens[: min(len(task.tokens), 12)])),
-        persist_state="session",
-    )
-    parsed = compute.parse_tokens(text, task)
-    if parsed.problem is not None:
-        code, params = parsed.problem
-        if "token" in params:
-            params = {**params, "token": escape_markdown(str(params["token"]), 20)}
-        st.error(t(f"train.input.{code}", **params), icon=":material/error:")
-        return task.inputs[0]
-    answer = compute.answer(run, task, parsed.tokens)
-    shown = " ".join(task.tokens[int(i)] for i in answer.predictions)
-    st.markdown(t("train.input.answer", answer=escape_markdown(shown, 80)))
-    if answer.expected is not None:
-        expected = " ".join(task.tokens[int(i)] for i in answer.expected)
-        right = np.array_equal(answer.expected, answer.predictions)
-        said = "train.input.right" if right else "train.input.wrong"
-        st.markdown(t(said, expected=escape_markdown(expected, 80)))
-    head = 1
-    if run.heads > 1:
-        if not 1 <= st.session_state.get(state.HEAD, 1) <= run.heads:
-            st.session_state[state.HEAD] = 1  # a run with fewer heads
-        head = number_box(
-            t("train.input.head"), state.HEAD, 1, True, min_value=1, max_value=run.heads
-        )
-    result = answer.heads[int(head) - 1]
-    st.caption(
-        t("train.input.steps_intro", head=int(head), score=t(f"engine.value.score.{run.score}"))
-    )
-    show_steps(result, _step_titles(), namespace="train", key_prefix="train.chart.step")
-    return parsed.tokens
-
-
-def _step_titles() -> dict[str, str]:
-    return {kind: t(f"train.steps.axis.{kind}") for kind in ("query", "key", "dim", "sum")}
-
-
-# ---------------------------------------------------------------------------------------------
 # One finished run, in sentences
 
 
@@ -345,54 +254,3 @@ def compare(settings: Settings, predicting: bool) -> None:
     chance = compute.task_of(settings.task, settings.seed).chance
     for claim in claims.location_claims(compared, chance):
         st.info(claims.sentence(claim), icon=":material/lightbulb:")
-
-
-# ---------------------------------------------------------------------------------------------
-# Trained weights travel
-
-
-def transfer(run: TrainingRun, settings: Settings, step: int, tokens: np.ndarray) -> None:
-    """ "Open in multi-head self-attention" and "Open in the Luong explorer": the model at the
-    slider's step on this input, put into those pages' grids (where their shapes fit), which
-    then say the matrices are trained, on which task and at which step."""
-    task = compute.task_of(settings.task, settings.seed)
-    st.subheader(t("train.transfer.title"))
-    st.caption(t("train.transfer.intro", step=fmt(step)))
-    head = int(st.session_state.get(state.HEAD, 1)) - 1
-    head = head if 0 <= head < run.heads else 0
-    sends = {
-        "transformer": transfer_rules.transformer_state(run, settings, task, tokens, step),
-        "luong": transfer_rules.luong_state(run, task, tokens, step, head),
-    }
-    # what the page the weights go to says of them: trained on which task, at which step
-    shown = " ".join(task.tokens[int(i)] for i in tokens)
-    told = Trained(
-        grids={},
-        words={
-            "task": f"train.settings.task_options.{settings.task}",
-            "score": f"engine.value.score.{run.score}",
-        },
-        numbers={"step": fmt(step), "head": fmt(head + 1), "tokens": escape_markdown(shown, 80)},
-    )
-    for column, (page, sent) in zip(st.columns(2), sends.items(), strict=True):
-        with column:
-            pressed = st.button(
-                t(f"train.transfer.{page}"),
-                key=f"train.transfer.{page}",
-                disabled=sent.problem is not None,
-                icon=":material/open_in_new:",
-            )
-            if sent.problem is not None:
-                code, numbers = sent.problem
-                st.caption(t(f"train.transfer.{code}", **{k: fmt(v) for k, v in numbers.items()}))
-            if pressed and sent.problem is None:
-                send(page, sent, told)
-
-
-def send(page: str, sent: transfer_rules.Sent, told: Trained) -> None:
-    """Put the weights into `page`'s state, marked trained (`told` with the grids sent), and
-    open that page."""
-    apply_state(SCHEMAS[page], sent.values)
-    grids = {key: np.asarray(sent.values[key], dtype=float) for key in sent.grids}
-    mark_trained(page, replace(told, grids=grids))
-    st.switch_page(f"pages/{page}.py", query_params={"lang": current_language()})

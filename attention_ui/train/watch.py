@@ -297,7 +297,7 @@ def fold_of(name: str):
 
 
 def typed_tokens(run: TrainingRun, settings: Settings) -> np.ndarray:
-    """The tokens typed in "your own input" (view.typed_input), else the first example's."""
+    """The tokens typed in "your own input" (own_input.section), else the first example's."""
     task = compute.task_of(settings.task, settings.seed)
     text = st.session_state.get(f"{state.PROBE}.{settings.task}")
     parsed = compute.parse_tokens(text, task) if text else None

@@ -33,7 +33,7 @@ _give_back_freed_memory()
 # 12 tokens fit an ordinary sentence split into words (吾輩は猫である。名前はまだ無い。 is 11)
 MIN_TOKENS, MAX_TOKENS = 2, 12
 MAX_TOKEN_LENGTH = 12
-MIN_D_MODEL, MAX_D_MODEL = 2, 8
+MIN_D_MODEL, MAX_D_MODEL = 2, 16  # 16: the training page's default model fits
 MAX_HEADS = 8
 MAX_SENTENCE_LENGTH = 200  # the text box stops here in the browser; checked again here
 PROJECTIONS = ("W_Q", "W_K", "W_V", "W_O")

@@ -16,7 +16,7 @@ from attention_ui.kit.figures.blocks import colour_bar_below
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import hover_texts
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
-from attention_ui.kit.grids.trained import trained_note
+from attention_ui.kit.grids.trained import trained_caption, trained_note
 from attention_ui.kit.state import settings as draw
 from attention_ui.kit.teaching.steps_view import show_steps
 from attention_ui.kit.text.i18n import show_error, t
@@ -156,7 +156,8 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
     st.header(t("transformer.inputs.title"))
     x_col, p_col = st.columns(2)
     with x_col:
-        st.markdown(t("transformer.inputs.x", n=len(tokens), d=d))
+        x_caption = trained_caption("transformer", "x")  # X sent by the training page
+        st.markdown(x_caption or t("transformer.inputs.x", n=len(tokens), d=d))
         st.latex(rf"\underbrace{{\mathbf{{X}}}}_{{{len(tokens)} \times {d}}}")
         x_in = matrix_editor(
             "X",
@@ -178,7 +179,8 @@ def inputs(tokens: list[str], settings: Settings) -> Inputs:
                 key="transformer.chart.P",
             )
     else:
-        p_col.caption(t("transformer.inputs.no_positions"))
+        no_positions = trained_caption("transformer", "positions")
+        p_col.caption(no_positions or t("transformer.inputs.no_positions"))
     st.markdown(t("transformer.inputs.w", d=d))
     weights = {}
     # a row of columns per pair: one set of two columns filled twice put W_V under W_Q on a

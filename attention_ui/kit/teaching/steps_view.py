@@ -66,16 +66,23 @@ def axis_labels(kind: str, count: int) -> list[str]:
     return [str(a) for a in range(1, count + 1)]
 
 
-def step_axes(step: Step, layout: str, titles: Mapping[str, str]) -> StepAxes:
+def step_axes(
+    step: Step,
+    layout: str,
+    titles: Mapping[str, str],
+    labels: Mapping[str, Sequence[str]] | None = None,
+) -> StepAxes:
     """Axis labels and titles of a step's matrix as the learner sees it (`step.value` is
-    already in `layout`). `titles` maps a kind (key, query, dim, hidden, sum) to its word."""
+    already in `layout`). `titles` maps a kind (key, query, dim, hidden, sum) to its word;
+    `labels` may name a kind's entries (e.g. the queries and keys by their tokens)."""
     rows, cols = STEP_AXES.get(step.key, ("key", "query"))
     if layout == "row":
         rows, cols = cols, rows
     n_rows, n_cols = step.value.shape
+    named = labels or {}
     return StepAxes(
-        axis_labels(cols, n_cols),
-        axis_labels(rows, n_rows),
+        list(named.get(cols, axis_labels(cols, n_cols))),
+        list(named.get(rows, axis_labels(rows, n_rows))),
         titles.get(cols, cols),
         titles.get(rows, rows),
     )
@@ -88,10 +95,11 @@ def step_figure(
     *,
     title: str = "",
     hover: Sequence[Sequence[str]] | None = None,
+    labels: Mapping[str, Sequence[str]] | None = None,
 ) -> DrawnFigure:
     """The heatmap of one step; hover = the engine's arithmetic of each entry by default.
     Weights keep the fixed 0…1 red scale so that two weight charts compare at a glance."""
-    axes = step_axes(step, layout, titles)
+    axes = step_axes(step, layout, titles, labels)
     if hover is None:
         hover = hover_texts(step.value.shape, step.entry)
     weights = step.key in _WEIGHT_STEPS

@@ -31,7 +31,7 @@ def test_the_heads_recomputed_by_attention_are_the_models_own(task, score):
         run.params, tokens[None], t.outputs, score, 2, causal=t.causal, features=t.features
     )
     for head, result in enumerate(answer.heads):
-        np.testing.assert_allclose(result.weights, model.layers[-1].weights[head, 0], atol=1e-12)
+        np.testing.assert_allclose(result.weights, model.layers[-1].weights[head, 0].T, atol=1e-12)
     np.testing.assert_array_equal(answer.predictions, model.predictions[0])
     np.testing.assert_array_equal(answer.expected, t.held_out.targets[3])
 

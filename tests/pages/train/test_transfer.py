@@ -85,9 +85,9 @@ def test_open_in_the_luong_explorer_shows_one_heads_weights_until_a_cell_is_edit
 
 
 def test_a_model_whose_shapes_do_not_fit_says_why_instead_of_opening():
-    at = trained(task="reverse", score="dot", d_model=16, heads=1, steps=20)
+    at = trained(task="reverse", score="dot", d_model=32, heads=1, steps=20)
     assert at.button(key="train.transfer.transformer").disabled
     assert at.button(key="train.transfer.luong").disabled
     words = catalog("en")
     assert words["train.transfer.transformer_score"] in shown(at)
-    assert words["train.transfer.luong_size"].format(d_h=16, length=6, high=8) in shown(at)
+    assert words["train.transfer.luong_size"].format(d_h=32, length=6, high=8) in shown(at)
