@@ -16,7 +16,9 @@ predicting), train.probe.<task> (the input typed through the trained model), tra
 first?" (train.compare.predict.*). In a class the teacher asks them with classroom.ask and
 classroom.ask.compare (the class questions "train" and "train.compare"). Folds: train.fold.*.
 Charts: train.chart.loss, train.chart.accuracy, train.chart.learned.<head>,
-train.chart.compare.loss/.accuracy, train.chart.step.<step key>.
+train.chart.compare.loss/.accuracy, train.chart.step.<step key>; what was learned
+(attention_ui/train/learned.py): train.chart.tokens/.positions/.token_position/.position_token.<head>,
+train.chart.induction and train.chart.layer1.<head>.
 """
 
 import streamlit as st
@@ -25,59 +27,6 @@ from attention_ui.frame import page_footer, page_header
 from attention_ui.kit.teaching import task_panel
 from attention_ui.train import learned, own_input, teaching, transfer, view, watch
 from attention_ui.train import tasks as train_tasks
-
-page_header("train")
-settings = view.settings()
-train_column, predict_column = st.columns([1, 3], vertical_alignment="center")
-with predict_column:
-    predicting = teaching.switch()
-problem = view.out_of_bounds(settings)
-run, taken = None, False
-with train_column:
-    pressed = not problem and view.train_button()
-screen = st.container()
-if pressed:
-    with screen:
-        run, taken = view.trained_run(settings)
-if run is None:
-    if not taken and not problem:
-        with screen:
-            watch.before(settings, predicting)
-    teaching.ask_before_training(settings, predicting)
-else:
-    # Until "which cells light up?" is revealed, what states its answer stays hidden: the
-    # weights (the player stays at step 0, its cells to click), the sentences (the weight on
-    # the right position), the typed input's steps, the weights sent elsewhere and the export.
-    sentences = st.container()
-    revealed = teaching.revealed_cells(run, settings, predicting)
-
-    def folds(step: int) -> None:
-        """Below the screen, following its step: induction's two layers (two-layer runs), what
-        each head learned in the task's tokens and positions, the hand-over."""
-        if not revealed:
-            return
-        learned.induction_section(run, step)
-        with watch.fold_of("learned") as open_:
-            if open_:
-                learned.learned_section(run, settings, step)
-        with watch.fold_of("transfer") as open_:
-            if open_:
-                transfer.section(run, settings, step, watch.typed_tokens(run, settings))
-
-    with screen:
-        watch.screen(run, settings, not revealed, folds)
-    if revealed:
-        with sentences:
-            view.run_sentences(run, settings)
-        with watch.fold_of("input") as open_:
-            if open_:
-                own_input.section(run, settings)
-        with watch.fold_of("export") as open_:
-            if open_:
-                teaching.export(run, settings)
-with watch.fold_of("model") as open_:
-    if open_:
-        view.model_formula()
 
 page_header("train")
 settings = view.settings()
