@@ -17,7 +17,8 @@ first?" (train.compare.predict.*). In a class the teacher asks them with classro
 classroom.ask.compare (the class questions "train" and "train.compare"). Folds: train.fold.*.
 Charts: train.chart.loss, train.chart.accuracy, train.chart.learned.<head>,
 train.chart.compare.loss/.accuracy, train.chart.step.<step key>; what was learned
-(attention_ui/train/learned.py): train.chart.tokens/.positions/.token_position/.position_token.<head>,
+(attention_ui/train/learned.py): train.chart.tokens/.positions/.token_position/
+.position_token.<head>,
 train.chart.induction and train.chart.layer1.<head>.
 """
 
