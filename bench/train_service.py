@@ -42,6 +42,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from bench import load  # noqa: E402
 from bench.class_load import Browser  # noqa: E402
 from bench.load import SERVER_ARGS, Session, cell_value, luong_target  # noqa: E402
 from tests.app_server import start_app, stop_app  # noqa: E402
@@ -57,15 +58,20 @@ class Memory:
 
     def __init__(self, pid: int) -> None:
         self.pid, self.pss, self.rss, self.running = pid, 0.0, 0.0, True
+        self.parts = ""  # each process's PSS at the most
 
     def sample(self) -> None:
         pss = rss = 0
+        parts = []
         server = psutil.Process(self.pid)
         for process in (server, *server.children(recursive=True)):
             with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
                 info = process.memory_full_info()
                 pss, rss = pss + info.pss, rss + info.rss
-        self.pss, self.rss = max(self.pss, pss / 2**20), max(self.rss, rss / 2**20)
+                parts.append(f"{info.pss / 2**20:.0f}")
+        if pss / 2**20 > self.pss:
+            self.pss, self.parts = pss / 2**20, " + ".join(parts)
+        self.rss = max(self.rss, rss / 2**20)
 
     async def watch(self) -> None:
         while self.running:
@@ -127,7 +133,9 @@ async def measure(url: str, pid: int, rounds: int, students: int) -> tuple[list[
     memory = Memory(pid)
     watcher = asyncio.create_task(memory.watch())
     editor = Session(luong_target(url, (pid,)))
+    load.RUN_TIMEOUT = 300  # the first run imports the app (a minute on a loaded machine)
     previous = await editor.open()
+    load.RUN_TIMEOUT = 60
     teacher, followers = await open_class(url, students)
     rows = []
     try:
