@@ -38,6 +38,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import psutil
+import websockets
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 REPO = Path(__file__).resolve().parent.parent
@@ -132,9 +133,17 @@ async def phase(url, teacher, editor, previous, loaded: bool, number: int) -> di
 async def measure(url: str, pid: int, rounds: int, students: int) -> tuple[list[dict], Memory]:
     memory = Memory(pid)
     watcher = asyncio.create_task(memory.watch())
-    editor = Session(luong_target(url, (pid,)))
     load.RUN_TIMEOUT = 300  # the first run imports the app (a minute on a loaded machine)
-    previous = await editor.open()
+    for attempt in range(3):  # the import may starve the server's pings: a new session then
+        editor = Session(luong_target(url, (pid,)))
+        try:
+            previous = await editor.open()
+            break
+        except (*load.SESSION_ERRORS, websockets.WebSocketException):
+            with contextlib.suppress(Exception):
+                await editor.close()
+            if attempt == 2:
+                raise
     load.RUN_TIMEOUT = 60
     teacher, followers = await open_class(url, students)
     rows = []
