@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
+import time
 from dataclasses import fields
 from typing import Any
 
@@ -43,6 +45,17 @@ def start(inherited: frozenset[int], progress, stop) -> None:
             os.close(fd)
     os.nice(NICE)
     _lane.update(progress=progress, stop=stop)
+    server = os.getppid()
+    threading.Thread(target=_end_with, args=(server,), name="server-watch", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    """End this process once the server is gone (killed, or its exit did not wait): the pool
+    ends its process only when the server shuts it down, and this process holds both ends of
+    the pool's pipes, so it would never read the server's end as closed."""
+    while os.getppid() == server:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def ready() -> int:

@@ -5,9 +5,12 @@ and it ends when its pool is shut down."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -15,6 +18,7 @@ import psutil
 
 from attention_ui.train import compute, runs, service_text
 from attention_ui.train.state import settings_of
+from tests.conftest import REPO
 
 
 def test_the_training_process_holds_none_of_the_servers_files_and_ends_with_its_pool():
@@ -75,3 +79,28 @@ def test_a_run_nobody_polls_stops_its_process_and_frees_the_processor(monkeypatc
     time.sleep(1.0)
     after = sum(sum(p.cpu_times()[:2]) for p in processes)
     assert after - before < 0.2  # seconds of processor time in that second: idle
+
+
+def test_the_training_process_ends_when_the_server_is_killed():
+    script = (
+        "import threading, time\n"
+        "from attention_ui.train import compute\n"
+        "lane = threading.Thread(target=lambda: print(compute._lane().pid, flush=True))\n"
+        "lane.start(); lane.join(); time.sleep(120)\n"
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, cwd=REPO, text=True
+    )
+    try:
+        pid = int(server.stdout.readline())
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and psutil.pid_exists(pid):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                break
+        time.sleep(0.2)
+    alive = psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    assert not alive, "the training process outlived the server"
