@@ -63,7 +63,7 @@ def test_every_keyed_setting_of_a_page_is_kept_by_streamlit():
     key such as a puzzle's guesses) is drawn with persist_state="session"."""
     missing = []
     files = [*sorted((REPO / "pages").glob("*.py"))]
-    for name in structure_report.PAGE_PACKAGES:
+    for name in structure_report.PAGES:
         files += sorted((REPO / "attention_ui" / name).glob("*.py"))
     files.append(REPO / "attention_ui" / "kit" / "teaching" / "predict_view.py")
     files.append(REPO / "attention_ui" / "kit" / "state" / "settings.py")  # declared settings
