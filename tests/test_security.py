@@ -78,6 +78,7 @@ FILE_ACCESS_ALLOWED = {
     "attention_ui/kit/text/i18n.py": "reads the TOML catalogs of attention_ui/locales by glob",
     "attention_ui/kit/grids/cell_grid.py": "reads static/cell_grid.js and cell_grid.css, named",
     "attention_ui/kit/figures/live_chart.py": "reads static/live_chart.js, named",
+    "attention_ui/kit/lessons/builtin.py": "reads builtin/<id>.json, an id of IDS",
 }
 # The one use of components v1 allowed, and why: it draws nothing (no iframe, no HTML).
 V1_ALLOWED = {
