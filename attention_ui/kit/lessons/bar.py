@@ -244,6 +244,25 @@ def _check(page: str, step: int, key: str) -> None:
         st.session_state[place.FRESH] = True
 
 
+def offer(schemas: Mapping[str, PageSchema]) -> None:
+    """The built-in lessons, one button each with its title and one line (home's first
+    screen): a click opens the lesson at its first step, on that step's page."""
+    st.subheader(t("lessons.offer.title"))
+    st.caption(t("lessons.offer.intro"))
+    for column, lesson_id in zip(st.columns(len(IDS)), IDS, strict=True):
+        opened = builtin(lesson_id, schemas)
+        title = opened.lesson.title.get(current_language())
+        column.button(
+            title,
+            key=f"lessons.offer.{lesson_id}",
+            on_click=open_builtin,
+            args=(lesson_id, schemas),
+            icon=":material/school:",
+            width="stretch",
+        )
+        column.caption(t(f"lessons.offer.{lesson_id}", count=len(opened.lesson.steps)))
+
+
 # ---------------------------------------------------------------------------------------------
 # Sentences
 

@@ -6,7 +6,7 @@ still shows the step's state. Kept in the session; the address holds the lesson 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 import streamlit as st
@@ -65,12 +65,15 @@ def lesson_params(found: Taking) -> dict[str, str]:
     return {LESSON_PARAM: found.source, STEP_PARAM: str(found.step)} if found.source else {}
 
 
-def lesson_address(page: str, page_params: Mapping[str, str], whole_run: bool) -> dict | None:
+def lesson_address(
+    page: str, page_params: Mapping[str, str], whole_run: bool, late: Collection[str] = ()
+) -> dict | None:
     """At the end of a run (whole or fragment), with the page's own address parameters: the
     lesson's parameters for the address (None: no lesson, or one too long for an address,
     whose page keeps its own). On the step's page, the first whole run after the step was set
-    takes the baseline; any later difference is the learner leaving the step. Returns also
-    whether that changed since the bar was drawn (the caller reruns the whole page then)."""
+    takes the baseline; a later difference is the learner leaving the step (kept in LEFT).
+    A parameter of `late` (a widget's) that first appears after the baseline is a widget drawn
+    later (a result's step picker shown once the answers are): it joins the baseline."""
     found = taking()
     if found is None:
         st.session_state[SEEN] = (None, None)
@@ -79,6 +82,10 @@ def lesson_address(page: str, page_params: Mapping[str, str], whole_run: bool) -
         if whole_run and st.session_state.pop(FRESH, False):
             st.session_state[BASELINE] = dict(page_params)
         baseline = st.session_state.get(BASELINE)
+        if baseline is not None:
+            for name in set(page_params) - set(baseline):
+                if name in late:
+                    baseline[name] = page_params[name]
         st.session_state[LEFT] = baseline is not None and dict(page_params) != baseline
     params = lesson_params(found)
     st.session_state[SEEN] = (params.get(LESSON_PARAM), params.get(STEP_PARAM))

@@ -196,7 +196,10 @@ def update_address(page: str) -> bool:
     left = lesson_place.left_the_step()
     own = {k: v for k, v in params.items() if k != LANGUAGE_PARAM}
     whole = bool(st.session_state.get(_WHOLE_RUN))
-    lesson = lesson_place.lesson_address(page, own, whole)  # a lesson's place replaces the state
+    widgets = (
+        {f.param for f in SCHEMAS[page].fields if f.store == "widget"} if page in SCHEMAS else ()
+    )
+    lesson = lesson_place.lesson_address(page, own, whole, widgets)  # the lesson's place instead
     if lesson is not None:
         params = {LANGUAGE_PARAM: params[LANGUAGE_PARAM], **lesson}
     params.update(class_params)
