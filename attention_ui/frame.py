@@ -8,6 +8,7 @@ import streamlit as st
 
 from attention_ui.kit.classroom import follow as classroom
 from attention_ui.kit.classroom import panel as class_panel
+from attention_ui.kit.lessons import authoring as lesson_author
 from attention_ui.kit.lessons import bar as lesson_bar
 from attention_ui.kit.share.address import (
     address_params,
@@ -162,5 +163,6 @@ def page_footer(name: str) -> None:
     (attention_ui/kit/state/long_lived.py)."""
     update_address(name)
     share_panel(name)
+    lesson_author.panel(name, address_params(name), SCHEMAS)  # "Add this view to the lesson"
     set_document_language()
     freeze_after_first_run(name)
