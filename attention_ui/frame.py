@@ -8,6 +8,8 @@ import streamlit as st
 
 from attention_ui.kit.classroom import follow as classroom
 from attention_ui.kit.classroom import panel as class_panel
+from attention_ui.kit.lessons import authoring as lesson_author
+from attention_ui.kit.lessons import bar as lesson_bar
 from attention_ui.kit.long_lived import freeze_after_first_run
 from attention_ui.kit.share.address import (
     address_params,
@@ -29,7 +31,7 @@ from attention_ui.kit.text.i18n import (
 )
 from attention_ui.kit.text.markdown import escape_markdown
 from attention_ui.kit.text.page_language import set_document_language
-from attention_ui.page_list import NAMES, PAGES
+from attention_ui.page_list import NAMES, PAGES, SCHEMAS
 
 # A file of the app's own: an emoji or Material icon as page_icon makes the browser fetch
 # the picture from a font CDN (the tab shows a box where that is not reachable).
@@ -120,6 +122,7 @@ def page_frame(name: str) -> None:
     )
     start_run()
     open_address(name)  # a shared link or a reload: the page's state comes from the address
+    lesson_bar.on_page_start(name, restore_params, SCHEMAS)  # a lesson's step: its state, its page
     check_widgets(name)  # a value the page does not offer (a crafted client) is not drawn
     access = _class_access()
     classroom.on_page_start(name, access)  # join from the address; a followed teacher's state
@@ -147,6 +150,7 @@ def page_header(namespace: str) -> None:
     """The shared frame (page title, language, menu, language switch), then the page's title
     and one-paragraph introduction from its catalog namespace. Every page starts with it."""
     page_frame(namespace)
+    lesson_bar.bar(namespace)  # while a lesson is open: where the learner is, the prompt, Next
     st.title(t(f"{namespace}.title"))
     st.markdown(t(f"{namespace}.intro"))
 
@@ -156,8 +160,9 @@ def page_footer(name: str) -> None:
     or a copied link shows it; no save step), the sidebar's Share box is drawn and the
     document is marked with the page's language (`<html lang>`). After the page's first run
     in this process, what exists then is set apart from the garbage collector
-    (attention_ui.kit.long_lived.py)."""
+    (attention_ui/kit/long_lived.py)."""
     update_address(name)
     share_panel(name)
+    lesson_author.panel(name, address_params(name), SCHEMAS)  # "Add this view to the lesson"
     set_document_language()
     freeze_after_first_run(name)

@@ -11,12 +11,14 @@ from attention_ui.home.compute import compute
 from attention_ui.kit.figures.charts import show_chart
 from attention_ui.kit.figures.heatmap import WEIGHTS, Titles, step_heatmap
 from attention_ui.kit.folds import fold
+from attention_ui.kit.lessons.bar import offer
 from attention_ui.kit.state import settings as draw
 from attention_ui.kit.state.navigation import link_params
 from attention_ui.kit.text.i18n import show_error, t
-from attention_ui.page_list import PAGES
+from attention_ui.page_list import PAGES, SCHEMAS
 
 page_header("home")
+offer(SCHEMAS)  # the built-in lessons, on the first screen: a path through the app
 draw.start(state.SETTINGS)
 st.header(t("home.example.title"))
 st.markdown(t("home.example.intro"))

@@ -82,6 +82,7 @@ FILE_ACCESS_ALLOWED = {
         "the classroom's own SQLite file only (its path from the engine's url): a deleted or "
         "replaced file restored, its old WAL and a copy removed"
     ),
+    "attention_ui/kit/lessons/builtin.py": "reads builtin/<id>.json, an id of IDS",
     "attention_ui/train/player.py": "reads static/train_player.js, named",
 }
 

@@ -26,6 +26,7 @@ from attention_ui.kit.classroom.follow import CLASS_PARAMS, after_run
 from attention_ui.kit.folds import folded
 from attention_ui.kit.grids.matrix_editor import forget_matrix, matrix_values, set_matrix
 from attention_ui.kit.grids.records_editor import current_records, forget_records, set_records
+from attention_ui.kit.lessons import place as lesson_place
 from attention_ui.kit.share.codec import (
     LANGUAGE_PARAM,
     NEWER_VERSION,
@@ -134,6 +135,8 @@ def open_address(page: str) -> None:
     params.pop(CLICKED_PARAM, None)  # the page a menu link led to: not the page's state
     for name in CLASS_PARAMS:  # the class this browser is in: read by the classroom
         params.pop(name, None)
+    if lesson_place.LESSON_PARAM in params:  # a lesson's step: the lesson bar sets the state
+        return
     if schema is None or not set(params) - {LANGUAGE_PARAM}:
         return
     decoded = decode(schema, params)
@@ -189,7 +192,19 @@ def update_address(page: str) -> bool:
     """After the page is drawn: the address holds its state (a reload or a link shows it).
     True when it changed."""
     params = address_params(page)
-    params.update(after_run(page, params))  # the teacher publishes; a follower's edit is seen
+    class_params = after_run(page, params)  # the teacher publishes; a follower's edit is seen
+    left = lesson_place.left_the_step()
+    own = {k: v for k, v in params.items() if k != LANGUAGE_PARAM}
+    whole = bool(st.session_state.get(_WHOLE_RUN))
+    widgets = (
+        {f.param for f in SCHEMAS[page].fields if f.store == "widget"} if page in SCHEMAS else ()
+    )
+    lesson = lesson_place.lesson_address(page, own, whole, widgets)  # the lesson's place instead
+    if lesson is not None:
+        params = {LANGUAGE_PARAM: params[LANGUAGE_PARAM], **lesson}
+    params.update(class_params)
+    if lesson_place.left_the_step() != left:  # the lesson bar says it: drawn by a whole run
+        st.rerun(scope="app")
     if st.query_params.to_dict() == params:
         return False
     st.query_params.from_dict(params)
