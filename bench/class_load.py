@@ -184,8 +184,12 @@ class Browser:
         kind = element.WhichOneof("type")
         if kind == "exception":
             self.errors.append(f"{element.exception.type}: {element.exception.message}")
-        if kind in ("markdown", "alert"):
-            body = element.markdown.body if kind == "markdown" else element.alert.body
+        if kind in ("markdown", "alert", "code"):
+            body = {
+                "markdown": element.markdown.body,
+                "alert": element.alert.body,
+                "code": element.code.code_text,
+            }[kind]
             self.texts[path] = (self.run[0], fragment, body)
         else:
             self.texts.pop(path, None)  # another element took its place
@@ -277,14 +281,23 @@ def cpu_seconds(pids) -> float:
     return total
 
 
+def teacher_address(teacher: Browser) -> str | None:
+    """The query of the teacher address behind the teacher's button (the teacher's own
+    address bar never holds the key), or None while it is not drawn."""
+    for _, _, text in teacher.texts.values():
+        if "teacher=" in text and "?" in text:
+            return text.strip().split("?", 1)[1]
+    return None
+
+
 async def start_class(base: str) -> tuple[Browser, str]:
     teacher = Browser(base, "luong", "")
     await teacher.open()
     await teacher.wait_idle()
     box = await teacher.open_box("classroom.box")  # out of a class its buttons are built once open
     await teacher.click("classroom.start", box)
-    await teacher.wait_for(lambda: "teacher" in teacher.params(), "the teacher's address")
-    return teacher, teacher.params()["class"]
+    await teacher.wait_for(lambda: teacher_address(teacher), "the teacher address")
+    return teacher, parse_qs(teacher_address(teacher))["class"][0]
 
 
 async def join(base: str, code: str, count: int) -> list[Browser]:
@@ -464,9 +477,12 @@ async def two_rounds(
 
 
 async def restart_class(teacher, followers, restart) -> bool:
-    """The app processes restart: every tab reconnects with its address; True when the
-    teacher leads the same class again and every student is back in it with their vote."""
-    code = teacher.params()["class"]
+    """The app processes restart: every tab reconnects with its address (the teacher's with
+    the teacher address, as a browser's tab resumes from the key its piece keeps); True when
+    the teacher leads the same class again and every student is back in it with their vote."""
+    resume = teacher_address(teacher)
+    code = parse_qs(resume)["class"][0]
+    teacher.query = resume
     await asyncio.to_thread(restart)
     await asyncio.gather(*(b.reconnect() for b in (teacher, *followers)))
     back = [

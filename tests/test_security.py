@@ -79,6 +79,10 @@ FILE_ACCESS_ALLOWED = {
     "attention_ui/kit/grids/cell_grid.py": "reads static/cell_grid.js and cell_grid.css, named",
     "attention_ui/kit/figures/live_chart.py": "reads static/live_chart.js, named",
     "attention_ui/kit/lessons/builtin.py": "reads builtin/<id>.json, an id of IDS",
+    "attention_ui/kit/classroom/sqlite_file.py": (
+        "the classroom's own SQLite file only (its path from the engine's url): a deleted or "
+        "replaced file restored, its old WAL and a copy removed"
+    ),
 }
 # The one use of components v1 allowed, and why: it draws nothing (no iframe, no HTML).
 V1_ALLOWED = {

@@ -17,6 +17,7 @@ from attention_ui.kit.figures.heatmap import SIGNED, WEIGHTS, Titles, heatmap
 from attention_ui.kit.share.address import SCHEMAS, apply_state
 from attention_ui.kit.share.codec import MAX_INT
 from attention_ui.kit.state import settings as draw
+from attention_ui.kit.state.number_box import number_box
 from attention_ui.kit.state.settings import Setting
 from attention_ui.kit.state.trained import Trained, mark_trained
 from attention_ui.kit.teaching.steps_view import show_steps
@@ -365,13 +366,8 @@ def typed_input(run: TrainingRun, settings: Settings) -> np.ndarray:
     if run.heads > 1:
         if not 1 <= st.session_state.get(state.HEAD, 1) <= run.heads:
             st.session_state[state.HEAD] = 1  # a run with fewer heads
-        head = st.number_input(
-            t("train.input.head"),
-            min_value=1,
-            max_value=run.heads,
-            step=1,
-            key=state.HEAD,
-            persist_state="session",
+        head = number_box(
+            t("train.input.head"), state.HEAD, 1, True, min_value=1, max_value=run.heads
         )
     result = answer.heads[int(head) - 1]
     st.caption(

@@ -5,19 +5,41 @@ The teacher starts a class from the sidebar, the students open the join address,
 of the teacher's reaches both students' screens (their addresses hold the teacher's state)
 within the follow target, the teacher asks the Luong puzzle, the students answer with the
 answer charts hidden, the teacher sees the live count, reveals, and the students see their
-verdict and the charts; the teacher switches language and the students' screens follow.
+verdict and the charts; the teacher switches language and the students' screens follow. The
+teacher key is in no address the teacher's tab shows or puts in its history.
+
+From outside, on the module's app process (WebSocket tabs speaking Streamlit's protocol, and a
+second process): the store's file removed, then replaced, while students vote and poll, every
+vote reported as sent is in the store; a number box sent NaN or ±∞ says so, with no traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
+import subprocess
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from attention_ui.kit.text.i18n import catalog
-from tests.app_server import start_app, stop_app
+from bench.class_load import (
+    Browser,
+    ask,
+    counted_votes,
+    form_prefix,
+    join,
+    start_class,
+    wait_for_form,
+)
+from tests.app_server import server_log, start_app, stop_app
 from tests.browser.conftest import (
     ARTIFACTS,
     assert_no_exception,
@@ -32,14 +54,25 @@ EN = catalog("en")
 WAIT_MS = 60_000
 
 
-@pytest.fixture(scope="module")
-def class_server(tmp_path_factory):
-    import os
+@dataclass(frozen=True)
+class ClassApp:
+    url: str
+    store: Path  # its SQLite file
+    process: subprocess.Popen
 
-    env = {**os.environ, "ATTENTION_CLASSROOM_DB": str(tmp_path_factory.mktemp("db") / "c.db")}
-    process, url = start_app(env=env)
-    yield url
+
+@pytest.fixture(scope="module")
+def class_app(tmp_path_factory):
+    """One app process on its own SQLite file for this module (browsers and WebSocket tabs)."""
+    store_file = tmp_path_factory.mktemp("db") / "c.db"
+    process, url = start_app(env={**os.environ, "ATTENTION_CLASSROOM_DB": str(store_file)})
+    yield ClassApp(url, store_file, process)
     stop_app(process)
+
+
+@pytest.fixture(scope="module")
+def class_server(class_app):
+    return class_app.url
 
 
 def sidebar_text(page) -> str:
@@ -264,3 +297,162 @@ def test_present_mode_and_the_students_notice(browser, class_server, lang):
     finally:
         for context in (teacher_context, phone, laptop):
             context.close()
+
+
+# Every address the tab ever shows, kept across its reloads: the first of each document and
+# each one the app pushes or replaces into the history (where Back would bring it back).
+RECORD_ADDRESSES = """(() => {
+  const note = (url) => {
+    const seen = JSON.parse(sessionStorage.getItem("test-addresses") || "[]");
+    seen.push(String(new URL(url, location.href)));
+    sessionStorage.setItem("test-addresses", JSON.stringify(seen));
+  };
+  note(location.href);
+  for (const name of ["pushState", "replaceState"]) {
+    const original = history[name].bind(history);
+    history[name] = (state, title, url) => {
+      if (url !== undefined && url !== null) note(url);
+      return original(state, title, url);
+    };
+  }
+})();"""
+
+
+def test_the_teacher_key_is_never_in_the_address_bar(browser, class_server):
+    """Start a class, before Present, during it, after it, a reload (the tab resumes the
+    class from the key it keeps) and the end: no address the tab showed or put in its
+    history holds the key, which is behind the teacher's button."""
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
+    context.add_init_script(RECORD_ADDRESSES)
+    teacher = context.new_page()
+    try:
+        code, _ = start_class_in(teacher, class_server)
+        teacher.get_by_role("button", name=EN["classroom.teacher_address"]).click()
+        resume = teacher.locator("[data-testid=stPopoverBody] [data-testid=stCode] code")
+        key = re.search(r"teacher=([A-Za-z0-9_-]+)", resume.inner_text()).group(1)
+        teacher.keyboard.press("Escape")
+        addresses = [teacher.url]
+        for _ in range(2):  # into present mode and out of it
+            teacher.get_by_text(EN["classroom.present"], exact=True).click()
+            wait_idle(teacher)
+            addresses.append(teacher.url)
+        teacher.reload()
+        teacher.get_by_text(f"Class code: {code}").wait_for(timeout=WAIT_MS)
+        wait_idle(teacher)
+        addresses.append(teacher.url)
+        teacher.get_by_role("button", name=EN["classroom.end"]).click()
+        wait_idle(teacher)
+        addresses += teacher.evaluate("JSON.parse(sessionStorage.getItem('test-addresses'))")
+        assert len(addresses) > 6 and not [a for a in addresses if key in a], addresses
+        assert not [a for a in addresses if "teacher=" in a], addresses
+        teacher.reload()  # the class ended: the tab no longer keeps the key
+        wait_idle(teacher)
+        assert f"Class code: {code}" not in sidebar_text(teacher)
+        assert_no_exception(teacher)
+    finally:
+        context.close()
+
+
+# -- the store's file removed or replaced by another process mid-question (WebSocket tabs) -----
+
+REMOVE = "import glob, os, sys; [os.remove(p) for p in glob.glob(sys.argv[1] + '*')]"
+# What a careless host puts in its place: a new empty SQLite database, moved onto the path.
+REPLACE = (
+    "import os, sqlite3, sys; new = sys.argv[1] + '.new'; c = sqlite3.connect(new);"
+    " c.execute('CREATE TABLE notes (x)'); c.commit(); c.close(); os.replace(new, sys.argv[1])"
+)
+
+
+async def send_vote(tab) -> bool:
+    """A student presses Send (again while told it was not sent, as a student would, up to
+    three times): True once the tab says the answer is in."""
+    await wait_for_form(tab, 1)
+    await tab.wait_idle()
+    parts = sorted(k for k in tab.widgets if k.startswith(form_prefix(1)))
+    states = [tab.choice(k, tab.widgets[k].options[0]) for k in parts]
+    sent, refused = EN["classroom.q.sent"].format(round=1), EN["classroom.q.not_sent"]
+    for _ in range(3):
+        await tab.click("classroom.send", *states)
+        await tab.wait_for(lambda: sent in tab.screen() or refused in tab.screen(), "an answer")
+        if sent in tab.screen():
+            return True
+        await asyncio.sleep(1.0)
+    return False
+
+
+async def vote_while_the_store_goes(url: str, store_file: Path, script: str):
+    """A teacher asks; two students vote while another process runs `script` on the store's
+    file, three others poll, then two of those vote. Returns the class code, the seats told
+    their vote is in, and every screen's text and errors at the end."""
+    teacher, code = await start_class(url)
+    students = await join(url, code, 5)
+    tabs = [teacher, *students]
+    try:
+        await ask(teacher)
+        remover = asyncio.create_subprocess_exec(sys.executable, "-c", script, str(store_file))
+        first = asyncio.gather(*(send_vote(s) for s in students[:2]))
+        told, process = await asyncio.gather(first, remover)
+        await process.wait()
+        told += await asyncio.gather(*(send_vote(s) for s in students[2:4]))
+        await asyncio.sleep(3)  # every tab polls again
+        sent = {s.params()["seat"] for s, said in zip(students[:4], told, strict=True) if said}
+        return code, sent, [t.screen() for t in tabs], [e for t in tabs for e in t.errors]
+    finally:
+        for tab in tabs:
+            await tab.close()
+
+
+@pytest.mark.parametrize("script", [REMOVE, REPLACE], ids=["removed", "replaced"])
+def test_a_store_file_removed_or_replaced_mid_question_keeps_every_vote_sent(class_app, script):
+    with ThreadPoolExecutor(max_workers=1) as pool:  # Playwright may hold this thread's loop
+        run = vote_while_the_store_goes(class_app.url, class_app.store, script)
+        code, sent, screens, errors = pool.submit(asyncio.run, run).result()
+    counted = counted_votes(f"sqlite:///{class_app.store}", code)[1]
+    assert len(sent) == 4, "every student who pressed Send was told it is in, at last"
+    assert sent <= set(counted), f"sent {len(sent)}, in the store {len(counted)}"
+    assert not errors, errors
+    assert not [s for s in screens if EN["classroom.notice.ended"] in s]
+    assert any(EN["classroom.notice.restored"] in s for s in screens)
+
+
+# -- a number box sent NaN or ±∞ over Streamlit's websocket (the module's app process: one
+# server start fewer; the training page's boxes, drawn as every number box is) --------------
+
+
+async def send_numbers(url: str, sent) -> tuple[list[str], list[str]]:
+    """A tab on the training page sends each (box, value) as the browser sends a box's value;
+    what its screen says after each, and its errors."""
+    tab = Browser(url, "train", "")
+    await tab.open()
+    try:
+        await tab.wait_idle()
+        screens = []
+        for key, value in sent:
+            await tab.wait_for(lambda key=key: key in tab.widgets, key)
+            await tab.rerun([WidgetState(id=tab.widgets[key].id, double_value=value)])
+            await tab.wait_idle()
+            screens.append(tab.screen())
+        return screens, tab.errors
+    finally:
+        await tab.close()
+
+
+def test_a_number_box_sent_nan_or_infinity_says_so_and_logs_no_traceback(class_app):
+    words = {
+        "train.steps": (EN["train.settings.steps"], 600),
+        "train.seed": (EN["train.settings.seed"], 0),
+    }
+    sent = [
+        ("train.steps", float("nan")),
+        ("train.seed", float("inf")),
+        ("train.seed", float("-inf")),
+        ("train.steps", 2.5),  # a fraction in a box of whole numbers
+    ]
+    before = len(server_log(class_app.process))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        screens, errors = pool.submit(asyncio.run, send_numbers(class_app.url, sent)).result()
+    assert not errors, errors
+    for (key, _), screen in zip(sent, screens, strict=True):
+        label, kept = words[key]
+        assert EN["number_box.whole"].format(label=label, value=kept) in screen, screen[-400:]
+    assert "Traceback" not in server_log(class_app.process)[before:]

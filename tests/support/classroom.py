@@ -37,11 +37,19 @@ def button(at: AppTest, key: str):
     return found[0]
 
 
+def led_class(at: AppTest) -> tuple[str, str]:
+    """The code and teacher key of the class this browser leads (its session holds them: a
+    teacher's address holds neither)."""
+    found = at.session_state["classroom.member"]
+    assert found.teacher
+    return found.code, found.secret
+
+
 def teacher_page() -> tuple[AppTest, str]:
     """A teacher who started a class on the Luong page, and the class's code."""
     teacher = open_app_page("luong")
     button(teacher, "classroom.start").click().run()
     assert not teacher.exception
-    code = param(teacher, "class")
-    assert code and param(teacher, "teacher")
+    code, key = led_class(teacher)
+    assert param(teacher, "class") is None and key not in str(dict(teacher.query_params))
     return teacher, code

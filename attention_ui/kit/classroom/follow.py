@@ -33,7 +33,7 @@ import streamlit as st
 
 from attention_ui.kit.text.i18n import LANGUAGE_STATE_KEY, current_language, language_from_tag
 
-from . import codes, keeper, store
+from . import codes, keeper, sqlite_file, store
 
 CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM = "class", "teacher", "seat"
 CLASS_PARAMS = (CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM)
@@ -56,6 +56,10 @@ _MEMBER = "classroom.member"
 _TRIED = "classroom.tried"  # the address's class parameters already tried in this session
 _JOINS = "classroom.joins"  # new seats this session has taken
 _REFUSED_KEPT = "classroom.refused_kept"  # a seat the browser keeps that the store refused
+# The (code, key) the tab's piece keeps for its teacher that this session took or tried (it is
+# not tried again), and whether the piece is to forget it (refused, or the class ended).
+_TRIED_TEACHER = "classroom.tried_teacher"
+_DROP_TEACHER = "classroom.drop_teacher"
 _PENDING = "classroom.pending"  # the teacher's (page, state) to take at the next run's top
 _APPLIED = "classroom.applied"  # the teacher's change count this follower shows
 _BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
@@ -69,7 +73,7 @@ RETAKE_WITHIN = 3.0
 _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
 _PUBLISHED_LANG = "classroom.published_lang"  # the teacher's language last published
 _BASELINE_LANG = "classroom.baseline_lang"  # the language the baseline was drawn in
-PRESENT = "classroom.present"  # the teacher's present mode: the key stays out of the address
+PRESENT = "classroom.present"  # the teacher's present mode (a join panel, larger text)
 NOTICE = "classroom.notice"  # a message code for the sidebar (wrong code, limited, ended)
 STORE_DOWN = "classroom.store_down"  # set when a store call failed; the sidebar says so
 # A database that is down, refuses, times out or is full; a SQLite file that cannot be opened.
@@ -191,43 +195,23 @@ def _engine() -> sa.Engine:
     eng = connection.engine
     if eng.dialect.name == "sqlite":
         sa.event.listen(eng, "connect", _sqlite_pragmas)
+    sqlite_file.attach(eng)  # a SQLite file: made once here, restored if it goes
     store.ensure_schema(eng)
     _engines[where] = eng
-    if eng.dialect.name == "sqlite" and eng.url.database:
-        _anchor(eng)
     return eng
 
 
-# Per SQLite file: a connection of this process's own, held open for as long as the process
-# runs, and the file it opened (device, inode). If the file is deleted, the connection still
-# reads it: what was counted is copied back into a new file at the same path.
-_anchors: dict[str, tuple[sqlite3.Connection, tuple[int, int]]] = {}
 _health: dict[str, tuple[float, bool]] = {}
 _health_lock = threading.Lock()
 restored_at = [float("-inf")]  # when this process last restored its store (time.time())
 
 
-def _file_id(path: str) -> tuple[int, int] | None:
-    try:
-        found = os.stat(path)
-    except OSError:
-        return None
-    return found.st_dev, found.st_ino
-
-
-def _anchor(eng: sa.Engine) -> None:
-    path = str(eng.url.database)
-    found = _file_id(path)
-    if found is not None:
-        old = _anchors.pop(path, None)
-        if old is not None:
-            old[0].close()
-        held = sqlite3.connect(path, check_same_thread=False)
-        held.execute("SELECT count(*) FROM classroom_meta").fetchone()  # opens its WAL too
-        _anchors[path] = (held, found)
-
-
 def _check(eng: sa.Engine) -> None:
+    """At every use: a SQLite file deleted or replaced is restored first (`settle`); at most
+    every HEALTH_EVERY s: the store takes a write (one that takes none pauses the class for
+    every role)."""
+    settle(eng)
+    guard = sqlite_file.guard_of(eng)
     name = eng.url.render_as_string(hide_password=True)
     now = time.monotonic()
     with _health_lock:
@@ -238,38 +222,26 @@ def _check(eng: sa.Engine) -> None:
             return
         _health[name] = (now, False)  # one check at a time; the others wait for its answer
         try:
-            if eng.dialect.name == "sqlite" and eng.url.database:
-                _restore_if_gone(eng)
-            store.probe(eng)
+            if guard is not None:
+                guard.probe()  # on a connection of its own: a pooled one may still write
+            else:
+                store.probe(eng)
         except STORE_ERRORS:
             _log.warning("classroom store takes no writes")
             raise
         _health[name] = (now, True)
 
 
-def _restore_if_gone(eng: sa.Engine) -> None:
-    """The SQLite file was deleted (or replaced) under the running process: its connections
-    would go on writing to the deleted file, lost at restart. A deleted file is rebuilt from
-    the process's own open connection (sqlite3's backup), a replaced one is taken as it is."""
-    path = str(eng.url.database)
-    anchored = _anchors.get(path)
-    found = _file_id(path)
-    if anchored is None or found == anchored[1]:
-        return
-    if found is None:
-        target = sqlite3.connect(path)
-        try:
-            anchored[0].backup(target)
-        finally:
-            target.close()
+def settle(eng: sa.Engine) -> None:
+    """The SQLite file at the path is the one the process holds, restored now if it was
+    deleted or replaced (kit/classroom/sqlite_file). Also after a write a student is told of
+    (a vote), so that it is in the file that stays."""
+    guard = sqlite_file.guard_of(eng)
+    if guard is not None and guard.check():
         restored_at[0] = time.time()
-        _log.warning("classroom store file was deleted: restored from this process's copy")
-    eng.dispose()  # the pool's connections hold the old file
-    store.forget_schema(eng)
-    store.ensure_schema(eng)
-    _anchor(eng)
-    with _views_lock:
-        _views.clear()
+        _log.warning("classroom store file was deleted or replaced: restored")
+        with _views_lock:
+            _views.clear()
 
 
 def restored_recently() -> bool:
@@ -383,16 +355,18 @@ def _set_member(found: Member | None) -> None:
 
 
 def address_params() -> dict[str, str]:
-    """The class's part of this browser's address (a teacher's holds the key: it is secret)."""
+    """The class's part of this browser's address. A teacher's has none: the key is never in
+    an address bar (a projector shows it to the room; the class code alone would make a
+    reloaded teacher's tab a student's). The tab keeps the key (keeper) and the teacher
+    address stays behind the teacher's button."""
     found = member()
     if found is None:
         # A join or teacher address not tried yet (the store was down) stays for the next run.
         waiting = _address_to_try()
         return {name: str(value) for name, value in (waiting or {}).items() if value}
-    if found.teacher and st.session_state.get(PRESENT):
-        return {CLASS_PARAM: found.code}  # projected: the key is behind the teacher's button
-    secret = TEACHER_PARAM if found.teacher else SEAT_PARAM
-    return {CLASS_PARAM: found.code, secret: found.secret}
+    if found.teacher:
+        return {}
+    return {CLASS_PARAM: found.code, SEAT_PARAM: found.secret}
 
 
 def _address_to_try() -> dict[str, str | None] | None:
@@ -483,6 +457,7 @@ def start_class(page: str, state: dict[str, str]) -> None:
     code, key = store.create_class(eng, page, _page_state(state), lang=lang)
     store.note(eng, "class", client)
     _set_member(Member(code, "teacher", key))
+    st.session_state[_TRIED_TEACHER] = (code, key)
     st.session_state[_PUBLISHED] = (page, _page_state(state))
     st.session_state[_PUBLISHED_LANG] = lang
 
@@ -501,6 +476,7 @@ def end_class() -> None:
     if found is not None and found.teacher:
         store.end_class(engine(), found.code, found.secret)
         forget_view(found.code)
+        st.session_state[_DROP_TEACHER] = True
     _set_member(None)
 
 
@@ -539,6 +515,7 @@ def on_page_start(page: str, access: PageAccess) -> None:
         _enter(result, access, page)
         if adopt_class_language():  # the page, its title and menu too, in the class's
             st.rerun()
+    adopt_kept_teacher(access, page)
     adopt_kept_seat(access, page)
     pending = st.session_state.get(_PENDING)
     found = member()
@@ -575,6 +552,31 @@ def adopt_kept_seat(access: PageAccess, page: str) -> None:
     store.give_back(engine(), found.code, found.secret)
     _set_member(None)
     _enter(result, access, page)
+
+
+def adopt_kept_teacher(access: PageAccess, page: str) -> None:
+    """A tab out of a class whose piece keeps a teacher key (its teacher reloaded it, or its
+    session was lost): the class is resumed, the key checked like an address (once per key and
+    session; a wrong one counts against the client). A key that does not hold is dropped."""
+    kept = keeper.kept_teacher()
+    if member() is not None or kept is None or st.session_state.get(_TRIED_TEACHER) == kept:
+        return
+    st.session_state[_TRIED_TEACHER] = kept
+    result = admit(engine(), client_id(), kept[0], teacher=kept[1])
+    if isinstance(result, Member) and result.teacher:
+        _enter(result, access, page)
+    else:
+        st.session_state[_DROP_TEACHER] = True
+
+
+def teacher_to_keep() -> tuple[tuple[str, str] | None, bool]:
+    """For the keeper piece: (code, key) of this tab's class if it leads one, and whether the
+    piece is to forget a kept key."""
+    found = member()
+    if found is not None and found.teacher:
+        st.session_state.pop(_DROP_TEACHER, None)
+        return (found.code, found.secret), False
+    return None, bool(st.session_state.get(_DROP_TEACHER))
 
 
 def kept_refused() -> bool:

@@ -72,10 +72,13 @@ def sidebar(page: str, access: PageAccess, state_now: Callable[[], dict[str, str
     _top_of_page(page)
     found = follow.member()
     student = found is not None and not found.teacher
+    teacher, drop_teacher = follow.teacher_to_keep()
     keeper.keep(
         found.code if student else None,
         found.secret if student else None,
         replace=follow.kept_refused(),
+        teacher=teacher,
+        drop_teacher=drop_teacher,
     )
 
 
@@ -650,6 +653,7 @@ def _send(eng, found: Member, ballot: store.Ballot, answer: tuple[int, ...]) -> 
     place and the Send button to press again."""
     try:
         counted = store.vote(eng, found.code, found.secret, ballot, answer)
+        follow.settle(eng)  # in the file that stays before the student is told
     except follow.STORE_ERRORS:
         st.session_state[follow.STORE_DOWN] = True
         st.error(t("classroom.q.not_sent"), icon=":material/cloud_off:")

@@ -135,8 +135,10 @@ class Integer(Field):
         return str(int(value))
 
     def accepts(self, value: Any) -> bool:
+        # A whole float too (600.0): a number box (kit.state.number_box) is a decimal box.
+        whole = isinstance(value, float) and value.is_integer()
         return (
-            isinstance(value, int | np.integer)
+            (isinstance(value, int | np.integer) or whole)
             and not isinstance(value, bool)
             and self.low <= value <= self.high
         )

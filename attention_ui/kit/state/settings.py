@@ -28,6 +28,7 @@ from attention_ui.kit.share.codec import (
     NumberSet,
     Text,
 )
+from attention_ui.kit.state.number_box import number_box
 from attention_ui.kit.state.page_state import option_labels, start_values
 from attention_ui.kit.text.i18n import t
 
@@ -51,12 +52,20 @@ class Setting:
 
     def value(self) -> Any:
         """The session's value (the default before the page first gave it one)."""
-        return st.session_state.get(self.key, self.default)
+        return _whole(self, st.session_state.get(self.key, self.default))
 
     def current(self) -> Any:
         """The session's value if the setting takes it, else its default."""
-        value = st.session_state.get(self.key)
+        value = _whole(self, st.session_state.get(self.key))
         return value if self.accepts(value) else self.default
+
+
+def _whole(s: Setting, value: Any) -> Any:
+    """A whole-number setting's value as the page reads it: its number box (a decimal box,
+    kit.state.number_box) hands back 600.0 for 600 until it is drawn again."""
+    if isinstance(s.field, Integer) and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def choice(key: str, param: str, default: Any, options: Iterable, **words: Any) -> Setting:
@@ -112,13 +121,10 @@ def _bounds(s: Setting) -> dict[str, Any]:
 
 
 def number_input(s: Setting, where: Any = st, **kwargs: Any) -> Any:
-    step = {"step": 1} if isinstance(s.field, Integer) else {}
-    return where.number_input(
-        t(s.label or s.key),
-        **{**_bounds(s), **step, **_words(s, kwargs)},
-        key=s.key,
-        persist_state="session",
-    )
+    """The setting's number box (kit.state.number_box: never a non-finite value)."""
+    whole = isinstance(s.field, Integer)
+    options = {**_bounds(s), **_words(s, kwargs)}
+    return number_box(t(s.label or s.key), s.key, s.default, whole, where, **options)
 
 
 def slider(s: Setting, where: Any = st, **kwargs: Any) -> Any:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import open_app_page
-from tests.support.classroom import button, by_address, param
+from tests.support.classroom import button, by_address, led_class
 from tests.support.grids import table_edit
 
 IMAGE_NAME = "![t](http://127.0.0.1:9/px.png)"
@@ -18,7 +18,7 @@ def ask_on(page: str) -> tuple[AppTest, str]:
     teacher.toggle(key=f"{page}.predict").set_value(True).run()
     button(teacher, "classroom.ask").click().run()
     assert not teacher.exception
-    return teacher, param(teacher, "class")
+    return teacher, led_class(teacher)[0]
 
 
 def test_the_teacher_sees_the_question_after_m_shrinks():
@@ -47,7 +47,7 @@ def test_a_record_name_is_an_inert_option_for_students():
     button(teacher, "classroom.start").click().run()
     teacher.toggle(key="database.predict").set_value(True).run()
     button(teacher, "classroom.ask").click().run()
-    student = by_address(**{"class": param(teacher, "class")})
+    student = by_address(**{"class": led_class(teacher)[0]})
     assert not student.exception
     radios = [r for r in student.radio if str(r.key).startswith("classroom.vote.")]
     assert radios, "the class question is drawn"

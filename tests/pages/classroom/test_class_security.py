@@ -8,7 +8,7 @@ from attention_ui.kit.classroom import follow, store
 from attention_ui.kit.classroom.follow import engine
 from attention_ui.train import state as train_state
 from tests.conftest import APP, open_app_page
-from tests.support.classroom import by_address, open_class_box, param
+from tests.support.classroom import by_address, led_class, open_class_box, param
 from tests.support.train import SETTINGS
 
 TEACHER_WIDGETS = {
@@ -33,7 +33,7 @@ def start_class() -> tuple[AppTest, str, str]:
     next(b for b in teacher.sidebar.button if b.key == "classroom.start").click().run()
     teacher.toggle(key="luong.predict").set_value(True).run()
     next(b for b in teacher.button if b.key == "classroom.ask").click().run()
-    return teacher, param(teacher, "class"), param(teacher, "teacher")
+    return teacher, *led_class(teacher)
 
 
 def test_a_student_has_no_teacher_control_and_never_sees_the_key():
@@ -62,7 +62,7 @@ def test_a_student_on_the_training_page_has_no_teacher_control():
     teacher.button(key=train_state.TRAIN_BUTTON).click().run()
     teacher.button(key=train_state.COMPARE_BUTTON).click().run()
     assert {"classroom.ask", "classroom.ask.compare"} <= {b.key for b in teacher.button}
-    student = by_address(**{"class": param(teacher, "class")})
+    student = by_address(**{"class": led_class(teacher)[0]})
     assert student.button(key=train_state.COMPARE_BUTTON), "the student follows the teacher"
     assert not {w.key for w in [*student.button, *student.sidebar.button]} & TEACHER_WIDGETS
     next(b for b in teacher.button if b.key == "classroom.ask.compare").click().run()
@@ -118,7 +118,8 @@ def test_a_limited_connection_keeps_the_teacher_and_the_address():
     seat = param(student, "seat")
     limit_this_machine()
     reloaded = by_address(**{"class": code, "teacher": key})
-    assert param(reloaded, "teacher") == key and param(reloaded, "class") == code
+    assert led_class(reloaded) == (code, key)
+    assert param(reloaded, "teacher") is None, "the key leaves the address once taken"
     assert {b.key for b in [*reloaded.button, *reloaded.sidebar.button]} & TEACHER_WIDGETS
     seated = by_address(**{"class": code, "seat": seat})
     assert param(seated, "seat") == seat
@@ -150,3 +151,23 @@ def test_classes_per_connection_are_bounded(monkeypatch):
     next(b for b in at.sidebar.button if b.key == "classroom.start").click().run()
     assert param(at, "class") is None
     assert "the most it may" in everything_shown(at)
+
+
+def kept_by_the_tab(code: str, key: str) -> AppTest:
+    """A new session of a tab whose piece keeps this teacher key (a reload of the teacher's
+    tab: its address holds neither the class nor the key)."""
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.session_state["classroom.keeper"] = {"kept": None, "teacher": {"code": code, "key": key}}
+    return at.run()
+
+
+def test_a_reloaded_teacher_tab_resumes_from_the_key_it_keeps_and_a_wrong_one_is_dropped():
+    _, code, key = start_class()
+    resumed = kept_by_the_tab(code, key)
+    assert led_class(resumed) == (code, key)
+    assert key not in str(dict(resumed.query_params))
+    wrong = key[:-1] + ("A" if key[-1] != "A" else "B")
+    refused = kept_by_the_tab(code, wrong)
+    assert "classroom.member" not in refused.session_state
+    assert refused.session_state["classroom.drop_teacher"], "the tab is told to forget it"
+    assert not {w.key for w in [*refused.button, *refused.sidebar.button]} & TEACHER_WIDGETS

@@ -14,7 +14,7 @@ from attention_ui.kit.classroom import follow
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, state
 from tests.conftest import open_app_page
-from tests.support.classroom import button, by_address, param
+from tests.support.classroom import button, by_address, led_class
 from tests.support.train import SETTINGS, charts, engine_run, giveaways, keys
 
 EN, JA = catalog("en"), catalog("ja")
@@ -41,7 +41,7 @@ def class_on_train(compare: bool = False) -> tuple[AppTest, str]:
     if compare:
         teacher.button(key=state.COMPARE_BUTTON).click().run()
     no_exception(teacher)
-    return teacher, param(teacher, "class")
+    return teacher, led_class(teacher)[0]
 
 
 def vote(student: AppTest, number: int, round_: int, answer: list[int]) -> None:

@@ -10,7 +10,7 @@ import json
 from attention_ui.kit.classroom import follow
 from attention_ui.kit.text.i18n import catalog
 from tests.plotly_json import charts as live_charts
-from tests.support.classroom import button, by_address, param, teacher_page
+from tests.support.classroom import button, by_address, led_class, param, teacher_page
 
 EN, JA = catalog("en"), catalog("ja")
 
@@ -61,16 +61,16 @@ def test_the_join_address_carries_the_class_language():
 
 def test_present_mode_keeps_the_key_out_of_the_address_and_shows_a_large_join_panel():
     teacher, code = teacher_page()
-    key = param(teacher, "teacher")
+    key = led_class(teacher)[1]
     teacher.sidebar.toggle(key=follow.PRESENT).set_value(True).run()
-    assert param(teacher, "teacher") is None and param(teacher, "class") == code
+    assert param(teacher, "teacher") is None and param(teacher, "class") is None
     assert key not in str(dict(teacher.query_params))
     assert f"# {code}" in [m.value for m in teacher.main.markdown]
     assert any(f"class={code}" in c.value for c in teacher.main.code), "the join address"
     assert teacher.main.get("imgs") or teacher.main.get("image"), "the QR code"
     assert any(key in c.value for c in teacher.sidebar.code), "behind the teacher's button"
     teacher.sidebar.toggle(key=follow.PRESENT).set_value(False).run()
-    assert param(teacher, "teacher") == key
+    assert key not in str(dict(teacher.query_params)), "nor out of present mode"
 
 
 def test_task_hints_and_solutions_are_hidden_from_students_while_a_question_is_open():

@@ -10,7 +10,7 @@ from attention_ui.kit.classroom import follow
 from attention_ui.kit.text.i18n import catalog
 from tests.conftest import open_app_page
 from tests.plotly_json import charts
-from tests.support.classroom import button, by_address, param
+from tests.support.classroom import button, by_address, led_class, param
 
 DOWN = {lang: catalog(lang)["classroom.notice.store_down"] for lang in ("en", "ja")}
 # Nothing listens on port 1 of loopback: every connection is refused at once.
@@ -30,7 +30,7 @@ def cut_store(monkeypatch) -> None:
 def test_a_class_pauses_while_its_store_is_down_and_resumes(monkeypatch):
     teacher = open_app_page("luong")
     button(teacher, "classroom.start").click().run()
-    code = param(teacher, "class")
+    code, _ = led_class(teacher)
     student = by_address(**{"class": code})
     assert param(student, "seat") and not student.exception
 
@@ -42,7 +42,8 @@ def test_a_class_pauses_while_its_store_is_down_and_resumes(monkeypatch):
             assert not at.exception, at.exception
             assert DOWN["en"] in sidebar_warnings(at)
             assert charts(at), "the page itself is drawn"
-            assert param(at, "class") == code, "the address keeps the class"
+        assert param(student, "class") == code, "the address keeps the class"
+        assert led_class(teacher)[0] == code, "the teacher's session keeps it"
         fresh = AppTest.from_file(student._script_path, default_timeout=30)
         fresh.query_params["class"] = code
         fresh.run()

@@ -4,10 +4,12 @@ can send it again), and what was counted is kept."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import sqlalchemy as sa
 
-from attention_ui.kit.classroom import follow, store
+from attention_ui.kit.classroom import follow, sqlite_file, store
 from attention_ui.kit.text.i18n import catalog
 from tests.support.classroom import button, by_address, param, teacher_page
 
@@ -104,3 +106,33 @@ def test_a_deleted_store_file_is_restored_with_what_was_counted(classroom_db):
     teacher.selectbox(key="luong.score").set_value("dot").run()
     assert store.view(sa.create_engine(url), code).state.get("score") == "dot", "writes land"
     assert param(student, "seat")
+
+
+def test_a_store_file_made_read_only_is_announced_to_the_teacher_and_every_student(
+    monkeypatch, classroom_db
+):
+    """chmod a-w on the file (the tests run as root, whom no mode stops: the file's mode is
+    what the guard asks about, so it is answered here). The pool's connections, opened before,
+    could still write; the check, on a connection of its own, pauses the class for every role."""
+    teacher, student, code = asked()
+    follower = by_address(**{"class": code})
+    real_access = sqlite_file.os.access
+
+    def read_only(path, mode):
+        return (
+            False if str(path) == str(classroom_db) and mode == os.W_OK else real_access(path, mode)
+        )
+
+    with monkeypatch.context() as patched:
+        patched.setattr(sqlite_file.os, "access", read_only)
+        follow._health.clear()
+        for at in (teacher, student, follower):
+            at.run()
+            assert not at.exception
+            assert EN["classroom.notice.store_down"] in shown(at), "every role is told"
+        assert "classroom.send" not in {b.key for b in student.button}, "no vote to lose"
+    follow._health.clear()
+    student.run()
+    choose(student)
+    button(student, "classroom.send").click().run()
+    assert counted(code) == 1
