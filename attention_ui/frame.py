@@ -9,6 +9,7 @@ import streamlit as st
 from attention_ui.kit.classroom import follow as classroom
 from attention_ui.kit.classroom import panel as class_panel
 from attention_ui.kit.lessons import bar as lesson_bar
+from attention_ui.kit.lessons import in_class as lesson_class
 from attention_ui.kit.share.address import (
     address_params,
     check_widgets,
@@ -134,6 +135,7 @@ def page_frame(name: str) -> None:
         )
     language_switch(name)
     class_panel.sidebar(name, access, lambda: address_params(name))
+    lesson_class.chooser(lambda lesson_id: lesson_bar.open_builtin(lesson_id, SCHEMAS))
 
 
 def _class_access() -> classroom.PageAccess:
@@ -142,7 +144,8 @@ def _class_access() -> classroom.PageAccess:
     def goto(page: str) -> None:
         st.switch_page(f"pages/{page}.py", query_params={_LANG_PARAM: current_language()})
 
-    return classroom.PageAccess(restore_params, goto, tuple(page.name for page in PAGES))
+    restore = lesson_class.restore_with_lesson(restore_params, SCHEMAS)  # the teacher's lesson too
+    return classroom.PageAccess(restore, goto, tuple(page.name for page in PAGES))
 
 
 def page_header(namespace: str) -> None:
