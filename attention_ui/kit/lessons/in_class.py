@@ -2,8 +2,9 @@
 choice question is a class vote with the classroom's rounds (vote, discuss, vote again, reveal).
 
 - The lesson's place travels with the teacher's published page state (`published`: the
-  address's `lesson` and `step`), so a follower takes the step as it takes any teacher's state
-  (`restore_with_lesson` opens the lesson there); Next is the teacher's Next.
+  address's `lesson` and `step`, named `class_lesson` and `class_step` there), so a follower
+  takes the step as it takes any teacher's state (`restore_with_lesson` opens the lesson
+  there); Next is the teacher's Next.
 - A step's choice question is stored as a `rounds.Question` of the page `lesson` (one part:
   the options by place, the right ones its winners), so the store counts its votes as any
   class question's. Until the reveal, a student's screen holds no word of which option is
@@ -36,6 +37,9 @@ PAGE = "lesson"  # the class question's page: no page of the app has this name
 ASKED = "lessonclass.asked"  # teacher: {(source, step): (question number, question json)}
 _UNHIDDEN = "lessonclass.unhidden"  # teacher: the question number whose reveal showed the page
 _CHOSEN = "lessonclass.chosen"  # the Class box's lesson picker
+# The lesson's place in the published state: names of their own, since a page's own state may
+# have a `step` (the Luong page's step picker)
+LESSON_STATE, STEP_STATE = "class_lesson", "class_step"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -46,7 +50,10 @@ def published() -> dict[str, str]:
     """The lesson's place to publish with the page's state (empty: no lesson, or one too long
     for an address, whose place then stays with the teacher)."""
     found = taking()
-    return place.lesson_params(found) if found is not None else {}
+    params = place.lesson_params(found) if found is not None else {}
+    if not params:
+        return {}
+    return {LESSON_STATE: params[LESSON_PARAM], STEP_STATE: params[STEP_PARAM]}
 
 
 def restore_with_lesson(
@@ -57,7 +64,7 @@ def restore_with_lesson(
 
     def restore_both(page: str, state: Mapping[str, str]) -> None:
         state = dict(state)
-        lesson, step = state.pop(LESSON_PARAM, None), state.pop(STEP_PARAM, None)
+        lesson, step = state.pop(LESSON_STATE, None), state.pop(STEP_STATE, None)
         restore(page, state)
         _take(lesson, step, schemas)
 
@@ -191,6 +198,7 @@ def _teacher(member: Member, found: Taking, view, asked: Question, here: bool) -
             _feedback(option, lang, named=True)
 
 
+@follow.store_safe()  # a callback: the sidebar says the store is down, the page goes on
 def _ask(member: Member, found: Taking, asked: Question) -> None:
     eng = follow.engine()
     if not store.ask(eng, member.code, member.secret, asked):
