@@ -10,6 +10,7 @@ from attention_ui.kit.classroom import follow as classroom
 from attention_ui.kit.classroom import panel as class_panel
 from attention_ui.kit.lessons import authoring as lesson_author
 from attention_ui.kit.lessons import bar as lesson_bar
+from attention_ui.kit.lessons import in_class as lesson_class
 from attention_ui.kit.long_lived import freeze_after_first_run
 from attention_ui.kit.share.address import (
     address_params,
@@ -135,6 +136,7 @@ def page_frame(name: str) -> None:
         )
     language_switch(name)
     class_panel.sidebar(name, access, lambda: address_params(name))
+    lesson_class.chooser(lambda lesson_id: lesson_bar.open_builtin(lesson_id, SCHEMAS))
 
 
 def _class_access() -> classroom.PageAccess:
@@ -143,7 +145,8 @@ def _class_access() -> classroom.PageAccess:
     def goto(page: str) -> None:
         st.switch_page(f"pages/{page}.py", query_params={_LANG_PARAM: current_language()})
 
-    return classroom.PageAccess(restore_params, goto, tuple(page.name for page in PAGES))
+    restore = lesson_class.restore_with_lesson(restore_params, SCHEMAS)  # the teacher's lesson too
+    return classroom.PageAccess(restore, goto, tuple(page.name for page in PAGES))
 
 
 def page_header(namespace: str) -> None:

@@ -427,6 +427,12 @@ def _ask_button(found: Member, question: Question) -> None:
     )
 
 
+def teacher_question(code: str, key: str, questions, option_label) -> None:
+    """The teacher's live view of a class question asked from elsewhere (a lesson's step):
+    counts per round, the round buttons, the right answer and both rounds after the reveal."""
+    _teacher_question(code, key, questions, option_label)
+
+
 @st.fragment(run_every=POLL_SECONDS)
 def _teacher_question(code: str, key: str, questions, option_label) -> None:
     """The teacher's live view: answers so far per round (no right answer before the

@@ -22,6 +22,16 @@ def matrix_csv(values: Any, row_labels: Sequence[str], col_labels: Sequence[str]
     return out.getvalue()
 
 
+def rows_csv(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A table of text cells as CSV: the header, then the rows, every cell as text (a cell
+    that starts like a formula is kept from running as one)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in (header, *rows):
+        writer.writerow([_cell_text(cell) for cell in row])
+    return out.getvalue()
+
+
 def _cell_text(label: str) -> str:
     """A label a spreadsheet shows as text, never runs as a formula (=, +, -, @ first)."""
     label = str(label)

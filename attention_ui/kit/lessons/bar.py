@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 
 import streamlit as st
 
-from attention_ui.kit.lessons import place
+from attention_ui.kit.lessons import in_class, place
 from attention_ui.kit.lessons.builtin import IDS, builtin
 from attention_ui.kit.lessons.format import LIMITS, LeftOut, Opened, Step, read_address_form
 from attention_ui.kit.lessons.place import LESSON_PARAM, STEP_PARAM, Taking, taking
@@ -133,6 +133,7 @@ def bar(page: str) -> None:
                 _back_to_step(found)
             _question(found, page, step, lang)
         _moves(found)
+        in_class.summary(found)  # the class's teacher, on the last step
 
 
 def _go(found: Taking, step: int) -> None:
@@ -196,6 +197,8 @@ def _question(found: Taking, page: str, step: Step, lang: str) -> None:
         return
     if question.kind == "page":
         st.info(t("lessons.page_question"), icon=":material/quiz:")
+        return
+    if in_class.question(found, step, lang):  # in a class: a class vote, no own check
         return
     answers = st.session_state.get(_CHECKED, {})
     key = f"lessons.answer.{st.session_state.get(_OPENED, 0)}.{found.step}"

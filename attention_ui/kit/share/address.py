@@ -26,6 +26,7 @@ from attention_ui.kit.classroom.follow import CLASS_PARAMS, after_run
 from attention_ui.kit.folds import folded
 from attention_ui.kit.grids.matrix_editor import forget_matrix, matrix_values, set_matrix
 from attention_ui.kit.grids.records_editor import current_records, forget_records, set_records
+from attention_ui.kit.lessons import in_class
 from attention_ui.kit.lessons import place as lesson_place
 from attention_ui.kit.share.codec import (
     LANGUAGE_PARAM,
@@ -192,7 +193,8 @@ def update_address(page: str) -> bool:
     """After the page is drawn: the address holds its state (a reload or a link shows it).
     True when it changed."""
     params = address_params(page)
-    class_params = after_run(page, params)  # the teacher publishes; a follower's edit is seen
+    # The teacher publishes (with the lesson's place); a follower's edit is seen
+    class_params = after_run(page, {**params, **in_class.published()})
     left = lesson_place.left_the_step()
     own = {k: v for k, v in params.items() if k != LANGUAGE_PARAM}
     whole = bool(st.session_state.get(_WHOLE_RUN))
