@@ -77,10 +77,8 @@ def train(settings: Settings, report: Report, stopped: Callable[[], bool]) -> Tr
     engine refuses, TrainingStoppedError when there is no run to keep."""
     request = {**dataclasses.asdict(settings), "size": TASK_SIZE}
     request["record_every"] = record_every(settings.steps)
-    lane = _lane()
-    lane.stop.clear()
     run_id = next(_run_ids)
-    future = lane.pool.submit(worker.train, run_id, request)
+    lane, future = _submitted(run_id, request)
     while True:
         if stopped():
             lane.stop.set()
@@ -95,12 +93,31 @@ def train(settings: Settings, report: Report, stopped: Callable[[], bool]) -> Tr
     return _outcome(future, lane)
 
 
+def _submitted(run_id: int, request: dict) -> tuple[_Lane, Future]:
+    """The run handed to the calling lane's training process; a process that died while the
+    lane was idle (killed, out of memory) is replaced first: its pool takes no more calls."""
+    lane = _lane()
+    try:
+        lane.stop.clear()
+        return lane, lane.pool.submit(worker.train, run_id, request)
+    except BrokenProcessPool:
+        _drop(lane)
+    lane = _lane()
+    lane.stop.clear()
+    return lane, lane.pool.submit(worker.train, run_id, request)
+
+
+def _drop(lane: _Lane) -> None:
+    """Forget the calling thread's lane whose process died: its next run forks another."""
+    _lanes.pop(threading.current_thread().name, None)
+    lane.pool.shutdown(wait=False, cancel_futures=True)
+
+
 def _outcome(future: Future, lane: _Lane) -> TrainingRun:
     try:
         outcome = future.result()
     except BrokenProcessPool:  # the process died: the lane's next run forks another
-        _lanes.pop(threading.current_thread().name, None)
-        lane.pool.shutdown(wait=False, cancel_futures=True)
+        _drop(lane)
         raise TrainingStoppedError("killed") from None
     if outcome[0] == "done":
         return outcome[1]

@@ -107,11 +107,14 @@ def test_a_pair_is_a_pea_as_in_the_seed():
 
 
 def test_the_toy_task_and_the_exercise_are_two_words():
-    """タスク is what the model learns (the select box, the engine's error), 課題 the exercise
-    the tasks panel checks; tasks.reason.needs_lookup speaks of both."""
+    """タスク is what the model learns (the select box, the engine's error, the pages its
+    weights are handed to), 課題 the exercise the tasks panel checks;
+    tasks.reason.needs_lookup speaks of both."""
     assert JA["train.settings.task"] == "タスク"
     assert "タスク" in JA["engine.error.unknown_task"]
-    assert not [key for key, text in JA.items() if key.startswith("train.") and "課題" in text]
+    toy_task = ("train.", "learned.", "common.trained", "luong.trained.")  # the model's task
+    assert not [key for key, text in JA.items() if key.startswith(toy_task) and "課題" in text]
+    assert "タスク「{task}」" in JA["common.trained"]
     assert "課題" in JA["tasks.reason.needs_lookup"] and "タスク" in JA["tasks.reason.needs_lookup"]
     assert JA["tasks.title"].endswith("課題")
 

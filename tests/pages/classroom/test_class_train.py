@@ -179,10 +179,12 @@ def test_the_teacher_asks_before_training_and_students_predict_on_step_0():
     assert "train.player" not in players(teacher), "nothing trained is shown"
     button(teacher, "classroom.ask").click().run()
     no_exception(teacher)
-    question = follow.store.view(follow.engine(), param(teacher, "class")).question
+    code = led_class(teacher)[0]  # the teacher's session holds it, their address does not
+    assert param(teacher, "class") is None
+    question = follow.store.view(follow.engine(), code).question
     final = engine_run().snapshots[-1].weights[0].mean(axis=0)
     assert list(question.winners) == [tuple(np.flatnonzero(row == row.max())) for row in final]
-    student = by_address(**{"class": param(teacher, "class")})
+    student = by_address(**{"class": code})
     student.run()
     no_exception(student)
     assert "Class question, round 1" in texts(student)

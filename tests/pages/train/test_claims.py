@@ -16,6 +16,7 @@ from attention_core.formatting import fmt
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import claims, state
 from tests.support.pages import open_page, shown
+from tests.support.train import players, press_train
 
 EN, JA = catalog("en"), catalog("ja")
 CHANCE = 1 / 6
@@ -83,14 +84,13 @@ def test_induction_at_a_large_learning_rate_is_said_to_collapse():
 
 def test_the_page_says_the_collapse_of_the_run_it_trained():
     at = open_page("train", "en")
-    for key, value in {
-        "train.task": "induction",
-        "train.learning_rate": 0.05,
-        "train.steps": 600,
-    }.items():
+    values = {"train.task": "induction", "train.learning_rate": 0.05, "train.steps": 600}
+    for key, value in values.items():
         at.session_state[key] = value
-    at.button(key=state.TRAIN_BUTTON).click().run(timeout=300)  # 600 steps of two layers
+    at.default_timeout = 300  # 600 steps of two layers, on a loaded machine
+    press_train(at, values)  # the live screen until the run has finished
     assert not at.exception
+    assert "train.player" in players(at), "the finished run is drawn"
     assert "Then it collapsed" in shown(at)
 
 

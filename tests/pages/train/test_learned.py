@@ -16,21 +16,27 @@ from tests.conftest import APP
 from tests.plotly_json import chart
 from tests.plotly_json import charts as charts_of
 from tests.support.pages import open_fold, shown
+from tests.support.train import choose_step, players, press_train
 
 EN, JA = catalog("en"), catalog("ja")
 
 
-def trained(lang="en", **values) -> AppTest:
-    """The training page after Train with these settings (a long timeout: the machine's
-    other work may slow a run down)."""
+def trained(lang="en", folds=(), **values) -> AppTest:
+    """The training page after Train with these settings, once the run has finished, with
+    these of its folds (train.fold.<name>) opened (a long timeout: the machine's other work
+    may slow a run down)."""
     at = AppTest.from_file(str(APP), default_timeout=240)
     at.session_state["lang"] = lang
     at.run()
     at.switch_page("pages/train.py").run()
-    for key, value in values.items():
-        at.session_state[f"train.{key}"] = value
-    at.button(key=state.TRAIN_BUTTON).click().run()
+    settings = {f"train.{key}": value for key, value in values.items()}
+    for key, value in settings.items():
+        at.session_state[key] = value
+    press_train(at, settings)
     assert not at.exception, [e.value for e in at.exception]
+    assert "train.player" in players(at), "the finished run is drawn"
+    for name in folds:
+        open_fold(at, f"train.fold.{name}")
     return at
 
 
@@ -45,7 +51,7 @@ def drawn(at, key):
 
 def test_key_lookup_is_drawn_as_query_tokens_against_key_letters_and_values():
     values = {"task": "lookup", "steps": 60, "d_model": 8}
-    at = trained(**values)
+    at = trained(folds=("learned",), **values)
     run = the_run(**values)
     parts = score_parts(run.params, run.score, run.heads, 0)
     task = compute.task_of("lookup", 0)
@@ -65,7 +71,7 @@ def test_key_lookup_is_drawn_as_query_tokens_against_key_letters_and_values():
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_previous_tokens_position_table_is_masked_above_the_diagonal(lang):
     values = {"task": "previous", "steps": 60, "d_model": 8}
-    at = trained(lang, **values)
+    at = trained(lang, ("learned",), **values)
     z, x, y = drawn(at, "train.chart.positions.0")
     assert y == [str(p) for p in range(2, 9)]  # outputs at positions 2 … 8
     assert x == [str(p) for p in range(1, 9)]
@@ -77,11 +83,11 @@ def test_the_previous_tokens_position_table_is_masked_above_the_diagonal(lang):
 
 
 def test_location_has_no_key_token_table_and_concat_its_exact_scores_at_two_positions():
-    at = trained(task="reverse", score="location", steps=30, d_model=8)
+    at = trained(folds=("learned",), task="reverse", score="location", steps=30, d_model=8)
     z, x, y = drawn(at, "train.chart.tokens.0")
     assert x == [str(p) for p in range(1, 7)] and y == [str(d) for d in range(10)]
     values = {"task": "reverse", "score": "concat", "steps": 30, "d_model": 8, "heads": 2}
-    at = trained(**values)
+    at = trained(folds=("learned",), **values)
     at.selectbox(key="train.learned.query.reverse").set_value(2).run()
     at.selectbox(key="train.learned.key.reverse").set_value(3).run()
     run = the_run(**values)
@@ -94,7 +100,7 @@ def test_location_has_no_key_token_table_and_concat_its_exact_scores_at_two_posi
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_induction_draws_both_heads_scores_over_training_and_layer_one(lang):
     values = {"task": "induction", "steps": 200, "learning_rate": 0.01}
-    at = trained(lang, **values)
+    at = trained(lang, ("learned",), **values)
     run = the_run(**values)
     found = induction_curves(run)
     figure = chart(at, "train.chart.induction")
@@ -127,7 +133,7 @@ def typed(at: AppTest, task: str, text: str) -> AppTest:
 
 def test_a_row_the_dataset_does_not_hold_gets_the_rules_verdict():
     values = {"task": "lookup", "steps": 60, "d_model": 8}
-    at = trained(**values)
+    at = trained(folds=("input",), **values)
     task = compute.task_of("lookup", 0)
     row = "A→5 B→4 C→3 D→2 C?"
     ids = compute.parse_tokens(row, task).tokens
@@ -149,13 +155,13 @@ def test_a_row_the_dataset_does_not_hold_gets_the_rules_verdict():
     ],
 )
 def test_a_row_the_rule_cannot_answer_is_named_in_one_sentence(row, key, numbers):
-    at = trained(task="lookup", steps=20, d_model=8)
+    at = trained(folds=("input",), task="lookup", steps=20, d_model=8)
     typed(at, "lookup", row)
     assert EN[f"learned.input.{key}"].format(**numbers) in [str(w.value) for w in at.warning]
 
 
 def test_the_step_by_step_has_outputs_on_rows_and_input_tokens_on_columns():
-    at = trained(task="previous", steps=20, d_model=8)
+    at = trained(folds=("input",), task="previous", steps=20, d_model=8)
     typed(at, "previous", "3 1 4 1 5 9 2 6")
     z, x, y = drawn(at, "train.chart.step.weights_softmax")
     assert z.shape == (7, 8)  # 7 outputs × 8 input positions, as the snapshot heatmap
@@ -169,7 +175,9 @@ def test_the_step_by_step_has_outputs_on_rows_and_input_tokens_on_columns():
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_default_model_opens_on_the_multi_head_page_which_says_what_it_holds(lang):
-    at = trained(lang, task="reverse", steps=20)  # d_model 16, one head: the defaults
+    at = trained(
+        lang, ("transfer",), task="reverse", steps=20
+    )  # d_model 16, one head: the defaults
     assert not at.button(key="train.transfer.transformer").disabled
     at.button(key="train.transfer.transformer").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -186,7 +194,7 @@ def test_the_default_model_opens_on_the_multi_head_page_which_says_what_it_holds
 
 def test_the_fold_builds_the_cross_parts_and_the_d_by_d_matrix_only_when_opened():
     values = {"task": "reverse", "steps": 20, "d_model": 8}
-    at = trained(**values)
+    at = trained(folds=("learned",), **values)
     keys = {c.proto.id.rsplit("-", 1)[-1] for c in charts_of(at)}
     assert "train.chart.learned.0" not in keys and "train.chart.token_position.0" not in keys
     open_fold(at, "train.learned.fold")
@@ -201,7 +209,7 @@ def test_the_fold_builds_the_cross_parts_and_the_d_by_d_matrix_only_when_opened(
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_an_induction_row_whose_repeated_token_never_came_first_is_named(lang):
-    at = trained(lang, task="induction", steps=20)
+    at = trained(lang, ("input",), task="induction", steps=20)
     typed(at, "induction", "a b c d e f a b c d e p")
     sentence = catalog(lang)["learned.input.induction.absent"].format(token="p", position=12)
     assert sentence in [str(w.value) for w in at.warning]
@@ -210,3 +218,18 @@ def test_an_induction_row_whose_repeated_token_never_came_first_is_named(lang):
     # after f (position 6) stands b, the first repeated token: the rule answers c d e f b b
     verdicts = [str(e.value) for e in (*at.success, *at.error)]
     assert len(verdicts) == 1 and "c d e f b b" in verdicts[0]
+
+
+def test_the_learned_tables_follow_the_players_step():
+    values = {"task": "reverse", "steps": 20, "d_model": 8}
+    at = trained(folds=("learned",), **values)
+    run = the_run(**values)
+    step = int(run.snapshot_steps[1])  # an early snapshot, not the last
+    choose_step(at, step)
+    assert not at.exception, [e.value for e in at.exception]
+    parts = score_parts(run.snapshot_at(step).params, run.score, run.heads, 0)
+    final = score_parts(run.params, run.score, run.heads, 0)
+    assert not np.allclose(parts.position_position, final.position_position)
+    z, _, _ = drawn(at, "train.chart.positions.0")
+    np.testing.assert_allclose(z, parts.position_position[compute.task_of("reverse", 0).read_at])
+    assert EN["learned.title"].format(step=step) in [str(h.value) for h in at.header]

@@ -41,7 +41,7 @@ def test_the_training_process_holds_none_of_the_servers_files_and_ends_with_its_
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
 
 
-LONG = {"train.task": "reverse", "train.d_model": 8, "train.steps": 3000}
+LONG = {"train.task": "reverse", "train.d_model": 8, "train.steps": 3000}  # ~1 s unloaded
 
 
 def training_started(job) -> None:
@@ -71,7 +71,8 @@ def test_a_killed_training_process_is_said_not_kept_and_the_next_ask_trains_agai
 def test_a_run_nobody_polls_stops_its_process_and_frees_the_processor(monkeypatch):
     monkeypatch.setattr(runs, "CANCEL_AFTER", 1.0)
     service = runs.Service()
-    job = service.job(settings_of({**LONG, "train.seed": 434_343}), compute.train)
+    slow = {"train.task": "induction", "train.d_model": 32, "train.steps": 3000}  # ~40 s
+    job = service.job(settings_of({**slow, "train.seed": 434_343}), compute.train)
     training_started(job)  # its last poll
     assert job.finished.wait(30) and job.seen().error.code == "cancelled"
     processes = [psutil.Process(pid) for pid in compute.training_pids()]
@@ -104,3 +105,32 @@ def test_the_training_process_ends_when_the_server_is_killed():
         time.sleep(0.2)
     alive = psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     assert not alive, "the training process outlived the server"
+
+
+def test_a_training_process_that_died_while_idle_is_replaced_by_the_next_run():
+    """A lane's process killed between runs (another test's kill, the out-of-memory killer)
+    leaves a pool that takes no more calls: the lane's next run forks another process."""
+    service = runs.Service()
+    first = service.job(settings_of({**LONG, "train.steps": 20}), compute.train, runs.Asker("a"))
+    while not first.finished.wait(0.2):
+        first.seen()
+    assert first.seen().error is None
+    killed = compute.training_pids()
+    for pid in killed:
+        os.kill(pid, signal.SIGKILL)
+    for pid in killed:
+        assert_ended(pid)
+    settings = settings_of({**LONG, "train.steps": 20, "train.seed": 454_545})
+    again = service.job(settings, compute.train, runs.Asker("a"))
+    while not again.finished.wait(0.2):
+        again.seen()  # a page polls it
+    assert again.seen().error is None and again.seen().result.steps == 20
+
+
+def assert_ended(pid: int) -> None:
+    deadline = time.monotonic() + 30
+    while psutil.pid_exists(pid) and time.monotonic() < deadline:
+        if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+            return
+        time.sleep(0.05)
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
