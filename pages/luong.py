@@ -55,7 +55,9 @@ if shown:
     fragments.export(settings, sizes)
     fragments.tabs(settings, sizes)
 fragments.verdicts(panel_frame(luong_tasks.TASKS), settings, sizes)
-fragments.drawn_by_this_run(shown, predicting=not switch_drawn or state.PREDICT.value())
+fragments.drawn_by_this_run(
+    settings, sizes, shown, predicting=not switch_drawn or state.PREDICT.value()
+)
 
 view.lower_settings(settings, sizes)  # the layout, the mask, the sizes, the formula's notes
 page_footer("luong")  # the address follows the page: a reload or a copied link shows it

@@ -129,6 +129,10 @@ def after_edit(state_key: str) -> None:
     run = view.run_now(settings, state.sizes())
     if not (state.fragments_drawn() and run.result is not None):
         st.rerun()
+    # A setting changed in the same interaction (a click right after typing): the fragments
+    # were drawn for other settings, and only the whole page draws the new ones.
+    if state.part_shows("settings") != (settings, state.sizes()):
+        st.rerun()
     sent = view.from_training()  # edited, trained numbers are no longer "trained"
     if sent is not None and state.part_shows("example") != view.preset_label(settings.preset):
         st.rerun()
@@ -148,7 +152,9 @@ def after_edit(state_key: str) -> None:
         st.rerun()
 
 
-def drawn_by_this_run(shown: bool, predicting: bool) -> None:
+def drawn_by_this_run(settings: view.Settings, sizes: Sizes, shown: bool, predicting: bool) -> None:
     """After the whole run drew the page: an edit may rerun the parts alone while the results
-    are shown (their fragments drawn) and no prediction is asked (`after_edit`)."""
+    are shown (their fragments drawn), no prediction is asked and the settings are the ones
+    the fragments were drawn with (`after_edit`)."""
     state.fragments_drawn(shown and not predicting)
+    state.part_shows("settings", (settings, sizes))
