@@ -28,8 +28,8 @@ from attention_ui.train.watch import curve_figure, refused
 REFRESH_SECONDS = 0.3
 KEEP_SECONDS = 1.0
 LIVE_POINTS = watch.LIVE_POINTS
-# A run that finishes within this many seconds of Train goes straight to the finished page (the
-# defaults train in about 0.3 s), with no live screen in between.
+# A run that finishes within this many seconds of Train goes straight to the finished page (a
+# run at the defaults, on a machine not otherwise busy), with no live screen in between.
 FIRST_WAIT = 0.5
 
 

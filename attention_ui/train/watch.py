@@ -160,9 +160,9 @@ def _task_caption(task) -> None:
 @st.fragment(run_every=0.3)
 def live(settings: Settings, hidden: bool) -> None:
     """The run of `settings` as far as it got: the progress, the curves so far and the latest
-    snapshot's attention, redrawn every 0.3 s (`hidden`: a prediction is open, the attention
-    stays at step 0); once it has finished, the whole page (which then draws the finished
-    run)."""
+    snapshot's attention, redrawn by Streamlit every `run_every` (`hidden`: a prediction is
+    open, the attention stays at step 0); once it has finished, the whole page (which then
+    draws the finished run)."""
     job = runs.kept(settings)
     seen = job.seen() if job is not None else None
     if seen is None or seen.finished:

@@ -51,8 +51,25 @@ from tests.support.actions import (
     then,
 )
 from tests.support.grids import paste_block
+from tests.support.train import press_train
 
 EN = catalog("en")
+
+
+def typed_after_training(task: str, text: str) -> Callable[[AppTest], None]:
+    """Train a short run of `task`, open "your own input" and type `text` into it."""
+
+    def act(at: AppTest) -> None:
+        values = {"train.task": task, "train.steps": 20}
+        for key, value in values.items():
+            at.session_state[key] = value
+        press_train(at, values)
+        at.session_state["train.fold.input"] = True
+        at.session_state[f"train.probe.{task}"] = text
+
+    return act
+
+
 FIRST_X = float(preset_points("noisy")[0][0])  # the regression page's first training x
 LONG_NAME = "x" * 10_000
 SCRIPT = "<script>alert('x')</script>"
@@ -211,7 +228,12 @@ BAD_INPUTS = [
     Case("sizes at their minimum", "luong", set_widget(**SIZES), ok=True),
     Case("sizes at their maximum", "luong", set_widget(**MAX_SIZES), ok=True),
     # Beyond the limits only a crafted client can go; Streamlit resets such a value.
-    Case("size beyond the maximum (crafted)", "luong", set_widget(luong__size__m=10_000), ok=True),
+    Case(
+        "size beyond the maximum (crafted)",
+        "luong",
+        set_widget(luong__size__m=10_000),
+        ("m (keys = values)", "so it stays at 3"),  # kit/state/number_box.py names its bounds
+    ),
     Case(
         "edit of a row the grid does not have (crafted)",
         "luong",
@@ -494,7 +516,7 @@ BAD_INPUTS = [
         "NaN as σ",
         "regression",
         set_widget(regression__sigma=math.nan),
-        ("cannot be used: the bandwidth must be a number from 0.001 to 1000",),
+        ("Bandwidth σ", "so it stays at 0.5"),  # the box keeps its value and says so
     ),
     # Self-attention and multi-head: the sentence, the heads, the grids.
     Case(
@@ -557,12 +579,7 @@ BAD_INPUTS = [
     Case(
         "a typed token the task does not have",
         "train",
-        set_widget(
-            train__task="reverse",
-            train__steps=20,
-            train__trained=True,
-            train__probe__reverse="1 2 <b>x</b> 4 5 6",
-        ),
+        typed_after_training("reverse", "1 2 <b>x</b> 4 5 6"),
         (en("train.input.unknown", number=3, token="\\<b\\>x\\</b\\>"),),
     ),
     Case(

@@ -77,15 +77,28 @@ def number_box(
         value=None,
         key=key,
         on_change=_take,
-        args=(key, whole, kept, then),
+        args=(key, whole, kept, then, (options.get("min_value"), options.get("max_value"))),
         persist_state="session",
         **options,
     )
     if refused:
+        low, high = options.get("min_value"), options.get("max_value")
         said = "number_box.whole" if whole else "number_box.number"
-        where.warning(t(said, label=label, value=kept), icon=":material/pin:")
+        if low is not None and high is not None:
+            said += "_between"
+        where.warning(
+            t(said, label=label, value=kept, low=_shown(low, whole), high=_shown(high, whole)),
+            icon=":material/pin:",
+        )
     taken = finite_value(value, whole)
     return kept if taken is None else taken
+
+
+def _shown(bound: float | None, whole: bool) -> str:
+    """A bound as the box shows it (600, not 600.0)."""
+    if bound is None:
+        return ""
+    return str(int(bound)) if whole or float(bound).is_integer() else f"{bound:g}"
 
 
 def _kept(value: Any, default: int | float, whole: bool, options: dict) -> int | float:
@@ -100,10 +113,23 @@ def _kept(value: Any, default: int | float, whole: bool, options: dict) -> int |
     return kept
 
 
-def _take(key: str, whole: bool, kept: int | float, then: tuple[Callable | None, tuple, dict]):
+def _take(
+    key: str,
+    whole: bool,
+    kept: int | float,
+    then: tuple[Callable | None, tuple, dict],
+    bounds: tuple[float | None, float | None] = (None, None),
+):
     """The box's callback (before the run): a value it takes is kept as the page reads it and
-    the page's own callback runs; any other goes back to `kept`, and the box says so."""
+    the page's own callback runs; any other (not a finite number, a fraction in a box of whole
+    numbers, or beyond the box's bounds, which only a crafted message can send) goes back to
+    `kept`, and the box says so."""
     value = finite_value(st.session_state.get(key), whole)
+    low, high = bounds
+    if value is not None and (
+        (low is not None and value < low) or (high is not None and value > high)
+    ):
+        value = None
     if value is None:
         st.session_state[key] = kept
         st.session_state[_REFUSED] = key

@@ -26,15 +26,18 @@ def _script() -> None:
     st.markdown(f"count {value!r} {st.session_state['demo.count']!r} {count.current()!r}")
 
 
-@pytest.mark.parametrize("sent", [None, 2.5])
+@pytest.mark.parametrize("sent", [None, 2.5, 10, 0])
 def test_a_value_the_box_cannot_take_is_said_and_the_last_one_kept(sent):
+    """Emptied, a fraction, or beyond the box's bounds (1 to 9: only a crafted message sends
+    one): the box keeps 7 and names what it takes."""
     at = AppTest.from_function(_script, default_timeout=30).run()
     at.number_input(key="demo.count").set_value(7).run()
     assert at.markdown[0].value == "count 7 7 7"
     at.number_input(key="demo.count").set_value(sent).run()
     assert not at.exception
     label = EN["home.example.q1"]
-    assert [w.value for w in at.warning] == [EN["number_box.whole"].format(label=label, value=7)]
+    said = EN["number_box.whole_between"].format(label=label, low=1, high=9, value=7)
+    assert [w.value for w in at.warning] == [said]
     assert at.markdown[0].value == "count 7 7 7"
     at.run()
     assert not at.warning, "said once"
