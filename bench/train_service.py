@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode
 
 import psutil
 import websockets
@@ -44,7 +44,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from bench import load  # noqa: E402
-from bench.class_load import Browser  # noqa: E402
+from bench.class_load import Browser, teacher_address  # noqa: E402
 from bench.load import SERVER_ARGS, Session, cell_value, luong_target  # noqa: E402
 from tests.app_server import start_app, stop_app  # noqa: E402
 
@@ -87,8 +87,10 @@ async def open_class(url: str, students: int) -> tuple[Browser, list[Browser]]:
     await teacher.wait_idle()
     box = await teacher.open_box("classroom.box")
     await teacher.click("classroom.start", box)
-    await teacher.wait_for(lambda: "teacher" in teacher.params(), "the teacher's address")
-    code = teacher.params()["class"]
+    # the teacher's own address never holds the key: the code is read off the teacher address
+    # drawn behind the teacher's button (bench/class_load.teacher_address)
+    await teacher.wait_for(lambda: teacher_address(teacher), "the teacher's address")
+    code = parse_qs(teacher_address(teacher))["class"][0]
     followers = [Browser(url, "train", urlencode({"class": code})) for _ in range(students)]
     for start in range(0, students, 5):
         await asyncio.gather(*(f.open() for f in followers[start : start + 5]))
@@ -101,11 +103,12 @@ async def open_class(url: str, students: int) -> tuple[Browser, list[Browser]]:
 async def teacher_run(teacher: Browser, seed: int) -> float:
     """The teacher sets a new seed and presses Train; seconds until the finished run shows."""
     await teacher.wait_idle()
-    teacher.widgets.pop("train.step", None)
-    seeded = WidgetState(id=teacher.widgets["train.seed"].id, int_value=seed)
+    teacher.widgets.pop("train.player", None)
+    # a number box is a decimal box (kit/state/number_box.py)
+    seeded = WidgetState(id=teacher.widgets["train.seed"].id, double_value=float(seed))
     start = time.perf_counter()
     await teacher.click("train.train", seeded)
-    await teacher.wait_for(lambda: "train.step" in teacher.widgets, "the teacher's run", 300)
+    await teacher.wait_for(lambda: "train.player" in teacher.widgets, "the teacher's run", 300)
     return time.perf_counter() - start
 
 

@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 import psutil
 import pytest
 
-from bench.class_load import Browser
+from bench.class_load import Browser, teacher_address
 from tests.app_server import free_port, server_log, start_app, stop_app
 
 STUDENTS = 9  # one more than train/runs.py's PER_CLIENT
@@ -75,9 +75,9 @@ async def crowd(outside: str, local: str, pid: int) -> dict:
         await teacher.wait_idle()
         box = await teacher.open_box("classroom.box")
         await teacher.click("classroom.start", box)
-        await teacher.wait_for(lambda: "teacher" in teacher.params(), "the teacher's address")
+        await teacher.wait_for(lambda: teacher_address(teacher), "the class started")
         await teacher.click("train.train")
-        await teacher.wait_for(lambda: "train.step" in teacher.widgets, "the teacher's run", 60)
+        await teacher.wait_for(lambda: "train.player" in teacher.widgets, "the teacher's run", 60)
         found["students_training"] = sum(
             "in line for training" in s.screen() or s.running for s in others
         )
