@@ -148,7 +148,12 @@ def _draw_start(drawn: dict, settings: Settings, predicting: bool) -> None:
 
 def _task_caption(task) -> None:
     if task.outputs == 1:
-        st.caption(t("watch.examples"))
+        # where each drawn example's answer stands: said to move only where it does
+        where = [int(task.attend[e][0]) + 1 for e in range(min(player.STACKED, len(task.attend)))]
+        if len(set(where)) > 1:
+            st.caption(t("watch.examples", count=len(where), positions=", ".join(map(str, where))))
+        else:
+            st.caption(t("watch.examples_same", count=len(where), positions=str(where[0])))
     elif task.layers > 1:
         st.caption(t("watch.layers"))
 
