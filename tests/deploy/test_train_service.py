@@ -28,6 +28,9 @@ from tests.app_server import free_port, server_log, start_app, stop_app
 
 STUDENTS = 9  # one more than train/runs.py's PER_CLIENT
 LARGE = {"task": "induction", "d_model": "32", "heads": "4", "steps": "3000", "trained": "1"}
+# The live screen's caption while a run trains (watch.live): between its fragment's reruns
+# the page runs nothing, so a training student's page is told by what it shows.
+LIVE = "Training: the attention of the latest snapshot"
 LEAVE_SECONDS = 9.0  # runs.CANCEL_AFTER, the page's KEEP_SECONDS and a lane's poll, with room
 
 
@@ -79,7 +82,8 @@ async def crowd(outside: str, local: str, pid: int) -> dict:
         await teacher.click("train.train")
         await teacher.wait_for(lambda: "train.player" in teacher.widgets, "the teacher's run", 60)
         found["students_training"] = sum(
-            "in line for training" in s.screen() or s.running for s in others
+            any(said in s.screen() for said in ("in line for training", LIVE)) or s.running
+            for s in others
         )
         found["errors"] = [e for b in (*students, teacher) for e in b.errors]
         await teacher.close()

@@ -167,6 +167,10 @@ def _configured() -> bool:
 
 
 _engines: dict[str, sa.Engine] = {}
+# One session at a time makes an engine: sessions opening together would each add the
+# engine's event listeners while another connects (SQLAlchemy: "deque mutated during
+# iteration") and make the file's guard twice.
+_engines_lock = threading.Lock()
 
 
 class StoreUnavailableError(OSError):
@@ -189,6 +193,12 @@ def _engine() -> sa.Engine:
     eng = _engines.get(where)
     if eng is not None:
         return eng
+    with _engines_lock:
+        eng = _engines.get(where)
+        return eng if eng is not None else _make_engine(where)
+
+
+def _make_engine(where: str) -> sa.Engine:
     if where == "secrets":
         connection = st.connection("classroom", type="sql")
     else:
