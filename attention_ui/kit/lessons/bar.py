@@ -250,20 +250,19 @@ def _check(page: str, step: int, key: str) -> None:
 def offer(schemas: Mapping[str, PageSchema]) -> None:
     """The built-in lessons, one button each with its title and one line (home's first
     screen): a click opens the lesson at its first step, on that step's page."""
-    st.subheader(t("lessons.offer.title"))
+    st.header(t("lessons.offer.title"))  # under the page's title: headings in order
     st.caption(t("lessons.offer.intro"))
-    for column, lesson_id in zip(st.columns(len(IDS)), IDS, strict=True):
+    for lesson_id in IDS:  # one row each: a title is never cut, in either language
         opened = builtin(lesson_id, schemas)
         title = opened.lesson.title.get(current_language())
-        column.button(
+        st.button(
             title,
             key=f"lessons.offer.{lesson_id}",
             on_click=open_builtin,
             args=(lesson_id, schemas),
             icon=":material/school:",
-            width="stretch",
         )
-        column.caption(t(f"lessons.offer.{lesson_id}", count=len(opened.lesson.steps)))
+        st.caption(t(f"lessons.offer.{lesson_id}", count=len(opened.lesson.steps)))
 
 
 # ---------------------------------------------------------------------------------------------
