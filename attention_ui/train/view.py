@@ -60,9 +60,12 @@ def _widget(s: Setting, where) -> None:
 
 
 def settings() -> Settings:
-    """Every setting's widget, in one row (one under another on a phone)."""
+    """Every setting's widget: the task and the score function in one row (their longest
+    labels, the Japanese scaled dot product's, need half the width), the five numbers in the
+    next (one under another on a phone)."""
     draw.start(SETTINGS)
-    for column, s in zip(st.columns([3, 3, 2, 2, 2, 2, 2]), SETTINGS, strict=True):
+    columns = [*st.columns(2), *st.columns(len(SETTINGS) - 2)]
+    for column, s in zip(columns, SETTINGS, strict=True):
         _widget(s, column)
     return state.current()
 

@@ -116,7 +116,7 @@ def before(settings: Settings, predicting: bool) -> None:
         empty = {"loss": ((), ()), "accuracy": ((), ())}
         _curves(empty, settings.steps, None, live=True)
     with right:
-        st.subheader(t("train.snapshot.title", step="0"))
+        st.header(t("train.snapshot.title", step="0"))
         shown = Shown(rings=not predicting, shares=not predicting)
         drawn = player.panels(task, [snapshot], shown)
         _draw_start(drawn, settings, predicting)
@@ -192,7 +192,7 @@ def live(settings: Settings, hidden: bool) -> None:
         if hidden or not snapshots:  # none yet (or a prediction open): step 0
             snapshots = (compute.initial_snapshot(settings),)
         latest = snapshots[-1]
-        st.subheader(t("train.snapshot.title", step=fmt(latest.step)))
+        st.header(t("train.snapshot.title", step=fmt(latest.step)))
         drawn = player.panels(task, [latest], _shown(hidden))
         player.player(drawn, state.LIVE_PLAYER, step=latest.step, live=True)
         st.caption(t("watch.live", step=fmt(latest.step)))
@@ -245,7 +245,7 @@ def _screen(run: TrainingRun, settings: Settings, hidden: bool, folds) -> int:
         details = (run.task, run.score, f"h{run.heads}", f"d{run.d_model}", f"seed{run.seed}")
         _curves(series, run.steps, step, live=False, details=details)
     with right:
-        st.subheader(t("train.snapshot.title", step=fmt(snapshot.step)))
+        st.header(t("train.snapshot.title", step=fmt(snapshot.step)))
         if hidden:  # the prediction is open: the step-0 cells to click, nothing learned
             drawn = player.panels(task, [run.snapshots[0]], _shown(True))
             _draw_start(drawn, settings, True)
