@@ -87,7 +87,7 @@ def test_the_attention_is_redrawn_while_the_run_trains(desktop, server):
     desktop.wait_for_selector(PROGRESS, timeout=60_000)
     steps, started = [], time.monotonic()
     while time.monotonic() - started < 240 and desktop.locator(PROGRESS).count():
-        heading = desktop.locator("h3").filter(has_text="The model at step").first
+        heading = desktop.locator("h2").filter(has_text="The model at step").first
         text = heading.inner_text() if heading.count() else ""
         if text and (not steps or steps[-1] != text):
             steps.append(text)
