@@ -70,7 +70,7 @@ def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ())
         if export.script is not None:
             st.download_button(
                 t("export.script"),
-                _deferred(export.script),
+                deferred(export.script),
                 file_name=file_name(page, *details, suffix=".py"),
                 mime="text/x-python",
                 key=f"{page}.export.script",
@@ -96,7 +96,7 @@ def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ())
             st.markdown(t("export.derivation"))
             st.download_button(
                 t("export.latex"),
-                _deferred(export.derivation),
+                deferred(export.derivation),
                 file_name=file_name(page, *details, suffix=".tex"),
                 mime="text/x-tex",
                 key=f"{page}.export.latex",
@@ -122,6 +122,8 @@ def _csv_data(table: Table) -> str | Callable[[], str]:
     return lambda: table_csv(table)
 
 
-def _deferred(text: str) -> Callable[[], str]:
-    """A download's text handed over only when its button is clicked: the page holds none."""
+def deferred(text: str) -> Callable[[], str]:
+    """A download's text handed over only when its button is clicked: no media file is stored
+    (and replaced) on every run, which the browser would otherwise fetch stale. Every download
+    button of the app takes its data through this."""
     return lambda: text

@@ -16,6 +16,7 @@ from typing import Any
 
 import streamlit as st
 
+from attention_ui.kit.export.panel import deferred
 from attention_ui.kit.folds import folded
 from attention_ui.kit.lessons import bar
 from attention_ui.kit.lessons.format import (
@@ -281,7 +282,7 @@ def _finish(draft: dict[str, Any], schemas: Mapping[str, PageSchema]) -> None:
     download, take = st.columns(2)
     download.download_button(
         t("lessons.author.download"),
-        data=_deferred(lesson_json(opened.lesson)),
+        data=deferred(lesson_json(opened.lesson)),
         file_name="attention-explorer-lesson.json",
         mime="application/json",
         key="lessons.author.download",
@@ -299,11 +300,6 @@ def _finish(draft: dict[str, Any], schemas: Mapping[str, PageSchema]) -> None:
     )
     if address_form(opened.lesson) is None:
         st.caption(t("lessons.author.too_long"))
-
-
-def _deferred(text: str):
-    """The file's text handed over only when the button is clicked (no media file per run)."""
-    return lambda: text
 
 
 def _open_file(key: str, schemas: Mapping[str, PageSchema]) -> None:

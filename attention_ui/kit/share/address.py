@@ -23,6 +23,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from attention_ui.kit.classroom.follow import CLASS_PARAMS, after_run
+from attention_ui.kit.export.panel import deferred
 from attention_ui.kit.folds import folded
 from attention_ui.kit.grids.matrix_editor import forget_matrix, matrix_values, set_matrix
 from attention_ui.kit.grids.records_editor import current_records, forget_records, set_records
@@ -316,7 +317,7 @@ def share_panel(page: str) -> None:
         st.code(link(page), language=None, wrap_lines=True)
         st.download_button(
             t("share.download"),
-            data=_deferred(state_file(page)),
+            data=deferred(state_file(page)),
             file_name=f"attention-explorer-{page}.json",
             mime="application/json",
             key="share.download",
@@ -359,12 +360,6 @@ def _listed(names: list[str], more: bool = True, as_text: bool = True) -> str:
     if more and len(names) > MAX_NAMES_SHOWN:
         shown += " " + t("share.and_more", count=len(names) - MAX_NAMES_SHOWN)
     return shown
-
-
-def _deferred(text: str):
-    """The file's text handed over only when the button is clicked: no media file is stored
-    (and replaced) on every run, which the browser would otherwise fetch stale."""
-    return lambda: text
 
 
 def _show_notice(kind: str, names: list[str], misfits: list[str]) -> None:
