@@ -7,10 +7,13 @@ server : the base URL of the app server shared by every test of this worker's se
     (tests/conftest.py's `app_server`, which tests outside this folder may ask for too: one
     server per worker, started when the first test asks).
 browser : one Chromium for the worker's session.
-page : a fresh browser context and page at 1280×900; console errors and exception boxes fail
-    the test, and a failing test leaves a screenshot in test-artifacts/.
-`new_context(browser, **options)` makes a context as `page` does (reduced motion, plotly.js
-answered from the file), for a test that needs another size or several browsers.
+page : a fresh page (tab, so a Streamlit session of its own) at 1280×900, in the module's one
+    browser context (`module_context`); console errors and exception boxes fail the test, and
+    a failing test leaves a screenshot in test-artifacts/.
+`new_context(browser, **options)` makes a context as `page` does (reduced motion), for a test
+that needs another size or several browsers. A context keeps its HTTP cache: a test that opens
+several pages opens them in one context, so that Streamlit's bundles and plotly.js are fetched
+and compiled once.
 
 A test needs a server of its own only when it changes the server (its environment, a fresh
 process, a stop): start it with tests/app_server.start_app in a module fixture, so that the
@@ -28,7 +31,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from attention_ui.kit.figures.live_chart import PLOTLY_FILE
 from tests.app_server import REPO
 
 ARTIFACTS = REPO / "test-artifacts"
@@ -101,21 +103,12 @@ def new_context(browser, **options):
     composites every frame of that pulse in software (a Luong page's cold open drew about 420
     frames in 4.5 s of the GPU process's CPU). Reduced motion stops only the pulse: what is
     drawn, its layout and its text are the same. (The deploy test opens the app without it.)"""
-    context = browser.new_context(**{"reduced_motion": "reduce", **options})
-    # plotly.js, 4.8 MB, answered from the file itself: each context starts with an empty cache
-    # and Streamlit's static route compresses the file anew for every request (server CPU that
-    # the tests running beside it need). Same bytes, same address; the route itself is checked
-    # by tests/kit/figures/test_live_chart_served.py, tests/deploy/test_proxy.py and the deploy
-    # test's Chromium.
-    context.route(f"**/app/static/vendor/{PLOTLY_FILE}", _plotly_from_disk)
-    return context
-
-
-def _plotly_from_disk(route) -> None:
-    route.fulfill(path=str(REPO / "static" / "vendor" / PLOTLY_FILE), content_type=_JS)
-
-
-_JS = "application/javascript"
+    # No `context.route`: Playwright turns the HTTP cache off for a context that routes any
+    # request, and every later page of the context then fetched and compiled Streamlit's bundles
+    # and plotly.js (4.8 MB) anew. Five pages opened in one tab took 27.6-33.5 s and 51-60 s of
+    # Chromium's and the server's CPU with plotly.js routed from disk, 21.5-26.5 s and 31-42 s
+    # without (interleaved, load 14).
+    return browser.new_context(**{"reduced_motion": "reduce", **options})
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -126,17 +119,26 @@ def pytest_runtest_makereport(item, call):
         item.failed_call = report.failed
 
 
-@pytest.fixture
-def page(browser, request):
-    """A new page at 1280×900. Console errors are collected and fail the test at the end."""
+@pytest.fixture(scope="module")
+def module_context(browser):
+    """One browser context for the `page`s of a module: its HTTP cache holds Streamlit's bundles
+    and plotly.js from the module's first page on (each test still gets a tab, and so a
+    Streamlit session, of its own)."""
     context = new_context(browser, viewport={"width": 1280, "height": 900})
-    page = context.new_page()
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(module_context, request):
+    """A new page (tab) at 1280×900. Console errors are collected and fail the test at the end."""
+    page = module_context.new_page()
     errors = collect_errors(page)
     yield page
     if getattr(request.node, "failed_call", False):
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
+    page.close()
     assert not errors, f"browser console errors: {errors}"
 
 
