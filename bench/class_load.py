@@ -287,8 +287,9 @@ def teacher_address(teacher: Browser) -> str | None:
     return None
 
 
-async def start_class(base: str) -> tuple[Browser, str]:
-    teacher = Browser(base, "luong", "")
+async def start_class(base: str, page: str = "luong") -> tuple[Browser, str]:
+    """A teacher opens `page`, starts a class and reads its code off the teacher address."""
+    teacher = Browser(base, page, "")
     await teacher.open()
     await teacher.wait_idle()
     box = await teacher.open_box("classroom.box")  # out of a class its buttons are built once open
@@ -297,9 +298,9 @@ async def start_class(base: str) -> tuple[Browser, str]:
     return teacher, parse_qs(teacher_address(teacher))["class"][0]
 
 
-async def join(base: str, code: str, count: int) -> list[Browser]:
+async def join(base: str, code: str, count: int, page: str = "luong") -> list[Browser]:
     """`count` students open the join address (a few at a time, as a class does)."""
-    followers = [Browser(base, "luong", urlencode({"class": code})) for _ in range(count)]
+    followers = [Browser(base, page, urlencode({"class": code})) for _ in range(count)]
     for start in range(0, count, 5):
         await asyncio.gather(*(f.open() for f in followers[start : start + 5]))
     await asyncio.gather(

@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import urlencode
 
 import psutil
 import websockets
@@ -44,7 +44,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from bench import load  # noqa: E402
-from bench.class_load import Browser, teacher_address  # noqa: E402
+from bench.class_load import Browser, join, start_class  # noqa: E402
 from bench.load import SERVER_ARGS, Session, cell_value, luong_target  # noqa: E402
 from tests.app_server import start_app, stop_app  # noqa: E402
 
@@ -82,22 +82,9 @@ class Memory:
 
 
 async def open_class(url: str, students: int) -> tuple[Browser, list[Browser]]:
-    teacher = Browser(url, "train", "")
-    await teacher.open()
-    await teacher.wait_idle()
-    box = await teacher.open_box("classroom.box")
-    await teacher.click("classroom.start", box)
-    # the teacher's own address never holds the key: the code is read off the teacher address
-    # drawn behind the teacher's button (bench/class_load.teacher_address)
-    await teacher.wait_for(lambda: teacher_address(teacher), "the teacher's address")
-    code = parse_qs(teacher_address(teacher))["class"][0]
-    followers = [Browser(url, "train", urlencode({"class": code})) for _ in range(students)]
-    for start in range(0, students, 5):
-        await asyncio.gather(*(f.open() for f in followers[start : start + 5]))
-    await asyncio.gather(
-        *(f.wait_for(lambda f=f: "seat" in f.params(), "a seat") for f in followers)
-    )
-    return teacher, followers
+    """A teacher starts a class on the training page and `students` join it."""
+    teacher, code = await start_class(url, "train")
+    return teacher, await join(url, code, students, "train")
 
 
 async def teacher_run(teacher: Browser, seed: int) -> float:

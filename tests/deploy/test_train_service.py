@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 import psutil
 import pytest
 
-from bench.class_load import Browser, teacher_address
+from bench.class_load import Browser, start_class
 from tests.app_server import free_port, server_log, start_app, stop_app
 
 STUDENTS = 9  # one more than train/runs.py's PER_CLIENT
@@ -73,12 +73,7 @@ async def crowd(outside: str, local: str, pid: int) -> dict:
             lambda: any("in line for training" in s.screen() for s in others), "a place"
         )
         found["place"] = next(s.screen() for s in others if "in line" in s.screen())
-        teacher = Browser(local, "train", "")
-        await teacher.open()
-        await teacher.wait_idle()
-        box = await teacher.open_box("classroom.box")
-        await teacher.click("classroom.start", box)
-        await teacher.wait_for(lambda: teacher_address(teacher), "the class started")
+        teacher, _ = await start_class(local, "train")
         await teacher.click("train.train")
         await teacher.wait_for(lambda: "train.player" in teacher.widgets, "the teacher's run", 60)
         found["students_training"] = sum(
