@@ -503,14 +503,22 @@ _SCROLL_MAIN = """(y) => { const main = document.querySelector('[data-testid=stM
     main.scrollTop = y; return main.scrollHeight; }"""
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("name", ["database", "home"])
-def test_axe_passes_as_a_learners_browser_shows_the_page(browser, server, name, lang):
+@pytest.fixture(scope="module")
+def learners_browser(browser):
+    """A browser context as a learner's: no reduced-motion preference, a window 900 px high
+    (one for the visits below: its cache keeps Streamlit's bundles and plotly.js)."""
     context = new_context(
         browser, reduced_motion="no-preference", viewport={"width": 1400, "height": 900}
     )
+    yield context
+    context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", ["database", "home"])
+def test_axe_passes_as_a_learners_browser_shows_the_page(learners_browser, server, name, lang):
+    page = learners_browser.new_page()
     try:
-        page = context.new_page()
         errors = collect_errors(page)
         open_page(page, server, name, "lang=ja" if lang == "ja" else "", timeout=180_000)
         page.wait_for_timeout(1500)  # as the outside audit: 1.5 s after the run ends
@@ -525,7 +533,7 @@ def test_axe_passes_as_a_learners_browser_shows_the_page(browser, server, name, 
         assert not found, f"axe-core, {name} ({lang}, 1400 px, motion allowed): {sorted(found)}"
         assert not errors, f"browser console errors: {errors}"
     finally:
-        context.close()
+        page.close()
 
 
 # --- The first screen teaches: something to touch and what it does ----------------------------
