@@ -83,6 +83,9 @@ def _take(lesson: str | None, step: str | None, schemas: Mapping[str, PageSchema
         return
     # The step's state is the one just restored: its baseline is taken at this run's end.
     st.session_state[place.TAKING] = Taking(opened.lesson, lesson, int(step))
+    # The address says the new place at once: a rerun before this run's end (the class
+    # question's view asks for one) must not read the old step there and go back to it.
+    st.query_params[LESSON_PARAM], st.query_params[STEP_PARAM] = lesson, step
     st.session_state[place.SEEN] = (lesson, step)
     st.session_state.pop(place.PENDING, None)
     st.session_state[place.FRESH] = True
@@ -95,8 +98,9 @@ def _take(lesson: str | None, step: str | None, schemas: Mapping[str, PageSchema
 
 
 @follow.store_safe()
-def chooser(open_builtin: Callable[[str], None]) -> None:
-    """In the sidebar, for a class's teacher: a built-in lesson to take with the class."""
+def chooser(open_builtin: Callable[[str], None], schemas: Mapping[str, PageSchema]) -> None:
+    """In the sidebar, for a class's teacher: a built-in lesson to take with the class (its
+    titles read against the app's pages, as the lesson opened is)."""
     found = follow.member()
     if found is None or not found.teacher:
         return
@@ -106,7 +110,7 @@ def chooser(open_builtin: Callable[[str], None]) -> None:
         chosen = st.selectbox(
             t("lessonclass.pick"),
             IDS,
-            format_func=lambda i: _title(i, lang),
+            format_func=lambda i: _title(i, lang, schemas),
             key=_CHOSEN,
         )
         st.button(
@@ -118,8 +122,8 @@ def chooser(open_builtin: Callable[[str], None]) -> None:
         )
 
 
-def _title(lesson_id: str, lang: str) -> str:
-    opened = builtin(lesson_id, {})
+def _title(lesson_id: str, lang: str, schemas: Mapping[str, PageSchema]) -> str:
+    opened = builtin(lesson_id, schemas)
     if opened is None or opened.lesson is None or opened.lesson.title is None:
         return lesson_id
     return opened.lesson.title.get(lang)
