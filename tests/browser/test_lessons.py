@@ -220,6 +220,7 @@ def vote(student, option: int, round_: int) -> None:
     wait_idle(student)
     main(student).get_by_role("button", name=EN["classroom.q.send"]).click()
     bar_says(student, EN["classroom.q.sent"].format(round=round_))
+    wait_idle(student)  # the vote's run over before the teacher moves on
 
 
 def test_a_class_takes_a_builtin_lesson_with_a_vote_a_revote_and_the_summary(
@@ -278,6 +279,9 @@ def test_a_class_takes_a_builtin_lesson_with_a_vote_a_revote_and_the_summary(
         last = EN["lessons.step_of"].format(n=len(LOOKUP.steps), count=len(LOOKUP.steps))
         bar_says(teacher, last)
         bar_says(teacher, EN["lessonclass.summary"])
+        for number, right, share in ((1, 1, 50), (2, 2, 100)):  # each round's line, on screen
+            line = EN["lessonclass.round_right"]
+            bar_says(teacher, line.format(round=number, right=right, answered=2, share=share))
         table = main(teacher).locator("[data-testid=stDataFrame]")
         table.wait_for(timeout=WAIT_MS)
         with teacher.expect_download() as download:
