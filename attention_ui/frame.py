@@ -136,7 +136,7 @@ def page_frame(name: str) -> None:
         )
     language_switch(name)
     class_panel.sidebar(name, access, lambda: address_params(name))
-    lesson_class.chooser(lambda lesson_id: lesson_bar.open_builtin(lesson_id, SCHEMAS))
+    lesson_class.chooser(lambda lesson_id: lesson_bar.open_builtin(lesson_id, SCHEMAS), SCHEMAS)
 
 
 def _class_access() -> classroom.PageAccess:

@@ -70,7 +70,7 @@ def answers(
     if shown:
         view.answers(records_in, query, looked_up, heading=predicting)
         teaching.export(records_in, query, looked_up.table)
-    fill(slots, database_tasks.TASKS, database_tasks.snapshot)
+    fill(slots, database_tasks.TASKS, database_tasks.snapshot, hidden=not shown)
     follow_address("database")  # a query edit reruns this alone: the address follows it
 
 

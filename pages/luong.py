@@ -54,7 +54,8 @@ if shown:
     fragments.results(settings, sizes)  # S, A, O and the example's story
     fragments.export(settings, sizes)
     fragments.tabs(settings, sizes)
-fragments.verdicts(panel_frame(luong_tasks.TASKS), settings, sizes)
+hidden = run.result is not None and not shown  # asked to predict: a verdict would tell
+fragments.verdicts(panel_frame(luong_tasks.TASKS), settings, sizes, hidden)
 fragments.drawn_by_this_run(
     settings, sizes, shown, predicting=not switch_drawn or state.PREDICT.value()
 )

@@ -108,11 +108,13 @@ def _open_tab(name: str, settings: view.Settings, sizes: Sizes) -> None:
 
 
 @st.fragment(key=VERDICTS)
-def verdicts(slots: TaskSlots, settings: view.Settings, sizes: Sizes) -> None:
-    """The tasks' verdicts into the panel's places (kit/teaching/task_panel), then the address,
-    which follows every edit."""
+def verdicts(slots: TaskSlots, settings: view.Settings, sizes: Sizes, hidden: bool) -> None:
+    """The tasks' verdicts into the panel's places (kit/teaching/task_panel), or while the
+    results are `hidden` (a prediction asked, or no result) a line that they come back with
+    them; then the address, which follows every edit. (A grid's edit reruns this alone only
+    while the results show: `after_edit`.)"""
     result = view.run_now(settings, sizes).result
-    fill(slots, luong_tasks.TASKS, lambda: luong_tasks.snapshot(result))
+    fill(slots, luong_tasks.TASKS, lambda: luong_tasks.snapshot(result), hidden=hidden)
     follow_address("luong")
 
 

@@ -157,8 +157,9 @@ def _back_to_step(found: Taking) -> None:
 
 
 def _moves(found: Taking) -> None:
-    back, forward, close = st.columns(3)
-    back.button(
+    # One row that wraps, not columns: on a phone columns stack, three rows of buttons
+    row = st.container(horizontal=True)
+    row.button(
         t("lessons.back"),
         key="lessons.back",
         disabled=found.step <= 1,
@@ -167,7 +168,7 @@ def _moves(found: Taking) -> None:
         icon=":material/arrow_back:",
         width="stretch",
     )
-    forward.button(
+    row.button(
         t("lessons.next"),
         key="lessons.next",
         type="primary",
@@ -177,7 +178,7 @@ def _moves(found: Taking) -> None:
         icon=":material/arrow_forward:",
         width="stretch",
     )
-    close.button(
+    row.button(
         t("lessons.close"),
         key="lessons.close",
         on_click=_close,

@@ -12,13 +12,16 @@ from attention_ui.kit.share.codec import PageSchema
 
 IDS = ("lookup", "luong", "learn")  # in the order home offers them
 FOLDER = Path(__file__).resolve().parent / "builtin"
-_READ: dict[str, Opened] = {}  # each file read once per process (the schemas never change)
+# Each file read once per process and set of pages: a lesson read against other schemas (a
+# test's, or none) is another reading, never the app's.
+_READ: dict[tuple[str, tuple[str, ...]], Opened] = {}
 
 
 def builtin(lesson_id: str, schemas: Mapping[str, PageSchema]) -> Opened | None:
     """The built-in lesson `lesson_id` as read, or None when there is no such lesson."""
     if lesson_id not in IDS:
         return None
-    if lesson_id not in _READ:
-        _READ[lesson_id] = read_lesson((FOLDER / f"{lesson_id}.json").read_bytes(), schemas)
-    return _READ[lesson_id]
+    key = (lesson_id, tuple(sorted(schemas)))
+    if key not in _READ:
+        _READ[key] = read_lesson((FOLDER / f"{lesson_id}.json").read_bytes(), schemas)
+    return _READ[key]

@@ -83,6 +83,9 @@ def _take(lesson: str | None, step: str | None, schemas: Mapping[str, PageSchema
         return
     # The step's state is the one just restored: its baseline is taken at this run's end.
     st.session_state[place.TAKING] = Taking(opened.lesson, lesson, int(step))
+    # The address says the new place at once: a rerun before this run's end (the class
+    # question's view asks for one) must not read the old step there and go back to it.
+    st.query_params[LESSON_PARAM], st.query_params[STEP_PARAM] = lesson, step
     st.session_state[place.SEEN] = (lesson, step)
     st.session_state.pop(place.PENDING, None)
     st.session_state[place.FRESH] = True
@@ -95,8 +98,9 @@ def _take(lesson: str | None, step: str | None, schemas: Mapping[str, PageSchema
 
 
 @follow.store_safe()
-def chooser(open_builtin: Callable[[str], None]) -> None:
-    """In the sidebar, for a class's teacher: a built-in lesson to take with the class."""
+def chooser(open_builtin: Callable[[str], None], schemas: Mapping[str, PageSchema]) -> None:
+    """In the sidebar, for a class's teacher: a built-in lesson to take with the class (its
+    titles read against the app's pages, as the lesson opened is)."""
     found = follow.member()
     if found is None or not found.teacher:
         return
@@ -106,7 +110,7 @@ def chooser(open_builtin: Callable[[str], None]) -> None:
         chosen = st.selectbox(
             t("lessonclass.pick"),
             IDS,
-            format_func=lambda i: _title(i, lang),
+            format_func=lambda i: _title(i, lang, schemas),
             key=_CHOSEN,
         )
         st.button(
@@ -118,8 +122,8 @@ def chooser(open_builtin: Callable[[str], None]) -> None:
         )
 
 
-def _title(lesson_id: str, lang: str) -> str:
-    opened = builtin(lesson_id, {})
+def _title(lesson_id: str, lang: str, schemas: Mapping[str, PageSchema]) -> str:
+    opened = builtin(lesson_id, schemas)
     if opened is None or opened.lesson is None or opened.lesson.title is None:
         return lesson_id
     return opened.lesson.title.get(lang)
@@ -177,8 +181,17 @@ def _option_label(found: Taking, lang: str) -> Callable[[int], str]:
     return lambda i: escape_markdown(options[i].text.get(lang), 200)
 
 
+def _option_number(i: int) -> str:
+    """An option as the class's chart and counts name it: its number in the teacher's list
+    (a lesson's options are sentences, too long for a chart's axis on a phone)."""
+    return t("lessonclass.option_n", n=i + 1)
+
+
 def _teacher(member: Member, found: Taking, view, asked: Question, here: bool) -> None:
     lang = current_language()
+    for i, option in enumerate(found.current.question.options):  # to read out to the class
+        words = escape_markdown(option.text.get(lang), 200)
+        st.markdown(t("lessonclass.option_line", n=i + 1, option=words))
     if not here:
         st.caption(t("lessonclass.ask_help"))
         st.button(
@@ -191,7 +204,7 @@ def _teacher(member: Member, found: Taking, view, asked: Question, here: bool) -
         )
         return
     labels = [t("lessonclass.answers")]
-    panel.teacher_question(member.code, member.secret, labels, _option_label(found, lang))
+    panel.teacher_question(member.code, member.secret, labels, _option_number)
     if view.status.revealed:
         _unhide(found, view.status.question_no)
         for option in found.current.question.options:
@@ -250,6 +263,9 @@ def _student(member: Member, found: Taking, view, here: bool, lang: str) -> None
             st.info(t("classroom.q.no_answer"))
         else:
             _feedback(options[last[0]], lang, named=True)
+        for i, option in enumerate(options):  # a wrong (or no) answer: the right one too
+            if option.right and (last is None or last[0] != i):
+                _feedback(option, lang, named=True)
         votes = store.answers(eng, member.code, question, status.question_no)
         for r in (1, 2) if status.round == 2 else (1,):
             _round_line(r, tally(question, votes[r]))
@@ -325,6 +341,26 @@ def summary_rows(found: Taking, lang: str) -> list[list[str]]:
     return rows
 
 
+def _summary_lines(rows: list[list[str]]) -> None:
+    """Per question asked, its text and each round's right share, read from the summary's
+    rows (one per option: right ones counted): what a phone shows without scrolling."""
+    rounds: dict[tuple[str, str], list[list[str]]] = {}
+    for row in rows:
+        rounds.setdefault((row[0], row[2]), []).append(row)
+    said = set()
+    for (step, number), options in rounds.items():
+        if step not in said:
+            said.add(step)
+            question = escape_markdown(options[0][1], LIMITS["question"])
+            st.markdown(t("lessonclass.summary_question", step=step, question=question))
+        right = sum(int(o[5]) for o in options if o[4] == t("lessonclass.yes"))
+        share = options[0][7]
+        answered = options[0][6]
+        st.markdown(
+            t("lessonclass.round_right", round=number, right=right, answered=answered, share=share)
+        )
+
+
 def _header() -> list[str]:
     names = ("step", "question", "round", "option", "right", "answers", "answered", "share")
     return [t(f"lessonclass.column.{name}") for name in names]
@@ -343,9 +379,11 @@ def summary(found: Taking) -> None:
     if not rows:
         st.caption(t("lessonclass.summary_none"))
         return
+    _summary_lines(rows)
     header = _header()
+    shown = (0, 2, 4, 5, 3)  # step, round, right, answers, option (long: last, for a phone)
     st.dataframe(
-        [dict(zip(header, row, strict=True)) for row in rows],
+        [{header[i]: row[i] for i in shown} for row in rows],
         hide_index=True,
         key="lessonclass.summary_table",
     )

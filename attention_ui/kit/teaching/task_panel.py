@@ -54,9 +54,20 @@ def panel_frame(tasks: Sequence[Task]) -> TaskSlots:
     return TaskSlots(verdicts, tuple(st.session_state.get(SOLVED, [])))
 
 
-def fill(slots: TaskSlots, tasks: Sequence[Task], snapshot_of: Callable[[], dict | None]) -> None:
+def fill(
+    slots: TaskSlots,
+    tasks: Sequence[Task],
+    snapshot_of: Callable[[], dict | None],
+    hidden: bool = False,
+) -> None:
     """The verdicts of `tasks`, into the placeholders of `panel_frame`; when a task is solved
-    now, the page reruns, whose frame then lists it."""
+    now, the page reruns, whose frame then lists it. While the page's answers are `hidden`
+    (predict, then reveal), a verdict would give them away (“Lipton's weight is now 0.75”):
+    each slot says they come back with the answers, and nothing is checked or solved."""
+    if hidden:
+        for task in tasks:
+            slots.verdicts[task.id].caption(t("tasks.while_hidden.verdict"))
+        return
     progress = _check_all(tasks, snapshot_of)
     if tuple(st.session_state.get(SOLVED, [])) != slots.solved:
         st.rerun()
