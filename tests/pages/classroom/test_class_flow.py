@@ -8,6 +8,8 @@ seat and the vote.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
@@ -146,3 +148,22 @@ def test_a_rerun_with_the_widgets_old_values_just_after_a_change_is_not_an_own_e
     student.selectbox(key="luong.score").set_value("concat").run()  # never shown: an own edit
     student.run()
     assert "no longer follow" in texts(student) and param(student, "score") == "concat"
+
+
+def test_an_echo_five_seconds_late_is_still_an_echo_and_a_later_one_an_own_edit():
+    """At a load average of 10 an echo came more than 3 s after the take: within
+    follow.RETAKE_WITHIN it is still the browser's echo; after it, the same value is the
+    student's own edit."""
+    teacher, code = teacher_page()
+    student = student_by_address(**{"class": code})
+    for late, score in ((5.0, "general"), (follow.RETAKE_WITHIN + 1, "dot")):
+        teacher.selectbox(key="luong.score").set_value("scaled_dot").run()
+        student.run()
+        teacher.selectbox(key="luong.score").set_value(score).run()
+        student.run()
+        assert param(student, "score") == score
+        taken = student.session_state["classroom.taken"]
+        student.session_state["classroom.taken"] = replace(taken, at=taken.at - late)
+        student.selectbox(key="luong.score").set_value("scaled_dot").run()  # the old value
+        student.run()
+    assert "no longer follow" in texts(student) and param(student, "score") == "scaled_dot"
