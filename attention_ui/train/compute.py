@@ -98,6 +98,8 @@ def _submitted(run_id: int, request: dict) -> tuple[_Lane, Future]:
     lane was idle (killed, out of memory) is replaced first: its pool takes no more calls."""
     lane = _lane()
     try:
+        if not _alive(lane.pid):  # dead before its pool noticed: a call would break
+            raise BrokenProcessPool(lane.pid)
         lane.stop.clear()
         return lane, lane.pool.submit(worker.train, run_id, request)
     except BrokenProcessPool:
@@ -105,6 +107,15 @@ def _submitted(run_id: int, request: dict) -> tuple[_Lane, Future]:
     lane = _lane()
     lane.stop.clear()
     return lane, lane.pool.submit(worker.train, run_id, request)
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs (a killed child stays a zombie until its pool reaps it)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _drop(lane: _Lane) -> None:
