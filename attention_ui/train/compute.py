@@ -110,12 +110,9 @@ def _submitted(run_id: int, request: dict) -> tuple[_Lane, Future]:
 
 
 def _alive(pid: int) -> bool:
-    """Whether the process runs (a killed child stays a zombie until its pool reaps it)."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
+    """Whether the process still runs: a killed child stays a zombie until reaped, which
+    `active_children` does (the pool then finds it ended, as it would have)."""
+    return any(child.pid == pid for child in multiprocessing.active_children())
 
 
 def _drop(lane: _Lane) -> None:
