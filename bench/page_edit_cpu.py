@@ -6,12 +6,14 @@ checkouts compared in interleaved runs (a shared machine's load drifts):
     PYTHONPATH=. python bench/page_edit_cpu.py transformer 40
 
 Pages and their edit: transformer (the sentence), regression (σ, the steps shown), exercises
-(the search's rate: its weights-per-step heatmap), train (the step slider of a trained run).
+(the search's rate: its weights-per-step heatmap), train (the player's step of a trained run,
+stopped at a snapshot as the browser sends it: the player's state and its callback's step).
 Luong's edit is bench/heatmap_edit.py.
 """
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import time
@@ -19,6 +21,9 @@ from pathlib import Path
 
 import streamlit.logger
 from streamlit.testing.v1 import AppTest
+
+from attention_ui.train import state as train_state
+from tests.support.train import press_train
 
 streamlit.logger.set_log_level("error")
 APP = Path("app.py").resolve()
@@ -40,7 +45,7 @@ EDITS = {
     ),
     "train": (
         {"train.steps": 60, "train.d_model": 8, "train.task": "reverse", "train.heads": 2},
-        lambda at, k: at.select_slider(key="train.step").set_value(_steps(at)[k % 3]).run(),
+        lambda at, k: _stop_at(at, _steps(at)[k % 3]),
     ),
 }
 
@@ -50,9 +55,24 @@ def _set(at: AppTest, key: str, value) -> None:
     at.run()
 
 
-def _steps(at: AppTest) -> list:
-    options = at.select_slider(key="train.step").options
+def _player(at: AppTest) -> dict:
+    """What the attention player was last sent (train/player.py)."""
+    drawn = at.get("bidi_component")
+    return json.loads(next(e for e in drawn if e.proto.id.endswith(train_state.PLAYER)).proto.json)
+
+
+def _steps(at: AppTest) -> list[int]:
+    """The first, a middle and the last snapshot's step of the run the player was sent."""
+    options = _player(at)["steps"]
     return [options[0], options[len(options) // 2], options[-1]]
+
+
+def _stop_at(at: AppTest, step: int) -> None:
+    """The player stopped at `step`: its state, and what its callback (which AppTest does not
+    call) sets before the rerun (train/watch._took_step)."""
+    at.session_state[train_state.PLAYER] = {"step": step}
+    at.session_state[train_state.STEP] = step
+    at.run()
 
 
 def main(page: str, n: int) -> None:
@@ -65,9 +85,12 @@ def main(page: str, n: int) -> None:
         at.session_state[key] = value
     at.run()
     if page == "train":
-        at.button(key="train.train").click().run()
+        press_train(at, EDITS["train"][0])  # and wait for the run to finish
     for k in range(5):  # warm up
         edit(at, k)
+    if page == "train":  # the page followed the player's last stop
+        sent = _player(at)
+        assert sent["steps"][sent["index"]] == _steps(at)[4 % 3], sent["index"]
     times = []
     for k in range(n):
         begin = time.process_time_ns()

@@ -133,7 +133,7 @@ def live_redraws(page, url: str, seed: int) -> tuple[float, float, int]:
         """() => {
         window.__heads = [];
         const seen = () => {
-          for (const h of document.querySelectorAll("h3")) {
+          for (const h of document.querySelectorAll("h2, h3")) {  // st.header: h2
             const m = h.innerText.match(/step (\\d+)$/);
             if (m) {
               const last = window.__heads[window.__heads.length - 1];

@@ -32,6 +32,7 @@ const STYLE = `
 .tp-label { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding: 0 0.25rem; }
 .tp-col { text-align: center; writing-mode: vertical-rl; transform: rotate(180deg);
   max-height: 5.5rem; padding: 0.15rem 0; }
+.tp-col.tp-flat { writing-mode: horizontal-tb; transform: none; }
 .tp-cell { aspect-ratio: 1; min-width: 0; overflow: hidden; display: flex; align-items: center; justify-content: center;
   border-radius: 2px; font-variant-numeric: tabular-nums; box-sizing: border-box; }
 .tp-ring { outline: 3px solid #0072B2; outline-offset: -3px; }
@@ -145,7 +146,10 @@ class Player {
       }
     }
     grid.append(element("div"));
-    for (let c = 0; c < cols; c++) grid.append(element("div", "tp-label tp-col", panel.x[c]));
+    // short labels (positions alone: several examples, one a row) read upright; longer ones
+    // ("3 · C→5") stand on their side so that every column keeps its width
+    const flat = panel.x.every((label) => String(label).length <= 3) ? " tp-flat" : "";
+    for (let c = 0; c < cols; c++) grid.append(element("div", `tp-label tp-col${flat}`, panel.x[c]));
     this.cells.push(cells);
     this.labels.push({ node, panel, cells });
     node.append(title, grid);

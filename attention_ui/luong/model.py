@@ -14,7 +14,9 @@ import numpy as np
 
 from attention_core.attention import SCORES
 
-MAX_SIZE = 8  # every size control runs from 1 to MAX_SIZE
+MAX_SIZE = (
+    16  # every size control runs from 1 to MAX_SIZE; 16: the training page's default model fits
+)
 DOT_SCORES = ("dot", "scaled_dot")  # the scores that need d_q = d_k
 MASK_KINDS = ("none", "causal", "padding", "cells")
 # Roughly log-spaced temperatures from 0.05 to 20, as round numbers a learner can read.

@@ -31,7 +31,7 @@ from attention_ui.luong.model import (
     queries,
 )
 from attention_ui.luong.presets import RANDOM
-from attention_ui.luong.view import result_steps
+from attention_ui.luong.view import from_training, result_steps
 
 PAGE = "luong"
 
@@ -58,7 +58,10 @@ def _puzzle_controls() -> None:
     st.header(t("predict.luong.title"))
     st.caption(t("predict.luong.ask"))
     seed_col, button_col = st.columns([3, 1], vertical_alignment="center")
-    if state.PRESET.value() == RANDOM:
+    sent = from_training()  # the training page's numbers, or the learner's edits of them
+    if sent is not None:
+        seed_col.caption(t(f"learned.puzzle.{'trained' if sent.held else 'edited'}", **sent.words))
+    elif state.PRESET.value() == RANDOM:
         seed_col.caption(t("predict.luong.seed", seed=int(state.SEED.value())))
     else:
         seed_col.caption(t("predict.luong.not_random"))

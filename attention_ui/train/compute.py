@@ -98,6 +98,8 @@ def _submitted(run_id: int, request: dict) -> tuple[_Lane, Future]:
     lane was idle (killed, out of memory) is replaced first: its pool takes no more calls."""
     lane = _lane()
     try:
+        if not _alive(lane.pid):  # dead before its pool noticed: a call would break
+            raise BrokenProcessPool(lane.pid)
         lane.stop.clear()
         return lane, lane.pool.submit(worker.train, run_id, request)
     except BrokenProcessPool:
@@ -105,6 +107,12 @@ def _submitted(run_id: int, request: dict) -> tuple[_Lane, Future]:
     lane = _lane()
     lane.stop.clear()
     return lane, lane.pool.submit(worker.train, run_id, request)
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process still runs: a killed child stays a zombie until reaped, which
+    `active_children` does (the pool then finds it ended, as it would have)."""
+    return any(child.pid == pid for child in multiprocessing.active_children())
 
 
 def _drop(lane: _Lane) -> None:

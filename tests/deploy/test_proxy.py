@@ -139,10 +139,12 @@ def test_two_processes_behind_nginx_serve_a_class_with_affinity():
 
 @pytest.mark.deploy
 @pytest.mark.timeout(180)
-def test_behind_nginx_the_charts_plotly_comes_as_streamlit_serves_it():
+def test_behind_nginx_the_charts_plotly_and_a_long_address_arrive_whole():
     """The live chart loads the plotly package's plotly.js from the project's static/
     (kit/figures/live_chart.py): through the proxy it arrives whole, as does the chart's own
-    script (app/static/)."""
+    script (app/static/). A page's address as long as the longest state it holds (the Luong
+    page's, 43,500 characters; a trained model handed to the multi-head page, 25,000) is
+    served, not refused for its length."""
     assert Path(NGINX).exists() or shutil.which("nginx"), (
         "Debian's nginx is missing: tools/test-all.sh installs it"
     )
@@ -162,6 +164,8 @@ def test_behind_nginx_the_charts_plotly_comes_as_streamlit_serves_it():
                 if headers.get("content-encoding") == "gzip":
                     body = gzip.decompress(body)
                 got[path] = (response.status, headers, body)
+        with urllib.request.urlopen(f"{proxy.url}/luong?v=1&Q={'1' * 45_000}", timeout=60) as page:
+            long_address = page.status
     finally:
         if proxy is not None:
             stop_proxy(proxy)
@@ -171,3 +175,4 @@ def test_behind_nginx_the_charts_plotly_comes_as_streamlit_serves_it():
     assert "javascript" in headers["content-type"]
     assert body == (REPO / "static" / "vendor" / live_chart.PLOTLY_FILE).read_bytes()
     assert all(status == 200 for status, _, _ in got.values())
+    assert long_address == 200

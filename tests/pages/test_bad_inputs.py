@@ -31,6 +31,7 @@ from streamlit.testing.v1 import AppTest
 from attention_ui.kit.grids import store
 from attention_ui.kit.grids.points_editor import current_points
 from attention_ui.kit.text.i18n import catalog
+from attention_ui.luong.model import MAX_SIZE
 from attention_ui.page_list import NAMES
 from attention_ui.regression.data import preset_points
 from tests.conftest import APP
@@ -129,7 +130,7 @@ SIZES = {
     f"luong__size__{name}": value
     for name, value in {"d_q": 1, "d_k": 1, "d_v": 1, "n": 1, "m": 1}.items()
 }
-MAX_SIZES = {key: 8 for key in SIZES}
+MAX_SIZES = {key: MAX_SIZE for key in SIZES}
 
 # A value typed into one cell of a matrix grid and refused: the message names the matrix and
 # the cell by their labels, shows what was typed and the value the cell keeps.

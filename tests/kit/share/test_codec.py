@@ -249,8 +249,8 @@ def test_the_longest_luong_address_costs_what_the_readme_says():
         elif isinstance(f, Integer):
             worst[f.key] = f.high
     cost = longest(LUONG.fields, worst)
-    assert cost < 12_000
-    assert MAX_SIZE == 8
+    assert cost < 45_000
+    assert MAX_SIZE == 16
 
 
 def test_the_gallerys_borrowed_inputs_travel_only_with_their_grid():

@@ -107,12 +107,15 @@ def test_train_draws_the_engines_curves_and_every_snapshots_attention(lang):
     assert panel["rings"] == [[row, int(column)] for row, column in enumerate(task.attend[0])]
 
 
-def test_induction_draws_both_layers_named():
-    at = trained_page(**{"train.task": "induction", "train.steps": 20, "train.heads": 2})
+@pytest.mark.parametrize(
+    ("lang", "title"), [("en", "Layer {} · head {}"), ("ja", "第 {} 層 · ヘッド {}")]
+)
+def test_induction_draws_both_layers_named(lang, title):
+    at = trained_page(lang, **{"train.task": "induction", "train.steps": 20, "train.heads": 2})
     run = engine_run(**{"train.task": "induction", "train.steps": 20, "train.heads": 2})
     panels = players(at)["train.player"]["panels"]
     titles = [p["title"] for p in panels]
-    assert titles == [f"Layer {layer} · head {head}" for layer in (1, 2) for head in (1, 2)]
+    assert titles == [title.format(layer, head) for layer in (1, 2) for head in (1, 2)]
     final = run.snapshots[-1].layer_weights
     assert panels[1]["z"][-1] == percent(final[0][0, 1])  # layer 1, head 2: L × L (float64)
     assert panels[2]["z"][-1] == percent(final[1][0, 0])  # layer 2, head 1: T × L

@@ -115,3 +115,26 @@ def test_which_score_learns_first_is_revealed_and_graded():
     )
     assert f"You chose {chosen}, {when}" in text
     assert "train.chart.compare.accuracy" in charts(at)
+
+
+def test_while_which_score_learns_first_is_open_the_runs_train_without_live_curves(monkeypatch):
+    """The compared runs' live accuracy curves would answer the question while they train:
+    with the switch on, nothing but the progress is drawn until they finish (and the question
+    is asked); with it off, the live curves are drawn. Seeds no other test trains, so the runs
+    train here, in front of the page."""
+    from attention_ui.train import view
+
+    drawn = []
+    monkeypatch.setattr(view, "show_moving_chart", lambda *a, **k: drawn.append(k))
+    for seed, predict in ((11, True), (12, False)):
+        values = {**SETTINGS, "train.seed": seed}
+        at = open_page("train")
+        for key, value in values.items():
+            at.session_state[key] = value
+        at.toggle(key="train.predict").set_value(predict).run()
+        press_train(at, values)
+        drawn.clear()
+        at.button(key=state.COMPARE_BUTTON).click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert bool(drawn) is not predict, (seed, predict, len(drawn))
+    assert "train.chart.compare.accuracy" in charts(at), "the finished curves, once revealed"

@@ -10,6 +10,7 @@ import pytest
 from attention_core.training import model_forward
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.train import compute, runs, state
+from attention_ui.transformer.figures import key_blocks
 from tests.plotly_json import chart
 from tests.support.grids import type_cell
 from tests.support.pages import open_page, shown
@@ -79,8 +80,11 @@ def test_open_in_the_luong_explorer_shows_one_heads_weights_until_a_cell_is_edit
     np.testing.assert_allclose(drawn, weights[0], atol=1e-12)  # head 1, L × T, masked cells 0
     note = catalog("en")["common.trained"].split("**")[1]
     assert note in shown(at)
+    at.switch_page("pages/luong.py")  # AppTest reruns the page it was told, not the switched-to one
     type_cell(at, "luong.Q", 0, "q1", 0.5)
-    at.run()
+    at.run()  # the grid keeps the edit where it is drawn, below the note ...
+    at.run()  # ... and its callback's st.rerun (not called by AppTest) draws the page again
+    assert not at.exception and chart(at, "luong.chart.A"), "the Luong page, drawn"
     assert note not in shown(at)
 
 
@@ -90,4 +94,50 @@ def test_a_model_whose_shapes_do_not_fit_says_why_instead_of_opening():
     assert at.button(key="train.transfer.luong").disabled
     words = catalog("en")
     assert words["train.transfer.transformer_score"] in shown(at)
-    assert words["train.transfer.luong_size"].format(d_h=32, length=6, high=8) in shown(at)
+    assert words["train.transfer.luong_size"].format(d_h=32, length=6, high=16) in shown(at)
+
+
+def head_block(at, block: int) -> np.ndarray:
+    """Head 1's weights drawn by the multi-head page for the keys of `block` (a longer
+    sentence's head is cut into blocks of keys, the first keeping the head's chart key)."""
+    key = "transformer.chart.head.1" + (f".keys{block + 1}" if block else "")
+    return np.asarray(chart(at, key)["data"][0]["z"], dtype=float)
+
+
+@pytest.mark.parametrize(
+    ("task", "lang"),
+    [("lookup", "en"), ("reverse", "ja"), ("previous", "ja"), ("induction", "en")],
+)
+def test_the_hand_over_at_the_defaults_opens_both_pages_with_the_trained_numbers(task, lang):
+    """At the page's defaults (d_model 16, one head, 600 steps) both pages take the model at
+    its last step: the multi-head page and the Luong explorer compute, from what they were sent,
+    the attention the training snapshot computes, and say they hold trained numbers (the
+    Luong page's puzzle too, instead of "random example with seed 0")."""
+    at = trained(lang, task=task)
+    settings = state.settings_of({"train.task": task})
+    final = runs.kept(settings).seen().result.steps  # the player stops at the last step
+    data = compute.task_of(task, 0)
+    weights = model_weights(settings, final, data.inputs[0])  # heads × L × T
+    words = catalog(lang)
+    task_word = words[f"train.settings.task_options.{task}"]
+
+    at.button(key="train.transfer.transformer").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    drawn = np.hstack([head_block(at, block) for block in range(len(key_blocks(data.length)))])
+    np.testing.assert_allclose(drawn[data.read_at], weights[0].T, rtol=1e-6, atol=1e-9)
+    note = [line for line in shown(at).splitlines() if task_word in line]
+    assert note and str(final) in note[0] and words["learned.handover.positions"] in shown(at)
+
+    at.switch_page("pages/train.py").run()
+    at.session_state["train.fold.transfer"] = True
+    at.run()
+    at.button(key="train.transfer.luong").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    drawn = np.asarray(chart(at, "luong.chart.A")["data"][0]["z"], dtype=float)
+    np.testing.assert_allclose(drawn, weights[0], rtol=1e-6, atol=1e-9)  # L × T
+    assert words["common.trained"].split("**")[1] in shown(at)
+    at.switch_page("pages/luong.py")  # AppTest reruns the page it was told, not the switched-to one
+    at.toggle(key="luong.predict").set_value(True).run()
+    caption = "\n".join(str(c.value) for c in at.caption)
+    assert task_word in caption and str(final) in caption
+    assert words["predict.luong.seed"].split("{")[0] not in caption

@@ -117,7 +117,8 @@ def test_a_training_process_that_died_while_idle_is_replaced_by_the_next_run():
     assert first.seen().error is None
     killed = compute.training_pids()
     for pid in killed:
-        os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):  # one that has just ended on its own
+            os.kill(pid, signal.SIGKILL)
     for pid in killed:
         assert_ended(pid)
     settings = settings_of({**LONG, "train.steps": 20, "train.seed": 454_545})
