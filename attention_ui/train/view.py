@@ -30,7 +30,7 @@ KEEP_SECONDS = 1.0
 LIVE_POINTS = watch.LIVE_POINTS
 # A run that finishes within FINISH_WAIT seconds of Train goes straight to the finished page
 # (a run at the defaults, even on a busy machine), with no live screen in between: one run of
-# the page instead of two (83 messages and 48 kB reach the browser instead of 160 and 86 kB).
+# the page instead of two (about half the messages and bytes reach the browser: README).
 # After FIRST_WAIT the run's pace so far says whether it will: a longer run (or one waiting in
 # line) shows its live screen then.
 FIRST_WAIT = 0.3
