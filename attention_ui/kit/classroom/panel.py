@@ -464,7 +464,7 @@ def _teacher_view(code: str, key: str, questions, option_label) -> bool:
     for part, text in enumerate(questions):
         _histogram(question, part, text, tallies, option_label, status.revealed)
     if status.revealed:
-        _round_summary(tallies, votes)
+        _round_summary(tallies, votes, len(question.options))
     _teacher_buttons(code, key, status)
     return True
 
@@ -524,7 +524,15 @@ def _histogram(question, part, text, tallies, option_label, revealed) -> None:
         if not best and NO_WINNER in question.options[part]:
             best = [escape_markdown(option_label(NO_WINNER), 40)]
         right = " / ".join(_percent(tallies[r].share(tallies[r].right[part])) for r in tallies)
-        st.success(t("classroom.q.right_answer", best=t("predict.and").join(best), right=right))
+        rounds = " / ".join(t("classroom.q.round", round=r) for r in tallies)  # only those held
+        st.success(
+            t(
+                "classroom.q.right_answer",
+                best=t("predict.and").join(best),
+                rounds=rounds,
+                right=right,
+            )
+        )
 
 
 def histogram_chart(
@@ -584,12 +592,15 @@ def _percent(share: float) -> str:
     return t("classroom.q.percent", value=round(100 * share))
 
 
-def _round_summary(tallies: dict[int, RoundTally], votes) -> None:
+def _round_summary(tallies: dict[int, RoundTally], votes, parts: int) -> None:
+    """Each round's share of students right on every part (every query of a page's question;
+    a lesson's question has one part), and how many changed their answer."""
+    whole = "round_result" if parts > 1 else "round_result_single"
     for r, found in tallies.items():
         st.markdown(
             _counted(
-                "classroom.q.round_result",
-                "classroom.q.round_result_one",
+                f"classroom.q.{whole}",
+                f"classroom.q.{whole}_one",
                 found.answered,
                 round=r,
                 right=found.all_right,
@@ -623,7 +634,7 @@ def _student_question(found: Member, view: store.ClassView, asked: Puzzle) -> bo
                 st.markdown(asked.describe(verdict, weights))
         votes = store.answers(eng, found.code, question, status.question_no)
         rounds = [1, 2] if status.round == 2 else [1]
-        _round_summary({r: tally(question, votes[r]) for r in rounds}, votes)
+        _round_summary({r: tally(question, votes[r]) for r in rounds}, votes, len(question.options))
         return True
     if mine[status.round] is not None:
         st.success(t("classroom.q.sent", round=status.round), icon=":material/how_to_vote:")

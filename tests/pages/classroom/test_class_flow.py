@@ -114,7 +114,7 @@ def test_a_question_in_two_rounds_then_the_reveal():
     assert "Round 1: 1 of 2 students got every query right (50 %)." in shown
     assert "Round 2: 2 of 2 students got every query right (100 %)." in shown
     assert "1 student changed their answer in round 2." in shown
-    assert "Share right (round 1 / round 2): 50 % / 100 %" in shown
+    assert "Share right (Round 1 / Round 2): 50 % / 100 %" in shown
     assert charts(teacher), "the page's answers after the reveal"
     for student in (first, second):
         student.run()
@@ -125,6 +125,22 @@ def test_a_question_in_two_rounds_then_the_reveal():
     reloaded = student_by_address(**{"class": code, "seat": param(first, "seat"), "lang": "ja"})
     assert param(reloaded, "seat") == param(first, "seat") and param(reloaded, "lang") == "en"
     assert "Round 2: 2 of 2 students got every query right" in texts(reloaded)
+
+
+def test_a_question_revealed_after_one_round_names_that_round_alone():
+    teacher, code = teacher_page()
+    student = student_by_address(**{"class": code})
+    teacher.toggle(key="luong.predict").set_value(True).run()
+    student.run()
+    button(teacher, "classroom.ask").click().run()
+    view = follow.store.view(follow.engine(), code)
+    student.run()
+    vote(student, 1, 1, [w[0] for w in view.question.winners])
+    button(teacher, "classroom.reveal").click().run()
+    shown = texts(teacher)
+    assert "Share right (Round 1): 100 %" in shown
+    assert "Round 1: 1 of 1 student got every query right (100 %)." in shown
+    assert "Round 2" not in shown
 
 
 def test_a_rerun_with_the_widgets_old_values_just_after_a_change_is_not_an_own_edit():

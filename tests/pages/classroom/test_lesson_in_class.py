@@ -122,7 +122,10 @@ def test_the_first_question_voted_twice_revealed_with_feedback_and_summed_up(mon
     button(teacher, "classroom.reveal").click().run()
     teacher.run()
     said = everything(teacher)
-    assert "Share right (round 1 / round 2): 50 % / 100 %" in said
+    assert "Share right (Round 1 / Round 2): 50 % / 100 %" in said
+    # a lesson's question is one question, not a page's queries
+    assert "Round 1: 1 of 2 students answered right (50 %)." in said
+    assert "every query" not in said
     for option in FIRST.options:  # every option's feedback, at the reveal
         assert escape_markdown(option.feedback.get("en"), 2000) in said
     assert teacher.session_state["database.predict"] is False, "the page's result shows"
