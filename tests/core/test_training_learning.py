@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from attention_core import toy_task, train_attention
+from attention_core.learned import induction_curves
 
 SEEDS = range(10)
 DEFAULT_STEPS = 600
@@ -55,8 +56,11 @@ def test_location_scores_learn_the_tasks_that_depend_only_on_positions(task_name
     assert last.accuracy >= 0.99 and last.on_target >= 0.9
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(5))
 def test_two_layers_learn_induction_on_the_repeated_half(seed):
+    """With the defaults, in 5 seeds of 5: the task is learned, and the two halves of an
+    induction head (Olsson et al. 2022) have formed: the best first-layer head's
+    previous-token score and the best last-layer head's prefix-matching score end above 0.5."""
     task = toy_task("induction", seed=seed)
     steps = task.suggested_steps
     run = train_attention(
@@ -68,3 +72,6 @@ def test_two_layers_learn_induction_on_the_repeated_half(seed):
     )
     assert run.layers == 2
     assert run.accuracy[-1] >= 0.95  # every output of the task is in the repeated half
+    curves = induction_curves(run)
+    assert curves.previous_token[-1].max() > 0.5, curves.previous_token[-1]
+    assert curves.prefix_matching[-1].max() > 0.5, curves.prefix_matching[-1]
