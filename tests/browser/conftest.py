@@ -200,6 +200,15 @@ def open_page(page, server: str, path: str = "", query: str = "", timeout: float
     assert_no_exception(page)
 
 
+def keep_class_screens(prefix: str, teacher, students) -> None:
+    """For a failed class test's report: what the teacher's and each student's screen showed,
+    as test-artifacts/<prefix>-teacher.png, <prefix>-student-1.png, …"""
+    ARTIFACTS.mkdir(exist_ok=True)
+    names = ["teacher", *(f"student-{n}" for n in range(1, len(students) + 1))]
+    for name, page in zip(names, (teacher, *students), strict=True):
+        page.screenshot(path=str(ARTIFACTS / f"{prefix}-{name}.png"), full_page=True)
+
+
 def assert_no_exception(page) -> None:
     assert page.locator("[data-testid=stException]").count() == 0, "exception shown on page"
 

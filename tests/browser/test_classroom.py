@@ -44,6 +44,7 @@ from tests.app_server import server_log, start_app, stop_app
 from tests.browser.conftest import (
     ARTIFACTS,
     assert_no_exception,
+    keep_class_screens,
     new_context,
     open_page,
     wait_idle,
@@ -164,11 +165,7 @@ def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
             student.get_by_text(catalog("ja")["classroom.following"]).wait_for(timeout=WAIT_MS)
         assert_no_exception(teacher)
     except Exception:  # what each of the three screens showed, for the failure's report
-        ARTIFACTS.mkdir(exist_ok=True)
-        for name, page in zip(
-            ("teacher", "student-1", "student-2"), (teacher, *students), strict=True
-        ):
-            page.screenshot(path=str(ARTIFACTS / f"class-lead-{name}.png"), full_page=True)
+        keep_class_screens("class-lead", teacher, students)
         raise
     finally:
         for context in contexts:

@@ -30,6 +30,7 @@ from tests.browser.conftest import (
     ARTIFACTS,
     assert_no_exception,
     collect_errors,
+    keep_class_screens,
     new_context,
     open_page,
     pick_option,
@@ -301,11 +302,7 @@ def test_a_class_takes_a_builtin_lesson_with_a_vote_a_revote_and_the_summary(
         for page in (teacher, *students):
             assert_no_exception(page)
     except Exception:
-        ARTIFACTS.mkdir(exist_ok=True)
-        for name, page in zip(
-            ("teacher", "student-1", "student-2"), (teacher, *students), strict=True
-        ):
-            page.screenshot(path=str(ARTIFACTS / f"lesson-class-{name}.png"), full_page=True)
+        keep_class_screens("lesson-class", teacher, students)
         raise
     finally:
         for context in contexts:
