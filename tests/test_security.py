@@ -84,6 +84,7 @@ FILE_ACCESS_ALLOWED = {
     ),
     "attention_ui/kit/lessons/builtin.py": "reads builtin/<id>.json, an id of IDS",
     "attention_ui/train/player.py": "reads static/train_player.js, named",
+    "attention_ui/transformer/japanese.py": "reads janome's connections1.py and 2.py, named",
 }
 
 

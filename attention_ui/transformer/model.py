@@ -7,28 +7,13 @@ learner's language.
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import ctypes.util
 import hashlib
 import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
-import streamlit as st
-from janome.tokenizer import Tokenizer
 
-
-def _give_back_freed_memory() -> None:
-    """Importing janome builds its dictionary's tables from megabytes of Python literals: the
-    C allocator keeps the half gigabyte of heap that held them once freed, so every process of
-    the app (and every training process forked from it) would look that much bigger. glibc's
-    malloc_trim returns the free pages to the system; elsewhere nothing happens."""
-    with contextlib.suppress(OSError, AttributeError, TypeError):
-        ctypes.CDLL(ctypes.util.find_library("c")).malloc_trim(0)
-
-
-_give_back_freed_memory()
+from attention_ui.transformer.japanese import japanese_words
 
 # 12 tokens fit an ordinary sentence split into words (吾輩は猫である。名前はまだ無い。 is 11)
 MIN_TOKENS, MAX_TOKENS = 2, 12
@@ -103,18 +88,6 @@ def _has_cjk(text: str) -> bool:
         or "\uff00" <= ch <= "\uffef"
         for ch in text
     )
-
-
-@st.cache_resource
-def _tokenizer() -> Tokenizer:
-    """One analyser per process, shared by every session: its dictionary is loaded once, on the
-    first Japanese sentence."""
-    return Tokenizer(wakati=True)
-
-
-def japanese_words(text: str) -> list[str]:
-    """The words of a Japanese sentence, as janome splits them (spaces dropped)."""
-    return [word for word in _tokenizer().tokenize(text) if word.strip()]
 
 
 def token_labels(tokens: list[str]) -> list[str]:
