@@ -40,9 +40,9 @@ SETTINGS = {"train.task": "reverse", "train.steps": 600}
 
 
 def counted_trainer(count: list[int]):
-    def trainer(settings, report, stopped):
+    def trainer(settings, report, stopped, urgent):
         count.append(1)
-        return compute.train(settings, report, stopped)
+        return compute.train(settings, report, stopped, urgent)
 
     return trainer
 

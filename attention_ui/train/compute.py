@@ -69,16 +69,20 @@ class TrainingStoppedError(Exception):
 Report = Callable[[list[float], list[tuple[int, float]], tuple], None]
 
 
-def train(settings: Settings, report: Report, stopped: Callable[[], bool]) -> TrainingRun:
+def train(
+    settings: Settings, report: Report, stopped: Callable[[], bool], urgent: bool = False
+) -> TrainingRun:
     """Train the run of `settings` in the calling lane's training process (train/worker.py),
     reporting each snapshot's new losses, held-out accuracy and compact snapshot as they
     arrive, and stopping the process's run once `stopped()`. Called by a lane of
-    train/runs.py, one run at a time per lane. Raises AttentionInputError for settings the
-    engine refuses, TrainingStoppedError when there is no run to keep."""
+    train/runs.py, one run at a time per lane, always as urgent or always not: an urgent
+    lane's process is forked at the class's niceness, another at the open lane's. Raises
+    AttentionInputError for settings the engine refuses, TrainingStoppedError when there is
+    no run to keep."""
     request = {**dataclasses.asdict(settings), "size": TASK_SIZE}
     request["record_every"] = record_every(settings.steps)
     run_id = next(_run_ids)
-    lane, future = _submitted(run_id, request)
+    lane, future = _submitted(run_id, request, urgent)
     while True:
         if stopped():
             lane.stop.set()
@@ -93,10 +97,10 @@ def train(settings: Settings, report: Report, stopped: Callable[[], bool]) -> Tr
     return _outcome(future, lane)
 
 
-def _submitted(run_id: int, request: dict) -> tuple[_Lane, Future]:
+def _submitted(run_id: int, request: dict, urgent: bool) -> tuple[_Lane, Future]:
     """The run handed to the calling lane's training process; a process that died while the
     lane was idle (killed, out of memory) is replaced first: its pool takes no more calls."""
-    lane = _lane()
+    lane = _lane(urgent)
     try:
         if not _alive(lane.pid):  # dead before its pool noticed: a call would break
             raise BrokenProcessPool(lane.pid)
@@ -104,7 +108,7 @@ def _submitted(run_id: int, request: dict) -> tuple[_Lane, Future]:
         return lane, lane.pool.submit(worker.train, run_id, request)
     except BrokenProcessPool:
         _drop(lane)
-    lane = _lane()
+    lane = _lane(urgent)
     lane.stop.clear()
     return lane, lane.pool.submit(worker.train, run_id, request)
 
@@ -159,13 +163,17 @@ _lanes: dict[str, _Lane] = {}  # by the name of the lane's thread
 _run_ids = itertools.count(1)
 
 
-def _lane() -> _Lane:
+def _lane(urgent: bool) -> _Lane:
     name = threading.current_thread().name
     if name not in _lanes:
         inherited = frozenset(int(fd) for fd in os.listdir("/proc/self/fd"))
         progress, stop = _FORK.Queue(), _FORK.Event()
+        nice = worker.CLASS_NICE if urgent else worker.OPEN_NICE
         pool = ProcessPoolExecutor(
-            1, mp_context=_FORK, initializer=worker.start, initargs=(inherited, progress, stop)
+            1,
+            mp_context=_FORK,
+            initializer=worker.start,
+            initargs=(inherited, progress, stop, nice),
         )
         pid = pool.submit(worker.ready).result()  # forked now, before more files are opened
         _lanes[name] = _Lane(pool, progress, stop, pid)

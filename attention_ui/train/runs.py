@@ -10,7 +10,8 @@ settings follows the same run: a class pressing Train together costs one run.
   training; a run beyond a bound is refused, said in a sentence (`NoRunError`).
 - Two lanes train, each in a process of its own (train/compute.py): the class lane takes
   class runs only, the open lane any run, a class's first. So a class's run never waits behind
-  a student's long one, and training takes at most two processes whatever the sessions.
+  a student's long one, and training takes at most two processes whatever the sessions. The
+  class lane's process also comes first for the processor (`urgent`).
 - A page polls its run (`Job.seen`, or asking for it again). A run nobody polled for
   CANCEL_AFTER seconds is dropped from the line, or its process stops training it.
 - Finished runs are kept (compact: train/snapshots.py) up to KEPT_BYTES of arrays, the least
@@ -97,8 +98,8 @@ class Seen:
 
 # A training function, run by a lane: trains the settings, calling `report(losses,
 # accuracies, snapshots)` with what is new as it goes, and ending early (raising) once
-# `stopped()` is true; returns the run.
-Trainer = Callable[[Settings, Callable[..., None], Callable[[], bool]], Any]
+# `stopped()` is true; returns the run. `urgent` is true in the class lane.
+Trainer = Callable[[Settings, Callable[..., None], Callable[[], bool], bool], Any]
 
 
 @dataclass(eq=False)
@@ -255,7 +256,7 @@ class Service:
 
         result, error = None, None
         try:
-            result = job.trainer(job.settings, report, stopped)
+            result = job.trainer(job.settings, report, stopped, job.lane == CLASS_LANE)
         except AttentionInputError as refused:  # the engine's refusal, worded by the page
             error = refused
         except Exception as failure:  # said on the page in one sentence, never kept

@@ -162,23 +162,51 @@ def _task_caption(task) -> None:
 # While training
 
 
-@st.fragment(run_every=0.3)
 def live(settings: Settings, hidden: bool) -> None:
-    """The run of `settings` as far as it got: the progress, the curves so far and the latest
-    snapshot's attention, redrawn by Streamlit every `run_every` (`hidden`: a prediction is
-    open, the attention stays at step 0); once it has finished, the whole page (which then
-    draws the finished run)."""
-    job = runs.kept(settings)
-    seen = job.seen() if job is not None else None
-    if seen is None or seen.finished:
-        st.rerun(scope="app")
-    if seen.place is not None and not seen.done:  # waiting in the shared line
-        st.info(service_text.place(seen.place), icon=":material/hourglass_top:")
+    """The run of `settings` as far as it got (`hidden`: a prediction is open, the attention
+    stays at step 0): while it waits in the shared line, its place, asked again every half
+    second, over the model at step 0, drawn once; while it trains, the progress, the curves
+    so far and the latest snapshot's attention, redrawn every 0.3 s. Each turns into the whole
+    page when the run moves on (which then draws the next)."""
+    seen = _seen(settings)
+    if seen is not None and _in_line(seen):
+        _place_in_line(settings)
+        _live_screen(settings, seen, hidden)
     else:
-        st.progress(
-            seen.done / max(seen.total, 1),
-            text=t("train.progress", done=fmt(seen.done), total=fmt(seen.total)),
-        )
+        _training(settings, hidden)
+
+
+def _seen(settings: Settings) -> runs.Seen | None:
+    job = runs.kept(settings)
+    return job.seen() if job is not None else None  # seen(): a poll, the run stays waited for
+
+
+def _in_line(seen: runs.Seen) -> bool:
+    return seen.place is not None and not seen.done
+
+
+@st.fragment(run_every=0.5)
+def _place_in_line(settings: Settings) -> None:
+    seen = _seen(settings)
+    if seen is None or seen.finished or not _in_line(seen):
+        st.rerun(scope="app")
+    st.info(service_text.place(seen.place), icon=":material/hourglass_top:")
+
+
+@st.fragment(run_every=0.3)
+def _training(settings: Settings, hidden: bool) -> None:
+    seen = _seen(settings)
+    if seen is None or seen.finished or _in_line(seen):
+        st.rerun(scope="app")
+    st.progress(
+        seen.done / max(seen.total, 1),
+        text=t("train.progress", done=fmt(seen.done), total=fmt(seen.total)),
+    )
+    _live_screen(settings, seen, hidden)
+
+
+def _live_screen(settings: Settings, seen: runs.Seen, hidden: bool) -> None:
+    """The curves so far beside the latest snapshot's attention (step 0 before the first)."""
     task = compute.task_of(settings.task, settings.seed)
     left, right = _columns()
     with left:

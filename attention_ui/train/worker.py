@@ -24,11 +24,14 @@ from attention_core import AttentionInputError, toy_task
 from attention_core.training import TrainingSettings, train_attention_steps
 from attention_ui.train import snapshots
 
-NICE = 5  # the server's sessions (drawing, Luong's edits) come before training
+# Niceness: the server's sessions (drawing, Luong's edits) come before training, and the
+# class's run before the runs students start on their own (it gets about 90 % of a core the
+# two share: the kernel weighs niceness 5 at 335 against 36 for 15).
+CLASS_NICE, OPEN_NICE = 5, 15
 _lane: dict[str, Any] = {}  # this process's progress queue and stop event
 
 
-def start(inherited: frozenset[int], progress, stop) -> None:
+def start(inherited: frozenset[int], progress, stop, nice: int) -> None:
     """The pool's initializer, first thing in the forked process.
 
     The fork inherited the server's signal handlers (Streamlit's SIGTERM handler would stop,
@@ -43,7 +46,7 @@ def start(inherited: frozenset[int], progress, stop) -> None:
     for fd in inherited - {0, 1, 2}:
         with contextlib.suppress(OSError):  # already closed
             os.close(fd)
-    os.nice(NICE)
+    os.nice(nice)
     _lane.update(progress=progress, stop=stop)
     server = os.getppid()
     threading.Thread(target=_end_with, args=(server,), name="server-watch", daemon=True).start()

@@ -13,6 +13,7 @@ Each chart gets
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -52,8 +53,12 @@ def show_moving_chart(figure: go.Figure | DrawnFigure, alt: str, *, container: A
     plot, so it takes no hover or focus meanwhile; no camera and no table, which the finished
     chart, drawn by `show_chart`, has."""
     where = container or st
-    drawn = figure.drawn() if isinstance(figure, DrawnFigure) else figure
-    where.plotly_chart(drawn, config={"staticPlot": True}, alt=alt)
+    if isinstance(figure, DrawnFigure):
+        # Streamlit validates a dict into a go.Figure, which adds plotly's default template
+        # itself: the plain dicts (copied, as plotly pops each trace's type) draw the same
+        # JSON as `drawn()`, whose template it would validate again on every redraw.
+        figure = copy.deepcopy(figure.plain)
+    where.plotly_chart(figure, config={"staticPlot": True}, alt=alt)
 
 
 def show_chart(

@@ -13,7 +13,7 @@ def test_thirty_sessions_asking_at_once_start_one_run():
     calls = []
     release = threading.Event()
 
-    def trainer(s, report, stopped):
+    def trainer(s, report, stopped, urgent):
         calls.append(s)
         release.wait(5)
         report([1.0] * s.steps, [(s.steps, 0.5)])
@@ -41,7 +41,7 @@ def test_thirty_sessions_asking_at_once_start_one_run():
 def test_a_failing_run_ends_with_its_error_instead_of_leaving_pages_waiting():
     settings = settings_of({"train.seed": 987_655})
 
-    def trainer(s, report, stopped):
+    def trainer(s, report, stopped, urgent):
         raise ValueError("broken")
 
     job = runs.job(settings, trainer)
@@ -54,7 +54,7 @@ def test_progress_is_seen_while_the_run_trains():
     settings = settings_of({"train.seed": 987_656, "train.steps": 20})
     halfway, release = threading.Event(), threading.Event()
 
-    def trainer(s, report, stopped):
+    def trainer(s, report, stopped, urgent):
         report([2.0] * 10, [(10, 0.3)])
         halfway.set()
         release.wait(5)

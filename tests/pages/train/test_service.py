@@ -28,10 +28,12 @@ class Gate:
     def __init__(self, result="run") -> None:
         self.release = threading.Event()
         self.started: list = []
+        self.urgent: list[bool] = []
         self.result = result
 
-    def __call__(self, s, report, stopped):
+    def __call__(self, s, report, stopped, urgent):
         self.started.append(s)
+        self.urgent.append(urgent)
         while not self.release.wait(0.02):
             if stopped():
                 raise compute.TrainingStoppedError("cancelled")
@@ -62,10 +64,21 @@ def test_a_class_run_trains_at_once_while_students_runs_fill_the_line(service):
     students = Gate()
     held = [service.job(settings(seed), students, runs.Asker(f"s{seed}")) for seed in range(6)]
     polled_until(held[0], lambda s: s.place is None)  # the open lane took the first
-    teacher = service.job(settings(100), lambda s, report, stopped: "class run", CLASS)
+    teacher = service.job(settings(100), lambda s, report, stopped, urgent: "class run", CLASS)
     assert polled_until(teacher, lambda s: s.finished).result == "class run"
     assert [job.seen().finished for job in held] == [False] * 6
     students.release.set()
+
+
+def test_the_class_lane_trains_urgently_and_the_open_lane_not(service):
+    students = Gate()
+    held = service.job(settings(1), students, runs.Asker("s1"))
+    polled_until(held, lambda s: s.place is None)  # the open lane took it
+    teacher = service.job(settings(100), lambda s, report, stopped, urgent: urgent, CLASS)
+    assert polled_until(teacher, lambda s: s.finished).result is True
+    students.release.set()
+    assert polled_until(held, lambda s: s.finished).result == "run"
+    assert students.urgent == [False]
 
 
 def test_the_line_is_ordered_class_first_and_each_waiting_run_knows_its_place(service):
@@ -143,7 +156,7 @@ def test_runs_nobody_polls_are_dropped_from_the_line_or_stopped(service, monkeyp
 def test_a_run_that_failed_is_never_served_again_and_the_next_ask_retrains_it(service):
     calls = []
 
-    def trainer(s, report, stopped):
+    def trainer(s, report, stopped, urgent):
         calls.append(s)
         if len(calls) == 1:
             raise compute.TrainingStoppedError("killed")
@@ -164,7 +177,7 @@ def kept_run():
 def test_kept_runs_are_bounded_by_bytes_and_the_class_run_stays(service, monkeypatch, kept_run):
     monkeypatch.setattr(runs, "CANCEL_AFTER", 0.3)
     monkeypatch.setattr(runs, "KEPT_BYTES", 3 * size_in_bytes(kept_run))
-    done = lambda s, report, stopped: kept_run  # noqa: E731
+    done = lambda s, report, stopped, urgent: kept_run  # noqa: E731
     looked_at = service.job(settings(0), done, CLASS)
     assert looked_at.finished.wait(5)
     others = []

@@ -16,7 +16,7 @@ import time
 
 import psutil
 
-from attention_ui.train import compute, runs, service_text
+from attention_ui.train import compute, runs, service_text, worker
 from attention_ui.train.state import settings_of
 from tests.conftest import REPO
 
@@ -26,7 +26,7 @@ def test_the_training_process_holds_none_of_the_servers_files_and_ends_with_its_
     listening.bind(("127.0.0.1", 0))
     listening.listen()
     found: list[int] = []
-    lane = threading.Thread(target=lambda: found.append(compute._lane().pid), name="test-lane")
+    lane = threading.Thread(target=lambda: found.append(compute._lane(False).pid), name="test-lane")
     try:
         lane.start()
         lane.join(60)
@@ -39,6 +39,26 @@ def test_the_training_process_holds_none_of_the_servers_files_and_ends_with_its_
         listening.close()
         compute.stop_processes()
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_the_class_lanes_process_comes_before_the_open_lanes_for_the_processor():
+    pids: dict[bool, int] = {}
+
+    def fork(urgent: bool) -> None:
+        pids[urgent] = compute._lane(urgent).pid
+
+    lanes = [threading.Thread(target=fork, args=(u,), name=f"test-nice-{u}") for u in (1, 0)]
+    try:
+        for lane in lanes:
+            lane.start()
+        for lane in lanes:
+            lane.join(60)
+        server = os.nice(0)
+        assert psutil.Process(pids[True]).nice() == min(19, server + worker.CLASS_NICE)
+        assert psutil.Process(pids[False]).nice() == min(19, server + worker.OPEN_NICE)
+        assert worker.CLASS_NICE < worker.OPEN_NICE
+    finally:
+        compute.stop_processes()
 
 
 LONG = {"train.task": "reverse", "train.d_model": 8, "train.steps": 3000}  # ~1 s unloaded
@@ -86,7 +106,7 @@ def test_the_training_process_ends_when_the_server_is_killed():
     script = (
         "import threading, time\n"
         "from attention_ui.train import compute\n"
-        "lane = threading.Thread(target=lambda: print(compute._lane().pid, flush=True))\n"
+        "lane = threading.Thread(target=lambda: print(compute._lane(False).pid, flush=True))\n"
         "lane.start(); lane.join(); time.sleep(120)\n"
     )
     server = subprocess.Popen(
