@@ -102,8 +102,9 @@ def _submitted(run_id: int, request: dict, urgent: bool) -> tuple[_Lane, Future]
     lane was idle (killed, out of memory) is replaced first: its pool takes no more calls."""
     lane = _lane(urgent)
     try:
-        if not _alive(lane.pid):  # dead before its pool noticed: a call would break
-            raise BrokenProcessPool(lane.pid)
+        # A call that answers: its process lives. One dead, even if its pool had not noticed
+        # yet, breaks the pool here (the pool watches its process), not the run.
+        lane.pool.submit(worker.ready).result()
         lane.stop.clear()
         return lane, lane.pool.submit(worker.train, run_id, request)
     except BrokenProcessPool:
@@ -111,12 +112,6 @@ def _submitted(run_id: int, request: dict, urgent: bool) -> tuple[_Lane, Future]
     lane = _lane(urgent)
     lane.stop.clear()
     return lane, lane.pool.submit(worker.train, run_id, request)
-
-
-def _alive(pid: int) -> bool:
-    """Whether the process still runs: a killed child stays a zombie until reaped, which
-    `active_children` does (the pool then finds it ended, as it would have)."""
-    return any(child.pid == pid for child in multiprocessing.active_children())
 
 
 def _drop(lane: _Lane) -> None:

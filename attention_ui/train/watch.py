@@ -164,10 +164,10 @@ def _task_caption(task) -> None:
 
 def live(settings: Settings, hidden: bool) -> None:
     """The run of `settings` as far as it got (`hidden`: a prediction is open, the attention
-    stays at step 0): while it waits in the shared line, its place, asked again every half
-    second, over the model at step 0, drawn once; while it trains, the progress, the curves
-    so far and the latest snapshot's attention, redrawn every 0.3 s. Each turns into the whole
-    page when the run moves on (which then draws the next)."""
+    stays at step 0): while it waits in the shared line, its place, asked again and again (a
+    poll), over the model at step 0, drawn once; while it trains, the progress, the curves so
+    far and the latest snapshot's attention, redrawn by Streamlit every `run_every`. Each
+    turns into the whole page when the run moves on (which then draws the next)."""
     seen = _seen(settings)
     if seen is not None and _in_line(seen):
         _place_in_line(settings)

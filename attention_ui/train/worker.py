@@ -25,8 +25,8 @@ from attention_core.training import TrainingSettings, train_attention_steps
 from attention_ui.train import snapshots
 
 # Niceness: the server's sessions (drawing, Luong's edits) come before training, and the
-# class's run before the runs students start on their own (it gets about 90 % of a core the
-# two share: the kernel weighs niceness 5 at 335 against 36 for 15).
+# class's run before the runs students start on their own (the kernel weighs niceness 5 at 335
+# against 36 for 15, so the class lane gets nine tenths of a processor the two share).
 CLASS_NICE, OPEN_NICE = 5, 15
 _lane: dict[str, Any] = {}  # this process's progress queue and stop event
 

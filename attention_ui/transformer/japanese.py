@@ -2,18 +2,15 @@
 
 janome 0.5.0 ships its dictionary as Python source: the connection costs, a 1,316 × 1,316
 matrix of integers written as list literals (`janome/sysdic/connections1.py` and
-`connections2.py`, 10 MB), and the entries (twenty more files). Importing that source compiles
-it first unless the installer wrote its bytecode (pip does by default; uv does not, and nothing
-does where PYTHONDONTWRITEBYTECODE is set). Compiling the matrix alone takes the process to about
-850 MB for a few seconds, beyond the 690 MB a Community Cloud app gets, so the first page that
-imported janome could get the app stopped.
+`connections2.py`), and the entries (twenty more files). Importing that source compiles it
+first unless the installer wrote its bytecode (pip does by default; uv does not, and nothing
+does where PYTHONDONTWRITEBYTECODE is set), and compiling the matrix takes more memory than a
+Community Cloud app has (figures: README, Benchmarks).
 
-So before janome's tokenizer is imported:
-- the matrix is read with NumPy from the same files and handed to janome as the modules it
-  imports, holding each distinct cost once as marshal's bytecode would (about 80 MB at the
-  peak, 0.3 s);
-and the entries are read through janome's own memory-mapped dictionary (`mmap=True`), which
-  imports only their small indexes.
+So before janome's tokenizer is imported, the matrix is read with NumPy from the same files
+and handed to janome as the modules it imports, holding each distinct cost once as marshal's
+bytecode would; and the entries are read through janome's own memory-mapped dictionary
+(`mmap=True`), which imports only their small indexes.
 """
 
 from __future__ import annotations

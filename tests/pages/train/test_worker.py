@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import psutil
 
@@ -43,16 +44,10 @@ def test_the_training_process_holds_none_of_the_servers_files_and_ends_with_its_
 
 def test_the_class_lanes_process_comes_before_the_open_lanes_for_the_processor():
     pids: dict[bool, int] = {}
-
-    def fork(urgent: bool) -> None:
-        pids[urgent] = compute._lane(urgent).pid
-
-    lanes = [threading.Thread(target=fork, args=(u,), name=f"test-nice-{u}") for u in (1, 0)]
     try:
-        for lane in lanes:
-            lane.start()
-        for lane in lanes:
-            lane.join(60)
+        for urgent in (True, False):  # each lane's thread its own (a lane is its thread's)
+            with ThreadPoolExecutor(1, thread_name_prefix=f"test-nice-{urgent}") as lane:
+                pids[urgent] = lane.submit(lambda u=urgent: compute._lane(u).pid).result(300)
         server = os.nice(0)
         assert psutil.Process(pids[True]).nice() == min(19, server + worker.CLASS_NICE)
         assert psutil.Process(pids[False]).nice() == min(19, server + worker.OPEN_NICE)
