@@ -488,7 +488,9 @@ def story_text(preset: str, run: Run) -> str:
     if not sent.held:
         return t("luong.trained.edited")
     words = {"task": "?", "head": "?", "step": "?", "tokens": "?", **sent.words}
-    return t("luong.trained.why", **words)
+    # a two-layer model's last layer reads layer 1's output as well as the embeddings
+    key = "luong.trained_layers.why" if words.get("layers") == "2" else "luong.trained.why"
+    return t(key, **words)
 
 
 def story(preset: str, run: Run) -> None:
