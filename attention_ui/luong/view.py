@@ -284,8 +284,8 @@ def inputs_heading(layout: str, switch: Callable[[], bool]) -> bool:
     """The grids' heading, the predict switch (`switch` draws it, saying whether it did) and
     how to read the grids, on one wrapping row: drawn above the grids' st.fragment, since no
     edit in there changes them (two elements fewer to send per edit). The switch comes before
-    the sentence so that on a phone it shares the heading's line (in Japanese at 390 px the
-    first chart started at 1,678 px with the switch on a line of its own)."""
+    the sentence so that on a phone it shares the heading's line instead of taking one of its
+    own above the grids."""
     row = st.container(horizontal=True, vertical_alignment="center")
     row.header(t("luong.inputs.title"), width="content")
     with row:

@@ -547,8 +547,8 @@ def test_axe_passes_as_a_learners_browser_shows_the_page(learners_browser, serve
 # the window as first opened (screens.MEASURE); every grid at its largest size is
 # tests/browser/test_first_screen.py's.
 FIRST_SCREEN_PAGES = tuple(name for name in PAGES if name != "train")
-# The pages measured in Japanese on a phone as well: every one (in Japanese at 390 px the Luong
-# page's first chart once started at 1,694 px, past the two screens' 1,688).
+# The pages measured in Japanese on a phone as well: every one (longer Japanese words push the
+# controls and charts further down; the Luong page's first chart was once past two screens).
 JAPANESE_FIRST_SCREENS = FIRST_SCREEN_PAGES
 # Pages whose first screen must hold something to change, not only buttons: in Japanese the
 # database page's story buttons filled it, and its first switch was at 1,052 px.
