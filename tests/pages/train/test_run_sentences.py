@@ -152,6 +152,7 @@ def test_key_lookups_x_is_said_to_hold_a_pairs_two_rows_of_e(lang):
     text = shown(at)
     assert words["learned.handover_pairs.x"] in text
     assert words["learned.handover.x"] not in text
+    assert words["transformer.heads_grid.random"].split("{seed}")[0] not in text  # not seeded
     # the numbers say what the caption says: X's row of a pair is its two features' rows of E
     # plus its position's row of P
     run = runs.kept(settings).seen().result
