@@ -568,12 +568,13 @@ def on_screen(found: dict, screen: int, results_by: int) -> tuple[list, list]:
     return controls, results
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", FIRST_SCREEN_PAGES)
-def test_the_desktop_first_screen_shows_a_control_and_a_result(tabs, audits, server, name):
-    found = first_screen(tabs, audits, server, name, "en", DESKTOP[0])
+def test_the_desktop_first_screen_shows_a_control_and_a_result(tabs, audits, server, name, lang):
+    found = first_screen(tabs, audits, server, name, lang, DESKTOP[0])
     controls, results = on_screen(found, DESKTOP[1], DESKTOP[1])
-    assert controls, f"{name}: nothing to touch above {DESKTOP[1]} px"
-    assert results, f"{name}: no result on the first screen: {found['results'][:3]}"
+    assert controls, f"{name} ({lang}): nothing to touch above {DESKTOP[1]} px"
+    assert results, f"{name} ({lang}): no result on the first screen: {found['results'][:3]}"
 
 
 def test_the_luong_first_screen_holds_the_grids_and_a_result_chart(tabs, audits, server):
