@@ -40,8 +40,7 @@ view.trained_note()  # what the numbers are, while the grids hold what the train
 
 settings = view.settings()  # the example, the score, τ (the layout, mask and sizes: at the end)
 sizes = state.sizes()
-with view.inputs_heading(settings.layout):
-    switch_drawn = teaching.switch()  # predict, then reveal
+switch_drawn = view.inputs_heading(settings.layout, teaching.switch)  # predict, then reveal
 fragments.grids(settings, sizes)  # an edit reruns its grid and what it changes below
 
 run = view.run_now(settings, sizes)  # the engine's one run of what the grids hold (cached)

@@ -9,7 +9,7 @@ the functions here; each reads the grids as they are now (`run_now`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -280,14 +280,18 @@ def scaling_gradient_text(demo: ScalingDemo, lang: str | None = None) -> str:
     )
 
 
-def inputs_heading(layout: str) -> Any:
-    """The grids' heading and how to read them, on one row that it returns (the predict switch
-    goes at its end): drawn above the grids' st.fragment, since no edit in there changes them
-    (two elements fewer to send per edit)."""
+def inputs_heading(layout: str, switch: Callable[[], bool]) -> bool:
+    """The grids' heading, the predict switch (`switch` draws it, saying whether it did) and
+    how to read the grids, on one wrapping row: drawn above the grids' st.fragment, since no
+    edit in there changes them (two elements fewer to send per edit). The switch comes before
+    the sentence so that on a phone it shares the heading's line instead of taking one of its
+    own above the grids."""
     row = st.container(horizontal=True, vertical_alignment="center")
     row.header(t("luong.inputs.title"), width="content")
+    with row:
+        drawn = switch()
     row.caption(t(f"luong.inputs.intro_{layout}"), width=560)
-    return row
+    return drawn
 
 
 def grid_columns(score: str, sizes: Sizes, layout: str) -> dict[str, Any]:
@@ -488,7 +492,9 @@ def story_text(preset: str, run: Run) -> str:
     if not sent.held:
         return t("luong.trained.edited")
     words = {"task": "?", "head": "?", "step": "?", "tokens": "?", **sent.words}
-    return t("luong.trained.why", **words)
+    # a two-layer model's last layer reads layer 1's output as well as the embeddings
+    key = "luong.trained_layers.why" if words.get("layers") == "2" else "luong.trained.why"
+    return t(key, **words)
 
 
 def story(preset: str, run: Run) -> None:

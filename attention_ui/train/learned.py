@@ -337,14 +337,50 @@ def score_matrices(run: TrainingRun, snapshot) -> None:
 # Induction: both layers
 
 
+def _both_above(curves_, threshold: float) -> np.ndarray:
+    """At each snapshot: are the best previous-token head and the best prefix-matching head
+    both above `threshold`?"""
+    return (curves_.previous_token.max(axis=1) > threshold) & (
+        curves_.prefix_matching.max(axis=1) > threshold
+    )
+
+
 def formed_at(curves_, threshold: float = FORMED) -> int | None:
     """The first snapshot step at which the best previous-token head and the best
     prefix-matching head are both above `threshold`, or None."""
-    both = (curves_.previous_token.max(axis=1) > threshold) & (
-        curves_.prefix_matching.max(axis=1) > threshold
-    )
-    hits = np.flatnonzero(both)
+    hits = np.flatnonzero(_both_above(curves_, threshold))
     return int(curves_.steps[hits[0]]) if hits.size else None
+
+
+def fell_at(curves_, threshold: float = FORMED) -> int | None:
+    """The first snapshot step after `formed_at` at which the two are no longer both above
+    `threshold` (a run that collapses), or None when they stay above to the end."""
+    both = _both_above(curves_, threshold)
+    hits = np.flatnonzero(both)
+    if not hits.size:
+        return None
+    after = np.flatnonzero(~both[hits[0] :])
+    return int(curves_.steps[hits[0] + after[0]]) if after.size else None
+
+
+def formed_sentence(curves_, threshold: float = FORMED) -> str:
+    """When both scores passed `threshold`, and whether they stayed there: "from step S on"
+    only when every later snapshot holds them above it."""
+    formed = formed_at(curves_, threshold)
+    if formed is None:
+        return t("learned.induction.not_formed", threshold=fmt(threshold))
+    fell = fell_at(curves_, threshold)
+    if fell is None:
+        return t("learned.induction.formed", threshold=fmt(threshold), step=fmt(formed))
+    return t(
+        "learned.induction_fell.formed",
+        threshold=fmt(threshold),
+        step=fmt(formed),
+        fell=fmt(fell),
+        last=fmt(int(curves_.steps[-1])),
+        previous=fmt(float(curves_.previous_token[-1].max())),
+        prefix=fmt(float(curves_.prefix_matching[-1].max())),
+    )
 
 
 def induction_section(run: TrainingRun, step: int) -> None:
@@ -372,11 +408,7 @@ def induction_section(run: TrainingRun, step: int) -> None:
         marker_step=snapshot.step,
     )
     show_chart(figure, "train.chart.induction", details=_details(run))
-    formed = formed_at(found)
-    if formed is None:
-        st.caption(t("learned.induction.not_formed", threshold=fmt(FORMED)))
-    else:
-        st.caption(t("learned.induction.formed", threshold=fmt(FORMED), step=fmt(formed)))
+    st.caption(formed_sentence(found))
     _first_layer(run, snapshot)
 
 

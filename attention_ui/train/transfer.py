@@ -37,6 +37,9 @@ TRANSFORMER_NOTE = {1: "learned.handover.note_one"}  # by heads; more: "learned.
 TRANSFORMER_CAPTIONS = {"x": "learned.handover.x", "positions": "learned.handover.positions"}
 # two layers: the last one's input X also holds the first layer's output (the residual stream)
 TWO_LAYER_CAPTIONS = {**TRANSFORMER_CAPTIONS, "x": "learned.handover.x_two_layers"}
+# tokens made of features (key lookup's pair C→5: key C and value 5): a pair's embedding is the
+# sum of two rows of E, not one
+PAIR_CAPTIONS = {**TRANSFORMER_CAPTIONS, "x": "learned.handover_pairs.x"}
 
 
 @dataclass(frozen=True)
@@ -170,10 +173,18 @@ def section(run: TrainingRun, settings: Settings, step: int, tokens: np.ndarray)
                 st.caption(t(f"train.transfer.{code}", **{k: fmt(v) for k, v in numbers.items()}))
             if pressed and sent.problem is None:
                 if page == "transformer":
-                    captions = TWO_LAYER_CAPTIONS if run.layers == 2 else TRANSFORMER_CAPTIONS
+                    captions = _captions(run, task)
                     note = TRANSFORMER_NOTE.get(run.heads, "learned.handover.note")
                     told = replace(told, note=note, captions=captions)
                 send(page, sent, told)
+
+
+def _captions(run: TrainingRun, task: ToyTask) -> dict[str, str]:
+    """What the transformer page says of the X it is sent: one row of E per token, or a
+    pair's two rows (tokens made of features), plus layer 1's output (two layers)."""
+    if run.layers == 2:
+        return TWO_LAYER_CAPTIONS
+    return TRANSFORMER_CAPTIONS if task.features is None else PAIR_CAPTIONS
 
 
 def told_of(

@@ -46,6 +46,17 @@ def test_lookup_asks_for_one_of_four_distinct_keys_and_answers_its_value():
     assert task.chance == 1 / LOOKUP_PAIRS
 
 
+def test_the_answering_pair_stands_at_any_of_the_four_positions_drawn_at_random():
+    """What the location sentence says: the pair that answers is at one of the four positions,
+    drawn for each example, so many examples share a position and a fixed preference for one
+    finds it in about one example in four."""
+    task = toy_task("lookup", size=2000, seed=0)
+    where = task.attend[:, 0]
+    shares = np.bincount(where, minlength=LOOKUP_PAIRS) / len(where)
+    assert set(where) == set(range(LOOKUP_PAIRS))
+    assert np.all(np.abs(shares - 1 / LOOKUP_PAIRS) < 0.04), shares
+
+
 def test_a_lookup_pair_is_made_of_its_key_and_its_value():
     task = toy_task("lookup", size=16)
     for token, label in enumerate(task.tokens):

@@ -19,10 +19,15 @@ from attention_ui.kit.text.i18n import LANGUAGES, current_language
 # Japanese line breaking, for the whole document: no line starts with 「ー」 or a small kana
 # (strict kinsoku), and a heading breaks between phrases, never inside a word (on a phone the
 # gallery's title 「重みのギャラリー」 broke before its final 「ー」); a phrase longer than its
-# line still breaks rather than run out of it.
+# line still breaks rather than run out of it. A Japanese title is drawn smaller than the theme's
+# h1 (its characters fill the em box that Latin letters leave half empty), more so on a phone:
+# the longest title takes one line on a desktop and two on a phone, and each page's first result
+# stays within the screens that tests/browser/test_accessibility.py allows.
 _JAPANESE_LINES = (
     ":lang(ja) { line-break: strict; } "
-    ":lang(ja) :is(h1, h2, h3) { word-break: auto-phrase; overflow-wrap: break-word; }"
+    ":lang(ja) :is(h1, h2, h3) { word-break: auto-phrase; overflow-wrap: break-word; } "
+    ":lang(ja) h1 { font-size: 2.25rem; } "
+    "@media (max-width: 640px) { :lang(ja) h1 { font-size: 1.875rem; } }"
 )
 _SCRIPT = f"""
 const KNOWN = {json.dumps(sorted(LANGUAGES))};

@@ -94,6 +94,6 @@ def test_the_training_pages_sentences_name_score_functions_as_the_select_box_doe
     said = {
         key: text
         for key, text in JA.items()
-        if key.startswith(("train.", "tasks.train_")) and SHORT_SCORE_NAMES.search(text)
+        if key.startswith(("train.", "tasks.train_", "learned.")) and SHORT_SCORE_NAMES.search(text)
     }
     assert not said, said

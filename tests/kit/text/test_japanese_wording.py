@@ -94,6 +94,8 @@ def test_learning_is_named_only_where_something_is_learned():
         "train.summary",
         "common.trained",  # matrices the training page trained
         "luong.trained.",  # the Luong page's example box and story for them
+        "luong.trained_layers.",  # the story for a two-layer model's
+        "lessons.offer.learn",  # the lesson on the training page, where a model learns
         "learned.",  # what the training page's model learned, and its weights elsewhere
         "tasks.train_",  # the training page's tasks train a model
         "tasks.reason.needs_lookup",

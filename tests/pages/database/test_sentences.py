@@ -244,7 +244,11 @@ def test_the_lessons_end_with_d2ls_few_parameters_and_differentiable_selection(l
 
 
 @pytest.mark.parametrize(
-    ("lang", "words"), [("en", ("in jumps", "whatever τ")), ("ja", ("飛び飛び", "τ によらず"))]
+    ("lang", "words"),
+    [
+        ("en", ("in jumps", "whatever τ", "shared equally")),
+        ("ja", ("飛び飛び", "τ によらず", "等分")),
+    ],
 )
 def test_the_selection_sentence_says_a_typed_query_jumps_and_exact_matching_ignores_tau(
     lang, words
@@ -258,5 +262,8 @@ def test_the_selection_sentence_says_a_typed_query_jumps_and_exact_matching_igno
     assert np.abs(one_letter[0] - one_letter[1]).max() > 0.1  # one letter typed: a jump
     exact = [lookup(records, "Li", "exact", temperature=tau).weights for tau in (0.1, 10.0)]
     assert np.array_equal(*exact)
+    # "each key 1 or 0" was false for a key stored twice: the two share the weight equally
+    twice = lookup([*records, ("Li", "Wei")], "Li", "exact", temperature=0.1).weights
+    assert sorted(twice[twice > 0]) == [0.5, 0.5] and twice.sum() == 1
     select = t("database.lessons.select", lang)
     assert all(word in select for word in words), select

@@ -18,14 +18,14 @@ EN = catalog("en")
 SENT_Q = np.array([[0.25, -1.5], [2.0, 0.75]])  # d_h = 2 × T = 2, not the seed's numbers
 
 
-def handed_over():
+def handed_over(layers: str = "1"):
     at = open_app_page("luong")
     at.selectbox(key="luong.preset").set_value("random").run()
     set_matrix("luong.Q", SENT_Q, at.session_state)
     at.session_state["luong.trained"] = Trained(
         grids={"luong.Q": SENT_Q},
         words={"task": "train.settings.task_options.previous", "score": "engine.value.score.dot"},
-        numbers={"step": "30", "head": "1", "tokens": "a b c"},
+        numbers={"step": "30", "head": "1", "tokens": "a b c", "layers": layers},
     )
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -63,3 +63,20 @@ def test_an_edit_makes_them_the_learners_and_a_new_seed_makes_them_seeded_again(
     at.button(key="luong.redraw").click().run()
     assert example_label(at) == EN["luong.preset.random.name"]
     assert EN["luong.preset.random.why"] in texts(at)
+
+
+def test_a_two_layer_models_numbers_are_said_to_hold_layer_ones_output():
+    """Induction's last layer reads its input X plus layer 1's output (the residual stream):
+    its Q, K and V are not made from the embeddings alone, as the one-layer story says."""
+    story = {
+        "head": "1",
+        "task": EN["train.settings.task_options.previous"],
+        "step": "30",
+        "tokens": "a b c",
+    }
+    two = handed_over(layers="2")
+    assert EN["luong.trained_layers.why"].format(**story) in texts(two)
+    assert EN["luong.trained.why"].format(**story) not in texts(two)
+    one = handed_over(layers="1")
+    assert EN["luong.trained.why"].format(**story) in texts(one)
+    assert EN["luong.trained_layers.why"].format(**story) not in texts(one)

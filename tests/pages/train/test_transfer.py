@@ -63,8 +63,16 @@ def test_open_in_multi_head_self_attention_shows_the_models_heads(lang):
         # snapshots are kept as float32 (train/snapshots.py): equal to float32's precision
         np.testing.assert_allclose(drawn[task.read_at], weights[head].T, rtol=1e-6, atol=1e-9)
     words = catalog(lang)
-    assert words["train.settings.task_options.reverse"] in shown(at)
-    assert "20" in shown(at)
+    # the whole last layer (both heads, W_O and X), not "head 1 of its last layer"
+    note = words["learned.handover.note"].format(
+        task=words["train.settings.task_options.reverse"],
+        score=words["engine.value.score.scaled_dot"],
+        step="20",
+        heads="2",
+        tokens="{tokens}",
+    )
+    assert note.split("{tokens}")[0] in shown(at)
+    assert words["common.trained"].split("{step}")[1].split("{head}")[0] not in shown(at)
 
 
 @pytest.mark.parametrize("score", ["general", "concat", "location"])
@@ -127,6 +135,14 @@ def test_the_hand_over_at_the_defaults_opens_both_pages_with_the_trained_numbers
     np.testing.assert_allclose(drawn[data.read_at], weights[0].T, rtol=1e-6, atol=1e-9)
     note = [line for line in shown(at).splitlines() if task_word in line]
     assert note and str(final) in note[0] and words["learned.handover.positions"] in shown(at)
+    # X's caption says what its rows are made of: a pair's two rows of E (key lookup), layer
+    # 1's output added (induction), else one row of E and one of P
+    captions = {"lookup": "learned.handover_pairs.x", "induction": "learned.handover.x_two_layers"}
+    x_caption = captions.get(task, "learned.handover.x")
+    assert words[x_caption] in shown(at)
+    assert not [
+        k for k in {*captions.values(), "learned.handover.x"} - {x_caption} if words[k] in shown(at)
+    ]
 
     at.switch_page("pages/train.py").run()
     at.session_state["train.fold.transfer"] = True
@@ -136,6 +152,12 @@ def test_the_hand_over_at_the_defaults_opens_both_pages_with_the_trained_numbers
     drawn = np.asarray(chart(at, "luong.chart.A")["data"][0]["z"], dtype=float)
     np.testing.assert_allclose(drawn, weights[0], rtol=1e-6, atol=1e-9)  # L × T
     assert words["common.trained"].split("**")[1] in shown(at)
+    # the story under the charts: a two-layer model's Q, K, V also hold layer 1's output
+    story = "luong.trained_layers.why" if task == "induction" else "luong.trained.why"
+    other = "luong.trained.why" if task == "induction" else "luong.trained_layers.why"
+    told = {"head": "1", "task": task_word, "step": str(final)}
+    assert words[story].format(**told, tokens="{tokens}").split("{tokens}")[0] in shown(at)
+    assert words[other].format(**told, tokens="{tokens}").split("{tokens}")[0] not in shown(at)
     at.switch_page("pages/luong.py")  # AppTest reruns the page it was told, not the switched-to one
     at.toggle(key="luong.predict").set_value(True).run()
     caption = "\n".join(str(c.value) for c in at.caption)
