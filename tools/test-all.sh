@@ -22,11 +22,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
 fi
 
-# Python keeps a module's bytecode once it has compiled it (its default, which some images turn
-# off with PYTHONDONTWRITEBYTECODE): the suite starts dozens of Python processes (an app server
-# per browser module, exported scripts, fresh environments), and without it each compiled
-# Streamlit, plotly and pandas from source again.
-unset PYTHONDONTWRITEBYTECODE
 python -m ruff check .
 python -m ruff format --check .
 # Two workers (the suite's target machine has 2 cores); the browser tests run in two queues
