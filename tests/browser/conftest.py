@@ -23,9 +23,11 @@ test after another (tests/conftest.py's scheduler), so module fixtures are made 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -200,13 +202,24 @@ def open_page(page, server: str, path: str = "", query: str = "", timeout: float
     assert_no_exception(page)
 
 
-def keep_class_screens(prefix: str, teacher, students) -> None:
-    """For a failed class test's report: what the teacher's and each student's screen showed,
-    as test-artifacts/<prefix>-teacher.png, <prefix>-student-1.png, …"""
-    ARTIFACTS.mkdir(exist_ok=True)
-    names = ["teacher", *(f"student-{n}" for n in range(1, len(students) + 1))]
-    for name, page in zip(names, (teacher, *students), strict=True):
-        page.screenshot(path=str(ARTIFACTS / f"{prefix}-{name}.png"), full_page=True)
+@contextlib.contextmanager
+def class_of_three(browser, viewport: dict, prefix: str) -> Iterator[list]:
+    """A teacher's tab and two students' tabs, each in a browser context of its own (three
+    sessions, no shared cookies): [teacher, student 1, student 2]. If the block fails, what
+    each screen showed is kept for the report (test-artifacts/<prefix>-teacher.png,
+    <prefix>-student-1.png, …); the contexts are closed either way."""
+    contexts = [new_context(browser, viewport=viewport) for _ in range(3)]
+    pages = [context.new_page() for context in contexts]
+    try:
+        yield pages
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        for name, page in zip(["teacher", "student-1", "student-2"], pages, strict=True):
+            page.screenshot(path=str(ARTIFACTS / f"{prefix}-{name}.png"), full_page=True)
+        raise
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def assert_no_exception(page) -> None:

@@ -44,7 +44,7 @@ from tests.app_server import server_log, start_app, stop_app
 from tests.browser.conftest import (
     ARTIFACTS,
     assert_no_exception,
-    keep_class_screens,
+    class_of_three,
     new_context,
     open_page,
     wait_idle,
@@ -101,12 +101,11 @@ def wait_for_param(page, name: str, value: str) -> float:
 
 
 def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
-    contexts = [new_context(browser, viewport={"width": 1280, "height": 900}) for _ in range(3)]
-    teacher, *students = [context.new_page() for context in contexts]
     errors: list[str] = []
-    for page in (teacher, *students):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
+    with class_of_three(browser, {"width": 1280, "height": 900}, "class-lead") as pages:
+        teacher, *students = pages
+        for page in pages:
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
         open_page(teacher, class_server, "luong")
         open_class_box(teacher)
         teacher.get_by_role("button", name=EN["classroom.start"]).click()
@@ -164,12 +163,6 @@ def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
             wait_for_param(student, "lang", "ja")
             student.get_by_text(catalog("ja")["classroom.following"]).wait_for(timeout=WAIT_MS)
         assert_no_exception(teacher)
-    except Exception:  # what each of the three screens showed, for the failure's report
-        keep_class_screens("class-lead", teacher, students)
-        raise
-    finally:
-        for context in contexts:
-            context.close()
     assert not errors, errors
 
 

@@ -29,8 +29,8 @@ from tests.app_server import start_app, stop_app
 from tests.browser.conftest import (
     ARTIFACTS,
     assert_no_exception,
+    class_of_three,
     collect_errors,
-    keep_class_screens,
     new_context,
     open_page,
     pick_option,
@@ -227,12 +227,11 @@ def vote(student, option: int, round_: int) -> None:
 def test_a_class_takes_a_builtin_lesson_with_a_vote_a_revote_and_the_summary(
     browser, lesson_server, tmp_path
 ):
-    contexts = [new_context(browser, viewport=VIEWPORT) for _ in range(3)]
-    teacher, *students = [context.new_page() for context in contexts]
     errors: list[str] = []
-    for page in (teacher, *students):
-        errors += collect_errors(page)
-    try:
+    with class_of_three(browser, VIEWPORT, "lesson-class") as pages:
+        teacher, *students = pages
+        for page in pages:
+            errors += collect_errors(page)
         address = start_class(teacher, lesson_server)
         for student in students:
             student.goto(address)
@@ -299,12 +298,6 @@ def test_a_class_takes_a_builtin_lesson_with_a_vote_a_revote_and_the_summary(
         assert counts[("1", wrong_text)] == ("no", "1", "2", "50")
         assert counts[("2", right_text)] == ("yes", "2", "2", "100")
         assert counts[("2", wrong_text)] == ("no", "0", "2", "100")
-        for page in (teacher, *students):
+        for page in pages:
             assert_no_exception(page)
-    except Exception:
-        keep_class_screens("lesson-class", teacher, students)
-        raise
-    finally:
-        for context in contexts:
-            context.close()
     assert not errors, errors
