@@ -17,7 +17,7 @@ from attention_ui.kit.state import settings as draw
 from attention_ui.kit.state.settings import Setting
 from attention_ui.kit.text.i18n import t
 from attention_ui.kit.text.markdown import stacked
-from attention_ui.train import claims, compute, runs, service_text, state, teaching, watch
+from attention_ui.train import claims, compute, runs, state, teaching, watch
 from attention_ui.train.state import SETTINGS, Settings
 from attention_ui.train.watch import curve_figure, refused
 
@@ -132,7 +132,7 @@ def follow(jobs: Mapping[str, runs.Job], draw_live: Callable) -> dict[str, runs.
         total = sum(s.total for s in seen.values())
         place = min((s.place for s in seen.values() if s.place is not None), default=None)
         if (done, place) != drawn or time.monotonic() - sent > KEEP_SECONDS:
-            _progress(bar, done, total, place)
+            watch.progress(bar, done, total, place)
             sent = time.monotonic()
         if done != drawn[0]:  # redrawn only when a run got further
             draw_live(seen, live)
@@ -144,15 +144,6 @@ def follow(jobs: Mapping[str, runs.Job], draw_live: Callable) -> dict[str, runs.
     bar.empty()
     live.empty()
     return seen
-
-
-def _progress(bar, done: int, total: int, place: int | None) -> None:
-    """The progress bar, or the place in line while every run waits."""
-    if place is not None and not done:
-        bar.info(service_text.place(place), icon=":material/hourglass_top:")
-    else:
-        text = t("train.progress", done=fmt(done), total=fmt(total))
-        bar.progress(done / max(total, 1), text=text)
 
 
 def _live_scores(seen: Mapping[str, runs.Seen], live) -> None:

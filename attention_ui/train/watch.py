@@ -185,12 +185,22 @@ def _in_line(seen: runs.Seen) -> bool:
     return seen.place is not None and not seen.done
 
 
+def progress(where, done: int, total: int, place: int | None) -> None:
+    """In `where`: the progress bar, or the place in line while the run (every run: `done` is
+    their steps together, `place` the first's) waits."""
+    if place is not None and not done:
+        where.info(service_text.place(place), icon=":material/hourglass_top:")
+    else:
+        text = t("train.progress", done=fmt(done), total=fmt(total))
+        where.progress(done / max(total, 1), text=text)
+
+
 @st.fragment(run_every=0.5)
 def _place_in_line(settings: Settings) -> None:
     seen = _seen(settings)
     if seen is None or seen.finished or not _in_line(seen):
         st.rerun(scope="app")
-    st.info(service_text.place(seen.place), icon=":material/hourglass_top:")
+    progress(st, seen.done, seen.total, seen.place)
 
 
 @st.fragment(run_every=0.3)
@@ -198,10 +208,7 @@ def _training(settings: Settings, hidden: bool) -> None:
     seen = _seen(settings)
     if seen is None or seen.finished or _in_line(seen):
         st.rerun(scope="app")
-    st.progress(
-        seen.done / max(seen.total, 1),
-        text=t("train.progress", done=fmt(seen.done), total=fmt(seen.total)),
-    )
+    progress(st, seen.done, seen.total, seen.place)
     _live_screen(settings, seen, hidden)
 
 
