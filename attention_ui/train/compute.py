@@ -8,7 +8,6 @@ import dataclasses
 import functools
 import itertools
 import multiprocessing
-import os
 import queue
 import re
 import threading
@@ -161,7 +160,7 @@ _run_ids = itertools.count(1)
 def _lane(urgent: bool) -> _Lane:
     name = threading.current_thread().name
     if name not in _lanes:
-        inherited = frozenset(int(fd) for fd in os.listdir("/proc/self/fd"))
+        inherited = worker.open_files()
         progress, stop = _FORK.Queue(), _FORK.Event()
         nice = worker.CLASS_NICE if urgent else worker.OPEN_NICE
         pool = ProcessPoolExecutor(

@@ -31,21 +31,38 @@ CLASS_NICE, OPEN_NICE = 5, 15
 _lane: dict[str, Any] = {}  # this process's progress queue and stop event
 
 
-def start(inherited: frozenset[int], progress, stop, nice: int) -> None:
+def open_files() -> dict[int, tuple[int, int]]:
+    """This process's open files now: {descriptor: (device, inode)}, what the lane's process
+    closes (`start`). The file's identity, not only its number: between this look and the fork
+    another thread of the server can close one of these descriptors, and the pool's own pipes,
+    made after, can take its number (the new pool then broke at its first call: two runs of
+    the suite in about twenty, in tests/pages/train/test_worker.py)."""
+    found = {}
+    for name in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # the listing's own descriptor, closed by now
+            status = os.fstat(int(name))
+            found[int(name)] = (status.st_dev, status.st_ino)
+    return found
+
+
+def start(inherited: dict[int, tuple[int, int]], progress, stop, nice: int) -> None:
     """The pool's initializer, first thing in the forked process.
 
     The fork inherited the server's signal handlers (Streamlit's SIGTERM handler would stop,
     through the inherited wake-up socket, the server itself) and every file the server had
-    open when the pool was made (`inherited`): its listening socket, its sessions' websockets,
-    a browser driver's pipe. Held here, they would outlive the server letting go of them. They
-    are closed; what the pool made after (its queues, its pipes) stays.
+    open before the pool was made (`inherited`, from `open_files`): its listening socket, its
+    sessions' websockets, a browser driver's pipe. Held here, they would outlive the server
+    letting go of them. They are closed; what the pool made after (its queues, its pipes)
+    stays, even under a number one of them had.
     """
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.set_wakeup_fd(-1)
-    for fd in inherited - {0, 1, 2}:
-        with contextlib.suppress(OSError):  # already closed
-            os.close(fd)
+    for fd, identity in inherited.items():
+        with contextlib.suppress(OSError):  # closed since
+            status = os.fstat(fd)
+            if fd > 2 and (status.st_dev, status.st_ino) == identity:
+                os.close(fd)
     os.nice(nice)
     _lane.update(progress=progress, stop=stop)
     server = os.getppid()

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import psutil
 
@@ -160,3 +160,23 @@ def assert_ended(pid: int) -> None:
             return
         time.sleep(0.05)
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_a_pipe_of_the_pool_under_a_number_the_server_let_go_of_stays_open():
+    """Another thread of the server can close a file between the lane's look at its open files
+    and the fork; the pool's pipes, made after, then take that number. The new process keeps
+    them (it closes a file only if it is the one seen): its first call is answered."""
+    context = compute._FORK
+    progress, stop = context.Queue(), context.Event()
+    spare = [fd for _ in range(3) for fd in os.pipe()]  # as many as the pool's three pipes
+    inherited = worker.open_files()
+    for fd in spare:  # let go of by "another thread": the pool's pipes take the numbers
+        os.close(fd)
+    pool = ProcessPoolExecutor(
+        1, mp_context=context, initializer=worker.start, initargs=(inherited, progress, stop, 0)
+    )
+    try:
+        assert set(spare) <= set(worker.open_files())  # reused by the pool
+        assert pool.submit(worker.ready).result(timeout=60) > 0
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
