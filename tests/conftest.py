@@ -55,7 +55,7 @@ def open_app_page(page: str) -> AppTest:
 
 
 # What a test costs, roughly, by where it lives (s): the scheduler below hands out the dearest
-# groups first, so that neither worker is left alone with a long group at the end.
+# groups first, so that no worker is left alone with a long group at the end.
 _COST = (("tests/deploy/", 60.0), ("tests/browser/", 8.0), ("tests/pages/", 1.0))
 
 
@@ -65,12 +65,12 @@ def _cost(nodeid: str) -> float:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
-    """Under pytest-xdist (tools/test-all.sh runs two workers) each browser module runs on one
+    """Under pytest-xdist (tools/test-all.sh runs three workers) each browser module runs on one
     worker, one test after another, so that its module fixtures (a shared visit, a server of its
     own) are made once; each worker has one app server and one Chromium for the session (the
     `app_server` and `browser` fixtures), made when its first browser test asks. Every other
     test is a group of its own. The groups go out dearest first (`_COST`): the browser modules
-    and the deploy tests spread over both workers and the quick tests fill in after. (xdist's
+    and the deploy tests spread over the workers and the quick tests fill in after. (xdist's
     own `loadgroup` mode cannot group them with pytest 9: it renames the tests' ids, which
     pytest 9 no longer lets it do.)"""
     from xdist.scheduler import LoadScopeScheduling  # only where xdist runs the tests

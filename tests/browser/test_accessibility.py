@@ -16,6 +16,7 @@ keep the suite short (a page's cold open is most of a visit's time).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from attention_ui.kit.text.i18n import catalog
 from tests.browser import screens
 from tests.browser.conftest import (
     ARTIFACTS,
+    IDLE,
     collect_errors,
     new_context,
     open_page,
@@ -182,26 +184,32 @@ _OVERFLOWING_FORMULAS = """(slack) => Array.from(document.querySelectorAll('.kat
     .map(box => `${box.scrollWidth - box.clientWidth} px: ${box.textContent.slice(0, 50)}`)"""
 _SHOWN_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
     .filter(box => box.clientWidth > 0).length"""
-# Every folded expander of the page (not the sidebar's, which a phone's width hides).
-_UNFOLD = """() => document.querySelectorAll(
-    '[data-testid=stMain] details:not([open]) > summary').forEach(s => s.click())"""
 # A fold builds what it holds in the rerun its click asks for (kit/folds.py): until that rerun
 # has reached the browser an open fold is empty. Clicked together, folds in different fragments
 # ask for fragment reruns that Streamlit folds into one, and a fold whose run was cut short by
-# the next can stay empty (seen on the Luong page: 4 of 7). The walk waits for every open fold to
-# hold an element, and closes and reopens, one at a time, any that still does not.
-_EMPTY_FOLDS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] details'))
-    .map((fold, index) => [fold, index])
-    .filter(([fold]) => fold.open && !fold.querySelector(
-        '[data-testid=stExpanderDetails] [data-testid=stElementContainer]'))
-    .map(([, index]) => index)"""
-_CLICK_FOLD = """(index) => document.querySelectorAll(
-    '[data-testid=stMain] details > summary')[index].click()"""
+# the next can stay empty (seen on the Luong page: 5 of 6; Streamlit's PR #8298). The walk opens
+# the folds one at a time, as a learner clicks them, each once the last has drawn what it holds
+# and its run has ended; a fold still empty after all is closed and opened again.
+_FOLDS = "document.querySelectorAll('[data-testid=stMain] details')"
+_CLOSED_FOLDS = f"""() => Array.from({_FOLDS}).flatMap((fold, index) => fold.open ? [] : [index])"""
+_FILLED = """fold => fold.open && !!fold.querySelector(
+    '[data-testid=stExpanderDetails] [data-testid=stElementContainer]')"""
+_EMPTY_FOLDS = f"""() => Array.from({_FOLDS})
+    .flatMap((fold, index) => fold.open && !({_FILLED})(fold) ? [index] : [])"""
+_FOLD_DRAWN = f"""(index) => ({_FILLED})({_FOLDS}[index])
+    && !!document.querySelector('{IDLE}')"""
+_CLICK_FOLD = f"(index) => {_FOLDS}[index].querySelector('summary').click()"
 
 
 def unfold_everything(page) -> None:
-    """Open every fold of the main block and wait until each holds what it builds."""
-    page.evaluate(_UNFOLD)
+    """Open every fold of the main block, one at a time, and wait until each holds what it
+    builds."""
+    tried: set[int] = set()
+    while closed := [index for index in page.evaluate(_CLOSED_FOLDS) if index not in tried]:
+        tried.add(closed[0])
+        page.evaluate(_CLICK_FOLD, closed[0])
+        with contextlib.suppress(PlaywrightTimeout):  # an empty fold: opened again below
+            page.wait_for_function(_FOLD_DRAWN, arg=closed[0], timeout=30_000)
     wait_idle(page, timeout=180_000)
     for _ in range(3):
         try:
