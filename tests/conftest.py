@@ -65,7 +65,7 @@ def _cost(nodeid: str) -> float:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
-    """Under pytest-xdist (tools/test-all.sh runs three workers) each browser module runs on one
+    """Under pytest-xdist (tools/test-all.sh runs two workers) each browser module runs on one
     worker, one test after another, so that its module fixtures (a shared visit, a server of its
     own) are made once; each worker has one app server and one Chromium for the session (the
     `app_server` and `browser` fixtures), made when its first browser test asks. Every other

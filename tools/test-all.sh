@@ -24,10 +24,10 @@ fi
 
 python -m ruff check .
 python -m ruff format --check .
-# Three workers on the suite's 2-core machine: a browser test waits for its server and its
-# Chromium, and a third worker fills those waits (two left the processors idle 13-16 % of a run;
-# three, 3 %: 741 and 762 s of pytest against 816 s, the same day). Each browser module runs on
-# one worker (pytest_xdist_make_scheduler in tests/conftest.py). Hypothesis draws the same
-# examples every run (the "repeatable" profile of tests/conftest.py). The slowest tests are
-# listed last.
-python -m pytest -n 3 --hypothesis-profile=repeatable --durations=25 "$@"
+# Two workers (the suite's target machine has 2 cores). Three were tried: they keep the
+# processors busier (idle 3 % of a run against 13-16 %) but took 741-908 s of pytest against
+# 668-816 s for two, within this machine's noise, and made the browser tests' waits race (two
+# fresh-clone runs, a different test failing in each). Each browser module runs on one worker
+# (pytest_xdist_make_scheduler in tests/conftest.py). Hypothesis draws the same examples every
+# run (the "repeatable" profile of tests/conftest.py). The slowest tests are listed last.
+python -m pytest -n 2 --hypothesis-profile=repeatable --durations=25 "$@"

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from playwright.sync_api import expect
 
 from attention_ui.kit.text.i18n import catalog
 from tests.app_server import REPO, start_app, stop_app
@@ -49,6 +50,13 @@ def shown(page, name: str = "one") -> str:
     return page.get_by_text(f"{name}: ").inner_text()
 
 
+def expect_shown(page, text: str, name: str = "one") -> None:
+    """Wait until the line reads `text` (up to 10 s: after a click, wait_idle's moment can pass
+    before the click's rerun has begun on a loaded machine), then for the run's end."""
+    expect(page.get_by_text(f"{name}: ")).to_have_text(text, timeout=10_000)
+    wait_idle(page)
+
+
 def visit(page, url: str, query: str) -> str:
     page.goto(f"{url}/one?{query}")
     return shown(page)
@@ -57,10 +65,10 @@ def visit(page, url: str, query: str) -> str:
 def test_a_bound_language_switch_writes_its_label_and_drops_todays_links(page, bound_app):
     assert visit(page, bound_app, "") == "one: {'lang': 'en', 'd_model': 8}"
     page.get_by_text("日本語", exact=True).click()
-    assert shown(page) == "one: {'lang': 'ja', 'd_model': 8}"
+    expect_shown(page, "one: {'lang': 'ja', 'd_model': 8}")
     assert params(page) == {"lang": "日本語"}  # today: lang=ja
     page.get_by_text("English", exact=True).click()
-    assert shown(page) == "one: {'lang': 'en', 'd_model': 8}"
+    expect_shown(page, "one: {'lang': 'en', 'd_model': 8}")
     assert params(page) == {}  # today: lang=en
     for old in ("lang=ja", "lang=ja-JP", "lang=en", "lang=fr"):
         assert visit(page, bound_app, old) == "one: {'lang': 'en', 'd_model': 8}", old
@@ -73,7 +81,7 @@ def test_a_bound_setting_is_named_by_its_key_and_refuses_silently(page, bound_ap
     box = page.get_by_test_id("stNumberInputField")
     box.fill("5")
     box.press("Enter")
-    assert shown(page) == "one: {'lang': 'en', 'd_model': 5}"
+    expect_shown(page, "one: {'lang': 'en', 'd_model': 5}")
     assert params(page) == {"transformer.d_model": "5"}  # today: d=5
     assert visit(page, bound_app, "d=5") == "one: {'lang': 'en', 'd_model': 8}"  # an old link
     assert visit(page, bound_app, "transformer.d_model=5") == "one: {'lang': 'en', 'd_model': 5}"
