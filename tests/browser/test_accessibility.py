@@ -187,11 +187,12 @@ _SHOWN_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'
 # A fold builds what it holds in the rerun its click asks for (kit/folds.py): until that rerun
 # has reached the browser an open fold is empty. Clicked together, folds in different fragments
 # ask for fragment reruns that Streamlit folds into one, and a fold whose run was cut short by
-# the next can stay empty (seen on the Luong page: 5 of 6; Streamlit's PR #8298). The walk opens
-# the folds one at a time, as a learner clicks them, each once the last has drawn what it holds
-# and its run has ended; a fold still empty after all is closed and opened again.
+# the next stays empty (seen on the Luong page: 5 of 6; Streamlit's PR #8298). The walk clicks
+# every fold at once (one rerun of the page where they are not in fragments), and once the runs
+# have ended, closes and opens again, one at a time, each fold left empty, waiting until it
+# holds what it builds.
 _FOLDS = "document.querySelectorAll('[data-testid=stMain] details')"
-_CLOSED_FOLDS = f"""() => Array.from({_FOLDS}).flatMap((fold, index) => fold.open ? [] : [index])"""
+_UNFOLD = f"() => {_FOLDS}.forEach(fold => fold.open || fold.querySelector('summary').click())"
 _FILLED = """fold => fold.open && !!fold.querySelector(
     '[data-testid=stExpanderDetails] [data-testid=stElementContainer]')"""
 _EMPTY_FOLDS = f"""() => Array.from({_FOLDS})
@@ -202,24 +203,19 @@ _CLICK_FOLD = f"(index) => {_FOLDS}[index].querySelector('summary').click()"
 
 
 def unfold_everything(page) -> None:
-    """Open every fold of the main block, one at a time, and wait until each holds what it
-    builds."""
-    tried: set[int] = set()
-    while closed := [index for index in page.evaluate(_CLOSED_FOLDS) if index not in tried]:
-        tried.add(closed[0])
-        page.evaluate(_CLICK_FOLD, closed[0])
-        with contextlib.suppress(PlaywrightTimeout):  # an empty fold: opened again below
-            page.wait_for_function(_FOLD_DRAWN, arg=closed[0], timeout=30_000)
+    """Open every fold of the main block and wait until each holds what it builds."""
+    page.evaluate(_UNFOLD)
     wait_idle(page, timeout=180_000)
     for _ in range(3):
-        try:
-            page.wait_for_function(f"() => !({_EMPTY_FOLDS})().length", timeout=5_000)
+        empty = page.evaluate(_EMPTY_FOLDS)
+        if not empty:
             return
-        except PlaywrightTimeout:
-            for index in page.evaluate(_EMPTY_FOLDS):
-                for _ in range(2):  # closed, then open again: one rerun of its own
-                    page.evaluate(_CLICK_FOLD, index)
-                    wait_idle(page, timeout=180_000)
+        for index in empty:
+            page.evaluate(_CLICK_FOLD, index)  # closed
+            wait_idle(page, timeout=180_000)
+            page.evaluate(_CLICK_FOLD, index)  # and open again: a rerun of its own
+            with contextlib.suppress(PlaywrightTimeout):  # still empty: tried again above
+                page.wait_for_function(_FOLD_DRAWN, arg=index, timeout=30_000)
 
 
 def formulas_in_every_tab(page, every_step: bool) -> dict:
