@@ -26,7 +26,7 @@ python -m ruff check .
 python -m ruff format --check .
 # Two workers (the suite's target machine has 2 cores). Three were tried: they keep the
 # processors busier (idle 3 % of a run against 13-16 %) but took 741-908 s of pytest against
-# 668-816 s for two, within this machine's noise, and made the browser tests' waits race (two
+# 668-898 s for two, within this machine's noise, and made the browser tests' waits race (two
 # fresh-clone runs, a different test failing in each). Each browser module runs on one worker
 # (pytest_xdist_make_scheduler in tests/conftest.py). Hypothesis draws the same examples every
 # run (the "repeatable" profile of tests/conftest.py). The slowest tests are listed last.
