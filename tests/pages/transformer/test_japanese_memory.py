@@ -1,6 +1,6 @@
 """Japanese words by janome without compiling its dictionary's source (attention_ui/transformer/
 japanese.py): the same matrix, the same words, and a process that stays far below a Community
-Cloud app's 690 MB where importing janome plainly peaked at about 850 MB."""
+Cloud app's 690 MB where importing janome plainly peaked at 939 MB."""
 
 from __future__ import annotations
 
@@ -14,10 +14,9 @@ import janome
 import pytest
 
 from attention_ui.transformer.japanese import CONNECTION_MODULES, japanese_words, read_connections
-from tests.conftest import APP
+from tests.conftest import REPO
 
 SYSDIC = Path(janome.__file__).parent / "sysdic"
-REPO = APP.parent
 
 
 @pytest.mark.parametrize("name", CONNECTION_MODULES)
