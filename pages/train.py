@@ -75,9 +75,7 @@ else:
         with watch.fold_of("input") as open_:
             if open_:
                 own_input.section(run, settings)
-        with watch.fold_of("export") as open_:
-            if open_:
-                teaching.export(run, settings)
+        teaching.export(run, settings)  # a fold of its own, built only while open
 with watch.fold_of("model") as open_:
     if open_:
         view.model_formula()

@@ -62,7 +62,7 @@ def test_until_the_cells_are_revealed_nothing_states_them():
     at.button(key="train.predict.reveal").click().run()
     assert not at.exception
     assert "train.player" in players(at)
-    assert {"train.player", "fold.input", "fold.export"} <= giveaways(at)
+    assert {"train.player", "fold.input", "export"} <= giveaways(at)
     assert "weight on the right position" in shown(at)
     # the clicks were the guesses, and the gap is the engine's numbers
     final = engine_run().snapshots[-1].weights[0].mean(axis=0)  # outputs × inputs
