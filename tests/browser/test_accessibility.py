@@ -1,17 +1,17 @@
-"""Every page, in both languages, on a phone (390 px) and a desktop (1400 px), in one visit each:
+"""Every page, in both languages, on a desktop (1400 px) and a phone (390 px), in one visit each:
 axe-core finds no serious or critical violation (nor a heading out of order), the document is
 marked with the page's language (`<html lang="ja">`), nothing is cut or pushed out horizontally,
 every heatmap cell's number is drawn at 9 px or more, every formula of every tab and expander
 fits its column (English visits), and Japanese text is Japanese drawn with a Japanese font
-(Japanese visits at 1400 px). Each visit also measures the first screen, as the window first
-shows the page: something to touch and what it does (the section at the end).
+(Japanese visits at 1400 px). Each visit also measures the first screen, as the window shows
+the page at each width: something to touch and what it does (the section at the end).
 
 axe-core is the vendored npm file (tests/browser/vendor/axe-core, MPL-2.0), loaded into the
 page from disk: no CDN. The window is made as tall as the page before checking, so that axe
 and the overflow check see every element drawn (Streamlit scrolls its main block itself; below
-the window its elements are not laid out the same way). One browser tab per width is reused
-for every visit, and each (page, language, width, view) is opened once for all the checks, to
-keep the suite short (a page's cold open is most of a visit's time).
+the window its elements are not laid out the same way). One browser tab is reused for every
+visit, and each (page, language, view) is opened once for all the checks at both widths (the
+window resized from 1400 to 390 px: see `visit`), to keep the suite short.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from tests.browser.conftest import (
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 PAGES = ("home", "luong", "database", "gallery", "exercises", "regression", "transformer", "train")
-WIDTHS = (390, 1400)
+WIDTHS = (1400, 390)  # a visit opens the page on a desktop, then narrows the window
 LANGUAGES = ("en", "ja")
 # Streamlit's scrolling blocks: the page is as tall as the tallest of them.
 _CONTENT_HEIGHT = """() => Math.max(900, ...['stMain', 'stAppViewContainer', 'stSidebarContent']
@@ -144,16 +144,13 @@ _SCROLLED_GRIDS = """() => {
 
 
 @pytest.fixture(scope="module")
-def tabs(browser) -> Iterator[dict[int, tuple]]:
-    """One tab per width, reused by every page visit; console errors collected per tab."""
-    opened = {}
-    for width in WIDTHS:
-        context = new_context(browser, viewport={"width": width, "height": 900})
-        page = context.new_page()
-        opened[width] = (page, collect_errors(page))
-    yield opened
-    for page, _ in opened.values():
-        page.context.close()
+def tab(browser) -> Iterator[tuple]:
+    """One tab, reused by every page visit (its window resized for each width), and the list
+    its console errors are collected in."""
+    context = new_context(browser, viewport={"width": WIDTHS[-1], "height": 900})
+    page = context.new_page()
+    yield page, collect_errors(page)
+    context.close()
 
 
 def show_whole_page(page, server: str, name: str, lang: str, width: int, view: str = "") -> dict:
@@ -163,6 +160,14 @@ def show_whole_page(page, server: str, name: str, lang: str, width: int, view: s
     # a long timeout: the shared machine runs other suites beside this one
     query = "&".join(part for part in ("lang=ja" if lang == "ja" else "", view) if part)
     open_page(page, server, name, query, timeout=180_000)
+    return show_whole_window(page, width)
+
+
+def show_whole_window(page, width: int) -> dict:
+    """The page as shown in a window `width` px wide and 900 high: its first screen measured
+    (screens.MEASURE), then the window made as tall as the page. Returns the measure."""
+    page.set_viewport_size({"width": width, "height": 900})
+    wait_idle(page, timeout=180_000)
     wait_charts_settled(page, timeout=180_000)
     first_screen = page.evaluate(screens.MEASURE)
     height = min(page.evaluate(_CONTENT_HEIGHT), 20_000)
@@ -218,12 +223,28 @@ def unfold_everything(page) -> None:
                 page.wait_for_function(_FOLD_DRAWN, arg=index, timeout=30_000)
 
 
-def formulas_in_every_tab(page, every_step: bool) -> dict:
-    """Open each tab in turn, unfold each expander, and collect the formulas that overflow
-    (and how many formulas were seen). With `every_step`, the Luong step view (one step at a
-    time) is shown at each of its steps."""
-    found: list[str] = []
-    seen = 0
+# Two frames: what a resized window lays out by script (a grid's fit) has been drawn.
+_TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def formulas_in_every_tab(page, every_step: bool, widths: tuple[int, ...]) -> dict[int, dict]:
+    """Open each tab in turn, unfold each expander, and collect at each of `widths` (the window
+    resized, 900 px high) the formulas that overflow (and how many formulas were seen). With
+    `every_step`, the Luong step view (one step at a time) is shown at each of its steps.
+    Returns what was found by width."""
+    found: dict[int, list[str]] = {width: [] for width in widths}
+    seen = dict.fromkeys(widths, 0)
+
+    def look() -> None:
+        # the window's width first, then the others: one resize per look, not one per width
+        now = page.viewport_size["width"]
+        for width in sorted(widths, key=lambda width: width != now):
+            if width != now:
+                page.set_viewport_size({"width": width, "height": 900})
+                page.evaluate(_TWO_FRAMES)
+            found[width] += page.evaluate(_OVERFLOWING_FORMULAS, FORMULA_SLACK_PX)
+            seen[width] += page.evaluate(_SHOWN_FORMULAS)
+
     steps_seen = 0
     tabs = page.get_by_role("tab")
     for index in range(max(1, tabs.count())):
@@ -231,8 +252,7 @@ def formulas_in_every_tab(page, every_step: bool) -> dict:
             tabs.nth(index).click()
             wait_idle(page, timeout=180_000)
         unfold_everything(page)
-        found += page.evaluate(_OVERFLOWING_FORMULAS, FORMULA_SLACK_PX)
-        seen += page.evaluate(_SHOWN_FORMULAS)
+        look()
         picker = page.get_by_role("radiogroup", name="Step to show")
         steps = picker.get_by_role("radio")
         if every_step and index == 0:  # the step-by-step tab opens first
@@ -243,9 +263,11 @@ def formulas_in_every_tab(page, every_step: bool) -> dict:
             option.scroll_into_view_if_needed()
             option.click()
             wait_idle(page, timeout=180_000)
-            found += page.evaluate(_OVERFLOWING_FORMULAS, FORMULA_SLACK_PX)
-            seen += page.evaluate(_SHOWN_FORMULAS)
-    return {"overflowing": sorted(set(found)), "seen": seen, "steps": steps_seen}
+            look()
+    return {
+        width: {"overflowing": sorted(set(found[width])), "seen": seen[width], "steps": steps_seen}
+        for width in widths
+    }
 
 
 # --- Japanese: the page's text is Japanese, drawn with a font that has Japanese glyphs ----------
@@ -314,37 +336,62 @@ def keep_screenshot(page, *parts: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
 
 
-def audit(tabs, audits, server: str, name: str, lang: str, width: int, view: str = "") -> dict:
-    """Open the page once per (page, language, width, view) and run every check on it: axe,
-    the overflow check, then (English) each tab's formulas, (Japanese at 1400 px) its text."""
-    if (name, lang, width, view) not in audits:
-        page, errors = tabs[width]
-        errors.clear()
-        first_screen = show_whole_page(page, server, name, lang, width, view)
-        page.add_script_tag(path=str(AXE))
-        found = {
-            "first_screen": first_screen,
-            "violations": page.evaluate(_AXE_RUN, list(ALSO_FAILING)),
-            "lang": page.evaluate("document.documentElement.lang"),
-            "overflows": page.evaluate(_OVERFLOWS),
-            "heads": page.evaluate(_HEAD_BOXES) if name == "transformer" else [],
-            "cell_text": page.evaluate(_CELL_TEXT),
-            "scrolled": page.evaluate(_SCROLLED_GRIDS) if name == "database" else [],
-            "japanese": japanese_text(page) if lang == "ja" and width == 1400 else None,
-        }
-        cut = found["violations"] or found["overflows"]
-        if cut:  # the page as checked, before the formula walk below changes its tabs
-            keep_screenshot(page, "a11y", name, view, lang, str(width))
-        # The formula check reads widths only: a window of normal height draws each tab's
-        # rerun at a fraction of the cost of one as tall as the page (CPU 10 s against 15 s).
-        page.set_viewport_size({"width": width, "height": 900})
-        found["formulas"] = (
-            formulas_in_every_tab(page, every_step="layout=row" in view) if lang == "en" else None
-        )
-        if found["formulas"] and found["formulas"]["overflowing"] and not cut:
+def checks(page, name: str, lang: str, width: int, view: str, first_screen: dict) -> dict:
+    """Every check of the page as shown (the window as tall as the page): axe, the overflow
+    check, the charts' text, (Japanese at 1400 px) its text."""
+    found = {
+        "first_screen": first_screen,
+        "violations": page.evaluate(_AXE_RUN, list(ALSO_FAILING)),
+        "lang": page.evaluate("document.documentElement.lang"),
+        "overflows": page.evaluate(_OVERFLOWS),
+        "heads": page.evaluate(_HEAD_BOXES) if name == "transformer" else [],
+        "cell_text": page.evaluate(_CELL_TEXT),
+        "scrolled": page.evaluate(_SCROLLED_GRIDS) if name == "database" else [],
+        "japanese": japanese_text(page) if lang == "ja" and width == 1400 else None,
+    }
+    if found["violations"] or found["overflows"]:  # the page as checked
+        keep_screenshot(page, "a11y", name, view, lang, str(width))
+    return found
+
+
+def visit(tab, server: str, name: str, lang: str, view: str, widths: tuple[int, ...]) -> dict:
+    """One visit of the page in `lang`: opened at the first of `widths`, checked, its window
+    resized to each next width and checked again, then (English) each tab's formulas at every
+    width. Returns what was found by (page, language, width, view).
+
+    A window resized from 1400 to 390 px shows what one opened at 390 px shows: on every page
+    in both languages, the first screen's measure, axe's findings, the overflows and the
+    charts' text were the same (the gallery's equal-aspect chart drew other tick values, at
+    the same size). Resizing from 390 px would not do: the sidebar stays folded."""
+    page, errors = tab
+    errors.clear()
+    found = {}
+    for number, width in enumerate(widths):
+        if number == 0:
+            first_screen = show_whole_page(page, server, name, lang, width, view)
+            page.add_script_tag(path=str(AXE))
+        else:
+            first_screen = show_whole_window(page, width)
+        found[width] = checks(page, name, lang, width, view, first_screen)
+    # The formula check reads widths only: a window of normal height draws each tab's
+    # rerun at a fraction of the cost of one as tall as the page (CPU 10 s against 15 s).
+    page.set_viewport_size({"width": widths[0], "height": 900})
+    walked = formulas_in_every_tab(page, "layout=row" in view, widths) if lang == "en" else {}
+    for width in widths:
+        formulas = found[width]["formulas"] = walked.get(width)
+        if formulas and formulas["overflowing"]:
             keep_screenshot(page, "formulas", name, view, str(width))
-        found["errors"] = list(errors)
-        audits[name, lang, width, view] = found
+        found[width]["errors"] = list(errors)
+    return {(name, lang, width, view): found[width] for width in widths}
+
+
+def audit(tab, audits, server: str, name: str, lang: str, width: int, view: str = "") -> dict:
+    """What the visit of the page in `lang` (and `view`) found at `width` px: pages at their
+    defaults and the formula views are visited once for both widths (WIDTHS, the desktop
+    first), other views at their one width."""
+    if (name, lang, width, view) not in audits:
+        widths = WIDTHS if view in ("", *FORMULA_VIEW_QUERIES) else (width,)
+        audits.update(visit(tab, server, name, lang, view, widths))
     return audits[name, lang, width, view]
 
 
@@ -355,28 +402,28 @@ VISITS = pytest.mark.parametrize(
 
 
 @VISITS
-def test_axe_finds_no_serious_violation(tabs, audits, server, name, lang, width):
-    found = audit(tabs, audits, server, name, lang, width)
+def test_axe_finds_no_serious_violation(tab, audits, server, name, lang, width):
+    found = audit(tab, audits, server, name, lang, width)
     assert not found["violations"], f"axe-core, {name} ({lang}, {width} px): {found['violations']}"
     assert not found["errors"], f"browser console errors: {found['errors']}"
 
 
 @VISITS
-def test_nothing_is_cut_or_pushed_out(tabs, audits, server, name, lang, width):
-    found = audit(tabs, audits, server, name, lang, width)
+def test_nothing_is_cut_or_pushed_out(tab, audits, server, name, lang, width):
+    found = audit(tab, audits, server, name, lang, width)
     assert not found["overflows"], f"cut, {name} ({lang}, {width} px): {found['overflows']}"
 
 
 @VISITS
-def test_every_heatmap_prints_its_numbers_legibly(tabs, audits, server, name, lang, width):
-    charts = audit(tabs, audits, server, name, lang, width)["cell_text"]
+def test_every_heatmap_prints_its_numbers_legibly(tab, audits, server, name, lang, width):
+    charts = audit(tab, audits, server, name, lang, width)["cell_text"]
     small = [chart for chart in charts if chart["px"] < MIN_CELL_TEXT_PX]
     assert not small, f"cell text under {MIN_CELL_TEXT_PX} px, {name} ({lang}, {width} px): {small}"
 
 
 @pytest.mark.parametrize(("lang", "width"), [(lang, w) for w in WIDTHS for lang in LANGUAGES])
-def test_heads_stack_on_a_phone_and_pair_up_on_a_desktop(tabs, audits, server, lang, width):
-    heads = audit(tabs, audits, server, "transformer", lang, width)["heads"]
+def test_heads_stack_on_a_phone_and_pair_up_on_a_desktop(tab, audits, server, lang, width):
+    heads = audit(tab, audits, server, "transformer", lang, width)["heads"]
     # The English sentence's 6 tokens: one chart per head; the Japanese one's 10: each head in
     # two blocks of 5 keys, side by side on a desktop.
     assert len(heads) == (2 if lang == "en" else 4), heads
@@ -391,8 +438,8 @@ def test_heads_stack_on_a_phone_and_pair_up_on_a_desktop(tabs, audits, server, l
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_database_records_fit_a_phone_without_scrolling(tabs, audits, server, lang):
-    scrolled = audit(tabs, audits, server, "database", lang, 390)["scrolled"]
+def test_the_database_records_fit_a_phone_without_scrolling(tab, audits, server, lang):
+    scrolled = audit(tab, audits, server, "database", lang, 390)["scrolled"]
     assert not scrolled, scrolled  # its number column and delete buttons were out of sight
 
 
@@ -414,55 +461,59 @@ OTHER_VIEWS = pytest.mark.parametrize(
 
 
 @OTHER_VIEWS
-def test_nothing_is_cut_in_other_views(tabs, audits, server, name, view, lang, width):
-    found = audit(tabs, audits, server, name, lang, width, view)
+def test_nothing_is_cut_in_other_views(tab, audits, server, name, view, lang, width):
+    found = audit(tab, audits, server, name, lang, width, view)
     assert not found["overflows"], f"cut, {name}?{view} ({lang}, {width} px): {found['overflows']}"
 
 
 @OTHER_VIEWS
 def test_axe_finds_no_serious_violation_in_other_views(
-    tabs, audits, server, name, view, lang, width
+    tab, audits, server, name, view, lang, width
 ):
     # the positions step's one-line formula scrolled in its column (axe: a scrolling region
     # a keyboard cannot reach), unasserted here and so unseen but for its screenshot
-    found = audit(tabs, audits, server, name, lang, width, view)
+    found = audit(tab, audits, server, name, lang, width, view)
     assert not found["violations"], (
         f"axe-core, {name}?{view} ({lang}, {width} px): {found['violations']}"
     )
 
 
 @VISITS
-def test_the_document_is_in_the_pages_language(tabs, audits, server, name, lang, width):
-    found = audit(tabs, audits, server, name, lang, width)
+def test_the_document_is_in_the_pages_language(tab, audits, server, name, lang, width):
+    found = audit(tab, audits, server, name, lang, width)
     assert found["lang"] == lang, f"{name} ({lang}, {width} px): <html lang={found['lang']!r}>"
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("name", PAGES)
-def test_every_formula_of_every_tab_fits_its_column(tabs, audits, server, name, width):
-    formulas = audit(tabs, audits, server, name, "en", width)["formulas"]
+def test_every_formula_of_every_tab_fits_its_column(tab, audits, server, name, width):
+    formulas = audit(tab, audits, server, name, "en", width)["formulas"]
     assert formulas["seen"] > 0, f"{name} ({width} px): no formula was seen"
     assert not formulas["overflowing"], f"{name} ({width} px): {formulas['overflowing']}"
 
 
 # Views with formulas of their own: the Luong page in row layout, shown at each of its steps (the
 # layout relation and every step's formula), and each exercise after the first. Every check runs.
+FORMULA_VIEW_QUERIES = (
+    "v=1&layout=row",
+    *(f"v=1&section={section}" for section in ("grad", "search", "se")),
+)
 FORMULA_VIEWS = pytest.mark.parametrize(
     ("name", "view", "width"),
     [
         (name, view, width)
-        for width in WIDTHS
         for name, view in (
-            ("luong", "v=1&layout=row"),
-            *(("exercises", f"v=1&section={section}") for section in ("grad", "search", "se")),
+            ("luong", FORMULA_VIEW_QUERIES[0]),
+            *(("exercises", query) for query in FORMULA_VIEW_QUERIES[1:]),
         )
+        for width in WIDTHS
     ],
 )
 
 
 @FORMULA_VIEWS
-def test_other_views_pass_every_check(tabs, audits, server, name, view, width):
-    found = audit(tabs, audits, server, name, "en", width, view)
+def test_other_views_pass_every_check(tab, audits, server, name, view, width):
+    found = audit(tab, audits, server, name, "en", width, view)
     where = f"{name}?{view} ({width} px)"
     assert not found["violations"], f"axe-core, {where}: {found['violations']}"
     assert not found["errors"], f"browser console errors, {where}: {found['errors']}"
@@ -477,10 +528,8 @@ def test_other_views_pass_every_check(tabs, audits, server, name, view, width):
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_each_page_in_japanese_shows_japanese_drawn_with_a_japanese_font(
-    tabs, audits, server, name
-):
-    text = audit(tabs, audits, server, name, "ja", 1400)["japanese"]
+def test_each_page_in_japanese_shows_japanese_drawn_with_a_japanese_font(tab, audits, server, name):
+    text = audit(tab, audits, server, name, "ja", 1400)["japanese"]
     title = JA[f"{name}.title"]
     assert text["title"] == title
     assert all(text["menu"]), text["menu"]  # every page's name in the translated menu
@@ -561,8 +610,8 @@ REGRESSION_BEFORE = {1400: 7763, 390: 12392}
 DESKTOP, PHONE = screens.DESKTOP, screens.PHONE
 
 
-def first_screen(tabs, audits, server, name: str, lang: str, width: int) -> dict:
-    return audit(tabs, audits, server, name, lang, width)["first_screen"]
+def first_screen(tab, audits, server, name: str, lang: str, width: int) -> dict:
+    return audit(tab, audits, server, name, lang, width)["first_screen"]
 
 
 def on_screen(found: dict, screen: int, results_by: int) -> tuple[list, list]:
@@ -574,15 +623,15 @@ def on_screen(found: dict, screen: int, results_by: int) -> tuple[list, list]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", FIRST_SCREEN_PAGES)
-def test_the_desktop_first_screen_shows_a_control_and_a_result(tabs, audits, server, name, lang):
-    found = first_screen(tabs, audits, server, name, lang, DESKTOP[0])
+def test_the_desktop_first_screen_shows_a_control_and_a_result(tab, audits, server, name, lang):
+    found = first_screen(tab, audits, server, name, lang, DESKTOP[0])
     controls, results = on_screen(found, DESKTOP[1], DESKTOP[1])
     assert controls, f"{name} ({lang}): nothing to touch above {DESKTOP[1]} px"
     assert results, f"{name} ({lang}): no result on the first screen: {found['results'][:3]}"
 
 
-def test_the_luong_first_screen_holds_the_grids_and_a_result_chart(tabs, audits, server):
-    found = first_screen(tabs, audits, server, "luong", "en", DESKTOP[0])
+def test_the_luong_first_screen_holds_the_grids_and_a_result_chart(tab, audits, server):
+    found = first_screen(tab, audits, server, "luong", "en", DESKTOP[0])
     grids = {g["name"]: g for g in found["grids"]}
     assert {"Q", "K", "V"} <= set(grids), grids
     assert all(grids[name]["bottom"] <= DESKTOP[1] for name in "QKV"), grids
@@ -599,9 +648,9 @@ PHONE_VISITS = pytest.mark.parametrize(
 
 @PHONE_VISITS
 def test_on_a_phone_a_control_is_on_the_first_screen_and_a_result_by_the_second(
-    tabs, audits, server, name, lang
+    tab, audits, server, name, lang
 ):
-    found = first_screen(tabs, audits, server, name, lang, PHONE[0])
+    found = first_screen(tab, audits, server, name, lang, PHONE[0])
     controls, results = on_screen(found, PHONE[1], 2 * PHONE[1])
     assert controls, f"{name} ({lang}): nothing to touch by {PHONE[1]} px: {found['controls'][:3]}"
     assert results, f"{name} ({lang}): no result by {2 * PHONE[1]} px: {found['results'][:3]}"
@@ -610,21 +659,21 @@ def test_on_a_phone_a_control_is_on_the_first_screen_and_a_result_by_the_second(
 
 
 @PHONE_VISITS
-def test_on_a_phone_no_chart_text_is_under_11_px(tabs, audits, server, name, lang):
-    fonts = first_screen(tabs, audits, server, name, lang, PHONE[0])["fonts"]
+def test_on_a_phone_no_chart_text_is_under_11_px(tab, audits, server, name, lang):
+    fonts = first_screen(tab, audits, server, name, lang, PHONE[0])["fonts"]
     assert fonts, f"{name} ({lang}): no chart text was seen"
     small = [f for f in fonts if f[0] < screens.MIN_CHART_FONT]
     assert not small, f"{name} ({lang}): {len(small)} of {len(fonts)} under 11 px: {small[:5]}"
 
 
 @pytest.mark.parametrize("name", FIRST_SCREEN_PAGES)
-def test_on_a_phone_every_grid_fits_its_column(tabs, audits, server, name):
-    found = first_screen(tabs, audits, server, name, "en", PHONE[0])
+def test_on_a_phone_every_grid_fits_its_column(tab, audits, server, name):
+    found = first_screen(tab, audits, server, name, "en", PHONE[0])
     cut = [g for g in found["grids"] if g["scrolls"]]
     assert not cut, f"{name}: grids wider than their column: {cut}"
 
 
 @pytest.mark.parametrize("width", [DESKTOP[0], PHONE[0]])
-def test_the_regression_page_is_half_as_tall_as_it_was(tabs, audits, server, width):
-    height = first_screen(tabs, audits, server, "regression", "en", width)["height"]
+def test_the_regression_page_is_half_as_tall_as_it_was(tab, audits, server, width):
+    height = first_screen(tab, audits, server, "regression", "en", width)["height"]
     assert height <= REGRESSION_BEFORE[width] / 2, (width, height)
