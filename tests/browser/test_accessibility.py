@@ -360,9 +360,9 @@ def visit(tab, server: str, name: str, lang: str, view: str, widths: tuple[int, 
     width. Returns what was found by (page, language, width, view).
 
     A window resized from 1400 to 390 px shows what one opened at 390 px shows: on every page
-    in both languages, the first screen's measure, axe's findings, the overflows and the
-    charts' text were the same (the gallery's equal-aspect chart drew other tick values, at
-    the same size). Resizing from 390 px would not do: the sidebar stays folded."""
+    in both languages and in the formula views, the first screen's measure, axe's findings,
+    the overflows, the charts' text and the sidebar were the same, but for the ticks of the
+    gallery's and two exercises' vector charts, which fell on other values at the same size."""
     page, errors = tab
     errors.clear()
     found = {}

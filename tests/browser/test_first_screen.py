@@ -5,8 +5,8 @@ of MIN_CELL px or more each way (number cells; the mask's ticks keep their size)
 
 Each address is opened once (module fixture `largest`) at 1400 × 900, measured as drawn
 (tests/browser/screens.py), and measured again with its window narrowed to 390 × 844: the same
-measure as a page opened at that size (every address, compared; only the gallery's equal-aspect
-chart drew other tick values, at the same size). The first screen of each page at its defaults
+measure as a page opened at that size (every address, compared; only the gallery's vector chart
+had its ticks on other values, at the same size). The first screen of each page at its defaults
 is measured in its accessibility visit (tests/browser/test_accessibility.py).
 """
 
