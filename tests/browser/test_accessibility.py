@@ -160,14 +160,18 @@ def show_whole_page(page, server: str, name: str, lang: str, width: int, view: s
     # a long timeout: the shared machine runs other suites beside this one
     query = "&".join(part for part in ("lang=ja" if lang == "ja" else "", view) if part)
     open_page(page, server, name, query, timeout=180_000)
-    return show_whole_window(page, width)
+    return _measure_then_stretch(page, width)
 
 
 def show_whole_window(page, width: int) -> dict:
-    """The page as shown in a window `width` px wide and 900 high: its first screen measured
-    (screens.MEASURE), then the window made as tall as the page. Returns the measure."""
+    """The open page with its window resized to `width` px wide and 900 high: its first screen
+    measured (screens.MEASURE), then the window made as tall as the page. Returns the measure."""
     page.set_viewport_size({"width": width, "height": 900})
     wait_idle(page, timeout=180_000)
+    return _measure_then_stretch(page, width)
+
+
+def _measure_then_stretch(page, width: int) -> dict:
     wait_charts_settled(page, timeout=180_000)
     first_screen = page.evaluate(screens.MEASURE)
     height = min(page.evaluate(_CONTENT_HEIGHT), 20_000)
@@ -380,6 +384,7 @@ def visit(tab, server: str, name: str, lang: str, view: str, widths: tuple[int, 
     for width in widths:
         formulas = found[width]["formulas"] = walked.get(width)
         if formulas and formulas["overflowing"]:
+            page.set_viewport_size({"width": width, "height": 900})  # the width it failed at
             keep_screenshot(page, "formulas", name, view, str(width))
         found[width]["errors"] = list(errors)
     return {(name, lang, width, view): found[width] for width in widths}
