@@ -2,13 +2,14 @@
 an edit reruns (`after_edit`).
 
 Each grid is a fragment of its own; S, A and O are the three calls of one fragment (`RESULTS`:
-Streamlit reruns a fragment's every call together); the example's story, the open tab, the
-export and the tasks' verdicts are four more. A fragment is called where its part is drawn and
-reads the grids as they are now (`view.run_now`), so a rerun of it alone draws the same as the
-whole page would. An edit of Q reruns Q's grid, S, A, O and the verdicts, the story and the
-open tab when what they show changed, and the export while it is open; K's and V's grids, the
-settings, the headings and the columns are not sent again (each part rerun costs a message:
-tests/pages/luong/test_edit_messages.py).
+Streamlit reruns a fragment's every call together), their numbers' tables in their open folds
+the calls of another (`NUMBERS`); the example's story, the open tab, the export and the tasks'
+verdicts are four more. A fragment is called where its part is drawn and reads the grids as
+they are now (`view.run_now`), so a rerun of it alone draws the same as the whole page would.
+An edit of Q reruns Q's grid, S, A, O and the verdicts, the story and the open tab when what
+they show changed, and the export and the numbers' tables while their folds are open; K's and
+V's grids, the settings, the headings, the columns and the folds are not sent again (each part
+rerun costs a message: tests/pages/luong/test_edit_messages.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from attention_ui.kit.figures.charts import TABLE_SUFFIX
+from attention_ui.kit.folds import folded
 from attention_ui.kit.share.address import follow_address
 from attention_ui.kit.state.page_state import changed, drawn
 from attention_ui.kit.teaching.task_panel import TaskSlots, fill
@@ -25,6 +28,7 @@ from attention_ui.luong import tasks as luong_tasks
 from attention_ui.luong.model import ALL_PARAMETERS, INPUTS, Sizes
 
 RESULTS = "luong.results"  # S, A and O
+NUMBERS = "luong.numbers"  # the numbers of S, A and O, in their open folds
 STORY = "luong.story"  # the example's story under them
 TAB = "luong.tab.open"  # the open tab's content
 EXPORT = "luong.export.panel"  # the export (its fold's widget key is luong.export)
@@ -69,12 +73,31 @@ def _story(settings: view.Settings, sizes: Sizes) -> None:
         view.story(settings.preset, run)
 
 
+@st.fragment(key=NUMBERS)
+def _numbers(name: str, settings: view.Settings, sizes: Sizes) -> None:
+    """The numbers of S, A or O (by name) as a table, in its open fold: the calls of one
+    fragment, which an edit reruns while a fold is open."""
+    inputs, problems = view.inputs_now(settings, sizes)
+    if not problems:
+        view.result_numbers(name, inputs)
+
+
 def results(settings: view.Settings, sizes: Sizes) -> None:
-    """S, A and O side by side, and the example's story under them."""
+    """S, A and O side by side, each with its numbers' fold, and the example's story under
+    them. The folds are the whole run's, not the charts' fragment's: an edit does not send
+    them again."""
     for column, name in zip(st.columns(3), view.RESULT_NAMES, strict=True):
         with column:
             _chart(name, settings, sizes)
+            numbers = folded(t("figures.table.label"), key=_numbers_key(name), compact=True)
+            if numbers.open:
+                with numbers.box:
+                    _numbers(name, settings, sizes)
     _story(settings, sizes)
+
+
+def _numbers_key(name: str) -> str:
+    return view.chart_key(name) + TABLE_SUFFIX
 
 
 @st.fragment(key=EXPORT)
@@ -122,10 +145,10 @@ def after_edit(state_key: str) -> None:
     """A grid's callback, once its edit is kept (kit/grids/cell_grid): rerun the grid, S, A and
     O, the verdicts and the address; the story and the open tab when what they show changed
     (an edit of Q mostly leaves the story true and the first step, Kᵀ, as it was); the export
-    while it is open. When the results show or hide with this edit (a bad cell, the engine's
-    error), or a prediction is asked (the switch, a class question), the page reruns whole:
-    those change its outline, as does the first edit of numbers the training page sent (the
-    example box said "trained")."""
+    and the numbers of S, A and O while their folds are open. When the results show or hide
+    with this edit (a bad cell, the engine's error), or a prediction is asked (the switch, a
+    class question), the page reruns whole: those change its outline, as does the first edit
+    of numbers the training page sent (the example box said "trained")."""
     name = state_key.removeprefix("luong.")
     settings = view.settings_now()
     run = view.run_now(settings, state.sizes())
@@ -148,6 +171,8 @@ def after_edit(state_key: str) -> None:
         parts.append(TAB)
     if st.session_state.get(EXPORT_OPEN):
         parts.append(EXPORT)
+    if any(st.session_state.get(_numbers_key(name)) for name in view.RESULT_NAMES):
+        parts.append(NUMBERS)
     try:
         st.rerun(parts)
     except StreamlitAPIException:  # a part the last whole run did not draw (it was cut short)

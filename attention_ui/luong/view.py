@@ -21,7 +21,7 @@ from attention_core import AttentionInputError, AttentionResult, Step
 from attention_core.attention import SCORES
 from attention_core.formatting import fmt
 from attention_core.scaling import SMALL_GRADIENT, ScalingDemo, scaling_demo
-from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.charts import chart_numbers, show_chart
 from attention_ui.kit.figures.heatmap import DrawnFigure
 from attention_ui.kit.folds import fold
 from attention_ui.kit.grids.trained import show_trained_note
@@ -471,16 +471,29 @@ def _charts(*, inputs: numbers.Inputs, lang: str) -> dict[str, tuple[DrawnFigure
     }
 
 
+def chart_key(name: str) -> str:
+    """The key of the chart of S, A or O; its numbers' fold is keyed this + TABLE_SUFFIX."""
+    return f"luong.chart.{name}"
+
+
 def result_chart(name: str, inputs: numbers.Inputs) -> None:
     """One of S, A and O (by name) of the engine's run of `inputs`, and under A the sum of
-    each query's weights."""
+    each query's weights. (Its numbers' fold is the whole run's: fragments.results.)"""
     charts = _charts(inputs=inputs, lang=current_language())
     if name not in charts:
         return
     figure, under = charts[name]
-    show_chart(figure, f"luong.chart.{name}", details=(inputs.score, inputs.layout))
+    details = (inputs.score, inputs.layout)
+    show_chart(figure, chart_key(name), details=details, table=False)
     if under:
         st.markdown(under)
+
+
+def result_numbers(name: str, inputs: numbers.Inputs) -> None:
+    """The numbers of the chart of S, A or O (by name) as a table."""
+    charts = _charts(inputs=inputs, lang=current_language())
+    if name in charts:
+        chart_numbers(charts[name][0])
 
 
 def story_text(preset: str, run: Run) -> str:

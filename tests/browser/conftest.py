@@ -222,6 +222,18 @@ def class_of_three(browser, viewport: dict, prefix: str) -> Iterator[list]:
             context.close()
 
 
+CLASS_CODE = re.compile(r"Class code: ([A-Z0-9]{6})")
+
+
+def class_code(page, timeout: float = 60_000) -> str:
+    """The code of the class this tab leads, once its sidebar shows it. (Not read straight after
+    the click's `wait_idle`: on a loaded machine the click's run may start after that wait's
+    first look, which then finds the run before it finished.)"""
+    shown = page.locator("[data-testid=stSidebar]").get_by_text(CLASS_CODE).first
+    shown.wait_for(timeout=timeout)
+    return CLASS_CODE.search(shown.inner_text()).group(1)
+
+
 def assert_no_exception(page) -> None:
     assert page.locator("[data-testid=stException]").count() == 0, "exception shown on page"
 

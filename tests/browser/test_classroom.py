@@ -44,6 +44,7 @@ from tests.app_server import server_log, start_app, stop_app
 from tests.browser.conftest import (
     ARTIFACTS,
     assert_no_exception,
+    class_code,
     class_of_three,
     new_context,
     open_page,
@@ -109,8 +110,8 @@ def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
         open_page(teacher, class_server, "luong")
         open_class_box(teacher)
         teacher.get_by_role("button", name=EN["classroom.start"]).click()
+        code = class_code(teacher, timeout=WAIT_MS)
         wait_idle(teacher)
-        code = re.search(r"Class code: ([A-Z0-9]{6})", sidebar_text(teacher)).group(1)
         join = teacher.locator("[data-testid=stSidebar] [data-testid=stCode] code").first
         address = join.inner_text().strip()
         assert address == f"{class_server}/luong?class={code}&lang=en"  # the class's language
@@ -171,8 +172,8 @@ def start_class_in(page, server: str) -> tuple[str, str]:
     open_page(page, server, "luong")
     open_class_box(page)
     page.get_by_role("button", name=EN["classroom.start"]).click()
+    code = class_code(page, timeout=WAIT_MS)
     wait_idle(page)
-    code = re.search(r"Class code: ([A-Z0-9]{6})", sidebar_text(page)).group(1)
     return code, f"{server}/luong?class={code}&lang=en"
 
 

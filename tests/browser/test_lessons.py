@@ -29,6 +29,7 @@ from tests.app_server import start_app, stop_app
 from tests.browser.conftest import (
     ARTIFACTS,
     assert_no_exception,
+    class_code,
     class_of_three,
     collect_errors,
     new_context,
@@ -205,7 +206,8 @@ def start_class(page, server: str) -> str:
     if not box.get_by_role("button", name=EN["classroom.start"]).is_visible():
         box.locator("summary").first.click()
     click(page, box, EN["classroom.start"])
-    code = re.search(r"Class code: ([A-Z0-9]{6})", sidebar(page).inner_text()).group(1)
+    code = class_code(page, timeout=WAIT_MS)
+    wait_idle(page)
     return f"{server}/database?class={code}&lang=en"
 
 

@@ -68,17 +68,17 @@ def show_chart(
     details: tuple = (),
     container: Any = None,
     name: str = "",
+    table: bool = True,
 ) -> None:
     """The chart (kit.figures.live_chart: redrawn in place by a later run with the same key,
     in `container`, else the current one) with the camera button's file
     name set from `key` and `details` (see `chart_config`), the chart's text alternative
-    (named `name`, else after the figure's title, else after what it plots) and its numbers
-    as a table on request."""
+    (named `name`, else after the figure's title, else after what it plots) and, with
+    `table`, its numbers as a table on request: a fold under it, keyed `key` + TABLE_SUFFIX.
+    (A page that reruns the chart alone on an edit draws that fold itself, outside the chart's
+    fragment, so that the edit does not send it again, and fills it with `chart_numbers`.)"""
     where = container or st
-    if isinstance(figure, DrawnFigure):  # a matrix heatmap writes its row title level itself
-        facts = figure.facts(chart_facts)
-    else:
-        facts = chart_facts(level_y_titles(figure))
+    facts = _facts(figure)
     own = name or facts.title
     description = chart_description(facts)
     name = own or chart_name(facts)
@@ -91,24 +91,42 @@ def show_chart(
         alt=description or name,
         container=container,
     )
-    if facts.kind == "other":
+    if not table or facts.kind == "other":
         return
     box = folded(t("figures.table.label"), key=key + TABLE_SUFFIX, where=where, compact=True)
     if box.open:
-        table = chart_table(
-            figure, t("figures.alt.rows"), t("figures.table.panel"), t("figures.table.value")
-        )
-        named = facts.kind == "xy" and len(facts.series) > 1
-        if named:
-            table = table.rename(columns={table.columns[0]: t("figures.table.series")})
-        numbers = table.columns[1:] if named else table.columns
-        box.box.dataframe(
-            table,
-            alt=t("figures.table.alt", name=name),
-            hide_index=facts.kind == "xy",  # points are numbered 0, 1, … there: not the chart's
-            # numbers right-aligned, so that their digits line up as in a printed table
-            column_config={c: st.column_config.TextColumn(alignment="right") for c in numbers},
-        )
+        with box.box:
+            _numbers(figure, facts, name)
+
+
+def chart_numbers(figure: go.Figure | DrawnFigure, *, name: str = "") -> None:
+    """The chart's numbers as a table in the current container, as show_chart's fold holds
+    them: for the fold a page draws itself (show_chart's `table=False`)."""
+    facts = _facts(figure)
+    _numbers(figure, facts, name or facts.title or chart_name(facts))
+
+
+def _facts(figure: go.Figure | DrawnFigure) -> ChartFacts:
+    if isinstance(figure, DrawnFigure):  # a matrix heatmap writes its row title level itself
+        return figure.facts(chart_facts)
+    return chart_facts(level_y_titles(figure))
+
+
+def _numbers(figure: go.Figure | DrawnFigure, facts: ChartFacts, name: str) -> None:
+    table = chart_table(
+        figure, t("figures.alt.rows"), t("figures.table.panel"), t("figures.table.value")
+    )
+    named = facts.kind == "xy" and len(facts.series) > 1
+    if named:
+        table = table.rename(columns={table.columns[0]: t("figures.table.series")})
+    numbers = table.columns[1:] if named else table.columns
+    st.dataframe(
+        table,
+        alt=t("figures.table.alt", name=name),
+        hide_index=facts.kind == "xy",  # points are numbered 0, 1, … there: not the chart's
+        # numbers right-aligned, so that their digits line up as in a printed table
+        column_config={c: st.column_config.TextColumn(alignment="right") for c in numbers},
+    )
 
 
 def below_floor_note(weights: np.ndarray) -> str:
