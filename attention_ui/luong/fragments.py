@@ -17,8 +17,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from attention_ui.kit.figures.charts import TABLE_SUFFIX
-from attention_ui.kit.folds import folded
+from attention_ui.kit.figures.charts import TABLE_SUFFIX, numbers_fold
 from attention_ui.kit.share.address import follow_address
 from attention_ui.kit.state.page_state import changed, drawn
 from attention_ui.kit.teaching.task_panel import TaskSlots, fill
@@ -89,7 +88,7 @@ def results(settings: view.Settings, sizes: Sizes) -> None:
     for column, name in zip(st.columns(3), view.RESULT_NAMES, strict=True):
         with column:
             _chart(name, settings, sizes)
-            numbers = folded(t("figures.table.label"), key=_numbers_key(name), compact=True)
+            numbers = numbers_fold(view.chart_key(name))
             if numbers.open:
                 with numbers.box:
                     _numbers(name, settings, sizes)
@@ -97,6 +96,7 @@ def results(settings: view.Settings, sizes: Sizes) -> None:
 
 
 def _numbers_key(name: str) -> str:
+    """The widget key of the fold of S's, A's or O's numbers: True while it is open."""
     return view.chart_key(name) + TABLE_SUFFIX
 
 

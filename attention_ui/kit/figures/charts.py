@@ -26,7 +26,7 @@ from attention_ui.kit.figures.alt_text import ChartFacts, chart_facts, chart_tab
 from attention_ui.kit.figures.heatmap import BELOW_FLOOR, WEIGHT_FLOOR, DrawnFigure
 from attention_ui.kit.figures.level_titles import level_y_titles
 from attention_ui.kit.figures.live_chart import live_chart
-from attention_ui.kit.folds import folded
+from attention_ui.kit.folds import Fold, folded
 from attention_ui.kit.text.i18n import t
 
 TABLE_SUFFIX = ".numbers"  # the expander's widget key is the chart's key plus this
@@ -76,7 +76,8 @@ def show_chart(
     (named `name`, else after the figure's title, else after what it plots) and, with
     `table`, its numbers as a table on request: a fold under it, keyed `key` + TABLE_SUFFIX.
     (A page that reruns the chart alone on an edit draws that fold itself, outside the chart's
-    fragment, so that the edit does not send it again, and fills it with `chart_numbers`.)"""
+    fragment, so that the edit does not send it again: `numbers_fold`, filled with
+    `chart_numbers`.)"""
     where = container or st
     facts = _facts(figure)
     own = name or facts.title
@@ -93,10 +94,16 @@ def show_chart(
     )
     if not table or facts.kind == "other":
         return
-    box = folded(t("figures.table.label"), key=key + TABLE_SUFFIX, where=where, compact=True)
+    box = numbers_fold(key, where=where)
     if box.open:
         with box.box:
             _numbers(figure, facts, name)
+
+
+def numbers_fold(key: str, *, where: Any = None) -> Fold:
+    """The fold under the chart keyed `key` that holds its numbers as a table (keyed `key` +
+    TABLE_SUFFIX; built only while open): show_chart's, or the one a page draws itself."""
+    return folded(t("figures.table.label"), key=key + TABLE_SUFFIX, where=where, compact=True)
 
 
 def chart_numbers(figure: go.Figure | DrawnFigure, *, name: str = "") -> None:
