@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import os
 import sqlite3
 import tempfile
@@ -286,6 +287,9 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 
 _views: dict[str, tuple[float, store.ClassView | None]] = {}
+# When this process last wrote to each class: a read begun before it is not kept, or the
+# writer's own run (which waits for a poll's read in flight) would be shown the class as it was.
+_written: dict[str, float] = {}
 _views_lock = threading.Lock()
 _reading = threading.Lock()  # one read at a time: the polls that found it stale wait for it
 
@@ -303,7 +307,8 @@ def class_view(code: str) -> store.ClassView | None:
         now = time.monotonic()
         view = store.view(engine(), code)
         with _views_lock:
-            _views[code] = (now, view)
+            if now > _written.get(code, -math.inf):
+                _views[code] = (now, view)
     return view
 
 
@@ -316,8 +321,10 @@ def _fresh_view(code: str) -> tuple[store.ClassView | None] | None:
 
 
 def forget_view(code: str) -> None:
+    """This process has just changed the class `code`: its next read comes from the store."""
     with _views_lock:
         _views.pop(code, None)
+        _written[code] = time.monotonic()
 
 
 def proxy_hops() -> int:
