@@ -31,6 +31,7 @@ from tests.browser.conftest import (
     ARTIFACTS,
     IDLE,
     collect_errors,
+    keep_site_warm,
     new_context,
     open_page,
     wait_charts_settled,
@@ -562,12 +563,13 @@ _SCROLL_MAIN = """(y) => { const main = document.querySelector('[data-testid=stM
 
 
 @pytest.fixture(scope="module")
-def learners_browser(browser):
+def learners_browser(browser, server):
     """A browser context as a learner's: no reduced-motion preference, a window 900 px high
     (one for the visits below: its cache keeps Streamlit's bundles and plotly.js)."""
     context = new_context(
         browser, reduced_motion="no-preference", viewport={"width": 1400, "height": 900}
     )
+    keep_site_warm(context, server)
     yield context
     context.close()
 

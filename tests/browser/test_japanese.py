@@ -85,26 +85,22 @@ def test_a_shared_japanese_link_opened_first_on_a_fresh_server_is_japanese_with_
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_every_menu_label_is_the_pages_whole_title_uncut_at_1400(browser, server, lang):
+def test_every_menu_label_is_the_pages_whole_title_uncut_at_1400(page, server, lang):
     """The multi-head page's whole name, マルチヘッド・セルフアテンション (224 px), in its title
     and in the menu, where no label is cut: the sidebar is wide enough (attention_ui/frame.py
     SIDEBAR_WIDTH; Streamlit's own 300 px left the label 200 px)."""
     words = catalog(lang)
-    context = new_context(browser, viewport={"width": 1400, "height": 900})
-    try:
-        page = context.new_page()
-        page.goto(f"{server}/transformer?lang={lang}")
-        page.wait_for_selector(IDLE, timeout=90_000)
-        wait_idle(page, timeout=90_000)
-        title = words["transformer.title"]
-        page.get_by_role("heading", name=title, exact=True).first.wait_for(timeout=90_000)
-        # the menu can be drawn after the page's heading (no link read once, with three workers)
-        menu = [words[f"{name}.menu"] for name in PAGE_NAMES]
-        page.wait_for_function(f"(n) => ({MENU_LABELS})().length >= n", arg=len(menu))
-        labels = page.evaluate(MENU_LABELS)
-        assert [label["text"] for label in labels] == menu
-        assert title == words["transformer.menu"] == WHOLE_NAME[lang]
-        cut = [label for label in labels if label["cut"]]
-        assert not cut, cut
-    finally:
-        context.close()
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(f"{server}/transformer?lang={lang}")
+    page.wait_for_selector(IDLE, timeout=90_000)
+    wait_idle(page, timeout=90_000)
+    title = words["transformer.title"]
+    page.get_by_role("heading", name=title, exact=True).first.wait_for(timeout=90_000)
+    # the menu can be drawn after the page's heading (no link read once, with three workers)
+    menu = [words[f"{name}.menu"] for name in PAGE_NAMES]
+    page.wait_for_function(f"(n) => ({MENU_LABELS})().length >= n", arg=len(menu))
+    labels = page.evaluate(MENU_LABELS)
+    assert [label["text"] for label in labels] == menu
+    assert title == words["transformer.menu"] == WHOLE_NAME[lang]
+    cut = [label for label in labels if label["cut"]]
+    assert not cut, cut

@@ -21,10 +21,9 @@ OPEN = 180_000  # a server's first page (imports) on a machine shared with other
 
 
 @pytest.fixture
-def desktop(browser):
-    context = new_context(browser, viewport={"width": 1400, "height": 900})
-    yield context.new_page()
-    context.close()
+def desktop(page):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    return page
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
