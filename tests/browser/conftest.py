@@ -47,11 +47,12 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
-    # The tabs of a context on one site share a renderer process, and so what its JavaScript
-    # engine has compiled: a test's new tab opens without compiling Streamlit's bundles and
-    # plotly.js again (`keep_site_warm`). A Luong page in a new tab: 1.4 s against 2.4 s.
-    "--process-per-site",
 ]
+# The tests' Chromium only (the benchmarks measure each tab alone): the tabs of a context on
+# one site share a renderer process, and so what its JavaScript engine has compiled, and a
+# test's new tab opens without compiling Streamlit's bundles and plotly.js again
+# (`keep_site_warm`). A Luong page in a new tab: 1.4 s against 2.4 s.
+TEST_FLAGS = [*CHROMIUM_FLAGS, "--process-per-site"]
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 # Opened at a page's own address (/luong), Streamlit's frontend first looks for its server under
 # that path (/luong/_stcore/health, /luong/_stcore/host-config), gets a 404 and then finds it at
@@ -100,7 +101,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=TEST_FLAGS)
         yield browser
         browser.close()
 
