@@ -19,8 +19,9 @@ import pytest
 from tests.conftest import REPO
 
 UI = "attention_ui"
+# The packages beside the kit (a folder of Python: not assets/ or a __pycache__/).
 PAGE_PACKAGES = sorted(
-    p.name for p in (REPO / UI).iterdir() if p.is_dir() and p.name not in ("kit", "locales")
+    p.parent.name for p in (REPO / UI).glob("*/__init__.py") if p.parent.name != "kit"
 )
 ABOVE_THE_PAGES = (f"{UI}.page_list", f"{UI}.frame")
 
