@@ -145,13 +145,13 @@ _SCROLLED_GRIDS = """() => {
 
 
 @pytest.fixture(scope="module")
-def tab(browser) -> Iterator[tuple]:
+def tab(warm_context) -> Iterator[tuple]:
     """One tab, reused by every page visit (its window resized for each width), and the list
     its console errors are collected in."""
-    context = new_context(browser, viewport={"width": WIDTHS[-1], "height": 900})
-    page = context.new_page()
+    page = warm_context.new_page()
+    page.set_viewport_size({"width": WIDTHS[-1], "height": 900})
     yield page, collect_errors(page)
-    context.close()
+    page.close()
 
 
 def show_whole_page(page, server: str, name: str, lang: str, width: int, view: str = "") -> dict:

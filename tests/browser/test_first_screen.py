@@ -18,7 +18,6 @@ from tests.browser.conftest import (
     IDLE,
     assert_no_exception,
     collect_errors,
-    new_context,
     wait_charts_settled,
 )
 from tests.browser.screens import DESKTOP, MEASURE, PHONE
@@ -54,11 +53,10 @@ def settle(tab) -> None:
 
 
 @pytest.fixture(scope="module")
-def largest(browser, server) -> dict:
+def largest(warm_context, server) -> dict:
     """{(view, width): what MEASURE found}, each LARGEST address at each window size."""
     found = {}
-    context = new_context(browser, viewport={"width": DESKTOP[0], "height": DESKTOP[1]})
-    tab = context.new_page()
+    tab = warm_context.new_page()
     errors = collect_errors(tab)
     for view, address in LARGEST.items():
         tab.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
@@ -66,7 +64,7 @@ def largest(browser, server) -> dict:
         tab.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
         settle(tab)
         found[(view, PHONE[0])] = tab.evaluate(MEASURE)
-    context.close()
+    tab.close()
     assert not errors, errors
     return found
 

@@ -8,7 +8,6 @@ import pytest
 from attention_ui.kit.text.i18n import catalog
 from tests.browser.conftest import (
     collect_errors,
-    new_context,
     open_page,
     wait_for_editor_text,
     wait_idle,
@@ -106,14 +105,14 @@ def test_every_cell_of_every_grid_is_reached_by_tab_and_by_the_arrows(page, serv
             page.keyboard.press("ArrowRight")
 
 
-def test_a_grid_folded_to_fit_a_phone_is_edited_as_any_other(browser, server):
+def test_a_grid_folded_to_fit_a_phone_is_edited_as_any_other(warm_context, server):
     """The concat score's W_a at 8 × 16 on a 390 px phone: narrower cells, and its columns
     folded into two blocks, k:1…k:8 under q:1…q:8 (test_first_screen measures the fit). The
     arrows still walk the matrix's columns across the blocks, Alt+Up steps a value by the
     page's 0.1, a drag sideways scrubs one (8 px a step), typed text is kept, and the grid
     still fits its column with the longer number in it."""
-    context = new_context(browser, viewport={"width": 390, "height": 844})
-    page = context.new_page()
+    page = warm_context.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
     errors = collect_errors(page)
     try:
         page.set_default_timeout(TIMEOUT)
@@ -168,5 +167,5 @@ def test_a_grid_folded_to_fit_a_phone_is_edited_as_any_other(browser, server):
         )
         assert fit == [True, True]
     finally:
-        context.close()
+        page.close()
     assert not errors, errors

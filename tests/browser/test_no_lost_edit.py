@@ -28,7 +28,6 @@ from attention_ui.luong.presets import PRESETS
 from tests.browser.conftest import (
     ARTIFACTS,
     collect_errors,
-    new_context,
     open_page,
     pick_option,
     wait_for_plot,
@@ -55,10 +54,10 @@ def typed(trial: int) -> str:
 
 
 @pytest.fixture(scope="module")
-def shared_page(browser) -> Iterator[dict]:
+def shared_page(warm_context) -> Iterator[dict]:
     """One tab for the module, its WebSocket frames sent and its console errors collected."""
-    context = new_context(browser, viewport={"width": 1400, "height": 2400})
-    page = context.new_page()
+    page = warm_context.new_page()
+    page.set_viewport_size({"width": 1400, "height": 2400})
     page.set_default_timeout(TIMEOUT)
     shared = {"page": page, "sent": [], "errors": collect_errors(page), "opened": False}
     # (a lambda: Playwright cannot take a built-in method as a listener)
@@ -67,7 +66,7 @@ def shared_page(browser) -> Iterator[dict]:
         lambda socket: socket.on("framesent", lambda payload: shared["sent"].append(payload)),
     )
     yield shared
-    context.close()
+    page.close()
 
 
 @pytest.fixture
