@@ -17,7 +17,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from attention_ui.kit.figures.charts import TABLE_SUFFIX, numbers_fold
+from attention_ui.kit.figures.charts import numbers_fold, numbers_key
 from attention_ui.kit.share.address import follow_address
 from attention_ui.kit.state.page_state import changed, drawn
 from attention_ui.kit.teaching.task_panel import TaskSlots, fill
@@ -95,11 +95,6 @@ def results(settings: view.Settings, sizes: Sizes) -> None:
     _story(settings, sizes)
 
 
-def _numbers_key(name: str) -> str:
-    """The widget key of the fold of S's, A's or O's numbers: True while it is open."""
-    return view.chart_key(name) + TABLE_SUFFIX
-
-
 @st.fragment(key=EXPORT)
 def export(settings: view.Settings, sizes: Sizes) -> None:
     """The script, the CSV files and the LaTeX of what the grids hold (built while open)."""
@@ -171,7 +166,7 @@ def after_edit(state_key: str) -> None:
         parts.append(TAB)
     if st.session_state.get(EXPORT_OPEN):
         parts.append(EXPORT)
-    if any(st.session_state.get(_numbers_key(name)) for name in view.RESULT_NAMES):
+    if any(st.session_state.get(numbers_key(view.chart_key(n))) for n in view.RESULT_NAMES):
         parts.append(NUMBERS)
     try:
         st.rerun(parts)

@@ -472,7 +472,7 @@ def _charts(*, inputs: numbers.Inputs, lang: str) -> dict[str, tuple[DrawnFigure
 
 
 def chart_key(name: str) -> str:
-    """The key of the chart of S, A or O; its numbers' fold is keyed this + TABLE_SUFFIX."""
+    """The key of the chart of S, A or O (its numbers' fold: charts.numbers_key of it)."""
     return f"luong.chart.{name}"
 
 

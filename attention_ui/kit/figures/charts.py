@@ -74,7 +74,7 @@ def show_chart(
     in `container`, else the current one) with the camera button's file
     name set from `key` and `details` (see `chart_config`), the chart's text alternative
     (named `name`, else after the figure's title, else after what it plots) and, with
-    `table`, its numbers as a table on request: a fold under it, keyed `key` + TABLE_SUFFIX.
+    `table`, its numbers as a table on request: a fold under it, keyed `numbers_key(key)`.
     (A page that reruns the chart alone on an edit draws that fold itself, outside the chart's
     fragment, so that the edit does not send it again: `numbers_fold`, filled with
     `chart_numbers`.)"""
@@ -100,10 +100,15 @@ def show_chart(
             _numbers(figure, facts, name)
 
 
+def numbers_key(key: str) -> str:
+    """The widget key of the numbers' fold under the chart keyed `key` (True while open)."""
+    return key + TABLE_SUFFIX
+
+
 def numbers_fold(key: str, *, where: Any = None) -> Fold:
-    """The fold under the chart keyed `key` that holds its numbers as a table (keyed `key` +
-    TABLE_SUFFIX; built only while open): show_chart's, or the one a page draws itself."""
-    return folded(t("figures.table.label"), key=key + TABLE_SUFFIX, where=where, compact=True)
+    """The fold under the chart keyed `key` that holds its numbers as a table (keyed
+    `numbers_key(key)`; built only while open): show_chart's, or the one a page draws itself."""
+    return folded(t("figures.table.label"), key=numbers_key(key), where=where, compact=True)
 
 
 def chart_numbers(figure: go.Figure | DrawnFigure, *, name: str = "") -> None:
