@@ -148,8 +148,8 @@ def warm_context(browser, server):
 
 @pytest.fixture(scope="module")
 def module_context(warm_context):
-    """`warm_context` for a module's `page`s; at the module's end what the app kept in the
-    browser (cookies, a class seat in localStorage) is forgotten, so that a module's tests
+    """`warm_context` for a module's `page`s and tabs; at the module's end what the app kept in
+    the browser (cookies, a class seat in localStorage) is forgotten, so that a module's tests
     start as in a browser of their own."""
     yield warm_context
     warm_context.clear_cookies()

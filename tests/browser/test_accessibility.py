@@ -145,10 +145,10 @@ _SCROLLED_GRIDS = """() => {
 
 
 @pytest.fixture(scope="module")
-def tab(warm_context) -> Iterator[tuple]:
+def tab(module_context) -> Iterator[tuple]:
     """One tab, reused by every page visit (its window resized for each width), and the list
     its console errors are collected in."""
-    page = warm_context.new_page()
+    page = module_context.new_page()
     page.set_viewport_size({"width": WIDTHS[-1], "height": 900})
     yield page, collect_errors(page)
     page.close()

@@ -53,10 +53,10 @@ def settle(tab) -> None:
 
 
 @pytest.fixture(scope="module")
-def largest(warm_context, server) -> dict:
+def largest(module_context, server) -> dict:
     """{(view, width): what MEASURE found}, each LARGEST address at each window size."""
     found = {}
-    tab = warm_context.new_page()
+    tab = module_context.new_page()
     errors = collect_errors(tab)
     for view, address in LARGEST.items():
         tab.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})

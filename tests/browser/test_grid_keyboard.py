@@ -105,13 +105,13 @@ def test_every_cell_of_every_grid_is_reached_by_tab_and_by_the_arrows(page, serv
             page.keyboard.press("ArrowRight")
 
 
-def test_a_grid_folded_to_fit_a_phone_is_edited_as_any_other(warm_context, server):
+def test_a_grid_folded_to_fit_a_phone_is_edited_as_any_other(module_context, server):
     """The concat score's W_a at 8 × 16 on a 390 px phone: narrower cells, and its columns
     folded into two blocks, k:1…k:8 under q:1…q:8 (test_first_screen measures the fit). The
     arrows still walk the matrix's columns across the blocks, Alt+Up steps a value by the
     page's 0.1, a drag sideways scrubs one (8 px a step), typed text is kept, and the grid
     still fits its column with the longer number in it."""
-    page = warm_context.new_page()
+    page = module_context.new_page()
     page.set_viewport_size({"width": 390, "height": 844})
     errors = collect_errors(page)
     try:

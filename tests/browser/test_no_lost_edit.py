@@ -54,9 +54,9 @@ def typed(trial: int) -> str:
 
 
 @pytest.fixture(scope="module")
-def shared_page(warm_context) -> Iterator[dict]:
+def shared_page(module_context) -> Iterator[dict]:
     """One tab for the module, its WebSocket frames sent and its console errors collected."""
-    page = warm_context.new_page()
+    page = module_context.new_page()
     page.set_viewport_size({"width": 1400, "height": 2400})
     page.set_default_timeout(TIMEOUT)
     shared = {"page": page, "sent": [], "errors": collect_errors(page), "opened": False}
