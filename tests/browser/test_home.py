@@ -1,3 +1,5 @@
+import re
+
 from tests.browser.conftest import open_page, wait_idle
 
 
@@ -16,8 +18,10 @@ def test_language_switch_is_remembered_across_pages_and_in_the_url(page, server)
     assert page.get_by_role("heading", name="アテンション・エクスプローラー").count() >= 1
     assert "lang=ja" in page.url
     page.get_by_role("link", name="データベース検索").first.click()
+    page.wait_for_url(re.compile(r"/database\?"))
     wait_idle(page)
     assert page.locator("[data-testid=stSidebar]").get_by_text("日本語").count() >= 1
     page.get_by_role("link", name="はじめに").first.click()
+    page.wait_for_url(re.compile(r"/home\?"))
     wait_idle(page)
     assert page.get_by_role("heading", name="アテンション・エクスプローラー").count() >= 1

@@ -5,6 +5,7 @@ it instead of copies of their own (tests/kit/state/test_persist_state.py checks 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -31,7 +32,11 @@ def texts(page) -> list[str]:
 
 
 def go(page, name: str) -> None:
+    """Switch page by the menu. The switch's run can start after `wait_idle`'s first look on a
+    loaded machine (CI once read page one's text after the click): wait for the new address,
+    which the frontend sets when the new page's run begins, and then for that run's end."""
     page.get_by_role("link", name=name).click()
+    page.wait_for_url(re.compile(f"/{name}$"))
     wait_idle(page)
 
 
