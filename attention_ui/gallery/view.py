@@ -6,6 +6,7 @@ stays a short table of contents.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -18,9 +19,9 @@ from attention_core.lookup import SIMILARITIES, lookup_many
 from attention_ui.gallery import state
 from attention_ui.gallery.cases import Case, holds, outside_hull_but_in_cone, special_cases
 from attention_ui.gallery.compute import PATH_TEMPERATURES, Inputs, compute, output_path
-from attention_ui.kit.figures.charts import show_chart
+from attention_ui.kit.figures.charts import shareable, show_chart
 from attention_ui.kit.figures.grid import GridSettings, grid_columns, heatmap_grid
-from attention_ui.kit.figures.heatmap import WEIGHTS, Titles, step_heatmap
+from attention_ui.kit.figures.heatmap import WEIGHTS, DrawnFigure, Titles, step_heatmap
 from attention_ui.kit.figures.lookup import short
 from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure, view_box
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
@@ -63,6 +64,23 @@ def formula() -> None:
 def plane_captions() -> PlaneCaptions:
     """The plane charts' words, in this run's language."""
     return worded(PlaneCaptions, "gallery.plane", weight="α")
+
+
+# The plane's height, and each case's (four side by side).
+PLANE_HEIGHT, CASE_HEIGHT = 460, 300
+
+
+# The gallery's figures are built once per set of inputs for every session (read-only:
+# charts.shareable). Validating a plotly figure as it is built was four fifths of a gallery run
+# (a plane, four cases and a grid of one figure per τ; py-spy over the tests): a rerun with
+# the same inputs took 0.36-0.48 s of the server and takes 0.05-0.10 s, a move of the query
+# 0.41-0.71 s and 0.18-0.19 s (the grids kept).
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _plane_figure(
+    scene: PlaneScene, box: tuple[float, float, float, float], height: int, captions: PlaneCaptions
+) -> DrawnFigure:
+    """The plane of `scene` in `box`, `height` px high."""
+    return shareable(plane_figure(scene, box=box, captions=captions, height=height))
 
 
 def plane() -> Plane:
@@ -144,19 +162,12 @@ def plane_chart(
     output = None if result is None else result.output[:, 0]
     weights = None if result is None else result.weights[:, 0]
     box = view_box(values, query, *([] if output is None else [output]))
+    scene = PlaneScene(
+        values, output, weights=weights, cone=shape, path=None if result is None else path,
+        query=query,
+    )  # fmt: skip
     show_chart(
-        plane_figure(
-            PlaneScene(
-                values,
-                output,
-                weights=weights,
-                cone=shape,
-                path=None if result is None else path,
-                query=query,
-            ),
-            box=box,
-            captions=plane_captions(),
-        ),
+        _plane_figure(scene, box, PLANE_HEIGHT, plane_captions()),
         key="gallery.chart.plane",
         name=t("gallery.plane.title"),
     )
@@ -253,13 +264,9 @@ def show_case(
     """One case: its plane, its weights and output, and whether the output is where it must be."""
     name, w, out = case.name, case.weights, case.output
     st.markdown(f"**{t(f'gallery.cases.{name}.title')}**")
+    scene = PlaneScene(values, out, weights=w, cone=shape if name == "nonneg" else None)
     show_chart(
-        plane_figure(
-            PlaneScene(values, out, weights=w, cone=shape if name == "nonneg" else None),
-            box=box,
-            captions=plane_captions(),
-            height=300,
-        ),
+        _plane_figure(scene, box, CASE_HEIGHT, plane_captions()),
         key=f"gallery.chart.case.{name}",
         name=t(f"gallery.cases.{name}.title"),
     )
@@ -311,13 +318,7 @@ def heatmap_grids() -> None:
     with sanity:
         st.markdown(t("gallery.grid.identity"))
         show_chart(
-            heatmap_grid(
-                np.eye(10).reshape(1, 1, 10, 10),
-                t("gallery.grid.keys"),
-                t("gallery.grid.queries"),
-                # every cell's number (one digit: "0" or "1") fits its ~30 px cell on a phone
-                GridSettings(show_text=True),
-            ),
+            _identity_grid(t("gallery.grid.keys"), t("gallery.grid.queries")),
             key="gallery.chart.identity",
         )
     with live:  # the settings here, the live grid below them at the page's whole width
@@ -332,6 +333,23 @@ def heatmap_grids() -> None:
         database_grid(taus)
 
 
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _identity_grid(keys: str, queries: str) -> DrawnFigure:
+    """d2l's sanity check, the 10 × 10 identity, its axes titled `keys` and `queries`."""
+    return shareable(
+        heatmap_grid(
+            np.eye(10).reshape(1, 1, 10, 10),
+            keys,
+            queries,
+            # every cell's number (one digit: "0" or "1") fits its ~30 px cell on a phone
+            GridSettings(show_text=True),
+        )
+    )
+
+
+LUONG_SCORES = ("dot", "scaled_dot")  # the live grid's rows from the Luong page's Q and K
+
+
 def luong_grid(taus: list[float]) -> None:
     """Dot and scaled-dot weights of the Luong page's Q and K (or an example), one τ a column."""
     Q, K, from_luong = state.luong_inputs()
@@ -343,19 +361,27 @@ def luong_grid(taus: list[float]) -> None:
             d=Q.shape[0],
         )
     )
-    scores = ("dot", "scaled_dot")
     try:
-        runs = [[attention(Q, K, K, score, temperature=tau) for tau in taus] for score in scores]
+        figures = _luong_grid_figures(Q, K, tuple(taus), grid_words("score", LUONG_SCORES))
     except AttentionInputError as error:
         show_error(error)  # and the rest of the page (its kept state too) carries on
         return
+    _show_grid(figures, K.shape[1])
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _luong_grid_figures(
+    Q: np.ndarray, K: np.ndarray, taus: tuple[float, ...], words: GridWords
+) -> list[DrawnFigure]:
+    """The weights of Q and K under each of LUONG_SCORES at each τ, one figure a τ. Raises
+    the engine's AttentionInputError."""
+    runs = [[attention(Q, K, K, score, temperature=tau) for tau in taus] for score in LUONG_SCORES]
     matrices = np.array([[r.weights.T for r in row] for row in runs])  # (score, τ, n, m)
-    _weights_grid(
+    return _weights_figures(
         matrices,
         taus,
-        t("gallery.grid.keys"),
+        words,
         GridSettings(
-            row_titles=[t(f"gallery.grid.score_{s}") for s in scores],
             x_labels=[f"k{j + 1}" for j in range(K.shape[1])],
             y_labels=[f"q{i + 1}" for i in range(Q.shape[1])],
             hover=lambda r, c, i, j: runs[r][c].step("weights_softmax").entry(j, i),
@@ -370,19 +396,24 @@ def database_grid(taus: list[float]) -> None:
         st.caption(t("gallery.grid.database_live", records=len(records), queries=len(queries)))
     else:
         st.caption(t("gallery.grid.database_default"))
-    tables = [[lookup_many(records, queries, sim, tau) for tau in taus] for sim in SIMILARITIES]
-    matrices = np.array([[table.weights for table in row] for row in tables])
-    _weights_grid(
-        matrices,
-        taus,
-        t("gallery.grid.records"),
-        GridSettings(
-            row_titles=[t(f"gallery.grid.similarity_{s}") for s in SIMILARITIES],
-            x_labels=record_labels(records),
-            y_labels=query_labels(queries),
+    _show_grid(
+        _database_grid_figures(
+            records, queries, tuple(taus), grid_words("similarity", SIMILARITIES, "records")
         ),
+        len(records),
     )
     st.caption(t("gallery.grid.exact_note"))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _database_grid_figures(
+    records: list, queries: list[str], taus: tuple[float, ...], words: GridWords
+) -> list[DrawnFigure]:
+    """Each similarity's weights of `records` for `queries` at each τ, one figure a τ."""
+    tables = [[lookup_many(records, queries, sim, tau) for tau in taus] for sim in SIMILARITIES]
+    matrices = np.array([[table.weights for table in row] for row in tables])
+    settings = GridSettings(x_labels=record_labels(records), y_labels=query_labels(queries))
+    return _weights_figures(matrices, taus, words, settings)
 
 
 # Cells across a desktop's row of columns: as many temperatures side by side as keep about
@@ -390,15 +421,44 @@ def database_grid(taus: list[float]) -> None:
 ROW_CELLS = 12
 
 
-def _weights_grid(matrices: np.ndarray, taus: list[float], keys: str, labels: GridSettings) -> None:
-    """The live grid of weights (row, τ, query, key) on one 0…1 scale, one τ a column: side by
-    side while their cells stay wide enough for their numbers, in rows, one under another on
-    a phone."""
-    grid = replace(
-        labels, titles=[f"τ = {fmt(tau)}" for tau in taus], zmin=0, zmax=1, colorbar_title="α"
+@dataclass(frozen=True)
+class GridWords:
+    """A live grid's words: its axes' titles and one title per row (score or similarity)."""
+
+    keys: str
+    queries: str
+    rows: tuple[str, ...]
+
+
+def grid_words(kind: str, rows: Sequence[str], keys: str = "keys") -> GridWords:
+    """The live grid's words in this run's language: `gallery.grid.<keys>` across, one
+    `gallery.grid.<kind>_<row>` per row."""
+    return GridWords(
+        t(f"gallery.grid.{keys}"),
+        t("gallery.grid.queries"),
+        tuple(t(f"gallery.grid.{kind}_{row}") for row in rows),
     )
-    figures = grid_columns(matrices, keys, t("gallery.grid.queries"), grid)
-    per_row = max(1, min(len(figures), ROW_CELLS // max(1, matrices.shape[-1])))
+
+
+def _weights_figures(
+    matrices: np.ndarray, taus: Sequence[float], words: GridWords, labels: GridSettings
+) -> list[DrawnFigure]:
+    """The live grid of weights (row, τ, query, key) on one 0…1 scale, one figure a τ."""
+    grid = replace(
+        labels,
+        titles=[f"τ = {fmt(tau)}" for tau in taus],
+        row_titles=list(words.rows),
+        zmin=0,
+        zmax=1,
+        colorbar_title="α",
+    )
+    return [shareable(figure) for figure in grid_columns(matrices, words.keys, words.queries, grid)]
+
+
+def _show_grid(figures: list[DrawnFigure], keys: int) -> None:
+    """The grid's figures (one a τ) side by side while their `keys` cells a row stay wide
+    enough for their numbers, in rows, one under another on a phone."""
+    per_row = max(1, min(len(figures), ROW_CELLS // max(1, keys)))
     for first in range(0, len(figures), per_row):
         shown = figures[first : first + per_row]
         for offset, (column, figure) in enumerate(zip(st.columns(per_row), shown, strict=False)):

@@ -47,6 +47,17 @@ def chart_config(key: str, *details: object) -> dict[str, Any]:
     }
 
 
+def shareable(figure: go.Figure) -> DrawnFigure:
+    """`figure`, finished, as a DrawnFigure for a cache that every session reads
+    (st.cache_resource): its Japanese y-axis titles levelled now (show_chart would level them
+    in place, on the shared object), its dicts read once through plotly's public
+    `to_plotly_json`, and so its JSON and text alternative made once for every session. For
+    figures on plotly's default template, which `DrawnFigure.drawn` adds back."""
+    spec = level_y_titles(figure).to_plotly_json()
+    layout = {name: value for name, value in spec["layout"].items() if name != "template"}
+    return DrawnFigure({"data": spec["data"], "layout": layout})
+
+
 def show_moving_chart(figure: go.Figure | DrawnFigure, alt: str, *, container: Any = None) -> None:
     """A chart redrawn while something runs (the training page's curves, a few times a second):
     no key, so each redraw updates the chart in place instead of making a new one; a static
