@@ -72,9 +72,8 @@ PLANE_HEIGHT, CASE_HEIGHT = 460, 300
 
 # The gallery's figures are built once per set of inputs for every session (read-only:
 # charts.shareable). Validating a plotly figure as it is built was four fifths of a gallery run
-# (a plane, four cases and a grid of one figure per τ; py-spy over the tests): a rerun with
-# the same inputs took 0.36-0.48 s of the server and takes 0.05-0.10 s, a move of the query
-# 0.41-0.71 s and 0.18-0.19 s (the grids kept).
+# (a plane, four cases and a grid of one figure per τ; py-spy over the tests); a move of the
+# query now builds the plane and the cases alone, the grids are kept.
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _plane_figure(
     scene: PlaneScene, box: tuple[float, float, float, float], height: int, captions: PlaneCaptions
