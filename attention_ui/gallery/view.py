@@ -23,7 +23,13 @@ from attention_ui.kit.figures.charts import shareable, show_chart
 from attention_ui.kit.figures.grid import GridSettings, grid_columns, heatmap_grid
 from attention_ui.kit.figures.heatmap import WEIGHTS, DrawnFigure, Titles, step_heatmap
 from attention_ui.kit.figures.lookup import short
-from attention_ui.kit.figures.plane import PlaneCaptions, PlaneScene, plane_figure, view_box
+from attention_ui.kit.figures.plane import (
+    PLANE_HEIGHT,
+    PlaneCaptions,
+    PlaneScene,
+    plane_figure,
+    view_box,
+)
 from attention_ui.kit.grids.matrix_editor import MatrixInput, matrix_editor
 from attention_ui.kit.state import settings as draw
 from attention_ui.kit.text.i18n import draw_notes, show_error, t, worded
@@ -66,8 +72,7 @@ def plane_captions() -> PlaneCaptions:
     return worded(PlaneCaptions, "gallery.plane", weight="α")
 
 
-# The plane's height, and each case's (four side by side).
-PLANE_HEIGHT, CASE_HEIGHT = 460, 300
+CASE_HEIGHT = 300  # px: each case's plane (four side by side); the plane's is PLANE_HEIGHT
 
 
 # The gallery's figures are built once per set of inputs for every session (read-only:

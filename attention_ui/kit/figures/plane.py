@@ -27,6 +27,7 @@ VALUE_COLOUR = "#08519c"
 OUTPUT_COLOUR = "#000000"
 PATH_COLOUR = "#737373"
 QUERY_COLOUR = "#54278f"
+PLANE_HEIGHT = 460  # px: a plane's figure unless its caller asks another height
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def plane_figure(
     box: tuple[float, float, float, float],
     captions: PlaneCaptions,
     title: str = "",
-    height: int = 460,
+    height: int = PLANE_HEIGHT,
 ) -> go.Figure:
     """The values as labelled points, optionally their cone and hull, and the output point.
 
