@@ -97,11 +97,11 @@ def test_the_two_heads_are_said_formed_from_a_step_on_only_when_they_stay_formed
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_induction_at_a_large_learning_rate_is_not_said_to_keep_its_heads(lang):
     """Induction at η = 0.05 (seed 0, the page's defaults otherwise): both heads pass 0.5 early
-    (the snapshot of step 48) and fall below it again as the run collapses; at η = 0.02 they
-    stay above from the step they pass it to the end. The page says so of the snapshots it
-    keeps (snapshots.compact_run: 64 of the run's 100), so the expected sentence is made from
-    those: where the collapse is first seen depends on the processor's rounding (step 198 on
-    one machine, a snapshot the page does not keep), so no step of it is written here."""
+    and fall below it again as the run collapses; at η = 0.02 they stay above from the step
+    they pass it to the end. The page says so of the snapshots it keeps (snapshots.compact_run:
+    here 51 of the run's 101, one every 12 steps), so the expected sentence is made from those:
+    where the collapse is first seen depends on the processor's rounding (step 198 on one
+    machine, a snapshot the page does not keep), so no step of it is written here."""
     task = toy_task("induction", size=compute.TASK_SIZE, seed=0)
     every = compute.record_every(600)
     collapsing = induction_curves(
