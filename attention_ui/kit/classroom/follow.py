@@ -8,7 +8,9 @@ one counts against the browser's rate limit). The teacher's page and state are p
 after each of the teacher's runs (`after_run`, from the shared address writer); a follower's
 sidebar polls the class (attention_ui.kit.classroom.panel) and, on a change, takes the
 teacher's state through the same checks as an address (`PageAccess.restore`) at the top of the
-next run. A follower's own edit (a different state or page) leaves follow mode.
+next run. A follower's own edit (a different state or page) leaves follow mode; a run that
+the browser sent before the teacher's state reached it carries the widgets' old values and is
+not one (its address does not yet hold the change count taken: `REV_PARAM`).
 
 The class has a language, the teacher's (stored with the class, updated when the teacher
 switches). A student who has not picked one with the language switch is shown it, whatever
@@ -39,6 +41,12 @@ from . import codes, keeper, sqlite_file, store
 
 CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM = "class", "teacher", "seat"
 CLASS_PARAMS = (CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM)
+# A follower's address holds the teacher's change count it took, written at the run's end
+# after every widget: a run whose request (the browser's address when it sent it) holds
+# another count was sent before the taken state reached the browser (its poll's timer), so
+# the widgets' old values it carries are an echo, not the student's edit, however late it
+# comes on a loaded server. Not a class parameter: the address's join is tried on those.
+REV_PARAM = "rev"
 DB_ENV = "ATTENTION_CLASSROOM_DB"  # a SQLite file to use instead of the default one
 # How many proxies of ours stand in front of the app, each appending the address it saw to
 # X-Forwarded-For (deploy/nginx.conf: 1). Unset or 0: the header is anyone's to write, so it is
@@ -66,15 +74,7 @@ _PENDING = "classroom.pending"  # the teacher's (page, state) to take at the nex
 _APPLIED = "classroom.applied"  # the teacher's change count this follower shows
 _BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
 _TAKEN = "classroom.taken"  # the Taken of the teacher's state this follower took last
-# Seconds after taking the teacher's state in which a run showing the state from before it,
-# on every parameter that differs, is the browser's echo and not the student's edit: a rerun
-# the browser sent before the teacher's state reached it (its poll's timer, every
-# panel.STUDENT_POLL_SECONDS) carries the widgets' old values. The teacher's state is then
-# taken again. The server cannot tell when the browser has the new values (the run that takes
-# the state reruns at once), so the window is a time, long enough for a busy machine's echo
-# (the commit that set it has the figures). An own edit back to the very value from before,
-# within the window, is taken over by the teacher's state once.
-RETAKE_WITHIN = 10.0
+_RUNS = "classroom.runs"  # this session's whole runs, counted: which one took the state
 _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
 _PUBLISHED_LANG = "classroom.published_lang"  # the teacher's language last published
 _BASELINE_LANG = "classroom.baseline_lang"  # the language the baseline was drawn in
@@ -121,13 +121,12 @@ class Member:
 
 @dataclass(frozen=True)
 class Taken:
-    """The teacher's state as a follower took it, and what the follower showed before."""
+    """The teacher's state as a follower took it."""
 
     rev: int  # the teacher's change count
     page: str
     state: dict[str, str]
-    at: float  # time.monotonic() when taken
-    before: tuple[str, dict[str, str]] | None  # the (page, state) shown before, if known
+    run: int  # the whole run that took it (_RUNS)
 
     @property
     def pending(self) -> tuple[int, str, dict[str, str]]:
@@ -379,7 +378,8 @@ def address_params() -> dict[str, str]:
     """The class's part of this browser's address. A teacher's has none: the key is never in
     an address bar (a projector shows it to the room; the class code alone would make a
     reloaded teacher's tab a student's). The tab keeps the key (keeper) and the teacher
-    address stays behind the teacher's button."""
+    address stays behind the teacher's button. A follower's holds the change count of the
+    teacher's state it took last (REV_PARAM)."""
     found = member()
     if found is None:
         # A join or teacher address not tried yet (the store was down) stays for the next run.
@@ -387,7 +387,9 @@ def address_params() -> dict[str, str]:
         return {name: str(value) for name, value in (waiting or {}).items() if value}
     if found.teacher:
         return {}
-    return {CLASS_PARAM: found.code, SEAT_PARAM: found.secret}
+    seat = {CLASS_PARAM: found.code, SEAT_PARAM: found.secret}
+    taken = st.session_state.get(_TAKEN)
+    return {**seat, REV_PARAM: str(taken.rev)} if found.following and taken else seat
 
 
 def _address_to_try() -> dict[str, str | None] | None:
@@ -503,7 +505,7 @@ def end_class() -> None:
 
 def _page_state(params: dict[str, str]) -> dict[str, str]:
     """A page's address parameters without the language (each screen keeps its own)."""
-    return {k: v for k, v in params.items() if k not in ("lang", *CLASS_PARAMS)}
+    return {k: v for k, v in params.items() if k not in ("lang", REV_PARAM, *CLASS_PARAMS)}
 
 
 # -- a run's top and end -----------------------------------------------------------------------
@@ -514,6 +516,7 @@ def on_page_start(page: str, access: PageAccess) -> None:
     """At the top of a whole run, before the page's widgets: join or resume from the address
     (once per address), then take the teacher's state if it is waiting."""
     st.session_state.pop(STORE_DOWN, None)  # each run finds out afresh
+    st.session_state[_RUNS] = st.session_state.get(_RUNS, 0) + 1
     purge_if_due(engine())
     params = _address_to_try()
     if params is not None and member() is None:
@@ -551,8 +554,7 @@ def on_page_start(page: str, access: PageAccess) -> None:
     st.session_state.pop(_PENDING, None)
     access.restore(page, dict(state))
     st.session_state[_APPLIED] = rev
-    before = st.session_state.get(_BASELINE)
-    st.session_state[_TAKEN] = Taken(rev, page, state, time.monotonic(), before)
+    st.session_state[_TAKEN] = Taken(rev, page, state, st.session_state[_RUNS])
     st.session_state[_BASELINE] = None  # taken at this run's end
 
 
@@ -689,31 +691,44 @@ def after_run(page: str, params: dict[str, str]) -> dict[str, str]:
             st.session_state[_PUBLISHED_LANG] = lang
             forget_view(found.code)
     elif found.following and _APPLIED in st.session_state:
-        baseline = st.session_state.get(_BASELINE)
-        # A screen now in another language (the student's pick, or the class's) may word its
-        # state otherwise: that is not an own edit, and what it shows is the baseline again.
-        if baseline is None or st.session_state.get(_BASELINE_LANG) != current_language():
-            st.session_state[_BASELINE] = shown
-            st.session_state[_BASELINE_LANG] = current_language()
-        elif baseline != shown and _PENDING not in st.session_state:
-            if _echo_of_before(shown, baseline):
-                st.session_state[_PENDING] = st.session_state[_TAKEN].pending  # the poll reruns
-            else:
-                stop_following()
+        _see_own_edit(shown)
     return address_params()
 
 
-def _echo_of_before(shown: tuple, baseline: tuple) -> bool:
-    """Is `shown`, which differs from the teacher's state taken (`baseline`), the state from
-    before taking it on every parameter that differs, within RETAKE_WITHIN of taking it?"""
+def _see_own_edit(shown: tuple[str, dict[str, str]]) -> None:
+    """A follower's run: the first to end after taking the teacher's state notes what the
+    screen shows (the baseline); a later one showing something else is an own edit, and the
+    student stops following. A run the browser sent before the state reached it is no edit:
+    the state is taken again (at the next poll)."""
+    baseline, taken = st.session_state.get(_BASELINE), st.session_state.get(_TAKEN)
+    if baseline is None and taken is not None and _cut_the_take_short(shown, taken):
+        st.session_state[_PENDING] = taken.pending
+    # A screen now in another language (the student's pick, or the class's) may word its
+    # state otherwise: that is not an own edit, and what it shows is the baseline again.
+    elif baseline is None or st.session_state.get(_BASELINE_LANG) != current_language():
+        st.session_state[_BASELINE] = shown
+        st.session_state[_BASELINE_LANG] = current_language()
+    elif baseline != shown and _PENDING not in st.session_state:
+        if _sent_before_taking():
+            st.session_state[_PENDING] = taken.pending  # the poll reruns
+        else:
+            stop_following()
+
+
+def _cut_the_take_short(shown: tuple[str, dict[str, str]], taken: Taken) -> bool:
+    """Is this run a browser's rerun that ended the run taking the state before its end (a
+    click sent while the take was still arriving, with the widgets' old values), so that
+    what it shows is not the state taken?"""
+    cut = taken.run != st.session_state.get(_RUNS) and _sent_before_taking()
+    return cut and shown != (taken.page, taken.state)
+
+
+def _sent_before_taking() -> bool:
+    """Did the browser send this run before the teacher's state it took last reached it? Its
+    address, as it sent the run, does not hold that state's change count (the address is
+    written at a run's end, after the widgets' new values)."""
     taken = st.session_state.get(_TAKEN)
-    if taken is None or time.monotonic() - taken.at >= RETAKE_WITHIN or taken.before is None:
-        return False
-    (page, state), (before_page, before) = shown, taken.before
-    if page != baseline[0] or page != before_page:
-        return False
-    keys = set(state) | set(baseline[1])
-    return all(state.get(k) == before.get(k) for k in keys if state.get(k) != baseline[1].get(k))
+    return taken is not None and st.query_params.get(REV_PARAM) != str(taken.rev)
 
 
 # -- the class's language ----------------------------------------------------------------------

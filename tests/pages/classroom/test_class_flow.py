@@ -8,8 +8,6 @@ seat and the vote.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
@@ -143,43 +141,53 @@ def test_a_question_revealed_after_one_round_names_that_round_alone():
     assert "Round 2" not in shown
 
 
-def test_a_rerun_with_the_widgets_old_values_just_after_a_change_is_not_an_own_edit():
+def test_a_rerun_the_browser_sent_before_the_teachers_change_reached_it_is_not_an_own_edit():
     """A browser's rerun sent before the teacher's state reached it (its poll's timer) brings
-    back the widgets' old values: within follow.RETAKE_WITHIN the student keeps following and
-    takes the teacher's state again; a different value is an own edit, as ever."""
+    back the widgets' old values and the address from before, whose change count is not the
+    one taken: the student keeps following and takes the teacher's state again, however late
+    the run comes. A run from an address that holds the count is the student's own edit, even
+    back to the old value."""
     teacher, code = teacher_page()
     student = student_by_address(**{"class": code})
     teacher.selectbox(key="luong.score").set_value("scaled_dot").run()
     student.run()
     assert param(student, "score") == "scaled_dot"
+    before = param(student, follow.REV_PARAM)
     teacher.selectbox(key="luong.score").set_value("general").run()
     student.run()
-    assert param(student, "score") == "general"
+    taken = param(student, follow.REV_PARAM)
+    assert param(student, "score") == "general" and taken != before
 
+    student.query_params[follow.REV_PARAM] = before  # the browser's address from before
     student.selectbox(key="luong.score").set_value("scaled_dot").run()  # the old value, echoed
     assert "no longer follow" not in texts(student)
     student.run()  # the poll takes the teacher's state again
     assert param(student, "score") == "general" and follows(student, teacher)
+    assert param(student, follow.REV_PARAM) == taken
 
-    student.selectbox(key="luong.score").set_value("concat").run()  # never shown: an own edit
+    student.selectbox(key="luong.score").set_value("scaled_dot").run()  # sent with the new count
     student.run()
-    assert "no longer follow" in texts(student) and param(student, "score") == "concat"
+    assert "no longer follow" in texts(student) and param(student, "score") == "scaled_dot"
+    assert param(student, follow.REV_PARAM) is None, "a student who left has no count"
 
 
-def test_an_echo_five_seconds_late_is_still_an_echo_and_a_later_one_an_own_edit():
-    """At a load average of 10 an echo came more than 3 s after the take: within
-    follow.RETAKE_WITHIN it is still the browser's echo; after it, the same value is the
-    student's own edit."""
+def test_a_click_that_ended_the_taking_run_early_is_not_what_the_teachers_state_looks_like():
+    """A click the browser sent while the teacher's state was still arriving ends the run that
+    took it before that run's end (Streamlit stops a run for a newer one), so the first run to
+    end after the take is the click's: the widgets' old values, from the address before. That
+    is not what the teacher's state looks like (the student would have left at the next run):
+    the state is taken again, and the student goes on following."""
     teacher, code = teacher_page()
     student = student_by_address(**{"class": code})
-    for late, score in ((5.0, "general"), (follow.RETAKE_WITHIN + 1, "dot")):
-        teacher.selectbox(key="luong.score").set_value("scaled_dot").run()
-        student.run()
-        teacher.selectbox(key="luong.score").set_value(score).run()
-        student.run()
-        assert param(student, "score") == score
-        taken = student.session_state["classroom.taken"]
-        student.session_state["classroom.taken"] = replace(taken, at=taken.at - late)
-        student.selectbox(key="luong.score").set_value("scaled_dot").run()  # the old value
-        student.run()
-    assert "no longer follow" in texts(student) and param(student, "score") == "scaled_dot"
+    teacher.selectbox(key="luong.score").set_value("general").run()
+    student.run()
+    before = param(student, follow.REV_PARAM)
+    teacher.selectbox(key="luong.score").set_value("concat").run()
+    student.run()  # takes the teacher's state
+    student.session_state["classroom.baseline"] = None  # as if that run had not reached its end
+    student.query_params[follow.REV_PARAM] = before
+    student.selectbox(key="luong.score").set_value("general").run()  # the click's run
+    student.run()  # the poll takes the teacher's state again
+    assert param(student, "score") == "concat" and follows(student, teacher)
+    student.run()
+    assert "no longer follow" not in texts(student) and follows(student, teacher)
