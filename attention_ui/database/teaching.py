@@ -128,4 +128,4 @@ def export(records_in: RecordsInput, query: Query, table: LookupTable | None) ->
             ],
         )
 
-    export_panel(PAGE, build, details=(query.similarity, query.normalization))
+    export_panel(PAGE, build, details=(query.similarity, query.normalization), latex=False)

@@ -329,4 +329,5 @@ def export(run: TrainingRun, settings: Settings) -> None:
         PAGE,
         lambda: Export(script=training_script(run, settings), tables=curve_tables(run)),
         details=(settings.task, settings.score, f"seed{settings.seed}"),
+        latex=False,
     )

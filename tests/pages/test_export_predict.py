@@ -25,6 +25,8 @@ from attention_ui.luong.presets import PRESETS
 from tests.plotly_json import charts
 from tests.support.grids import edit_grid
 from tests.support.pages import open_page
+from tests.support.train import SETTINGS as TRAIN_SETTINGS
+from tests.support.train import press_train
 
 FIRST = PRESETS["first"].column_matrices()
 
@@ -43,6 +45,34 @@ def open_export(at: AppTest, page: str) -> dict[str, str]:
 
 def texts(elements) -> str:
     return "\n".join(str(e.value) for e in elements)
+
+
+# Every page with an export panel: the database's and the training page's hold no derivation.
+EXPORTING_PAGES = [
+    "luong",
+    "database",
+    "gallery",
+    "transformer",
+    "regression",
+    "exercises",
+    "train",
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("page", EXPORTING_PAGES)
+def test_the_export_title_names_latex_only_where_the_export_holds_a_derivation(page, lang):
+    at = open_page(page, lang)
+    if page == "train":  # the export comes with a finished run
+        for key, value in TRAIN_SETTINGS.items():
+            at.session_state[key] = value
+        press_train(at, TRAIN_SETTINGS)
+    code = open_export(at, page)
+    words = catalog(lang)
+    titles = (words["export.title"], words["export.title_no_latex"])
+    drawn = [fold.label for fold in at.main.expander if fold.label in titles]
+    assert drawn == [titles[0] if "latex" in code else titles[1]], (drawn, sorted(code))
+    assert "python" in code, "every export holds a script"
 
 
 @pytest.mark.parametrize("page", ["home", "luong", "database", "gallery", "transformer"])

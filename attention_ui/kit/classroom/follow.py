@@ -274,7 +274,19 @@ def purge_if_due(eng: sa.Engine) -> None:
         if now - _purged[0] < PURGE_EVERY:
             return
         _purged[0] = now
+    _forget_old_views(now)
     store.purge(eng, time.time())
+
+
+def _forget_old_views(now: float) -> None:
+    """The views read and the write times noted more than PURGE_EVERY s ago: a view serves
+    for VIEW_TTL s and a write time for the reads in flight, so neither is needed any more
+    (a class's are otherwise kept for the process's life, one per class ever seen)."""
+    with _views_lock:
+        for code in [code for code, (at, _) in _views.items() if now - at > PURGE_EVERY]:
+            del _views[code]
+        for code in [code for code, at in _written.items() if now - at > PURGE_EVERY]:
+            del _written[code]
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:

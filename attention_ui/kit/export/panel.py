@@ -56,10 +56,14 @@ def table_csv(table: Table) -> str:
     return matrix_csv(table.values, table.rows, table.cols)
 
 
-def export_panel(page: str, build: Callable[[], Export], *, details: tuple = ()) -> None:
+def export_panel(
+    page: str, build: Callable[[], Export], *, details: tuple = (), latex: bool = True
+) -> None:
     """An 'Export' expander; `build()` is called only while it is open. `details` (settings
-    such as the score and layout, never user text) go into the file names."""
-    panel = folded(t("export.title"), key=f"{page}.export", icon=":material/download:")
+    such as the score and layout, never user text) go into the file names. `latex`: the
+    export holds a derivation (the title names LaTeX only then: it is drawn before `build`)."""
+    title = t("export.title") if latex else t("export.title_no_latex")
+    panel = folded(title, key=f"{page}.export", icon=":material/download:")
     if not panel.open:
         return
     export = build()

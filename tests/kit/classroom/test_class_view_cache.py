@@ -4,6 +4,7 @@ process writes is seen by its writer's next run even while another session's rea
 from __future__ import annotations
 
 import threading
+import time
 
 from attention_ui.kit.classroom import follow, store
 
@@ -50,3 +51,17 @@ def test_reads_within_the_ttl_are_shared(monkeypatch):
     assert [follow.class_view(CODE) for _ in range(5)] == [1] * 5
     follow.forget_view(CODE)
     assert follow.class_view(CODE) == 2 and len(reads) == 2
+
+
+def test_the_periodic_purge_forgets_views_and_write_times_older_than_its_period(monkeypatch):
+    monkeypatch.setattr(follow, "engine", lambda: None)
+    monkeypatch.setattr(store, "view", lambda _engine, code: f"view of {code}")
+    monkeypatch.setattr(store, "purge", lambda _engine, _now: None)
+    long_ago = time.monotonic() - follow.PURGE_EVERY - 1
+    monkeypatch.setattr(follow, "_views", {"OLD234": (long_ago, "view of OLD234")})
+    monkeypatch.setattr(follow, "_written", {"GONE23": long_ago})
+    monkeypatch.setattr(follow, "_purged", [float("-inf")])
+    follow.class_view("NEW234")
+    follow.forget_view("WRIT23")
+    follow.purge_if_due(None)
+    assert set(follow._views) == {"NEW234"} and set(follow._written) == {"WRIT23"}
