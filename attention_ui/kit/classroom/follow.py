@@ -75,6 +75,12 @@ _APPLIED = "classroom.applied"  # the teacher's change count this follower shows
 _BASELINE = "classroom.baseline"  # (page, state) after taking the teacher's state
 _TAKEN = "classroom.taken"  # the Taken of the teacher's state this follower took last
 _RUNS = "classroom.runs"  # this session's whole runs, counted: which one took the state
+# Seconds after a take in which a run from an address that holds its count, showing the state
+# from before the take on every parameter that differs, is still no own edit: on a loaded
+# 2-core machine a toggle's old value came back with the new address 3.8 s after the take.
+# The state is taken again; a student who really went back to the old value within the
+# window is taken over once.
+RETAKE_WITHIN = 10.0
 _PUBLISHED = "classroom.published"  # the teacher's (page, state) last published
 _PUBLISHED_LANG = "classroom.published_lang"  # the teacher's language last published
 _BASELINE_LANG = "classroom.baseline_lang"  # the language the baseline was drawn in
@@ -121,12 +127,14 @@ class Member:
 
 @dataclass(frozen=True)
 class Taken:
-    """The teacher's state as a follower took it."""
+    """The teacher's state as a follower took it, and what the follower showed before."""
 
     rev: int  # the teacher's change count
     page: str
     state: dict[str, str]
     run: int  # the whole run that took it (_RUNS)
+    at: float  # time.monotonic() when taken
+    before: tuple[str, dict[str, str]] | None  # the (page, state) shown before, if known
 
     @property
     def pending(self) -> tuple[int, str, dict[str, str]]:
@@ -566,7 +574,10 @@ def on_page_start(page: str, access: PageAccess) -> None:
     st.session_state.pop(_PENDING, None)
     access.restore(page, dict(state))
     st.session_state[_APPLIED] = rev
-    st.session_state[_TAKEN] = Taken(rev, page, state, st.session_state[_RUNS])
+    before = st.session_state.get(_BASELINE)
+    st.session_state[_TAKEN] = Taken(
+        rev, page, state, st.session_state[_RUNS], time.monotonic(), before
+    )
     st.session_state[_BASELINE] = None  # taken at this run's end
 
 
@@ -721,7 +732,7 @@ def _see_own_edit(shown: tuple[str, dict[str, str]]) -> None:
         st.session_state[_BASELINE] = shown
         st.session_state[_BASELINE_LANG] = current_language()
     elif baseline != shown and _PENDING not in st.session_state:
-        if _sent_before_taking():
+        if _sent_before_taking() or _old_values_just_after(shown, baseline, taken):
             st.session_state[_PENDING] = taken.pending  # the poll reruns
         else:
             stop_following()
@@ -733,6 +744,18 @@ def _cut_the_take_short(shown: tuple[str, dict[str, str]], taken: Taken) -> bool
     what it shows is not the state taken?"""
     cut = taken.run != st.session_state.get(_RUNS) and _sent_before_taking()
     return cut and shown != (taken.page, taken.state)
+
+
+def _old_values_just_after(shown: tuple, baseline: tuple, taken: Taken | None) -> bool:
+    """Within RETAKE_WITHIN of the take, is `shown`, which differs from the state taken
+    (`baseline`), the state from before it on every parameter that differs?"""
+    if taken is None or time.monotonic() - taken.at >= RETAKE_WITHIN or taken.before is None:
+        return False
+    (page, state), (before_page, before) = shown, taken.before
+    if page != baseline[0] or page != before_page:
+        return False
+    keys = set(state) | set(baseline[1])
+    return all(state.get(k) == before.get(k) for k in keys if state.get(k) != baseline[1].get(k))
 
 
 def _sent_before_taking() -> bool:

@@ -8,6 +8,8 @@ seat and the vote.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
@@ -145,8 +147,7 @@ def test_a_rerun_the_browser_sent_before_the_teachers_change_reached_it_is_not_a
     """A browser's rerun sent before the teacher's state reached it (its poll's timer) brings
     back the widgets' old values and the address from before, whose change count is not the
     one taken: the student keeps following and takes the teacher's state again, however late
-    the run comes. A run from an address that holds the count is the student's own edit, even
-    back to the old value."""
+    the run comes. From an address that holds the count, a value never shown is an own edit."""
     teacher, code = teacher_page()
     student = student_by_address(**{"class": code})
     teacher.selectbox(key="luong.score").set_value("scaled_dot").run()
@@ -158,6 +159,8 @@ def test_a_rerun_the_browser_sent_before_the_teachers_change_reached_it_is_not_a
     taken = param(student, follow.REV_PARAM)
     assert param(student, "score") == "general" and taken != before
 
+    taking = student.session_state["classroom.taken"]  # as if the take were a minute ago
+    student.session_state["classroom.taken"] = replace(taking, at=taking.at - 60)
     student.query_params[follow.REV_PARAM] = before  # the browser's address from before
     student.selectbox(key="luong.score").set_value("scaled_dot").run()  # the old value, echoed
     assert "no longer follow" not in texts(student)
@@ -165,10 +168,31 @@ def test_a_rerun_the_browser_sent_before_the_teachers_change_reached_it_is_not_a
     assert param(student, "score") == "general" and follows(student, teacher)
     assert param(student, follow.REV_PARAM) == taken
 
-    student.selectbox(key="luong.score").set_value("scaled_dot").run()  # sent with the new count
+    student.selectbox(key="luong.score").set_value("concat").run()  # sent with the new count
     student.run()
-    assert "no longer follow" in texts(student) and param(student, "score") == "scaled_dot"
+    assert "no longer follow" in texts(student) and param(student, "score") == "concat"
     assert param(student, follow.REV_PARAM) is None, "a student who left has no count"
+
+
+def test_the_old_value_from_the_new_address_is_taken_over_just_after_a_change_only():
+    """Even from an address that holds the count, the state from before can come back just
+    after the take (a toggle's old value, on a loaded machine): within follow.RETAKE_WITHIN
+    the teacher's state is taken again; after it, the same value is the student's own edit."""
+    teacher, code = teacher_page()
+    student = student_by_address(**{"class": code})
+    for late, score in ((5.0, "general"), (follow.RETAKE_WITHIN + 1, "dot")):
+        teacher.selectbox(key="luong.score").set_value("scaled_dot").run()
+        student.run()
+        teacher.selectbox(key="luong.score").set_value(score).run()
+        student.run()
+        assert param(student, "score") == score
+        taken = student.session_state["classroom.taken"]
+        student.session_state["classroom.taken"] = replace(taken, at=taken.at - late)
+        student.selectbox(key="luong.score").set_value("scaled_dot").run()  # the old value
+        student.run()
+        if late < follow.RETAKE_WITHIN:
+            assert param(student, "score") == score and follows(student, teacher)
+    assert "no longer follow" in texts(student) and param(student, "score") == "scaled_dot"
 
 
 def test_a_click_that_ended_the_taking_run_early_is_not_what_the_teachers_state_looks_like():
