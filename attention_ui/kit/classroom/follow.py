@@ -77,7 +77,7 @@ _TAKEN = "classroom.taken"  # the Taken of the teacher's state this follower too
 _RUNS = "classroom.runs"  # this session's whole runs, counted: which one took the state
 # Seconds after a take in which a run from an address that holds its count, showing the state
 # from before the take on every parameter that differs, is still no own edit: on a loaded
-# 2-core machine a toggle's old value came back with the new address 3.8 s after the take.
+# machine a toggle's old value came back with the new address (edf45d5 has the figures).
 # The state is taken again; a student who really went back to the old value within the
 # window is taken over once.
 RETAKE_WITHIN = 10.0
