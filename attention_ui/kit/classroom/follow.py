@@ -47,6 +47,7 @@ CLASS_PARAMS = (CLASS_PARAM, TEACHER_PARAM, SEAT_PARAM)
 # the widgets' old values it carries are an echo, not the student's edit, however late it
 # comes on a loaded server. Not a class parameter: the address's join is tried on those.
 REV_PARAM = "rev"
+ADDRESS_PARAMS = (*CLASS_PARAMS, REV_PARAM)  # every classroom parameter: none is a page's state
 DB_ENV = "ATTENTION_CLASSROOM_DB"  # a SQLite file to use instead of the default one
 # How many proxies of ours stand in front of the app, each appending the address it saw to
 # X-Forwarded-For (deploy/nginx.conf: 1). Unset or 0: the header is anyone's to write, so it is
@@ -525,7 +526,7 @@ def end_class() -> None:
 
 def _page_state(params: dict[str, str]) -> dict[str, str]:
     """A page's address parameters without the language (each screen keeps its own)."""
-    return {k: v for k, v in params.items() if k not in ("lang", REV_PARAM, *CLASS_PARAMS)}
+    return {k: v for k, v in params.items() if k != "lang" and k not in ADDRESS_PARAMS}
 
 
 # -- a run's top and end -----------------------------------------------------------------------
@@ -732,7 +733,7 @@ def _see_own_edit(shown: tuple[str, dict[str, str]]) -> None:
         st.session_state[_BASELINE] = shown
         st.session_state[_BASELINE_LANG] = current_language()
     elif baseline != shown and _PENDING not in st.session_state:
-        if _sent_before_taking() or _old_values_just_after(shown, baseline, taken):
+        if _sent_before_taking(taken) or _old_values_just_after(shown, baseline, taken):
             st.session_state[_PENDING] = taken.pending  # the poll reruns
         else:
             stop_following()
@@ -742,7 +743,7 @@ def _cut_the_take_short(shown: tuple[str, dict[str, str]], taken: Taken) -> bool
     """Is this run a browser's rerun that ended the run taking the state before its end (a
     click sent while the take was still arriving, with the widgets' old values), so that
     what it shows is not the state taken?"""
-    cut = taken.run != st.session_state.get(_RUNS) and _sent_before_taking()
+    cut = taken.run != st.session_state.get(_RUNS) and _sent_before_taking(taken)
     return cut and shown != (taken.page, taken.state)
 
 
@@ -758,11 +759,10 @@ def _old_values_just_after(shown: tuple, baseline: tuple, taken: Taken | None) -
     return all(state.get(k) == before.get(k) for k in keys if state.get(k) != baseline[1].get(k))
 
 
-def _sent_before_taking() -> bool:
-    """Did the browser send this run before the teacher's state it took last reached it? Its
-    address, as it sent the run, does not hold that state's change count (the address is
-    written at a run's end, after the widgets' new values)."""
-    taken = st.session_state.get(_TAKEN)
+def _sent_before_taking(taken: Taken | None) -> bool:
+    """Did the browser send this run before the teacher's state it took last (`taken`)
+    reached it? Its address, as it sent the run, does not hold that state's change count (the
+    address is written at a run's end, after the widgets' new values)."""
     return taken is not None and st.query_params.get(REV_PARAM) != str(taken.rev)
 
 

@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from attention_ui.kit.classroom.follow import CLASS_PARAMS, REV_PARAM, after_run
+from attention_ui.kit.classroom.follow import ADDRESS_PARAMS, after_run
 from attention_ui.kit.export.panel import deferred
 from attention_ui.kit.folds import folded
 from attention_ui.kit.grids.matrix_editor import forget_matrix, matrix_values, set_matrix
@@ -135,7 +135,7 @@ def open_address(page: str) -> None:
     schema = SCHEMAS.get(page)
     params = st.query_params.to_dict()
     params.pop(CLICKED_PARAM, None)  # the page a menu link led to: not the page's state
-    for name in (*CLASS_PARAMS, REV_PARAM):  # the class this browser is in: the classroom's
+    for name in ADDRESS_PARAMS:  # the class this browser is in: read by the classroom
         params.pop(name, None)
     if lesson_place.LESSON_PARAM in params:  # a lesson's step: the lesson bar sets the state
         return
