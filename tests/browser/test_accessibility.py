@@ -30,6 +30,7 @@ from tests.browser import screens
 from tests.browser.conftest import (
     ARTIFACTS,
     IDLE,
+    POLL_MS,
     collect_errors,
     keep_site_warm,
     new_context,
@@ -225,7 +226,7 @@ def unfold_everything(page) -> None:
             wait_idle(page, timeout=180_000)
             page.evaluate(_CLICK_FOLD, index)  # and open again: a rerun of its own
             with contextlib.suppress(PlaywrightTimeout):  # still empty: tried again above
-                page.wait_for_function(_FOLD_DRAWN, arg=index, timeout=30_000)
+                page.wait_for_function(_FOLD_DRAWN, arg=index, timeout=30_000, polling=POLL_MS)
 
 
 # Two frames: what a resized window lays out by script (a grid's fit) has been drawn.
@@ -361,8 +362,9 @@ def checks(page, name: str, lang: str, width: int, view: str, first_screen: dict
 
 def visit(tab, server: str, name: str, lang: str, view: str, widths: tuple[int, ...]) -> dict:
     """One visit of the page in `lang`: opened at the first of `widths`, checked, its window
-    resized to each next width and checked again, then (English) each tab's formulas at every
-    width. Returns what was found by (page, language, width, view).
+    resized to each next width and checked again, then (English, at the page's defaults or in
+    a formula view) each tab's formulas at every width. Returns what was found by (page,
+    language, width, view).
 
     A window resized from 1400 to 390 px shows what one opened at 390 px shows: on every page
     in both languages and in the formula views, the first screen's measure, axe's findings,
@@ -380,8 +382,12 @@ def visit(tab, server: str, name: str, lang: str, view: str, widths: tuple[int, 
         found[width] = checks(page, name, lang, width, view, first_screen)
     # The formula check reads widths only: a window of normal height draws each tab's
     # rerun at a fraction of the cost of one as tall as the page (CPU 10 s against 15 s).
-    page.set_viewport_size({"width": widths[0], "height": 900})
-    walked = formulas_in_every_tab(page, "layout=row" in view, widths) if lang == "en" else {}
+    # It walks the English pages at their defaults and the formula views, the visits whose
+    # formulas a test reads (the other views are checked for axe and cuts only).
+    walked = {}
+    if lang == "en" and view in ("", *FORMULA_VIEW_QUERIES):
+        page.set_viewport_size({"width": widths[0], "height": 900})
+        walked = formulas_in_every_tab(page, "layout=row" in view, widths)
     for width in widths:
         formulas = found[width]["formulas"] = walked.get(width)
         if formulas and formulas["overflowing"]:

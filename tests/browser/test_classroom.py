@@ -43,6 +43,7 @@ from bench.class_load import (
 from tests.app_server import server_log, start_app, stop_app
 from tests.browser.conftest import (
     ARTIFACTS,
+    POLL_MS,
     assert_no_exception,
     class_code,
     class_of_three,
@@ -97,6 +98,7 @@ def wait_for_param(page, name: str, value: str) -> float:
         "([n, v]) => new URLSearchParams(location.search).get(n) === v",
         arg=[name, value],
         timeout=WAIT_MS,
+        polling=POLL_MS,
     )
     return time.monotonic() - start
 
@@ -121,7 +123,9 @@ def test_a_teacher_leads_two_students_through_a_question(browser, class_server):
             student.wait_for_selector("h1", timeout=60_000)
             student.get_by_text(f"You are in class {code}").wait_for(timeout=WAIT_MS)
         teacher.wait_for_function(
-            "() => document.body.innerText.includes('2 students connected')", timeout=WAIT_MS
+            "() => document.body.innerText.includes('2 students connected')",
+            timeout=WAIT_MS,
+            polling=POLL_MS,
         )
 
         for score in ("scaled_dot", "general"):
@@ -179,7 +183,9 @@ def start_class_in(page, server: str) -> tuple[str, str]:
 
 def seat_of(page) -> str:
     page.wait_for_function(
-        "() => new URLSearchParams(location.search).get('seat')", timeout=WAIT_MS
+        "() => new URLSearchParams(location.search).get('seat')",
+        timeout=WAIT_MS,
+        polling=POLL_MS,
     )
     return page.evaluate("() => new URLSearchParams(location.search).get('seat')")
 
@@ -249,7 +255,9 @@ def test_present_mode_and_the_students_notice(browser, class_server, lang):
         teacher.get_by_text(words["classroom.present"], exact=True).click()
         wait_idle(teacher)
         teacher.wait_for_function(
-            "() => !new URLSearchParams(location.search).get('teacher')", timeout=WAIT_MS
+            "() => !new URLSearchParams(location.search).get('teacher')",
+            timeout=WAIT_MS,
+            polling=POLL_MS,
         )
         panel = teacher.locator(".st-key-classroom-join-panel")
         panel.wait_for(timeout=WAIT_MS)

@@ -3,7 +3,7 @@
 import numpy as np
 
 from attention_core import attention
-from tests.browser.conftest import assert_no_exception, open_page, wait_idle
+from tests.browser.conftest import POLL_MS, assert_no_exception, open_page, wait_idle
 
 VALUES = np.array([[1.0, 0.5], [0.5, 2.0], [2.0, 1.5]])
 # The weights heatmap is the only Plotly chart whose first trace is a one-column heatmap.
@@ -26,6 +26,8 @@ def test_moving_the_query_slider_changes_the_weights(page, server):
     slider.press("ArrowLeft")  # one step of 0.1
     wait_idle(page)
     page.get_by_text("0.90").first.wait_for()
-    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 4")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.js-plotly-plot').length >= 4", polling=POLL_MS
+    )
     np.testing.assert_allclose(page.evaluate(WEIGHTS), expected_weights(0.9, 1.0), rtol=1e-9)
     assert_no_exception(page)

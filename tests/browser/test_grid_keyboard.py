@@ -7,6 +7,7 @@ import pytest
 
 from attention_ui.kit.text.i18n import catalog
 from tests.browser.conftest import (
+    POLL_MS,
     collect_errors,
     open_page,
     wait_for_editor_text,
@@ -72,7 +73,7 @@ def test_every_cell_of_every_grid_is_reached_by_tab_and_by_the_arrows(page, serv
     page.set_default_timeout(TIMEOUT)
     open_page(page, server, path, timeout=TIMEOUT)
     # The grids' script loads as a file of its own, after the run has ended: wait for a cell.
-    page.wait_for_function(f"() => ({_CELLS})().length > 0", timeout=TIMEOUT)
+    page.wait_for_function(f"() => ({_CELLS})().length > 0", timeout=TIMEOUT, polling=POLL_MS)
     cells = page.evaluate(_CELLS)
     assert cells, "the page draws its grids with the grid editor"
     page.locator("body").focus()
@@ -130,6 +131,7 @@ def test_a_grid_folded_to_fit_a_phone_is_edited_as_any_other(module_context, ser
                      .some(i => i.value === text)""",
                 arg=[f"W_a, row {row}, column {col}", text],
                 timeout=TIMEOUT,
+                polling=POLL_MS,
             )
 
         cell(1, "q:8").wait_for()

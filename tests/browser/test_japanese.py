@@ -12,7 +12,7 @@ import pytest
 
 from attention_ui.kit.text.i18n import catalog
 from tests.app_server import start_app, stop_app
-from tests.browser.conftest import IDLE, new_context, wait_idle
+from tests.browser.conftest import IDLE, POLL_MS, new_context, wait_idle
 
 JA = catalog("ja")
 PAGE_NAMES = (
@@ -98,7 +98,7 @@ def test_every_menu_label_is_the_pages_whole_title_uncut_at_1400(page, server, l
     page.get_by_role("heading", name=title, exact=True).first.wait_for(timeout=90_000)
     # the menu can be drawn after the page's heading (no link read once, with three workers)
     menu = [words[f"{name}.menu"] for name in PAGE_NAMES]
-    page.wait_for_function(f"(n) => ({MENU_LABELS})().length >= n", arg=len(menu))
+    page.wait_for_function(f"(n) => ({MENU_LABELS})().length >= n", arg=len(menu), polling=POLL_MS)
     labels = page.evaluate(MENU_LABELS)
     assert [label["text"] for label in labels] == menu
     assert title == words["transformer.menu"] == WHOLE_NAME[lang]

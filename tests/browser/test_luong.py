@@ -9,7 +9,7 @@ from attention_core import attention
 from attention_core.formatting import fmt
 from attention_ui.kit.text.i18n import catalog
 from attention_ui.luong.presets import PRESETS
-from tests.browser.conftest import grid, open_page, wait_idle
+from tests.browser.conftest import POLL_MS, grid, open_page, wait_idle
 from tests.browser.conftest import type_into_cell as conftest_type
 
 FIRST = PRESETS["first"].column_matrices()  # what the page opens with
@@ -34,7 +34,7 @@ _CHART = (
 def chart(page, title: str, *, changed_from: dict | None = None) -> dict:
     """The chart titled `title`, once drawn (and, if given, once it differs from
     `changed_from`: the rerun and the redraw come a moment after the edit)."""
-    page.wait_for_function(_FIND, arg=title, timeout=30_000)
+    page.wait_for_function(_FIND, arg=title, timeout=30_000, polling=POLL_MS)
     if changed_from is not None:
         page.wait_for_function(
             f"""([title, old]) => {{
@@ -44,6 +44,7 @@ def chart(page, title: str, *, changed_from: dict | None = None) -> dict:
         }}""",
             arg=[title, changed_from],
             timeout=30_000,
+            polling=POLL_MS,
         )
     return page.evaluate(_CHART, title)
 
@@ -75,6 +76,7 @@ def weight_charts_show(page, weights: np.ndarray, count: int) -> None:
       }""",
         arg=["A: weights", weights.ravel().tolist(), count],
         timeout=30_000,
+        polling=POLL_MS,
     )
 
 

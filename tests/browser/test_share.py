@@ -12,6 +12,7 @@ from attention_ui.transformer.model import EXAMPLES, embeddings, projections
 from tests.browser.conftest import (
     CHROMIUM,
     HEAD_GRID,
+    POLL_MS,
     assert_no_exception,
     move_slider,
     new_context,
@@ -61,7 +62,7 @@ def test_a_copied_link_opens_the_same_charts_in_a_new_browser(page, server, brow
     pick_option(page, EN["luong.preset.label"], EN["luong.preset.rotation.name"])
     move_slider(page, EN["luong.tau.label"], -3)
     before = {title: plot_data(page, title) for title in CHARTS}
-    page.wait_for_function("() => location.search.includes('preset=rotation')")
+    page.wait_for_function("() => location.search.includes('preset=rotation')", polling=POLL_MS)
     link = copied_link(page, server, "luong")
     assert "preset=rotation" in link
     after = in_new_browser(browser, link, lambda other: {t: plot_data(other, t) for t in CHARTS})
@@ -82,12 +83,15 @@ def test_a_copied_transformer_link_shows_the_same_heads_and_output(page, server,
     page.wait_for_function(
         "() => ['seed=5', 'pos=1', 'causal=1'].every(p => location.search.includes(p))",
         timeout=30_000,
+        polling=POLL_MS,
     )
     first = EN["transformer.heads_grid.head"].format(number=1, d_head=2)
     output = EN["transformer.output.chart"]
 
     def numbers(shown) -> dict:
-        shown.wait_for_function(f"(first) => ({HEAD_GRID})(first) !== null", arg=first)
+        shown.wait_for_function(
+            f"(first) => ({HEAD_GRID})(first) !== null", arg=first, polling=POLL_MS
+        )
         return {"heads": shown.evaluate(HEAD_GRID, first), "Y": plot_data(shown, output)}
 
     tokens = EXAMPLES["en"].split()

@@ -24,6 +24,7 @@ from attention_ui.regression.data import preset_points, queries_along
 from attention_ui.transformer.model import embeddings, projections
 from tests.browser.conftest import (
     HEAD_GRID,
+    POLL_MS,
     assert_no_exception,
     grid,
     move_slider,
@@ -293,6 +294,7 @@ def test_transformer_typing_a_sentence_draws_one_panel_per_head(page, server):
         }}""",
         arg=[first, labels],
         timeout=15_000,
+        polling=POLL_MS,
     )
     panels = page.evaluate(HEAD_GRID, first)
     np.testing.assert_allclose([panel["z"] for panel in panels], expected, rtol=1e-9)

@@ -16,6 +16,7 @@ from attention_core import attention
 from attention_core.formatting import fmt
 from attention_ui.luong.presets import PRESETS
 from tests.browser.conftest import (
+    POLL_MS,
     grid,
     open_cell_editor,
     open_page,
@@ -62,7 +63,7 @@ def wait_for_message(page, fragment: str, shown: bool) -> None:
     """Wait until a message naming Q's first cell (with `fragment`) is shown, or is gone (the
     rerun after Enter may start a moment later on a busy machine)."""
     condition = _NAMED if shown else f"(args) => !({_NAMED})(args)"
-    page.wait_for_function(condition, arg=[CELL, fragment], timeout=60_000)
+    page.wait_for_function(condition, arg=[CELL, fragment], timeout=60_000, polling=POLL_MS)
 
 
 # Enter right after the editor's text loses typed cells under load: open_cell_editor waits a
