@@ -135,7 +135,7 @@ def open_address(page: str) -> None:
     schema = SCHEMAS.get(page)
     params = st.query_params.to_dict()
     params.pop(CLICKED_PARAM, None)  # the page a menu link led to: not the page's state
-    for name in ADDRESS_PARAMS:  # the class this browser is in: read by the classroom
+    for name in ADDRESS_PARAMS:  # class, teacher, seat, change count: the classroom's
         params.pop(name, None)
     if lesson_place.LESSON_PARAM in params:  # a lesson's step: the lesson bar sets the state
         return
