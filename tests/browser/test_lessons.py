@@ -279,7 +279,8 @@ def test_a_class_takes_a_builtin_lesson_with_a_vote_a_revote_and_the_summary(
         wait_idle(teacher)
         for n in range(3, len(LOOKUP.steps) + 1):  # each click once the last step's run is over
             click(teacher, main(teacher), EN["lessons.next"])
-            bar_says(teacher, EN["lessons.step_of"].format(n=n, count=len(LOOKUP.steps)))
+            for page in (teacher, *students):  # the students follow to the last step
+                bar_says(page, EN["lessons.step_of"].format(n=n, count=len(LOOKUP.steps)))
             wait_idle(teacher)
         bar_says(teacher, EN["lessonclass.summary"])
         for number, right, share in ((1, 1, 50), (2, 2, 100)):  # each round's line, on screen
