@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.app_server import REPO, start_app, stop_app
 from tests.browser.conftest import wait_idle
@@ -25,6 +26,16 @@ def two_pages() -> Iterator[str]:
 
 def number_box(page):
     return page.get_by_test_id("stNumberInputField")
+
+
+def shows(page, number: str, slider: str | None = None) -> None:
+    """The number box (and the slider) show these values. Streamlit's frontend draws a widget
+    that comes back (after a page switch or a run that hid it) at its default first, then at
+    the kept value some 20-30 ms later (0.00, then 3.50, measured): wait for the value, within
+    Playwright's 5 s, instead of reading the first frame. A value that stays wrong still fails."""
+    expect(number_box(page)).to_have_value(number)
+    if slider is not None:
+        expect(page.get_by_test_id("stSliderThumbValue")).to_have_text(slider)
 
 
 def texts(page) -> list[str]:
@@ -54,23 +65,22 @@ def test_values_survive_page_switches_hiding_and_callbacks(page, two_pages):
     go(page, "two")
     assert texts(page) == ["two: s = 7, n = 3.5"]
     go(page, "one")
-    assert number_box(page).input_value() == "3.50"
-    assert page.get_by_test_id("stSliderThumbValue").inner_text() == "7"
+    shows(page, "3.50", slider="7")
     hide = page.get_by_text("hide", exact=True)
     hide.click()
     wait_idle(page)
     assert texts(page) == ["n read: 3.5"]  # read while not drawn
     hide.click()
     wait_idle(page)
-    assert number_box(page).input_value() == "3.50"
+    shows(page, "3.50")
     hide.click()
     wait_idle(page)
     page.get_by_role("button", name="set").click()  # the callback sets the hidden widget
+    page.get_by_text("n read: 42.0", exact=True).wait_for()  # its run over: the value read back
     wait_idle(page)
     hide.click()
     wait_idle(page)
-    assert number_box(page).input_value() == "42.00"
+    shows(page, "42.00")
     go(page, "two")
     go(page, "one")
-    assert number_box(page).input_value() == "42.00"
-    assert page.get_by_test_id("stSliderThumbValue").inner_text() == "7"
+    shows(page, "42.00", slider="7")
